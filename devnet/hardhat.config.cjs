@@ -8,7 +8,7 @@ module.exports = {
       initialDate: start,
       allowUnlimitedContractSize: true,
       blockGasLimit: 60_000_000,
-      accounts: { mnemonic: "test test test test test test test test test test test junk", count: 10, accountsBalance: "1000000000000000000000000" },
+      accounts: { mnemonic: "test test test test test test test test test test test junk", count: 20, accountsBalance: "1000000000000000000000000" },
       mining: { auto: true, interval: 0 },
     },
   },

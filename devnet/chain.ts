@@ -1,0 +1,64 @@
+// The devnet's EVM: Hardhat's EDR engine, in this process, with chain id 4663. Clients talk to it
+// in-process (fast, for seeding and tests) and, once served, over JSON-RPC on 127.0.0.1:8545.
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  custom,
+  defineChain,
+  type Address,
+  type EIP1193Provider,
+} from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+
+const require = createRequire(import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
+
+export const TEST_MNEMONIC = "test test test test test test test test test test test junk";
+
+export const devnetChain = defineChain({
+  id: 4663,
+  name: "Devnet 4663",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
+});
+
+/** Accounts 0-9 are the test wallets; the service's own roles use higher indexes. */
+export const roles = { deployer: 10, keeper: 11 } as const;
+
+export const accountAddress = (index: number): Address => mnemonicToAccount(TEST_MNEMONIC, { addressIndex: index }).address;
+
+export type Chain = ReturnType<typeof clientsFor> & {
+  provider: EIP1193Provider;
+  /** Serves JSON-RPC over HTTP; resolves once listening. */
+  serve(host: string, port: number): Promise<{ close(): Promise<void> }>;
+};
+
+export function clientsFor(provider: EIP1193Provider) {
+  const transport = custom(provider);
+  const publicClient = createPublicClient({ chain: devnetChain, transport, pollingInterval: 50 });
+  const testClient = createTestClient({ chain: devnetChain, transport, mode: "hardhat" });
+  const walletFor = (index: number) =>
+    createWalletClient({ chain: devnetChain, transport, account: accountAddress(index) });
+  return { publicClient, testClient, walletFor };
+}
+
+/** Boots an in-process chain whose genesis is at `genesisTime` (unix seconds). One per process. */
+export async function startChain({ genesisTime }: { genesisTime: number }): Promise<Chain> {
+  process.env.HARDHAT_CONFIG = join(here, "hardhat.config.cjs");
+  process.env.DEVNET_GENESIS_TIME = String(genesisTime);
+  const hre = require("hardhat");
+  const provider = hre.network.provider as EIP1193Provider;
+  return {
+    provider,
+    ...clientsFor(provider),
+    async serve(hostname: string, port: number) {
+      const server = await hre.run("node:create-server", { hostname, port, provider });
+      await server.listen();
+      return { close: () => server.close() };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Pool} from "./Pool.sol";
+
+/// @notice The devnet's market simulator: holds inventory and trades pools towards target prices,
+/// many pools in one transaction, so that history can be seeded quickly.
+contract MarketMaker is Ownable {
+    constructor(address owner_) Ownable(owner_) {}
+
+    /// @notice Trades each pool until its price is close to `targetsX18[i]` (USDG per whole token, 18 decimals).
+    function moveTo(Pool[] calldata pools, uint256[] calldata targetsX18) external onlyOwner {
+        require(pools.length == targetsX18.length, "LENGTH");
+        for (uint256 i = 0; i < pools.length; i++) _moveTo(pools[i], targetsX18[i]);
+    }
+
+    function _moveTo(Pool pool, uint256 target) private {
+        (uint256 rT, uint256 rU) = pool.getReserves();
+        if (rT == 0 || target == 0) return;
+        // Constant product: at price p, reserveToken = sqrt(k * 1e12 * 10^d / p).
+        uint256 scale = 1e12 * 10 ** pool.tokenDecimals();
+        uint256 wantT = Math.sqrt(Math.mulDiv(rT * rU, scale, target));
+        uint256 fee = pool.feeBps();
+        if (wantT > rT) {
+            uint256 amountIn = (wantT - rT) * 10_000 / (10_000 - fee);
+            if (amountIn == 0) return;
+            _swap(pool, pool.token(), amountIn);
+        } else if (wantT < rT) {
+            uint256 wantU = rT * rU / wantT;
+            uint256 amountIn = (wantU - rU) * 10_000 / (10_000 - fee);
+            if (amountIn == 0) return;
+            _swap(pool, pool.usdg(), amountIn);
+        }
+    }
+
+    function _swap(Pool pool, address tokenIn, uint256 amountIn) private {
+        IERC20(tokenIn).approve(address(pool), amountIn);
+        pool.swap(tokenIn, amountIn, 0, address(this));
+    }
+
+    /// @notice Runs several keeper calls in one transaction (one block of seeded history).
+    function executeBatch(address[] calldata targets, bytes[] calldata datas) external onlyOwner {
+        require(targets.length == datas.length, "LENGTH");
+        for (uint256 i = 0; i < targets.length; i++) {
+            (bool ok, bytes memory ret) = targets[i].call(datas[i]);
+            if (!ok) {
+                assembly {
+                    revert(add(ret, 32), mload(ret))
+                }
+            }
+        }
+    }
+
+    /// @notice Calls `target` with `data` from this contract (the keeper's fills, settlements and harvests).
+    function execute(address target, bytes calldata data) external onlyOwner returns (bytes memory) {
+        (bool ok, bytes memory ret) = target.call(data);
+        if (!ok) {
+            assembly {
+                revert(add(ret, 32), mload(ret))
+            }
+        }
+        return ret;
+    }
+}
