@@ -102,10 +102,11 @@ function writeAbis(artifacts: Artifacts) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const t0 = Date.now();
-  // `--check <dir>` compiles core/ plus one family's folder and writes nothing.
+  // `--check <dir>` compiles core/ plus one family's folder; with `--write` it also writes their ABIs.
   const check = process.argv.indexOf("--check");
   if (check > 0) {
     const artifacts = compileContracts({ only: ["core", process.argv[check + 1] ?? "core"] });
+    if (process.argv.includes("--write")) writeAbis(artifacts);
     console.log(`ok: ${Object.keys(artifacts).join(", ")}`);
     process.exit(0);
   }
