@@ -29,7 +29,13 @@ export const devnetChain = defineChain({
 /** Accounts 0-9 are the test wallets; the service's own roles use higher indexes. */
 export const roles = { deployer: 10, keeper: 11 } as const;
 
-export const accountAddress = (index: number): Address => mnemonicToAccount(TEST_MNEMONIC, { addressIndex: index }).address;
+// Deriving a key costs ~20 ms, so each index is derived once.
+const addresses = new Map<number, Address>();
+export function accountAddress(index: number): Address {
+  let address = addresses.get(index);
+  if (!address) addresses.set(index, (address = mnemonicToAccount(TEST_MNEMONIC, { addressIndex: index }).address));
+  return address;
+}
 
 export type Chain = ReturnType<typeof clientsFor> & {
   provider: EIP1193Provider;
@@ -41,8 +47,12 @@ export function clientsFor(provider: EIP1193Provider) {
   const transport = custom(provider);
   const publicClient = createPublicClient({ chain: devnetChain, transport, pollingInterval: 50 });
   const testClient = createTestClient({ chain: devnetChain, transport, mode: "hardhat" });
-  const walletFor = (index: number) =>
-    createWalletClient({ chain: devnetChain, transport, account: accountAddress(index) });
+  const wallets = new Map<number, ReturnType<typeof wallet>>();
+  const wallet = (index: number) => createWalletClient({ chain: devnetChain, transport, account: accountAddress(index) });
+  const walletFor = (index: number) => {
+    if (!wallets.has(index)) wallets.set(index, wallet(index));
+    return wallets.get(index)!;
+  };
   return { publicClient, testClient, walletFor };
 }
 

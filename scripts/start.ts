@@ -1,0 +1,178 @@
+// `npm start`: the whole service on one machine. With no chain configured (RPC_URL unset) it first
+// starts the devnet and waits until it is deployed and seeded; then the indexer, the API and a worker.
+// Every child's output is prefixed with its name. Ctrl-C stops them all; if one dies, all stop.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
+import { config, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
+import { probeTcp, requireServices } from "../src/services.js";
+
+type Name = "devnet" | "indexer" | "api" | "worker";
+
+/** Started after the devnet, in this order, when the file exists (later work adds them). */
+const PROCESSES: [Name, string][] = [
+  ["indexer", "scripts/indexer.ts"],
+  ["api", "api/main.ts"],
+  ["worker", "workers/main.ts"],
+];
+const READY_FILE = join(repoRoot, ".devnet", "ready.json");
+const DEVNET_CHAIN_ID = "0x1237";
+const DEVNET_TIMEOUT_MS = 5 * 60_000;
+const STOP_GRACE_MS = 10_000;
+
+const colored = process.stdout.isTTY === true && !process.env.NO_COLOR;
+const COLORS: Record<Name | "start", number> = { start: 1, devnet: 35, indexer: 36, api: 32, worker: 33 };
+const label = (name: Name | "start") => {
+  const text = `${name.padEnd(7)}|`;
+  return colored ? `\x1b[${COLORS[name]}m${text}\x1b[0m` : text;
+};
+const say = (line: string) => console.log(`${label("start")} ${line}`);
+
+const children = new Map<Name, ChildProcess>();
+let stopping = false;
+
+/** Runs `node --import tsx <file>` with its output prefixed by its name. Its death stops everything. */
+function spawnChild(name: Name, file: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", file], {
+    cwd: repoRoot,
+    env: { ...process.env, ...(colored ? { FORCE_COLOR: "1" } : {}), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group: a terminal's Ctrl-C reaches only this supervisor, which then stops
+    // the children itself, so a child's exit on Ctrl-C is never mistaken for a crash.
+    detached: true,
+  });
+  children.set(name, child);
+  const prefix = label(name);
+  for (const [input, output] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
+    createInterface({ input, crlfDelay: Infinity }).on("line", (line) => output.write(`${prefix} ${line}\n`));
+  }
+  child.on("error", (error) => {
+    children.delete(name);
+    if (!stopping) say(`${name} could not start: ${error.message}`);
+    void stop(1);
+  });
+  child.on("close", (code, signal) => {
+    children.delete(name);
+    if (stopping) return;
+    say(`${name} died (${signal ? `signal ${signal}` : `exit code ${code}`}); stopping the others`);
+    void stop(1);
+  });
+  return child;
+}
+
+function signalChild(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal); // the child's whole process group
+  } catch {
+    child.kill(signal);
+  }
+}
+
+/** SIGTERM to every child, SIGKILL to those still running after 10 s, then exit. */
+async function stop(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  if (children.size > 0) say(`stopping ${[...children.keys()].join(", ")}`);
+  for (const child of children.values()) signalChild(child, "SIGTERM");
+  const deadline = Date.now() + STOP_GRACE_MS;
+  while (children.size > 0 && Date.now() < deadline) await sleep(100);
+  for (const [name, child] of children) {
+    say(`${name} did not stop in ${STOP_GRACE_MS / 1000} s; killing it`);
+    signalChild(child, "SIGKILL");
+  }
+  process.exit(code);
+}
+
+async function chainId(url: string): Promise<string | undefined> {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(2000),
+    });
+    return ((await response.json()) as { result?: string }).result;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The devnet deletes ready.json when it starts and writes it once deployed and seeded. */
+async function waitForDevnet(url: string): Promise<boolean> {
+  const deadline = Date.now() + DEVNET_TIMEOUT_MS;
+  while (!stopping && Date.now() < deadline) {
+    if (existsSync(READY_FILE) && (await chainId(url)) === DEVNET_CHAIN_ID) return true;
+    await sleep(500);
+  }
+  return false;
+}
+
+function printWallets(url: string): void {
+  type Ready = { block?: number; accounts?: { index: number; address: string }[] };
+  let ready: Ready = {};
+  try {
+    ready = JSON.parse(readFileSync(READY_FILE, "utf8")) as Ready;
+  } catch {
+    // Written by the devnet; without it there is just nothing more to print.
+  }
+  say(`devnet ready at ${url} (chain 4663${ready.block === undefined ? "" : `, block ${ready.block}`})`);
+  if (!ready.accounts?.length) return;
+  say(`test wallets (mnemonic "test test test test test test test test test test test junk"):`);
+  for (const account of ready.accounts) say(`  #${account.index} ${account.address}`);
+}
+
+/** Any HTTP answer on the API's port means it is up. */
+async function announceApi(): Promise<void> {
+  while (!stopping && children.has("api")) {
+    try {
+      await fetch(`http://127.0.0.1:${config.PORT}/`, { signal: AbortSignal.timeout(2000) });
+      say(`API up: ${config.BASE_URL}`);
+      return;
+    } catch {
+      await sleep(500);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+  process.on("exit", () => children.forEach((child) => signalChild(child, "SIGKILL")));
+  await requireServices({ postgres: true, redis: true });
+
+  if (usesDevnet(config)) {
+    const url = rpcUrl(config);
+    if ((await probeTcp(config.DEVNET_HOST, config.DEVNET_PORT, 1000)) === null) {
+      say(`something already listens on ${url} (an old devnet?) — stop it, set RPC_URL to use it, or set DEVNET_PORT`);
+      process.exit(1);
+    }
+    rmSync(READY_FILE, { force: true }); // never mistake an old run's file for this one's
+    spawnChild("devnet", "devnet/main.ts");
+    say(`waiting for the devnet to deploy and seed (up to ${DEVNET_TIMEOUT_MS / 60_000} minutes)`);
+    if (!(await waitForDevnet(url))) {
+      if (!stopping) say(`the devnet was not ready after ${DEVNET_TIMEOUT_MS / 60_000} minutes; giving up`);
+      return stop(1);
+    }
+    printWallets(url);
+  } else {
+    say(`chain: ${redactUrl(config.RPC_URL!)}`);
+  }
+
+  for (const [name, file] of PROCESSES) {
+    if (stopping) return;
+    if (existsSync(join(repoRoot, file))) spawnChild(name, file);
+    else say(`${file} does not exist yet; no ${name}`);
+  }
+  if (children.size === 0) {
+    say("nothing to run");
+    process.exit(1);
+  }
+  if (children.has("api")) void announceApi();
+}
+
+await main();

@@ -1,0 +1,101 @@
+// The service's configuration: environment variables, parsed once, with defaults that work on a
+// fresh machine. `loadConfig(env)` is the pure parser; `config` is its result for this process.
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/** Absolute path of the repository (the folder that holds src/). */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+const int = (min: number, max: number, what: string) => {
+  const error = `must be ${what} (an integer from ${min} to ${max})`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+const port = () => int(1, 65535, "a port number");
+const url = () => z.url({ error: "must be a URL" });
+// Schema names and key prefixes end up inside SQL and Redis keys: keep them plain identifiers.
+const identifier = () =>
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: "must be a plain identifier (letters, digits, _)" });
+const onOff = () => z.enum(["on", "off"], { error: 'must be "on" or "off"' });
+
+const schema = z
+  .object({
+    DATABASE_URL: url().default("postgresql://postgres@127.0.0.1:5432/agent"),
+    REDIS_URL: url().default("redis://127.0.0.1:6379"),
+    /** The chain's JSON-RPC. Unset means the devnet (`npm run devnet`). */
+    RPC_URL: url().optional(),
+    DEVNET_HOST: z.string().min(1).default("127.0.0.1"),
+    DEVNET_PORT: port().default(8545),
+    /** The agent API's port. */
+    PORT: port().default(8080),
+    PONDER_PORT: port().default(42069),
+    /** The public base URL of the API; defaults to http://127.0.0.1:PORT. */
+    BASE_URL: url().optional(),
+    /** Contract addresses; relative paths are resolved from the repository root. */
+    DEPLOYMENTS_FILE: z.string().min(1).default(".devnet/deployments.json"),
+    DATABASE_SCHEMA: identifier().default("ponder"),
+    VIEWS_SCHEMA: identifier().default("agent_views"),
+    API_SCHEMA: identifier().default("agent_api"),
+    REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]+$/, { error: "must be letters, digits, _ . : -" }).default("agent"),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+        error: "must be one of fatal, error, warn, info, debug, trace, silent",
+      })
+      .default("info"),
+    DEVNET_SIM_INTERVAL_MS: int(10, 3_600_000, "a number of milliseconds").default(2000),
+    AGENT_REPORT_CARDS_READS: z.enum(["public", "owner"], { error: 'must be "public" or "owner"' }).default("public"),
+    AGENT_REPORT_CARDS: onOff().default("on"),
+    AGENT_ACCOUNTS: onOff().default("on"),
+  })
+  .transform((c) => ({
+    ...c,
+    BASE_URL: (c.BASE_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, ""),
+    DEPLOYMENTS_FILE: resolve(repoRoot, c.DEPLOYMENTS_FILE),
+  }));
+
+export type Config = z.output<typeof schema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Hides the password of a URL such as postgresql://user:secret@host/db. */
+export function redactUrl(value: string): string {
+  return value.replace(/(\/\/[^:/@]+:)[^@/]*@/, "$1***@");
+}
+
+/** Parses an environment (pure). Empty strings count as unset. Throws ConfigError, one line. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "environment");
+    const raw = input[name];
+    return raw === undefined ? `${name}: ${issue.message}` : `${name}=${JSON.stringify(redactUrl(raw))} ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+}
+
+/** True when no chain is configured, so the service runs on the devnet. */
+export function usesDevnet(cfg: Pick<Config, "RPC_URL">): boolean {
+  return cfg.RPC_URL === undefined;
+}
+
+/** The chain's JSON-RPC URL: RPC_URL, or the devnet's. */
+export function rpcUrl(cfg: Pick<Config, "RPC_URL" | "DEVNET_HOST" | "DEVNET_PORT">): string {
+  return cfg.RPC_URL ?? `http://${cfg.DEVNET_HOST}:${cfg.DEVNET_PORT}`;
+}
+
+function loadOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+/** This process's configuration, parsed once at first import. A bad value exits with one line. */
+export const config: Config = loadOrExit();

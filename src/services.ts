@@ -1,0 +1,58 @@
+// Postgres and Redis are required: a process that needs one checks it at start, and when it is
+// unreachable says so in one line (the URL it tried, and how to set it) and exits non-zero.
+import { connect } from "node:net";
+import { config, redactUrl } from "./config.js";
+
+/** Opens a TCP connection to host:port and closes it. Resolves null when it connects, else the reason. */
+export function probeTcp(host: string, port: number, timeoutMs = 2000): Promise<string | null> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (reason: string | null) => {
+      socket.destroy();
+      resolve(reason);
+    };
+    socket.setTimeout(timeoutMs, () => done(`no answer in ${timeoutMs / 1000} s`));
+    socket.once("connect", () => done(null));
+    socket.once("error", (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+  });
+}
+
+/** Host and port of a service URL, with the service's default port. */
+export function hostPort(url: string, defaultPort: number): { host: string; port: number } {
+  const { hostname, port } = new URL(url);
+  // An empty host (postgresql:///db) means a local socket for libpq; loopback is the closest probe.
+  return { host: hostname.replace(/^\[|\]$/g, "") || "127.0.0.1", port: port ? Number(port) : defaultPort };
+}
+
+async function problem(name: string, url: string, defaultPort: number, envVar: string): Promise<string | null> {
+  const { host, port } = hostPort(url, defaultPort);
+  const reason = await probeTcp(host, port);
+  return reason === null ? null : `${name} is unreachable at ${redactUrl(url)} (${reason}) — start it, or set ${envVar}`;
+}
+
+function exitWith(problems: (string | null)[]): void {
+  const lines = problems.filter((p): p is string => p !== null);
+  if (lines.length === 0) return;
+  for (const line of lines) console.error(line);
+  process.exit(1);
+}
+
+/** Exits with one line when Postgres does not accept connections at `url`. */
+export async function checkPostgres(url: string): Promise<void> {
+  exitWith([await problem("Postgres", url, 5432, "DATABASE_URL")]);
+}
+
+/** Exits with one line when Redis does not accept connections at `url`. */
+export async function checkRedis(url: string): Promise<void> {
+  exitWith([await problem("Redis", url, 6379, "REDIS_URL")]);
+}
+
+/** Checks the configured services (in parallel) and exits with one line per unreachable one. */
+export async function requireServices(need: { postgres: boolean; redis: boolean }): Promise<void> {
+  exitWith(
+    await Promise.all([
+      need.postgres ? problem("Postgres", config.DATABASE_URL, 5432, "DATABASE_URL") : null,
+      need.redis ? problem("Redis", config.REDIS_URL, 6379, "REDIS_URL") : null,
+    ]),
+  );
+}
