@@ -12,6 +12,7 @@ export { limitOrderHookAbi } from "./LimitOrderHook.js";
 export { marketMakerAbi } from "./MarketMaker.js";
 export { marketRegistryAbi } from "./MarketRegistry.js";
 export { mergedVaultAbi } from "./MergedVault.js";
+export { multicall3Abi } from "./Multicall3.js";
 export { poolAbi } from "./Pool.js";
 export { redeemQueueAbi } from "./RedeemQueue.js";
 export { stockVaultAbi } from "./StockVault.js";

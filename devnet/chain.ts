@@ -9,6 +9,7 @@ import {
   createWalletClient,
   custom,
   defineChain,
+  getContractAddress,
   type Address,
   type EIP1193Provider,
 } from "viem";
@@ -19,15 +20,19 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 export const TEST_MNEMONIC = "test test test test test test test test test test test junk";
 
+/** Accounts 0-9 are the test wallets; the service's own roles use higher indexes. */
+export const roles = { deployer: 10, keeper: 11 } as const;
+
+/** Multicall3 is the deployer's first contract, so its address is known before anything is deployed. */
+export const multicall3Address = getContractAddress({ from: mnemonicToAccount(TEST_MNEMONIC, { addressIndex: roles.deployer }).address, nonce: 0n });
+
 export const devnetChain = defineChain({
   id: 4663,
   name: "Devnet 4663",
   nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
   rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
+  contracts: { multicall3: { address: multicall3Address } },
 });
-
-/** Accounts 0-9 are the test wallets; the service's own roles use higher indexes. */
-export const roles = { deployer: 10, keeper: 11 } as const;
 
 // Deriving a key costs ~20 ms, so each index is derived once.
 const addresses = new Map<number, Address>();
@@ -45,6 +50,7 @@ export type Chain = ReturnType<typeof clientsFor> & {
 
 export function clientsFor(provider: EIP1193Provider) {
   const transport = custom(provider);
+  // Concurrent reads of one tick go to the chain as one Multicall3 eth_call.
   const publicClient = createPublicClient({ chain: devnetChain, transport, pollingInterval: 50 });
   const testClient = createTestClient({ chain: devnetChain, transport, mode: "hardhat" });
   const wallets = new Map<number, ReturnType<typeof wallet>>();

@@ -43,6 +43,12 @@ const schema = z
       })
       .default("info"),
     DEVNET_SIM_INTERVAL_MS: int(10, 3_600_000, "a number of milliseconds").default(2000),
+    /** Days of seeded devnet history (the service reads 90; tests may seed less to start faster). */
+    DEVNET_HISTORY_DAYS: int(1, 90, "a number of days from 1 to 90").default(90),
+    /** The API's listen address. */
+    HOST: z.string().min(1).default("127.0.0.1"),
+    /** Proxies in front of the API whose X-Forwarded-For hops are trusted for the client address. */
+    TRUST_PROXY_HOPS: int(0, 10, "a number of proxy hops").default(0),
     AGENT_REPORT_CARDS_READS: z.enum(["public", "owner"], { error: 'must be "public" or "owner"' }).default("public"),
     AGENT_REPORT_CARDS: onOff().default("on"),
     AGENT_ACCOUNTS: onOff().default("on"),

@@ -21,7 +21,10 @@ export function deployContext(chain: Chain, artifacts: Artifacts): DeployContext
   const keeper = accountAddress(roles.keeper);
   const adminWallet = chain.walletFor(roles.deployer);
   const wait = async (hash: Hex) => {
-    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+    // With automine the receipt exists at once; polling for it would cost a polling interval per send.
+    const receipt = await chain.publicClient
+      .getTransactionReceipt({ hash })
+      .catch(() => chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 }));
     if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
     return receipt;
   };
@@ -39,7 +42,8 @@ export function deployContext(chain: Chain, artifacts: Artifacts): DeployContext
     },
     async send(to, abi, functionName, args = [], from = admin) {
       const wallet = from === admin ? adminWallet : chain.walletFor(indexOf(from));
-      const hash = await wallet.writeContract({ address: to, abi, functionName, args: args as unknown[], chain: wallet.chain, account: from });
+      // An explicit gas limit spares the node an estimate (a second execution) per transaction.
+      const hash = await wallet.writeContract({ address: to, abi, functionName, args: args as unknown[], chain: wallet.chain, account: from, gas: 30_000_000n });
       await wait(hash);
       return hash;
     },

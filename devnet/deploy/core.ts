@@ -4,7 +4,7 @@ import { parseEther, type Address } from "viem";
 import { marketMakerAbi, marketRegistryAbi, poolAbi, testTokenAbi, weth9Abi } from "../../abis/index.js";
 import { priceToX18, usdgToToken } from "../../src/domain/price.js";
 import type { DeployedToken } from "../../src/chain/deployments.js";
-import { accountAddress } from "../chain.js";
+import { accountAddress, multicall3Address } from "../chain.js";
 import { devnetTokens } from "../tokens.js";
 import type { DeployContext } from "./context.js";
 
@@ -26,6 +26,8 @@ const MAKER_USD = 50_000_000n;
 
 export async function deployCore(ctx: DeployContext): Promise<CoreDeployment> {
   const { admin } = ctx;
+  const multicall = await ctx.deploy("Multicall3");
+  if (multicall !== multicall3Address) throw new Error("Multicall3 must be the deployer's first contract");
   const usdg = await ctx.deploy("TestToken", ["USD Global", "USDG", 6, admin]);
   const weth = await ctx.deploy("WETH9");
   const markets = await ctx.deploy("MarketRegistry", [usdg, admin]);

@@ -37,7 +37,13 @@ contract MarketMaker is Ownable {
     }
 
     function _swap(Pool pool, address tokenIn, uint256 amountIn) private {
-        IERC20(tokenIn).approve(address(pool), amountIn);
+        // A move too small to buy one base unit is skipped rather than reverting the whole batch.
+        if (pool.quote(tokenIn, amountIn) == 0) return;
+        // One unlimited approval per pool: the market maker is the devnet's own inventory, and a fresh
+        // approval on every move would cost most of the move's gas.
+        if (IERC20(tokenIn).allowance(address(this), address(pool)) < amountIn) {
+            IERC20(tokenIn).approve(address(pool), type(uint256).max);
+        }
         pool.swap(tokenIn, amountIn, 0, address(this));
     }
 

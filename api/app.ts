@@ -1,0 +1,70 @@
+// The agent API: cross-cutting middleware once, then the route groups.
+//
+// Order (outermost first): request id → request log → metrics → CORS (/v1) → body limit →
+// rate limit (/v1) → routes. Errors thrown anywhere become catalog answers in `onError`, which
+// the outer middleware then log and count like any answer.
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import type { AppDeps, AppEnv, RouteGroup } from "./deps.js";
+import { errorHandler, notFoundHandler } from "./errors.js";
+import { bodyLimit } from "./middleware/body-limit.js";
+import { createHttpMetrics } from "./middleware/metrics.js";
+import { rateLimit } from "./middleware/rate-limit.js";
+import { requestLog } from "./middleware/request-log.js";
+import { healthRoutes } from "./routes/health.js";
+import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
+import { validationHook } from "./validation.js";
+
+export type CreateAppOptions = {
+  /** Route groups to mount at /v1/agent (default: api/routes/index.ts). */
+  agentRoutes?: RouteGroup[];
+  /** Route groups to mount at /v1 (default: api/routes/index.ts). */
+  publicRoutes?: RouteGroup[];
+};
+
+export const API_DESCRIPTION =
+  "Read data, backtests, planners and unsigned transaction bundles for chain 4663. The service never holds keys: " +
+  "every bundle takes effect only when the owner wallet signs it. Success answers {data}; errors answer {error, code, details?}.";
+
+export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const metrics = createHttpMetrics({ registry: deps.metricsRegistry, defaultMetrics: deps.defaultMetrics });
+
+  app.use(requestId({ limitLength: 64 }));
+  app.use(requestLog(deps.logger));
+  app.use(metrics.middleware);
+  // CORS, deliberately open: any origin may GET/POST /v1 routes, without credentials. Agents and
+  // browser tools call from anywhere; the API sets no cookies and its only credential (the
+  // report-card session) is an Authorization bearer token that a browser never attaches on its
+  // own, so a foreign page can do nothing with CORS that it could not do with its own token.
+  // Credentials stay off so no ambient browser state is ever sent.
+  app.use(
+    "/v1/*",
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "POST"],
+      allowHeaders: ["Content-Type", "Authorization"],
+      exposeHeaders: ["Retry-After", "X-Request-Id"],
+      credentials: false,
+      maxAge: 600,
+    }),
+  );
+  app.use(bodyLimit(deps.bodyLimitBytes));
+  app.use("/v1/*", rateLimit({ ...deps.rateLimit, redis: deps.redis, logger: deps.logger }));
+
+  app.get("/metrics", metrics.handler);
+  app.route("/", healthRoutes(deps));
+  for (const group of options.agentRoutes ?? agentRouteGroups) app.route("/v1/agent", group(deps));
+  for (const group of options.publicRoutes ?? publicRouteGroups) app.route("/v1", group(deps));
+
+  app.doc31("/v1/agent/openapi.json", (c) => ({
+    openapi: "3.1.0",
+    info: { title: "Agent interface", version: "1.0.0", description: API_DESCRIPTION },
+    servers: [{ url: deps.baseUrl ?? new URL(c.req.url).origin }],
+  }));
+
+  app.onError(errorHandler(deps.logger));
+  app.notFound(notFoundHandler);
+  return app;
+}

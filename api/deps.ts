@@ -1,0 +1,36 @@
+// What the app is built from. Tests pass their own database, Redis, clock and readiness check.
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Redis } from "ioredis";
+import type { Kysely } from "kysely";
+import type { Registry } from "prom-client";
+import type { Database } from "../src/db/api-schema.js";
+import type { Logger } from "../src/logger.js";
+import type { RateLimitOptions } from "./middleware/rate-limit.js";
+
+export type AppDeps = {
+  /** The API's own schema (sign requests, filings, sessions...), from `createDb`. */
+  db: Kysely<Database>;
+  /** Shared Redis (rate limits); made with `createRedis` so a dead Redis fails fast. */
+  redis: Redis;
+  logger: Logger;
+  /** The clock; every expiry check reads it (tests move it). */
+  now: () => Date;
+  /** True once the indexer has caught up; `/ready` answers 503 until it is. */
+  indexerReady: () => boolean | Promise<boolean>;
+  /** Public base URL, e.g. https://agents.example.com (sign links). */
+  baseUrl?: string;
+  /** The per-client limit of /v1 routes; defaults in middleware/rate-limit.ts. */
+  rateLimit?: Partial<RateLimitOptions>;
+  /** Largest request body in bytes (default 64 KiB). */
+  bodyLimitBytes?: number;
+  /** Registry of /metrics (default: a new one per app). */
+  metricsRegistry?: Registry;
+  /** Also export the process's default metrics (CPU, memory, event loop); main.ts turns it on. */
+  defaultMetrics?: boolean;
+};
+
+/** Hono environment of every route: the request id set by the request-id middleware. */
+export type AppEnv = { Variables: { requestId: string } };
+
+/** A route group: a factory that builds its OpenAPIHono from the deps; createApp mounts it. */
+export type RouteGroup = (deps: AppDeps) => OpenAPIHono<AppEnv>;

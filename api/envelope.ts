@@ -1,0 +1,54 @@
+// The two answer shapes: success `{data}` and error `{error, code, details?}`.
+// Serialisation never throws on bigint: bigints become decimal strings (amounts are decimal
+// strings everywhere), Dates become ISO 8601 strings in UTC.
+import type { Context, TypedResponse } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { JSONParsed } from "hono/utils/types";
+import { ApiError, errorCatalog, type ErrorCode, type ErrorDetails } from "../src/domain/errors.js";
+
+/** The JSON shape of a value once serialised: bigint → string, Date → string. */
+export type Serialized<T> = T extends bigint
+  ? string
+  : T extends Date
+    ? string
+    : T extends readonly (infer U)[]
+      ? Serialized<U>[]
+      : T extends object
+        ? { [K in keyof T]: Serialized<T[K]> }
+        : T;
+
+export type ErrorBody = { error: string; code: ErrorCode; details?: ErrorDetails };
+
+function replacer(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? value.toString() : value;
+}
+
+/** JSON.stringify that writes bigints as decimal strings. */
+export function stringify(value: unknown): string {
+  return JSON.stringify(value, replacer);
+}
+
+const JSON_HEADERS = { "Content-Type": "application/json; charset=UTF-8" } as const;
+
+/** A success answer `{data}` (status 200 unless given). */
+export function ok<T, S extends ContentfulStatusCode = 200>(
+  c: Context,
+  data: T,
+  status?: S,
+): Response & TypedResponse<JSONParsed<{ data: Serialized<T> }>, S, "json"> {
+  return c.body(stringify({ data }), status ?? 200, JSON_HEADERS) as never;
+}
+
+/** The error body of an ApiError. */
+export function errorBody(err: ApiError): ErrorBody {
+  return err.details === undefined
+    ? { error: err.message, code: err.code }
+    : { error: err.message, code: err.code, details: err.details };
+}
+
+/** An error answer `{error, code, details?}` with the code's status and the error's headers. */
+export function fail(c: Context, err: ApiError | ErrorCode): Response {
+  const error = typeof err === "string" ? new ApiError(err) : err;
+  const headers: Record<string, string> = { ...error.headers, ...JSON_HEADERS };
+  return c.body(stringify(errorBody(error)), errorCatalog[error.code].status, headers);
+}

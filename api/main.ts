@@ -1,0 +1,76 @@
+// `npm run api`: the agent API as a standalone process. Checks Postgres and Redis (one line and exit
+// 1 when either is unreachable), migrates its schema, listens on PORT, and stops gracefully on
+// SIGTERM/SIGINT (stops accepting, lets in-flight requests finish, closes its connections).
+import { serve } from "@hono/node-server";
+import { config, redactUrl } from "../src/config.js";
+import { createDb, migrateToLatest } from "../src/db/connect.js";
+import { createLogger } from "../src/logger.js";
+import { requireServices } from "../src/services.js";
+import { createApp } from "./app.js";
+import { ponderReady } from "./indexer-ready.js";
+import { createRedis, waitForRedis } from "./redis.js";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+// Not (yet) in src/config.ts: the listen address and the proxies in front of the API.
+const HOST = process.env.HOST || "127.0.0.1";
+const TRUST_PROXY_HOPS = Number(process.env.TRUST_PROXY_HOPS || 0);
+
+function exitWith(line: string): never {
+  console.error(line);
+  process.exit(1);
+}
+
+await requireServices({ postgres: true, redis: true });
+const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "api" } });
+
+const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA });
+try {
+  await migrateToLatest(db, config.API_SCHEMA);
+} catch (error) {
+  const code = (error as { code?: string }).code;
+  const reason = code === "3D000" ? "the database does not exist (create it, or set DATABASE_URL)" : (error as Error).message;
+  exitWith(`Postgres at ${redactUrl(config.DATABASE_URL)}: ${reason}`);
+}
+
+const redis = createRedis({ url: config.REDIS_URL, logger });
+try {
+  await waitForRedis(redis, 5000);
+} catch (error) {
+  exitWith(`Redis is unreachable at ${redactUrl(config.REDIS_URL)} (${(error as Error).message}) — start it, or set REDIS_URL`);
+}
+
+const app = createApp({
+  db,
+  redis,
+  logger,
+  now: () => new Date(),
+  indexerReady: ponderReady(`http://127.0.0.1:${config.PONDER_PORT}/ready`),
+  baseUrl: config.BASE_URL,
+  rateLimit: { keyPrefix: `${config.REDIS_PREFIX}:rl:api`, trustProxyHops: TRUST_PROXY_HOPS },
+  defaultMetrics: true,
+});
+
+const server = serve({ fetch: app.fetch, port: config.PORT, hostname: HOST }, (info) => {
+  logger.info({ host: info.address, port: info.port, baseUrl: config.BASE_URL, schema: config.API_SCHEMA }, "agent API listening");
+});
+server.on("error", (error: NodeJS.ErrnoException) => {
+  exitWith(error.code === "EADDRINUSE" ? `port ${config.PORT} is in use — stop the other process, or set PORT` : `API server failed: ${error.message}`);
+});
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "stopping");
+  const force = setTimeout(() => {
+    logger.warn({}, `requests still open after ${SHUTDOWN_GRACE_MS / 1000} s; exiting`);
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  force.unref();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await Promise.allSettled([db.destroy(), redis.quit()]);
+  logger.info({}, "stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,54 @@
+// Prometheus metrics of the HTTP side: a request counter and a latency histogram, labelled by
+// method, route pattern (never the raw path) and status. `GET /metrics` serves the registry.
+import type { Handler, MiddlewareHandler } from "hono";
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { routeLabel } from "./route-label.js";
+
+type Labels = "method" | "route" | "status";
+
+export type HttpMetrics = {
+  registry: Registry;
+  middleware: MiddlewareHandler;
+  /** The handler of GET /metrics. */
+  handler: Handler;
+};
+
+function counter(registry: Registry): Counter<Labels> {
+  const existing = registry.getSingleMetric("http_requests_total");
+  if (existing) return existing as Counter<Labels>;
+  return new Counter({ name: "http_requests_total", help: "HTTP requests answered", labelNames: ["method", "route", "status"], registers: [registry] });
+}
+
+function histogram(registry: Registry): Histogram<Labels> {
+  const existing = registry.getSingleMetric("http_request_duration_seconds");
+  if (existing) return existing as Histogram<Labels>;
+  return new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time to answer an HTTP request",
+    labelNames: ["method", "route", "status"],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+}
+
+export function createHttpMetrics(options: { registry?: Registry; defaultMetrics?: boolean } = {}): HttpMetrics {
+  const registry = options.registry ?? new Registry();
+  if (options.defaultMetrics && !registry.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics({ register: registry });
+  const requests = counter(registry);
+  const duration = histogram(registry);
+
+  const middleware: MiddlewareHandler = async (c, next) => {
+    const stop = duration.startTimer();
+    await next();
+    const labels = { method: c.req.method, route: routeLabel(c), status: String(c.res.status) };
+    stop(labels);
+    requests.inc(labels);
+  };
+
+  const handler: Handler = async (c) => {
+    const text = await registry.metrics();
+    return c.body(text, 200, { "Content-Type": registry.contentType });
+  };
+
+  return { registry, middleware, handler };
+}

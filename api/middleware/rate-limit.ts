@@ -1,0 +1,110 @@
+// Per-client rate limits in Redis, so they hold across API replicas. The client is the `owner`
+// where the request names one (path /accounts/{owner}, /report-card/{owner}, /account/{owner},
+// query `owner`, or a JSON body's `owner`), else the client IP. Over the limit: 429 RATE_LIMITED
+// with Retry-After. When Redis is down, an in-memory insurance limiter keeps limiting (per
+// replica) and requests keep being answered: limits never turn a Redis outage into errors.
+//
+// A factory: createApp puts one on /v1/*; a route can add a stricter one of its own, e.g.
+// `rateLimit({redis, name: "basket-plan", points: 6, duration: 60, ...})` as route middleware.
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context, MiddlewareHandler } from "hono";
+import type { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { ApiError } from "../../src/domain/errors.js";
+import type { Logger } from "../../src/logger.js";
+
+export type RateLimitOptions = {
+  /** Requests allowed per client and window. */
+  points: number;
+  /** The window, in seconds. */
+  duration: number;
+  /** Redis key prefix of this limiter (apps sharing it share the counts). */
+  keyPrefix: string;
+  /** Proxies in front of the API whose X-Forwarded-For entries are trusted (0: the socket address). */
+  trustProxyHops: number;
+};
+
+export const DEFAULT_RATE_LIMIT: RateLimitOptions = { points: 120, duration: 60, keyPrefix: "agent:rl:api", trustProxyHops: 0 };
+
+export type RateLimitParameters = Partial<RateLimitOptions> & {
+  redis: Redis;
+  logger?: Logger;
+  /** Overrides how the client is named (default: owner, else IP). */
+  key?: (c: Context) => string | Promise<string>;
+};
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const OWNER_IN_PATH = /\/(?:accounts|account|report-card)\/(0x[0-9a-fA-F]{40})(?:\/|$)/;
+
+/** The client IP: the socket's address, or the entry `hops` from the right of X-Forwarded-For. */
+export function clientIp(c: Context, trustProxyHops: number): string {
+  if (trustProxyHops > 0) {
+    const forwarded = (c.req.header("x-forwarded-for") ?? "").split(",").map((part) => part.trim()).filter(Boolean);
+    const entry = forwarded[forwarded.length - trustProxyHops];
+    if (entry) return entry;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "unknown"; // no socket (app.request in tests)
+  }
+}
+
+/** The owner a request names, lowercased, or undefined. Reads a JSON body only when one is sent. */
+export async function requestOwner(c: Context): Promise<string | undefined> {
+  const inPath = OWNER_IN_PATH.exec(c.req.path)?.[1];
+  if (inPath) return inPath.toLowerCase();
+  const inQuery = c.req.query("owner");
+  if (inQuery && ADDRESS.test(inQuery)) return inQuery.toLowerCase();
+  if (c.req.method === "POST" && /^application\/(?:[\w.+-]+\+)?json/i.test(c.req.header("content-type") ?? "")) {
+    try {
+      // Hono caches the body text, so the route's validator reads it again (and reports bad JSON).
+      const body: unknown = await c.req.json();
+      const owner = typeof body === "object" && body !== null ? (body as { owner?: unknown }).owner : undefined;
+      if (typeof owner === "string" && ADDRESS.test(owner)) return owner.toLowerCase();
+    } catch {
+      // Malformed JSON: the validator answers 400; limit by IP meanwhile.
+    }
+  }
+  return undefined;
+}
+
+export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
+  const options = { ...DEFAULT_RATE_LIMIT, ...withoutUndefined(parameters) };
+  const limiter = new RateLimiterRedis({
+    storeClient: parameters.redis,
+    keyPrefix: options.keyPrefix,
+    points: options.points,
+    duration: options.duration,
+    rejectIfRedisNotReady: true, // go to the insurance limiter at once, never queue behind a dead Redis
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: options.points, duration: options.duration }),
+  });
+  const keyOf =
+    parameters.key ??
+    (async (c: Context) => {
+      const owner = await requestOwner(c);
+      return owner ? `owner:${owner}` : `ip:${clientIp(c, options.trustProxyHops)}`;
+    });
+
+  return async (c, next) => {
+    if (c.req.method === "OPTIONS") return next(); // CORS preflights cost nothing
+    const key = await keyOf(c);
+    try {
+      await limiter.consume(key);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        throw new ApiError("RATE_LIMITED", `Too many requests: retry after ${seconds} s`, undefined, {
+          headers: { "Retry-After": String(seconds) },
+        });
+      }
+      // Both stores failed (should not happen with the memory insurance): answer rather than refuse.
+      parameters.logger?.warn({ err: rejection }, "rate limiter failed; request let through");
+    }
+    await next();
+  };
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,43 @@
+// Process probes, outside /v1 and its rate limit:
+// - GET /health: the process is up (200);
+// - GET /ready: 200 only when Postgres answers and the indexer has caught up, else 503 UNAVAILABLE.
+import { Hono } from "hono";
+import { sql } from "kysely";
+import { ApiError } from "../../src/domain/errors.js";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { ok } from "../envelope.js";
+
+const PROBE_TIMEOUT_MS = 2000;
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function postgresAnswers(deps: Pick<AppDeps, "db">): Promise<boolean> {
+  try {
+    await within(sql`select 1`.execute(deps.db), PROBE_TIMEOUT_MS);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function indexerCaughtUp(deps: Pick<AppDeps, "indexerReady">): Promise<boolean> {
+  try {
+    return (await within(Promise.resolve(deps.indexerReady()), PROBE_TIMEOUT_MS)) === true;
+  } catch {
+    return false;
+  }
+}
+
+export const healthRoutes = (deps: Pick<AppDeps, "db" | "indexerReady" | "logger">) =>
+  new Hono<AppEnv>()
+    .get("/health", (c) => ok(c, { status: "up" }))
+    .get("/ready", async (c) => {
+      const [postgres, indexer] = await Promise.all([postgresAnswers(deps), indexerCaughtUp(deps)]);
+      if (postgres && indexer) return ok(c, { status: "ready", postgres, indexer });
+      const waiting = [!postgres && "Postgres does not answer", !indexer && "the indexer is catching up"].filter(Boolean).join("; ");
+      throw new ApiError("UNAVAILABLE", `not ready: ${waiting}`);
+    });

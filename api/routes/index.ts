@@ -1,0 +1,24 @@
+// The route groups createApp mounts. A route file exports a RouteGroup, a factory of the deps:
+//
+//   const getVault = createRoute({
+//     method: "get", path: "/vaults/{vault}",                  // relative to the mount
+//     request: { params: z.object({ vault: Address }) },       // validated before the handler
+//     responses: { 200: okResponse(AgentVaultDetail, "..."), ...errorResponses("NOT_AGENT_VAULT") },
+//   });
+//   export const vaultRoutes = (deps: AppDeps) =>
+//     createRouter<AppEnv>().openapi(getVault, async (c) => {
+//       const vault = await readVault(deps.db, c.req.valid("param").vault);
+//       if (!vault) throw new ApiError("NOT_AGENT_VAULT");
+//       return ok(c, vault);                                    // {data}, bigints as strings
+//     });
+//
+// and gets one line below. Handlers hold only the route's own logic: validation, errors,
+// envelopes, limits, logs, metrics and the OpenAPI entry come from the foundation.
+import type { RouteGroup } from "../deps.js";
+import { signRequestRoutes } from "./sign-requests.js";
+
+/** Mounted at /v1/agent: their paths are relative to it ("/vaults/{vault}"). */
+export const agentRouteGroups: RouteGroup[] = [signRequestRoutes];
+
+/** Mounted at /v1 (public routes outside /v1/agent: /tokens, /baskets, /strategy-finder...). */
+export const publicRouteGroups: RouteGroup[] = [];

@@ -1,0 +1,33 @@
+// Deploys every product family in a fixed order (so addresses are deterministic) and composes
+// the deployments file.
+import type { Deployments } from "../../src/chain/deployments.js";
+import type { DeployContext } from "./context.js";
+import { deployCore } from "./core.js";
+import { deployVaults } from "./vaults.js";
+import { deployStrategies } from "./strategies.js";
+import { deployBaskets } from "./baskets.js";
+
+export async function deployAll(ctx: DeployContext): Promise<Deployments> {
+  const startBlock = Number(await ctx.chain.publicClient.getBlockNumber()) + 1;
+  const core = await deployCore(ctx);
+  const vaults = await deployVaults(ctx, core);
+  const strategies = await deployStrategies(ctx, core);
+  const baskets = await deployBaskets(ctx, core);
+  const { tokens, ...coreContracts } = core;
+  return {
+    chainId: 4663,
+    startBlock,
+    contracts: {
+      ...coreContracts,
+      vaultRegistry: vaults.vaultRegistry,
+      stockVaultRouter: vaults.stockVaultRouter,
+      ...strategies,
+      basketRegistry: baskets.basketRegistry,
+      basketZap: baskets.basketZap,
+      basketMaker: baskets.basketMaker,
+    },
+    tokens,
+    vaults: vaults.vaults,
+    baskets: baskets.baskets,
+  };
+}

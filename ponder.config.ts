@@ -1,0 +1,58 @@
+// The indexer's sources: every contract of the deployments file on chain 4663, each from the
+// deployment block. With no RPC_URL the chain is the devnet.
+import { createConfig, factory } from "ponder";
+import { getAbiItem, type Address } from "viem";
+import * as abis from "./abis/index.js";
+import { loadDeployments } from "./src/chain/deployments.js";
+import { config, rpcUrl } from "./src/config.js";
+
+const d = loadDeployments(config.DEPLOYMENTS_FILE);
+const c = d.contracts as Record<string, Address>;
+const chain = "chain4663" as const;
+const startBlock = d.startBlock;
+const vaults = (family: string) => d.vaults.filter((v) => v.family === family);
+const defined = (xs: (Address | undefined)[]) => xs.filter((x): x is Address => x !== undefined);
+
+const source = <A>(abi: A, address: Address | Address[]) => ({ chain, abi, address, startBlock });
+
+/** Contracts that users call: their transactions are the report card's executed calls. */
+const called = defined([
+  c.swapRouter, c.limitOrderHook, c.gridStrategy, c.ladderStrategy, c.stockVaultRouter, c.basketZap, c.basketMaker,
+  ...d.vaults.flatMap((v) => [v.address, v.depositQueue, v.withdrawalQueue, v.redeemQueue]),
+]);
+
+export default createConfig({
+  database: { kind: "postgres", connectionString: config.DATABASE_URL },
+  chains: { [chain]: { id: 4663, rpc: rpcUrl(config), pollingInterval: 100, ethGetLogsBlockRange: 10_000 } },
+  contracts: {
+    MarketRegistry: source(abis.marketRegistryAbi, c.markets!),
+    Pool: {
+      chain,
+      abi: abis.poolAbi,
+      address: factory({ address: c.markets!, event: getAbiItem({ abi: abis.marketRegistryAbi, name: "PoolCreated" }), parameter: "pool" }),
+      startBlock,
+    },
+    SwapRouter: source(abis.swapRouterAbi, c.swapRouter!),
+    VaultRegistry: source(abis.vaultRegistryAbi, c.vaultRegistry!),
+    MergedVault: source(abis.mergedVaultAbi, vaults("merged").map((v) => v.address)),
+    RedeemQueue: source(abis.redeemQueueAbi, defined(vaults("merged").map((v) => v.redeemQueue))),
+    UpVault: source(abis.upVaultAbi, vaults("up").map((v) => v.address)),
+    UpDepositQueue: source(abis.upDepositQueueAbi, defined(vaults("up").map((v) => v.depositQueue))),
+    UpWithdrawalQueue: source(abis.upWithdrawalQueueAbi, defined(vaults("up").map((v) => v.withdrawalQueue))),
+    StockVault: source(abis.stockVaultAbi, vaults("stock-token").map((v) => v.address)),
+    LimitOrderHook: source(abis.limitOrderHookAbi, c.limitOrderHook!),
+    GridStrategy: source(abis.gridStrategyAbi, c.gridStrategy!),
+    LadderStrategy: source(abis.ladderStrategyAbi, c.ladderStrategy!),
+    BasketRegistry: source(abis.basketRegistryAbi, c.basketRegistry!),
+    BasketMaker: source(abis.basketMakerAbi, c.basketMaker!),
+    BasketPool: {
+      chain,
+      abi: abis.basketPoolAbi,
+      address: factory({ address: c.basketMaker!, event: getAbiItem({ abi: abis.basketMakerAbi, name: "BasketMade" }), parameter: "pool" }),
+      startBlock,
+    },
+  },
+  accounts: {
+    ServiceContracts: { chain, address: called, includeTransactionReceipts: true, startBlock },
+  },
+});

@@ -1,0 +1,369 @@
+// Projections of chain 4663, written only by the indexing functions in src/indexing/. Every row can be
+// rebuilt from the chain. Amounts are base units (bigint); prices are priceX18 (USDG per whole token,
+// 18 decimals); times are unix seconds.
+import { index, onchainTable, primaryKey, type PgColumnsBuilders } from "ponder";
+
+// ---------------------------------------------------------------- tokens and markets
+
+/** Every charted token (one with a USDG market), and USDG itself. */
+export const token = onchainTable(
+  "token",
+  (t) => ({
+    address: t.hex().primaryKey(),
+    symbol: t.text().notNull(),
+    name: t.text().notNull(),
+    decimals: t.integer().notNull(),
+    /** stock, crypto, utility, meme or unclassified (from the service's list; unlisted: unclassified). */
+    category: t.text().notNull(),
+    /** On the service's own list (config/token-list.json). An unverified token's symbol is its own. */
+    verified: t.boolean().notNull(),
+    pool: t.hex(),
+    priceX18: t.bigint().notNull(),
+    /** USDG on the USDG side of its pool (base units); liquidity is twice this. */
+    reserveUsdg: t.bigint().notNull(),
+    reserveToken: t.bigint().notNull(),
+    swaps: t.integer().notNull(),
+    updatedAt: t.integer().notNull(),
+  }),
+  (table) => ({ symbolIdx: index().on(table.symbol), poolIdx: index().on(table.pool) }),
+);
+
+/** The USDG market of each token. */
+export const market = onchainTable("market", (t) => ({
+  pool: t.hex().primaryKey(),
+  token: t.hex().notNull(),
+  /** Whether USDG is the pool's token0 (tokens sorted by address). */
+  quoteIs0: t.boolean().notNull(),
+  createdAt: t.integer().notNull(),
+}));
+
+/** Every swap on a USDG pool. */
+export const poolSwap = onchainTable(
+  "pool_swap",
+  (t) => ({
+    id: t.text().primaryKey(), // txHash-logIndex
+    pool: t.hex().notNull(),
+    token: t.hex().notNull(),
+    sender: t.hex().notNull(),
+    recipient: t.hex().notNull(),
+    /** true when the token was sold for USDG. */
+    sellToken: t.boolean().notNull(),
+    amountIn: t.bigint().notNull(),
+    amountOut: t.bigint().notNull(),
+    /** The USDG side of the trade (base units). */
+    volumeUsdg: t.bigint().notNull(),
+    priceX18: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.integer().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (table) => ({ tokenTimeIdx: index().on(table.token, table.timestamp) }),
+);
+
+const candleColumns = (t: PgColumnsBuilders) => ({
+  token: t.hex().notNull(),
+  /** Start of the candle (unix seconds, aligned to its period). */
+  start: t.integer().notNull(),
+  open: t.bigint().notNull(),
+  high: t.bigint().notNull(),
+  low: t.bigint().notNull(),
+  close: t.bigint().notNull(),
+  volumeUsdg: t.bigint().notNull(),
+  trades: t.integer().notNull(),
+});
+
+/** 10-minute candles per token, kept as swaps arrive. */
+export const candle10m = onchainTable("candle_10m", candleColumns, (table) => ({
+  pk: primaryKey({ columns: [table.token, table.start] }),
+}));
+
+/** 1-hour candles per token, kept as swaps arrive. */
+export const candle1h = onchainTable("candle_1h", candleColumns, (table) => ({
+  pk: primaryKey({ columns: [table.token, table.start] }),
+}));
+
+/** Swaps through the service's swap router. */
+export const routerSwap = onchainTable(
+  "router_swap",
+  (t) => ({
+    id: t.text().primaryKey(),
+    sender: t.hex().notNull(),
+    recipient: t.hex().notNull(),
+    tokenIn: t.hex().notNull(),
+    tokenOut: t.hex().notNull(),
+    amountIn: t.bigint().notNull(),
+    amountOut: t.bigint().notNull(),
+    fee: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.integer().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (table) => ({ recipientIdx: index().on(table.recipient) }),
+);
+
+// ---------------------------------------------------------------- executed calls and activity
+
+/** Every transaction sent to a service contract: what the report card matches filings against. */
+export const executedCall = onchainTable(
+  "executed_call",
+  (t) => ({
+    txHash: t.hex().primaryKey(),
+    from: t.hex().notNull(),
+    to: t.hex().notNull(),
+    input: t.hex().notNull(),
+    selector: t.hex().notNull(),
+    success: t.boolean().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.integer().notNull(),
+  }),
+  (table) => ({ fromToIdx: index().on(table.from, table.to) }),
+);
+
+/**
+ * The append-only activity log: one row per change per owner. `position` strictly increases along the
+ * chain (block, log index, row within the log) and is what activity cursors point at.
+ */
+export const activity = onchainTable(
+  "activity",
+  (t) => ({
+    owner: t.hex().notNull(),
+    position: t.bigint().notNull(),
+    /** e.g. vault.shares, vault.deposit.settled, order.filled, grid.traded, ladder.closed, basket.balance */
+    kind: t.text().notNull(),
+    /** What changed: a vault, order id, grid id, ladder id or basket, as a string. */
+    subject: t.text().notNull(),
+    /** The contract that emitted the change. */
+    contract: t.hex().notNull(),
+    /** Amounts and other figures of the change (decimal strings of base units). */
+    data: t.json().$type<Record<string, string | number | boolean | null>>().notNull(),
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    blockHash: t.hex().notNull(),
+    logIndex: t.integer().notNull(),
+    timestamp: t.integer().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.owner, table.position] }), positionIdx: index().on(table.position) }),
+);
+
+// ---------------------------------------------------------------- vaults
+
+/** Every vault of the three families, with its latest figures. */
+export const vault = onchainTable("vault", (t) => ({
+  address: t.hex().primaryKey(),
+  /** merged, up or stock-token */
+  family: t.text().notNull(),
+  /** The token paired with USDG (merged, up) or held (stock-token). */
+  token: t.hex().notNull(),
+  /** Listed for agents in the vault registry; others answer 404 NOT_AGENT_VAULT. */
+  agent: t.boolean().notNull(),
+  listed: t.boolean().notNull(),
+  /** open, closed or paused as the vault sets it; "full" is derived from the cap by readers. */
+  status: t.text().notNull(),
+  reason: t.text().notNull(),
+  depositCap: t.bigint().notNull(),
+  minDeposit: t.bigint().notNull(),
+  feeBps: t.integer().notNull(),
+  rangeLowerX18: t.bigint().notNull(),
+  rangeUpperX18: t.bigint().notNull(),
+  /** In the vault's asset: USDG base units (merged, up) or stock-token base units (stock-token). */
+  totalAssets: t.bigint().notNull(),
+  totalSupply: t.bigint().notNull(),
+  /** Deposits waiting in its queue (asset base units). */
+  pendingAssets: t.bigint().notNull(),
+  harvestedGross: t.bigint().notNull(),
+  harvestedFees: t.bigint().notNull(),
+  updatedAt: t.integer().notNull(),
+}));
+
+/** A vault's figures at each harvest (hourly over the seeded history, every 10 minutes recently). */
+export const vaultSnapshot = onchainTable(
+  "vault_snapshot",
+  (t) => ({
+    vault: t.hex().notNull(),
+    timestamp: t.integer().notNull(),
+    totalAssets: t.bigint().notNull(),
+    totalSupply: t.bigint().notNull(),
+    /** Fee income of this harvest, before and after the vault's fee (asset base units). */
+    gross: t.bigint().notNull(),
+    fee: t.bigint().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.vault, table.timestamp] }) }),
+);
+
+/** Vault shares per owner. */
+export const vaultPosition = onchainTable(
+  "vault_position",
+  (t) => ({
+    vault: t.hex().notNull(),
+    owner: t.hex().notNull(),
+    shares: t.bigint().notNull(),
+    updatedAt: t.integer().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.vault, table.owner] }), ownerIdx: index().on(table.owner) }),
+);
+
+/** Queued deposits (merged vaults queue inside the vault, up vaults in their deposit queue). */
+export const depositRequest = onchainTable(
+  "deposit_request",
+  (t) => ({
+    /** The contract holding the queue. */
+    queue: t.hex().notNull(),
+    id: t.bigint().notNull(),
+    vault: t.hex().notNull(),
+    owner: t.hex().notNull(),
+    receiver: t.hex().notNull(),
+    assets: t.bigint().notNull(),
+    minShares: t.bigint().notNull(),
+    /** pending, settled, refunded or cancelled */
+    state: t.text().notNull(),
+    shares: t.bigint(),
+    requestedAt: t.integer().notNull(),
+    updatedAt: t.integer().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.queue, table.id] }), ownerIdx: index().on(table.owner), receiverIdx: index().on(table.receiver) }),
+);
+
+/** Queued withdrawals (merged redeem queues, up withdrawal queues). */
+export const withdrawalRequest = onchainTable(
+  "withdrawal_request",
+  (t) => ({
+    queue: t.hex().notNull(),
+    id: t.bigint().notNull(),
+    vault: t.hex().notNull(),
+    owner: t.hex().notNull(),
+    receiver: t.hex().notNull(),
+    shares: t.bigint().notNull(),
+    minAssetsOut: t.bigint().notNull(),
+    /** pending, completed or cancelled */
+    state: t.text().notNull(),
+    assets: t.bigint(),
+    requestedAt: t.integer().notNull(),
+    updatedAt: t.integer().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.queue, table.id] }), ownerIdx: index().on(table.owner) }),
+);
+
+// ---------------------------------------------------------------- limit orders, grids, ladder strategies
+
+export const limitOrder = onchainTable(
+  "limit_order",
+  (t) => ({
+    id: t.bigint().primaryKey(),
+    owner: t.hex().notNull(),
+    token: t.hex().notNull(),
+    sellToken: t.boolean().notNull(),
+    market: t.boolean().notNull(),
+    amountIn: t.bigint().notNull(),
+    priceX18: t.bigint().notNull(),
+    filledIn: t.bigint().notNull(),
+    filledOut: t.bigint().notNull(),
+    commission: t.bigint().notNull(),
+    remaining: t.bigint().notNull(),
+    owed0: t.bigint().notNull(),
+    owed1: t.bigint().notNull(),
+    claimed0: t.bigint().notNull(),
+    claimed1: t.bigint().notNull(),
+    /** open, filled, claimable or closed */
+    state: t.text().notNull(),
+    /** filled, cancelled or realized once closed */
+    closeReason: t.text(),
+    createdAt: t.integer().notNull(),
+    updatedAt: t.integer().notNull(),
+  }),
+  (table) => ({ ownerIdx: index().on(table.owner) }),
+);
+
+export const grid = onchainTable(
+  "grid",
+  (t) => ({
+    id: t.bigint().primaryKey(),
+    owner: t.hex().notNull(),
+    token: t.hex().notNull(),
+    buyPriceX18: t.bigint().notNull(),
+    sellPriceX18: t.bigint().notNull(),
+    amountUsdg: t.bigint().notNull(),
+    repeat: t.boolean().notNull(),
+    /** open or closed */
+    state: t.text().notNull(),
+    trades: t.integer().notNull(),
+    roundTrips: t.integer().notNull(),
+    fees: t.bigint().notNull(),
+    collected: t.bigint().notNull(),
+    createdAt: t.integer().notNull(),
+    updatedAt: t.integer().notNull(),
+  }),
+  (table) => ({ ownerIdx: index().on(table.owner) }),
+);
+
+export const ladder = onchainTable(
+  "ladder",
+  (t) => ({
+    id: t.bigint().primaryKey(),
+    owner: t.hex().notNull(),
+    token: t.hex().notNull(),
+    legs: t.integer().notNull(),
+    sellFirst: t.boolean().notNull(),
+    repeat: t.boolean().notNull(),
+    oneWay: t.boolean().notNull(),
+    total: t.bigint().notNull(),
+    /** open or closed */
+    state: t.text().notNull(),
+    repeatMask: t.integer().notNull(),
+    trades: t.integer().notNull(),
+    fees: t.bigint().notNull(),
+    collectedToken: t.bigint().notNull(),
+    collectedUsdg: t.bigint().notNull(),
+    createdAt: t.integer().notNull(),
+    updatedAt: t.integer().notNull(),
+  }),
+  (table) => ({ ownerIdx: index().on(table.owner) }),
+);
+
+export const ladderLeg = onchainTable(
+  "ladder_leg",
+  (t) => ({
+    ladderId: t.bigint().notNull(),
+    leg: t.integer().notNull(),
+    buyPriceX18: t.bigint().notNull(),
+    sellPriceX18: t.bigint().notNull(),
+    amount: t.bigint().notNull(),
+    trades: t.integer().notNull(),
+    finished: t.boolean().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.ladderId, table.leg] }) }),
+);
+
+// ---------------------------------------------------------------- baskets
+
+export const basket = onchainTable("basket", (t) => ({
+  address: t.hex().primaryKey(),
+  name: t.text().notNull(),
+  symbol: t.text().notNull(),
+  tokens: t.json().$type<string[]>().notNull(),
+  /** Normalized weights (1e18 = 100%), decimal strings, in the order of `tokens`. */
+  weights: t.json().$type<string[]>().notNull(),
+  /** Pool balances, decimal strings of base units, in the order of `tokens`. */
+  balances: t.json().$type<string[]>().notNull(),
+  swapFeePercentage: t.bigint().notNull(),
+  /** The wallet that made it (the service's admin for its own baskets). */
+  maker: t.hex().notNull(),
+  listed: t.boolean().notNull(),
+  sellOnly: t.boolean().notNull(),
+  paused: t.boolean().notNull(),
+  totalSupply: t.bigint().notNull(),
+  swapFeesCollected: t.json().$type<string[]>().notNull(),
+  createdAt: t.integer().notNull(),
+  updatedAt: t.integer().notNull(),
+}));
+
+/** Basket tokens per owner. */
+export const basketBalance = onchainTable(
+  "basket_balance",
+  (t) => ({
+    basket: t.hex().notNull(),
+    owner: t.hex().notNull(),
+    balance: t.bigint().notNull(),
+    updatedAt: t.integer().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.basket, table.owner] }), ownerIdx: index().on(table.owner) }),
+);

@@ -1,0 +1,102 @@
+// Types of the API's own Postgres schema (default `agent_api`): the service's state that the chain
+// does not hold. Written only by the API and the workers; the indexer never touches it.
+//
+// Conventions: owners are stored lowercase (answers checksum them with viem's getAddress); jsonb
+// columns take and give plain values (postgres.js serialises them: never pass a JSON string, it
+// would be stored as a JSON string); numeric columns read as decimal strings; timestamps as Dates.
+import type { ColumnType, Insertable, Selectable } from "kysely";
+
+export const DEFAULT_API_SCHEMA = "agent_api";
+
+/** Schema names go into DDL: plain identifiers only. */
+export function assertSchemaName(schema: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}: letters, digits and _ only`);
+  return schema;
+}
+
+type Json<T> = ColumnType<T, T, T>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Numeric = ColumnType<string, string | bigint | number, string | bigint | number>;
+
+/** A prepared bundle as answered (the SignRequest); looked up by its id until it expires. */
+export interface SignRequestTable {
+  /** ≥128-bit random, base64url (`newSignRequestId`): the sign link's secret. */
+  id: string;
+  owner: string;
+  /** The bundle kind (vault-deposit, up-vault-deposit, swap, ...). */
+  kind: string;
+  /** The stored prepare answer: steps, params, walletSendCalls... */
+  bundle: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
+/** A prepared bundle filed for the report card before it was answered. */
+export interface FilingTable {
+  id: string;
+  sign_request_id: string | null;
+  owner: string;
+  agent_tag: string | null;
+  kind: string;
+  /** The steps {to, data, value} as answered; matched to mined calls by owner, target, calldata. */
+  steps: Json<unknown[]>;
+  /** The price read from the chain when filed. */
+  chain_price: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
+  created_at: CreatedAt;
+}
+
+/** A position in an owner's activity feed; usable for 14 days. */
+export interface ActivityCursorTable {
+  id: string;
+  owner: string;
+  /** Position in the activity log up to which changes were answered. */
+  position: Numeric;
+  /** Hash of the block at `position`, to notice a reorg. */
+  block_hash: string | null;
+  created_at: CreatedAt;
+}
+
+/** A report-card sign-in challenge: valid 5 minutes, used once. */
+export interface SessionChallengeTable {
+  id: string;
+  owner: string;
+  message: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** A report-card session: only the token's SHA-256 is stored; valid one hour. */
+export interface SessionTable {
+  token_hash: string;
+  owner: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
+/** The latest result of a repeatable scan (grid tokens, ladder tokens...), one per (kind, key). */
+export interface ScanResultTable {
+  kind: string;
+  key: string;
+  payload: Json<unknown>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface Database {
+  sign_request: SignRequestTable;
+  filing: FilingTable;
+  activity_cursor: ActivityCursorTable;
+  session_challenge: SessionChallengeTable;
+  session: SessionTable;
+  scan_result: ScanResultTable;
+}
+
+export type SignRequestRow = Selectable<SignRequestTable>;
+export type NewSignRequest = Insertable<SignRequestTable>;
+export type FilingRow = Selectable<FilingTable>;
+export type NewFiling = Insertable<FilingTable>;
+export type ActivityCursorRow = Selectable<ActivityCursorTable>;
+export type SessionChallengeRow = Selectable<SessionChallengeTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type ScanResultRow = Selectable<ScanResultTable>;

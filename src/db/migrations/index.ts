@@ -1,0 +1,17 @@
+// Every migration of the API's schema, in order. A STATIC provider: kysely's FileMigrationProvider
+// imports files at run time, which fails on .ts under vitest. Add a migration: write
+// NNNN_name.ts exporting a factory of the schema name, and list it here.
+import type { Migration, MigrationProvider } from "kysely";
+import { initial } from "./0001_initial.js";
+
+const migrations: Record<string, (schema: string) => Migration> = {
+  "0001_initial": initial,
+};
+
+export function migrationProvider(schema: string): MigrationProvider {
+  return {
+    async getMigrations() {
+      return Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(schema)]));
+    },
+  };
+}

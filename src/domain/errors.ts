@@ -1,0 +1,189 @@
+// THE error catalog: every error code the service answers, with its HTTP status, its default
+// message (the `error` field) and when it happens. It is the single source for error answers, the
+// OpenAPI document and skill.md. Pure: no I/O.
+
+export type ErrorEntry = {
+  readonly status: ErrorStatus;
+  /** Default `error` text; an ApiError may carry a more specific one. */
+  readonly message: string;
+  /** Where and when the code is answered (for the OpenAPI document and skill.md). */
+  readonly when: string;
+};
+
+export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+
+const basketBuy = "basket-buy (and basket-sell, which refuses with every basket-buy code)";
+
+export const errorCatalog = {
+  // 400
+  INVALID_REQUEST: { status: 400, message: "Invalid request", when: "any route: the request does not match its schema (the field is named)" },
+
+  // 401
+  SESSION_REQUIRED: { status: 401, message: "A report-card session is required", when: "report-card routes that need the owner's session token (Authorization: Bearer)" },
+  CHALLENGE_EXPIRED: { status: 401, message: "The sign-in challenge is unknown, used or expired", when: "session exchange: the challenge is older than 5 minutes, used, or unknown" },
+  BAD_SIGNATURE: { status: 401, message: "The signature does not match the owner", when: "session exchange: the personal_sign signature is not the owner's" },
+
+  // 402
+  PAYMENT_REQUIRED: { status: 402, message: "Payment required", when: "backtest grid, backtest ladder and ranges beyond the free allowance (declared; all free now)" },
+
+  // 404
+  NOT_FOUND: { status: 404, message: "Not found", when: "unknown routes, unknown or expired sign requests, basket-buy with an unknown basket" },
+  NOT_AGENT_VAULT: { status: 404, message: "Not a vault agents may use", when: "vault and prepare routes, for any vault agents may not use" },
+  CURSOR_NOT_FOUND: { status: 404, message: "Unknown or expired cursor", when: "activity with an unknown cursor or one older than 14 days: call again without a cursor for a new baseline" },
+  REPORT_CARDS_DISABLED: { status: 404, message: "Report cards are disabled", when: "report-card routes while report cards are off" },
+  UNKNOWN_BASKET: { status: 404, message: "Unknown basket", when: basketBuy },
+
+  // 409
+  SWAP_CONTRACTS_CHANGED: { status: 409, message: "The swap contracts changed; prepare again", when: "swap prepare" },
+
+  // 413, 415
+  PAYLOAD_TOO_LARGE: { status: 413, message: "Request body too large", when: "any route with a body larger than the limit (64 KiB)" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Unsupported content type: send application/json", when: "any route with a body that is not application/json" },
+
+  // 422: backtests and planners
+  NO_CANDLES: { status: 422, message: "No price history for this token", when: "backtests, ranges, grid plan, ladder plan" },
+  GAP_TOO_TIGHT: { status: 422, message: "The gap is too tight for the fee", when: "grid plan" },
+
+  // 422: tokens (swap quote and prepare, plan-basket, basket routes)
+  UNKNOWN_TOKEN: { status: 422, message: "Unknown token", when: "swap quote and prepare, plan-basket, basket-make" },
+  NOT_A_TOKEN: { status: 422, message: "The address is not a token", when: "swap quote and prepare" },
+  SAME_TOKEN: { status: 422, message: "tokenIn and tokenOut are the same token", when: "swap quote and prepare" },
+  NATIVE_ETH_IN: { status: 422, message: "Native ETH cannot be paid in: use WETH", when: "swap, basket-buy, basket-make" },
+  NATIVE_ETH_TOKEN: { status: 422, message: "Native ETH cannot be a basket token: use WETH", when: "plan-basket, basket-make" },
+  SWAP_NO_ROUTE: { status: 422, message: "The aggregator has no route for this swap", when: "swap quote and prepare" },
+  SWAP_PAUSED: { status: 422, message: "Swaps are paused", when: "swap prepare" },
+
+  // 422: basket shape (plan-basket, basket-make)
+  DUPLICATE_TOKEN: { status: 422, message: "A token is listed twice", when: "plan-basket, basket-make" },
+  TOKEN_COUNT: { status: 422, message: "Wrong number of tokens", when: "plan-basket (1-8), basket-make (2-8)" },
+  WEIGHTS_PARTIAL: { status: 422, message: "Give every token's weight, or none", when: "plan-basket" },
+  WEIGHTS_SUM: { status: 422, message: "Weights must sum to 100%", when: "plan-basket, basket-make" },
+  WEIGHT_TOO_SMALL: { status: 422, message: "Each weight must be at least 1%", when: "plan-basket, basket-make" },
+  MAKE_FEE: { status: 422, message: "The swap fee must be 0.3 or 1 percent", when: "plan-basket, basket-make" },
+  NO_ANCHOR: { status: 422, message: "A basket must hold USDG or WETH", when: "basket-make" },
+
+  // 422: vault-deposit
+  DEPOSITS_CLOSED: { status: 422, message: "The vault does not take deposits", when: "vault-deposit into a closed vault (the answer carries the reason)" },
+  DEPOSITS_PAUSED: { status: 422, message: "Deposits into the vault are paused", when: "vault-deposit into a paused vault (the answer carries the reason)" },
+  VAULT_FULL: { status: 422, message: "The vault is full", when: "vault-deposit into a full vault (the answer carries the reason)" },
+  CAPACITY: { status: 422, message: "The deposit exceeds the vault's remaining capacity", when: "vault-deposit above the vault's room (the answer carries the reason)" },
+
+  // 422: ladder-strategy (each names the part and its exact minimum in details {part, minimum, unit})
+  NOT_LISTED: { status: 422, message: "The market is not listed", when: "ladder-strategy" },
+  MARKET_NOT_OPEN: { status: 422, message: "The market is not open", when: "ladder-strategy" },
+  WRONG_SIDE: { status: 422, message: "A line is on the wrong side of the price now", when: "ladder-strategy (details.part)" },
+  NO_REFERENCE: { status: 422, message: "The market has no reference price", when: "ladder-strategy" },
+  FIRST_TOO_SMALL: { status: 422, message: "The first part is below its minimum", when: "ladder-strategy (details {part, minimum, unit})" },
+  FOLLOW_UP_TOO_SMALL: { status: 422, message: "A follow-up part is below its minimum", when: "ladder-strategy (details {part, minimum, unit})" },
+  NO_TRIP_HEADROOM: { status: 422, message: "A part's round trip does not clear the fees", when: "ladder-strategy (details {part, minimum, unit})" },
+
+  // 422: basket-buy, basket-sell
+  BAD_TOKEN: { status: 422, message: "This token cannot pay for or be received from this basket", when: basketBuy },
+  BASKET_SELL_ONLY: { status: 422, message: "This basket can only be sold", when: `${basketBuy}: the service's own hidden baskets and those taken off the site` },
+  BASKET_PAUSED: { status: 422, message: "The basket is paused", when: basketBuy },
+  TOKEN_PAUSED: { status: 422, message: "A basket token is paused", when: `${basketBuy}, basket-make (details.token)` },
+  TOKEN_FROZEN: { status: 422, message: "A basket token is frozen", when: `${basketBuy} (details.token)` },
+  TOKEN_SHORTFALL: { status: 422, message: "Not enough of a token to complete the trade", when: `${basketBuy} (details.token)` },
+  AMOUNT_TOO_SMALL: { status: 422, message: "The amount is too small", when: `${basketBuy}, basket-make (details {minimum, unit})` },
+  BASKET_NO_ROUTE: { status: 422, message: "The aggregator has no route for a basket token", when: `${basketBuy}, basket-make (details.token)` },
+  PRICE_IMPACT_TOO_HIGH: { status: 422, message: "The price impact is over 3%", when: `${basketBuy}, basket-make (details {priceUsd, limitUsd})` },
+  LEG_MINIMUM_TOO_LOW: { status: 422, message: "A leg's aggregator minimum is too far under its quote", when: `${basketBuy}, basket-make: more than max(slippageBps, 1%) under (details.token)` },
+  ROUTE_TOO_LARGE: { status: 422, message: "The aggregator route is too large for the zap (32,000 bytes)", when: `${basketBuy}, basket-make` },
+  NOTHING_TO_SELL: { status: 422, message: "The owner holds none of this basket", when: "basket-sell" },
+  SELL_REFUSED: { status: 422, message: "The sell would be refused", when: "basket-sell" },
+
+  // 422: basket-make
+  BAD_DEPOSIT_TOKEN: { status: 422, message: "The first deposit must be paid in USDG or WETH", when: "basket-make" },
+  NOT_ON_TRADE_LIST: { status: 422, message: "The token is not on the trade list", when: "basket-make (details.token)" },
+  BAD_NAME: { status: 422, message: "The name must be 1-64 plain characters", when: "basket-make" },
+  BAD_SYMBOL: { status: 422, message: "The symbol must be 1-20 letters, digits, '.', '-' or '+'", when: "basket-make" },
+  RESERVED_SYMBOL: { status: 422, message: "Symbols starting with ts are reserved", when: "basket-make" },
+  NAME_NOT_ALLOWED: { status: 422, message: "The name is not allowed", when: "basket-make" },
+  NAME_IS_TOKEN: { status: 422, message: "The name is a token's name", when: "basket-make" },
+  SYMBOL_NOT_ALLOWED: { status: 422, message: "The symbol is not allowed", when: "basket-make" },
+  SYMBOL_IS_TOKEN: { status: 422, message: "The symbol is a token's symbol", when: "basket-make" },
+  SYMBOL_TAKEN: { status: 422, message: "Another basket has this symbol", when: "basket-make" },
+  DEPOSIT_TOO_SMALL: { status: 422, message: "The first deposit must be worth at least 25 USD", when: "basket-make (details {minimum, unit})" },
+  MAKE_REFUSED: { status: 422, message: "The basket maker would refuse this basket", when: "basket-make" },
+
+  // 422: any prepare. The spec gives no code for this refusal; this one is ours.
+  RECEIVER_NOT_OWNER: { status: 422, message: "Every receiver and owner must be the request's owner", when: "any prepare route, when a receiver or owner is not `owner`" },
+
+  // 429
+  RATE_LIMITED: { status: 429, message: "Too many requests: retry after the Retry-After seconds", when: "any route, per client (IP, or owner where given)" },
+  BUSY: { status: 429, message: "The service is busy: retry shortly", when: "routes that run jobs, when the job queue is saturated" },
+
+  // 500
+  INTERNAL: { status: 500, message: "Internal error", when: "an unexpected fault (logged; never caused by the request)" },
+
+  // 503
+  UNAVAILABLE: { status: 503, message: "Service unavailable: retry shortly", when: "any route, while Postgres, Redis or the chain RPC is unreachable" },
+  SCAN_PREPARING: { status: 503, message: "The scan is being prepared: retry in a minute", when: "grid tokens, ladder tokens" },
+  NOT_DEPLOYED: { status: 503, message: "Not deployed on this chain", when: "ladder-strategy, basket-buy, basket-sell, basket-make" },
+  ZAP_UNAVAILABLE: { status: 503, message: "The basket zap is unavailable", when: "basket-buy, basket-sell, basket-make" },
+  AGGREGATOR_CHANGED: { status: 503, message: "The swap aggregator changed: retry shortly", when: "basket-buy, basket-sell, basket-make" },
+  MAKER_NOT_DEPLOYED: { status: 503, message: "The basket maker is not deployed", when: "basket-make" },
+  TRADE_LIST_LOADING: { status: 503, message: "The trade list is loading: retry shortly", when: "basket-make" },
+  SWAP_UNAVAILABLE: { status: 503, message: "Swaps are unavailable", when: "swap prepare" },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+export type ErrorStatusOf<C extends ErrorCode> = (typeof errorCatalog)[C]["status"];
+
+export const errorCodes = Object.keys(errorCatalog) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(errorCatalog, value);
+}
+
+/** Error.details of the spec, plus the validation fields `field` and `issues` (400 INVALID_REQUEST). */
+export type ErrorDetails = {
+  /** The ladder-strategy part, from 1. */
+  part?: number;
+  /** Exact minimum in base units of `unit`. */
+  minimum?: string;
+  unit?: "USDG" | "token";
+  /** USDG per whole token. */
+  priceUsd?: number;
+  /** The limit the price broke. */
+  limitUsd?: number;
+  /** The token named. */
+  token?: string;
+  /** INVALID_REQUEST: the first field at fault (`owner`, `tokens[1].weightPct`, `body`). */
+  field?: string;
+  /** INVALID_REQUEST: every problem found. */
+  issues?: { field: string; message: string }[];
+};
+
+export type ApiErrorOptions = {
+  /** Response headers (e.g. Retry-After). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+};
+
+/** An answer with an error code from the catalog. Throw it from any handler or middleware. */
+export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
+  override name = "ApiError";
+  readonly code: C;
+  readonly status: ErrorStatusOf<C>;
+  readonly details: ErrorDetails | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: C, message?: string, details?: ErrorDetails, options?: ApiErrorOptions) {
+    super(message ?? errorCatalog[code].message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = errorCatalog[code].status as ErrorStatusOf<C>;
+    this.details = details;
+    this.headers = options?.headers;
+  }
+}
+
+/** Codes grouped by status, in catalog order. */
+export function codesByStatus(codes: readonly ErrorCode[]): Map<ErrorStatus, ErrorCode[]> {
+  const groups = new Map<ErrorStatus, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = errorCatalog[code].status;
+    groups.set(status, [...(groups.get(status) ?? []), code]);
+  }
+  return new Map([...groups].sort(([a], [b]) => a - b));
+}

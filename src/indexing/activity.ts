@@ -1,0 +1,40 @@
+// Appends changes to the activity log: one row per change per owner, at a position that strictly
+// increases along the chain (block, log index, row within the log).
+import type { Context, Event } from "ponder:registry";
+import { activity } from "ponder:schema";
+import type { Address } from "viem";
+
+type Data = Record<string, string | number | boolean | null>;
+export type Change = { owner: Address; kind: string; subject: string; data: Data };
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+
+/** Position of the `row`-th change of a log: what cursors point at. */
+export const activityPosition = (blockNumber: bigint, logIndex: number, row: number) =>
+  blockNumber * 1_000_000n + BigInt(logIndex) * 10n + BigInt(row);
+
+/** Bigints become decimal strings, so the log stays JSON. */
+export function amounts(values: Record<string, bigint | number | string | boolean | null>): Data {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v]));
+}
+
+type LogEvent = Pick<Event, "block" | "transaction"> & { log: { logIndex: number; address: Address } };
+
+export async function logChanges(context: Context, event: LogEvent, changes: Change[]) {
+  const rows = changes
+    .filter((c) => c.owner !== ZERO)
+    .map((c, i) => ({
+      owner: c.owner,
+      position: activityPosition(event.block.number, event.log.logIndex, i),
+      kind: c.kind,
+      subject: c.subject,
+      contract: event.log.address,
+      data: c.data,
+      txHash: event.transaction.hash,
+      blockNumber: event.block.number,
+      blockHash: event.block.hash,
+      logIndex: event.log.logIndex,
+      timestamp: Number(event.block.timestamp),
+    }));
+  if (rows.length) await context.db.insert(activity).values(rows);
+}

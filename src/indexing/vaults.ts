@@ -1,0 +1,185 @@
+// Vaults of the three families: their status and figures, share positions, queued deposits and
+// queued withdrawals.
+import { ponder, type Context } from "ponder:registry";
+import { depositRequest, vault, vaultPosition, vaultSnapshot, withdrawalRequest } from "ponder:schema";
+import type { Address } from "viem";
+import { amounts, logChanges } from "./activity.js";
+import { vaultOf } from "./deployments.js";
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+const STATUS = ["open", "full", "closed", "paused"] as const;
+const FAMILY = ["merged", "up", "stock-token"] as const;
+
+/** The vault's row, created with defaults on its first event (constructor events come before listing). */
+async function ensureVault(context: Context, address: Address, timestamp: bigint) {
+  const v = vaultOf(address);
+  await context.db
+    .insert(vault)
+    .values({
+      address: v.address,
+      family: v.family,
+      token: v.token,
+      agent: v.agent,
+      listed: false,
+      status: "open",
+      reason: "",
+      depositCap: 0n,
+      minDeposit: 0n,
+      feeBps: 0,
+      rangeLowerX18: 0n,
+      rangeUpperX18: 0n,
+      totalAssets: 0n,
+      totalSupply: 0n,
+      pendingAssets: 0n,
+      harvestedGross: 0n,
+      harvestedFees: 0n,
+      updatedAt: Number(timestamp),
+    })
+    .onConflictDoNothing();
+  return v.address;
+}
+
+ponder.on("VaultRegistry:VaultListed", async ({ event, context }) => {
+  const address = await ensureVault(context, event.args.vault, event.block.timestamp);
+  await context.db.update(vault, { address }).set({ listed: true, agent: event.args.agent, family: FAMILY[event.args.family] ?? "merged" });
+});
+
+for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
+  ponder.on(`${family}:StatusChanged`, async ({ event, context }) => {
+    const address = await ensureVault(context, event.log.address, event.block.timestamp);
+    await context.db.update(vault, { address }).set({ status: STATUS[event.args.status] ?? "open", reason: event.args.reason, updatedAt: Number(event.block.timestamp) });
+  });
+
+  ponder.on(`${family}:LimitsChanged`, async ({ event, context }) => {
+    const address = await ensureVault(context, event.log.address, event.block.timestamp);
+    await context.db.update(vault, { address }).set({ depositCap: event.args.depositCap, minDeposit: event.args.minDeposit });
+  });
+
+  ponder.on(`${family}:FeeChanged`, async ({ event, context }) => {
+    const address = await ensureVault(context, event.log.address, event.block.timestamp);
+    await context.db.update(vault, { address }).set({ feeBps: event.args.feeBps });
+  });
+
+  // Every harvest is a snapshot of the vault: its history and its earnings.
+  ponder.on(`${family}:Harvested`, async ({ event, context }) => {
+    const address = await ensureVault(context, event.log.address, event.block.timestamp);
+    const { gross, fee, totalAssets, totalSupply } = event.args;
+    const timestamp = Number(event.block.timestamp);
+    await context.db.update(vault, { address }).set((row) => ({
+      totalAssets,
+      totalSupply,
+      harvestedGross: row.harvestedGross + gross,
+      harvestedFees: row.harvestedFees + fee,
+      updatedAt: timestamp,
+    }));
+    await context.db
+      .insert(vaultSnapshot)
+      .values({ vault: address, timestamp, totalAssets, totalSupply, gross, fee })
+      .onConflictDoUpdate((row) => ({ totalAssets, totalSupply, gross: row.gross + gross, fee: row.fee + fee }));
+  });
+
+  // Share moves: positions, the supply, and a change for each side.
+  ponder.on(`${family}:Transfer`, async ({ event, context }) => {
+    const address = await ensureVault(context, event.log.address, event.block.timestamp);
+    const { from, to, value } = event.args;
+    const timestamp = Number(event.block.timestamp);
+    for (const [owner, delta] of [[from, -value], [to, value]] as const) {
+      if (owner === ZERO) {
+        await context.db.update(vault, { address }).set((row) => ({ totalSupply: row.totalSupply - delta }));
+        continue;
+      }
+      await context.db
+        .insert(vaultPosition)
+        .values({ vault: address, owner, shares: delta, updatedAt: timestamp })
+        .onConflictDoUpdate((row) => ({ shares: row.shares + delta, updatedAt: timestamp }));
+    }
+    await logChanges(context, event, [
+      { owner: from, kind: "vault.shares", subject: address, data: amounts({ delta: -value, counterparty: to }) },
+      { owner: to, kind: "vault.shares", subject: address, data: amounts({ delta: value, counterparty: from }) },
+    ]);
+  });
+}
+
+ponder.on("MergedVault:RangeChanged", async ({ event, context }) => {
+  const address = await ensureVault(context, event.log.address, event.block.timestamp);
+  await context.db.update(vault, { address }).set({ rangeLowerX18: event.args.rangeLowerX18, rangeUpperX18: event.args.rangeUpperX18 });
+});
+
+ponder.on("UpVault:RangeChanged", async ({ event, context }) => {
+  const address = await ensureVault(context, event.log.address, event.block.timestamp);
+  await context.db.update(vault, { address }).set({ rangeLowerX18: event.args.rangeLowerX18, rangeUpperX18: event.args.rangeUpperX18 });
+});
+
+// ---------------------------------------------------------------- queued deposits
+
+for (const queue of ["MergedVault", "UpDepositQueue"] as const) {
+  ponder.on(`${queue}:DepositRequested`, async ({ event, context }) => {
+    const v = await ensureVault(context, event.log.address, event.block.timestamp);
+    const { id, owner, receiver, assets, minShares } = event.args;
+    const timestamp = Number(event.block.timestamp);
+    await context.db.insert(depositRequest).values({
+      queue: event.log.address, id, vault: v, owner, receiver, assets, minShares, state: "pending", shares: null, requestedAt: timestamp, updatedAt: timestamp,
+    });
+    await context.db.update(vault, { address: v }).set((row) => ({ pendingAssets: row.pendingAssets + assets }));
+    await logChanges(context, event, [{ owner, kind: "vault.deposit.requested", subject: v, data: amounts({ id, assets, minShares, receiver }) }]);
+  });
+
+  ponder.on(`${queue}:DepositSettled`, async ({ event, context }) => {
+    const { id, assets, shares } = event.args;
+    const row = await closeDeposit(context, event.log.address, id, "settled", event.block.timestamp, shares);
+    await context.db.update(vault, { address: row.vault }).set((v) => ({ pendingAssets: v.pendingAssets - assets, totalAssets: v.totalAssets + assets }));
+    await logChanges(context, event, depositChanges(row, "vault.deposit.settled", { id, assets, shares }));
+  });
+
+  ponder.on(`${queue}:DepositRefunded`, async ({ event, context }) => {
+    const { id, assets } = event.args;
+    const row = await closeDeposit(context, event.log.address, id, "refunded", event.block.timestamp);
+    await context.db.update(vault, { address: row.vault }).set((v) => ({ pendingAssets: v.pendingAssets - assets }));
+    await logChanges(context, event, depositChanges(row, "vault.deposit.refunded", { id, assets }));
+  });
+
+  ponder.on(`${queue}:DepositCancelled`, async ({ event, context }) => {
+    const { id, assets } = event.args;
+    const row = await closeDeposit(context, event.log.address, id, "cancelled", event.block.timestamp);
+    await context.db.update(vault, { address: row.vault }).set((v) => ({ pendingAssets: v.pendingAssets - assets }));
+    await logChanges(context, event, depositChanges(row, "vault.deposit.cancelled", { id, assets }));
+  });
+}
+
+async function closeDeposit(context: Context, queue: Address, id: bigint, state: string, timestamp: bigint, shares: bigint | null = null) {
+  return context.db.update(depositRequest, { queue, id }).set({ state, shares, updatedAt: Number(timestamp) });
+}
+
+/** The payer sees its request's outcome; a different receiver sees it too. */
+function depositChanges(row: { owner: Address; receiver: Address; vault: Address }, kind: string, values: Record<string, bigint>) {
+  const data = amounts(values);
+  const changes = [{ owner: row.owner, kind, subject: row.vault, data }];
+  if (row.receiver.toLowerCase() !== row.owner.toLowerCase()) changes.push({ owner: row.receiver, kind, subject: row.vault, data });
+  return changes;
+}
+
+// ---------------------------------------------------------------- queued withdrawals
+
+for (const queue of ["RedeemQueue", "UpWithdrawalQueue"] as const) {
+  ponder.on(`${queue}:RedeemRequested`, async ({ event, context }) => {
+    const v = vaultOf(event.log.address).address;
+    const { id, owner, receiver, shares, minAssetsOut } = event.args;
+    const timestamp = Number(event.block.timestamp);
+    await context.db.insert(withdrawalRequest).values({
+      queue: event.log.address, id, vault: v, owner, receiver, shares, minAssetsOut, state: "pending", assets: null, requestedAt: timestamp, updatedAt: timestamp,
+    });
+    await logChanges(context, event, [{ owner, kind: "vault.withdrawal.requested", subject: v, data: amounts({ id, shares, minAssetsOut, receiver }) }]);
+  });
+
+  ponder.on(`${queue}:RedeemCompleted`, async ({ event, context }) => {
+    const { id, shares, assets } = event.args;
+    const row = await context.db.update(withdrawalRequest, { queue: event.log.address, id }).set({ state: "completed", assets, updatedAt: Number(event.block.timestamp) });
+    await logChanges(context, event, depositChanges(row, "vault.withdrawal.completed", { id, shares, assets }));
+  });
+
+  ponder.on(`${queue}:RedeemCancelled`, async ({ event, context }) => {
+    const { id, shares } = event.args;
+    const row = await context.db.update(withdrawalRequest, { queue: event.log.address, id }).set({ state: "cancelled", updatedAt: Number(event.block.timestamp) });
+    await logChanges(context, event, depositChanges(row, "vault.withdrawal.cancelled", { id, shares }));
+  });
+}

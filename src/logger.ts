@@ -1,0 +1,48 @@
+// Structured JSON logs, one line per event, pino-shaped (`logger.info({fields}, "message")`), so
+// pino can replace this without touching callers. Lines go to stdout (stderr for warn and up).
+
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export type LogFn = (fields: Record<string, unknown>, message?: string) => void;
+export type Logger = Record<LogLevel, LogFn> & { child(fields: Record<string, unknown>): Logger };
+
+export type CreateLoggerParameters = {
+  /** Lowest level written; "silent" writes nothing (default "info"). */
+  level?: LogLevel | "silent";
+  /** Fields on every line (e.g. {service: "api"}). */
+  base?: Record<string, unknown>;
+  /** Where lines go (default: stdout below warn, stderr from warn). */
+  write?: (line: string, level: LogLevel) => void;
+};
+
+function defaultWrite(line: string, level: LogLevel): void {
+  (LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf("warn") ? process.stderr : process.stdout).write(line + "\n");
+}
+
+function safeJson(value: Record<string, unknown>): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === "bigint") return v.toString();
+    if (v instanceof Error) return { name: v.name, message: v.message, stack: v.stack, code: (v as { code?: unknown }).code };
+    return v;
+  });
+}
+
+export function createLogger(parameters: CreateLoggerParameters = {}): Logger {
+  const { level = "info", base = {}, write = defaultWrite } = parameters;
+  const min = level === "silent" ? Infinity : LOG_LEVELS.indexOf(level);
+  const make = (fields: Record<string, unknown>): Logger => {
+    const logger = { child: (more: Record<string, unknown>) => make({ ...fields, ...more }) } as Logger;
+    for (const [index, name] of LOG_LEVELS.entries()) {
+      logger[name] =
+        index < min
+          ? () => {}
+          : (extra, message) => write(safeJson({ level: name, time: new Date().toISOString(), ...fields, ...extra, msg: message }), name);
+    }
+    return logger;
+  };
+  return make(base);
+}
+
+/** A logger that drops everything (tests). */
+export const silentLogger: Logger = createLogger({ level: "silent" });

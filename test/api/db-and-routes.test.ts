@@ -1,0 +1,177 @@
+// The API's own schema (migrations, the dialect) and the routes over it: sign requests and /ready.
+import type { Redis } from "ioredis";
+import { sql, type Kysely } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/api-schema.js";
+import { createDb, migrateToLatest } from "../../src/db/connect.js";
+import { createSignRequest, SIGN_REQUEST_TTL_MS } from "../../src/db/sign-requests.js";
+import {
+  connectRedis,
+  createTestDatabase,
+  DEAD_POSTGRES_URL,
+  deleteKeys,
+  json,
+  migratedDb,
+  randomPrefix,
+  testApp,
+  type TestDatabase,
+} from "./support.js";
+
+const OWNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const walletSendCalls = {
+  version: "2.0.0",
+  chainId: "0x1237",
+  from: OWNER,
+  atomicRequired: false,
+  calls: [{ to: "0x5FbDB2315678afecb367f032d93F642f64180aa3", data: "0x095ea7b3", value: "0x0" }],
+};
+
+let database: TestDatabase;
+let db: Kysely<Database>;
+let redis: Redis;
+const prefix = randomPrefix();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await migratedDb(database);
+  redis = await connectRedis();
+});
+
+afterAll(async () => {
+  await deleteKeys(redis, prefix);
+  await Promise.allSettled([db?.destroy(), redis?.quit()]);
+  await database?.drop();
+});
+
+const tables = async (schema: string) =>
+  (
+    await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = ${schema} order by table_name`.execute(db)
+  ).rows.map((r) => r.table_name);
+
+describe("migrations", () => {
+  it("create the API's tables in the named schema", async () => {
+    expect(await tables("agent_api")).toEqual([
+      "activity_cursor",
+      "filing",
+      "kysely_migration",
+      "kysely_migration_lock",
+      "scan_result",
+      "session",
+      "session_challenge",
+      "sign_request",
+    ]);
+  });
+
+  it("are idempotent", async () => {
+    const again = await migrateToLatest(db, "agent_api");
+    expect(again.error).toBeUndefined();
+    expect(again.results).toEqual([]);
+  });
+
+  it("are safe when several replicas migrate a new schema at once", async () => {
+    const dbs = [1, 2, 3].map(() => createDb({ url: database.url, schema: "agent_api_race", max: 2 }));
+    try {
+      const results = await Promise.all(dbs.map((d) => migrateToLatest(d, "agent_api_race")));
+      expect(results.flatMap((r) => r.results ?? []).filter((r) => r.status === "Success")).toHaveLength(1);
+      expect(await tables("agent_api_race")).toContain("sign_request");
+    } finally {
+      await Promise.all(dbs.map((d) => d.destroy()));
+    }
+  });
+
+  it("stores jsonb as values, numeric as decimal strings, and rolls transactions back", async () => {
+    await db.insertInto("scan_result").values({ kind: "grid", key: "0xabc", payload: { lines: [1, 2], big: "12" } }).execute();
+    await db.insertInto("activity_cursor").values({ id: "c1", owner: OWNER.toLowerCase(), position: 12345678901234567890n, block_hash: null }).execute();
+    expect(await db.selectFrom("scan_result").select("payload").where("kind", "=", "grid").executeTakeFirst()).toEqual({ payload: { lines: [1, 2], big: "12" } });
+    expect((await db.selectFrom("activity_cursor").select("position").where("id", "=", "c1").executeTakeFirstOrThrow()).position).toBe("12345678901234567890");
+
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto("activity_cursor").values({ id: "c2", owner: "x", position: 1 }).execute();
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await db.selectFrom("activity_cursor").select("id").where("id", "=", "c2").executeTakeFirst()).toBeUndefined();
+  });
+});
+
+describe("GET /v1/agent/sign-requests/{id}", () => {
+  it("answers the stored bundle until it expires, then 404 (simulated clock)", async () => {
+    const { app, clock, log } = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:sign` } });
+    const stored = await createSignRequest(db, {
+      owner: OWNER,
+      kind: "vault-deposit",
+      bundle: { kind: "vault-deposit", steps: walletSendCalls.calls, params: { assets: "1000000" }, walletSendCalls },
+      now: clock.now(),
+    });
+    expect(stored.id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+
+    const found = await app.request(`/v1/agent/sign-requests/${stored.id}`);
+    expect(found.status).toBe(200);
+    expect(await json(found)).toEqual({
+      data: {
+        id: stored.id,
+        kind: "vault-deposit",
+        owner: OWNER,
+        steps: walletSendCalls.calls,
+        params: { assets: "1000000" },
+        walletSendCalls,
+        createdAt: "2025-06-01T12:00:00.000Z",
+        expiresAt: "2025-06-01T12:10:00.000Z",
+      },
+    });
+
+    clock.advance(SIGN_REQUEST_TTL_MS - 1);
+    expect((await app.request(`/v1/agent/sign-requests/${stored.id}`)).status).toBe(200);
+    clock.advance(1);
+    const expired = await app.request(`/v1/agent/sign-requests/${stored.id}`);
+    expect(expired.status).toBe(404);
+    expect(await json(expired)).toEqual({ error: "unknown or expired sign request", code: "NOT_FOUND" });
+
+    // The id is the sign link's secret: never in a log line.
+    expect(log.lines.filter((l) => l.msg === "request").map((l) => l.path)).toContain("/v1/agent/sign-requests/:id");
+    expect(log.text()).not.toContain(stored.id);
+  });
+
+  it("answers 404 for unknown and malformed ids alike", async () => {
+    const { app } = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:sign2` } });
+    for (const id of ["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "x", "'; drop table sign_request; --"]) {
+      const response = await app.request(`/v1/agent/sign-requests/${encodeURIComponent(id)}`);
+      expect(response.status).toBe(404);
+      expect((await json(response)).error).toBe("unknown or expired sign request");
+    }
+  });
+});
+
+describe("probes", () => {
+  it("/health is 200 while the process is up", async () => {
+    const { app } = testApp({ db, redis });
+    const response = await app.request("/health");
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ data: { status: "up" } });
+  });
+
+  it("/ready is 503 UNAVAILABLE until indexerReady() is true", async () => {
+    const { app, setIndexerReady } = testApp({ db, redis });
+    setIndexerReady(false);
+    const waiting = await app.request("/ready");
+    expect(waiting.status).toBe(503);
+    expect(await json(waiting)).toEqual({ error: "not ready: the indexer is catching up", code: "UNAVAILABLE" });
+    setIndexerReady(true);
+    const ready = await app.request("/ready");
+    expect(ready.status).toBe(200);
+    expect(await json(ready)).toEqual({ data: { status: "ready", postgres: true, indexer: true } });
+  });
+
+  it("/ready is 503 while Postgres does not answer", async () => {
+    const deadDb = createDb({ url: DEAD_POSTGRES_URL, connectTimeout: 1 });
+    try {
+      const { app } = testApp({ db: deadDb, redis, indexerReady: () => true });
+      const response = await app.request("/ready");
+      expect(response.status).toBe(503);
+      expect((await json(response)).error).toBe("not ready: Postgres does not answer");
+    } finally {
+      await deadDb.destroy();
+    }
+  });
+});
