@@ -15,12 +15,6 @@ const defined = (xs: (Address | undefined)[]) => xs.filter((x): x is Address => 
 
 const source = <A>(abi: A, address: Address | Address[]) => ({ chain, abi, address, startBlock });
 
-/** Contracts that users call: their transactions are the report card's executed calls. */
-const called = defined([
-  c.swapRouter, c.limitOrderHook, c.gridStrategy, c.ladderStrategy, c.stockVaultRouter, c.basketZap, c.basketMaker,
-  ...d.vaults.flatMap((v) => [v.address, v.depositQueue, v.withdrawalQueue, v.redeemQueue]),
-]);
-
 export default createConfig({
   database: { kind: "postgres", connectionString: config.DATABASE_URL },
   chains: { [chain]: { id: 4663, rpc: rpcUrl(config), pollingInterval: 100, ethGetLogsBlockRange: 10_000 } },
@@ -51,8 +45,5 @@ export default createConfig({
       address: factory({ address: c.basketMaker!, event: getAbiItem({ abi: abis.basketMakerAbi, name: "BasketMade" }), parameter: "pool" }),
       startBlock,
     },
-  },
-  accounts: {
-    ServiceContracts: { chain, address: called, includeTransactionReceipts: true, startBlock },
   },
 });

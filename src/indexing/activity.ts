@@ -1,7 +1,9 @@
 // Appends changes to the activity log: one row per change per owner, at a position that strictly
 // increases along the chain (block, log index, row within the log).
 import type { Context, Event } from "ponder:registry";
-import { activity } from "ponder:schema";
+import { activity, executedCall } from "ponder:schema";
+import { slice } from "viem";
+import { isServiceContract } from "./deployments.js";
 import type { Address } from "viem";
 
 type Data = Record<string, string | number | boolean | null>;
@@ -37,4 +39,28 @@ export async function logChanges(context: Context, event: LogEvent, changes: Cha
       timestamp: Number(event.block.timestamp),
     }));
   if (rows.length) await context.db.insert(activity).values(rows);
+  await recordExecutedCall(context, event);
+}
+
+/**
+ * Every user action emits a change, so the transactions behind changes are the executed calls of the
+ * service's contracts (the devnet has no traces, and scanning every block's transactions is far slower).
+ * A reverted transaction emits nothing and is, rightly, never matched as executed.
+ */
+async function recordExecutedCall(context: Context, event: LogEvent) {
+  const { hash, from, to, input } = event.transaction;
+  if (!isServiceContract(to)) return;
+  await context.db
+    .insert(executedCall)
+    .values({
+      txHash: hash,
+      from,
+      to: to!,
+      input,
+      selector: input.length >= 10 ? slice(input, 0, 4) : "0x",
+      success: true,
+      blockNumber: event.block.number,
+      timestamp: Number(event.block.timestamp),
+    })
+    .onConflictDoNothing();
 }

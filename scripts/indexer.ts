@@ -1,0 +1,17 @@
+// `npm run indexer`: the Ponder indexer, the one writer of the projections. It creates the database
+// when missing, then runs `ponder start` with the configured schema and views schema, so that a reindex
+// into a new schema can be switched to with no downtime (see README).
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { config, repoRoot } from "../src/config.js";
+import { ensureDatabase } from "../src/db/ensure-database.js";
+import { requireServices } from "../src/services.js";
+
+await requireServices({ postgres: true, redis: false });
+await ensureDatabase(config.DATABASE_URL);
+
+const ponderBin = join(repoRoot, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
+const args = ["start", "--schema", config.DATABASE_SCHEMA, "--views-schema", config.VIEWS_SCHEMA, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
+const child = spawn(process.execPath, [ponderBin, ...args], { cwd: repoRoot, stdio: "inherit", env: { ...process.env, DATABASE_URL: config.DATABASE_URL } });
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

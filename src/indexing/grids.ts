@@ -1,0 +1,45 @@
+// Grid strategies: opened, traded on crossings, repeat switched, profit collected, closed.
+import { ponder } from "ponder:registry";
+import { grid } from "ponder:schema";
+import { amounts, logChanges } from "./activity.js";
+
+ponder.on("GridStrategy:GridOpened", async ({ event, context }) => {
+  const { id, owner, token, buyPriceX18, sellPriceX18, amountUsdg, repeat } = event.args;
+  const timestamp = Number(event.block.timestamp);
+  await context.db.insert(grid).values({
+    id, owner, token, buyPriceX18, sellPriceX18, amountUsdg, repeat,
+    state: "open", trades: 0, roundTrips: 0, fees: 0n, collected: 0n, createdAt: timestamp, updatedAt: timestamp,
+  });
+  await logChanges(context, event, [{ owner, kind: "grid.opened", subject: id.toString(), data: amounts({ token, buyPriceX18, sellPriceX18, amountUsdg, repeat }) }]);
+});
+
+// A sell completes a round trip; without repeat the grid then stops until repeat is set again.
+ponder.on("GridStrategy:GridTraded", async ({ event, context }) => {
+  const { id, owner, buy, amountIn, amountOut, fee } = event.args;
+  await context.db.update(grid, { id }).set((g) => ({
+    trades: g.trades + 1,
+    roundTrips: buy ? g.roundTrips : g.roundTrips + 1,
+    fees: g.fees + fee,
+    state: !buy && !g.repeat ? "stopped" : g.state,
+    updatedAt: Number(event.block.timestamp),
+  }));
+  await logChanges(context, event, [{ owner, kind: "grid.traded", subject: id.toString(), data: amounts({ buy, amountIn, amountOut, fee }) }]);
+});
+
+ponder.on("GridStrategy:GridRepeatSet", async ({ event, context }) => {
+  const { id, owner, repeat } = event.args;
+  await context.db.update(grid, { id }).set((g) => ({ repeat, state: g.state === "stopped" && repeat ? "open" : g.state, updatedAt: Number(event.block.timestamp) }));
+  await logChanges(context, event, [{ owner, kind: "grid.repeat", subject: id.toString(), data: { repeat } }]);
+});
+
+ponder.on("GridStrategy:GridCollected", async ({ event, context }) => {
+  const { id, owner, amountUsdg } = event.args;
+  await context.db.update(grid, { id }).set((g) => ({ collected: g.collected + amountUsdg, updatedAt: Number(event.block.timestamp) }));
+  await logChanges(context, event, [{ owner, kind: "grid.collected", subject: id.toString(), data: amounts({ amountUsdg }) }]);
+});
+
+ponder.on("GridStrategy:GridClosed", async ({ event, context }) => {
+  const { id, owner, usdgOut, tokenOut } = event.args;
+  await context.db.update(grid, { id }).set({ state: "closed", updatedAt: Number(event.block.timestamp) });
+  await logChanges(context, event, [{ owner, kind: "grid.closed", subject: id.toString(), data: amounts({ usdgOut, tokenOut }) }]);
+});
