@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: "forks",
+    // The devnet and the indexer run once per test run, as processes of their own (test/helpers/stack.ts).
+    globalSetup: ["test/global-setup.ts"],
     // Integration tests share the devnet port for now; run files one at a time.
     fileParallelism: false,
     reporters: ["default"],

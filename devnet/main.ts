@@ -1,8 +1,8 @@
 // `npm run devnet`: an EVM with chain id 4663 on 127.0.0.1:8545, every product deployed at deterministic
 // addresses, 90 days of seeded history, then a live market simulator and keeper.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { config, repoRoot } from "../src/config.js";
+import { dirname } from "node:path";
+import { config, devnetReadyFile } from "../src/config.js";
 import { accountAddress, startChain } from "./chain.js";
 import { compileContracts } from "./compile.js";
 import { deployAll } from "./deploy/all.js";
@@ -14,7 +14,7 @@ import { seedActivity } from "./seed/activity.js";
 import { seedHistory } from "./seed/history.js";
 
 const DAY = 86400;
-const readyFile = join(repoRoot, ".devnet", "ready.json");
+const readyFile = devnetReadyFile(config.DEPLOYMENTS_FILE);
 const log = (msg: string) => console.log(`[devnet] ${msg}`);
 
 async function main() {

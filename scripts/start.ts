@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { config, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
+import { config, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
 import { probeTcp, requireServices } from "../src/services.js";
 
 type Name = "devnet" | "indexer" | "api" | "worker";
@@ -17,7 +17,7 @@ const PROCESSES: [Name, string][] = [
   ["api", "api/main.ts"],
   ["worker", "workers/main.ts"],
 ];
-const READY_FILE = join(repoRoot, ".devnet", "ready.json");
+const READY_FILE = devnetReadyFile(config.DEPLOYMENTS_FILE);
 const DEVNET_CHAIN_ID = "0x1237";
 const DEVNET_TIMEOUT_MS = 5 * 60_000;
 const STOP_GRACE_MS = 10_000;

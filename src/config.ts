@@ -1,6 +1,6 @@
 // The service's configuration: environment variables, parsed once, with defaults that work on a
 // fresh machine. `loadConfig(env)` is the pure parser; `config` is its result for this process.
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
@@ -89,6 +89,11 @@ export function usesDevnet(cfg: Pick<Config, "RPC_URL">): boolean {
 }
 
 /** The chain's JSON-RPC URL: RPC_URL, or the devnet's. */
+/** The devnet writes this beside its deployments file once it is deployed and seeded. */
+export function devnetReadyFile(deploymentsFile: string): string {
+  return join(dirname(deploymentsFile), "ready.json");
+}
+
 export function rpcUrl(cfg: Pick<Config, "RPC_URL" | "DEVNET_HOST" | "DEVNET_PORT">): string {
   return cfg.RPC_URL ?? `http://${cfg.DEVNET_HOST}:${cfg.DEVNET_PORT}`;
 }
