@@ -73,12 +73,12 @@ const candleColumns = (t: PgColumnsBuilders) => ({
 });
 
 /** 10-minute candles per token, kept as swaps arrive. */
-export const candle10m = onchainTable("candle_10m", candleColumns, (table) => ({
+export const candle10m = onchainTable("candle10m", candleColumns, (table) => ({
   pk: primaryKey({ columns: [table.token, table.start] }),
 }));
 
 /** 1-hour candles per token, kept as swaps arrive. */
-export const candle1h = onchainTable("candle_1h", candleColumns, (table) => ({
+export const candle1h = onchainTable("candle1h", candleColumns, (table) => ({
   pk: primaryKey({ columns: [table.token, table.start] }),
 }));
 

@@ -4,12 +4,18 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import type { Registry } from "prom-client";
 import type { Database } from "../src/db/api-schema.js";
+import type { Projections } from "../src/db/projections.js";
+import type { Deployments } from "../src/chain/deployments.js";
 import type { Logger } from "../src/logger.js";
 import type { RateLimitOptions } from "./middleware/rate-limit.js";
 
 export type AppDeps = {
   /** The API's own schema (sign requests, filings, sessions...), from `createDb`. */
   db: Kysely<Database>;
+  /** The indexer's projections, read-only, through the views schema (`createProjectionsDb`). */
+  reads: Kysely<Projections>;
+  /** The service's contracts on this chain (the deployments file). */
+  deployments: Deployments;
   /** Shared Redis (rate limits); made with `createRedis` so a dead Redis fails fast. */
   redis: Redis;
   logger: Logger;

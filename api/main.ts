@@ -3,7 +3,9 @@
 // SIGTERM/SIGINT (stops accepting, lets in-flight requests finish, closes its connections).
 import { serve } from "@hono/node-server";
 import { config, redactUrl } from "../src/config.js";
+import { loadDeployments } from "../src/chain/deployments.js";
 import { createDb, migrateToLatest } from "../src/db/connect.js";
+import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
 import { createLogger } from "../src/logger.js";
 import { requireServices } from "../src/services.js";
 import { createApp } from "./app.js";
@@ -11,9 +13,8 @@ import { ponderReady } from "./indexer-ready.js";
 import { createRedis, waitForRedis } from "./redis.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
-// Not (yet) in src/config.ts: the listen address and the proxies in front of the API.
-const HOST = process.env.HOST || "127.0.0.1";
-const TRUST_PROXY_HOPS = Number(process.env.TRUST_PROXY_HOPS || 0);
+const HOST = config.HOST;
+const TRUST_PROXY_HOPS = config.TRUST_PROXY_HOPS;
 
 function exitWith(line: string): never {
   console.error(line);
@@ -39,8 +40,13 @@ try {
   exitWith(`Redis is unreachable at ${redactUrl(config.REDIS_URL)} (${(error as Error).message}) — start it, or set REDIS_URL`);
 }
 
+const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: config.DATABASE_URL }), viewsSchema: config.VIEWS_SCHEMA });
+const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
+
 const app = createApp({
   db,
+  reads,
+  deployments,
   redis,
   logger,
   now: () => new Date(),
@@ -68,7 +74,7 @@ async function shutdown(signal: string): Promise<void> {
   }, SHUTDOWN_GRACE_MS);
   force.unref();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await Promise.allSettled([db.destroy(), redis.quit()]);
+  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit()]);
   logger.info({}, "stopped");
   process.exit(0);
 }

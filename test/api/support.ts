@@ -3,7 +3,9 @@
 // a clock the test moves, a readiness flag, and a logger that keeps its lines.
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
+import type { Deployments } from "../../src/chain/deployments.js";
+import type { Projections } from "../../src/db/projections.js";
 import postgres from "postgres";
 import { createApp, type CreateAppOptions } from "../../api/app.js";
 import type { AppDeps } from "../../api/deps.js";
@@ -99,6 +101,20 @@ export async function migratedDb(database: TestDatabase, schema = "agent_api"): 
 
 export type TestAppParameters = Partial<AppDeps> & Pick<AppDeps, "db" | "redis"> & { options?: CreateAppOptions };
 
+/** Projections for apps whose routes never read them: compiles queries, runs none. */
+export function noProjections(): Kysely<Projections> {
+  return new Kysely<Projections>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+}
+
+export const noDeployments: Deployments = { chainId: 4663, startBlock: 0, contracts: {}, tokens: [], vaults: [], baskets: [] };
+
 /** createApp with test defaults: a capturing logger, a test clock, a ready indexer, a high limit. */
 export function testApp(p: TestAppParameters) {
   const log = capturingLogger();
@@ -109,6 +125,8 @@ export function testApp(p: TestAppParameters) {
     now: clock.now,
     indexerReady: () => ready,
     baseUrl: "http://agent.test",
+    reads: noProjections(),
+    deployments: noDeployments,
     ...p,
     rateLimit: { points: 10_000, duration: 60, keyPrefix: `${randomPrefix()}:rl`, trustProxyHops: 1, ...p.rateLimit },
   };

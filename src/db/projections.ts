@@ -1,0 +1,54 @@
+// Reading the indexer's projections: row types come from ponder.schema.ts, queries go through the
+// views schema (stable across reindexes), and numeric(78) amounts arrive as bigint.
+import { CamelCasePlugin, Kysely } from "kysely";
+import postgres, { type Sql } from "postgres";
+import type * as schema from "../../ponder.schema.js";
+import { assertSchemaName } from "./api-schema.js";
+import { PostgresJsDialect } from "./postgres-js-dialect.js";
+
+type Row<T extends { $inferSelect: unknown }> = T["$inferSelect"];
+
+/** Every projection, by its camelCase name (tables are snake_case in Postgres). */
+export type Projections = {
+  token: Row<typeof schema.token>;
+  market: Row<typeof schema.market>;
+  poolSwap: Row<typeof schema.poolSwap>;
+  candle10m: Row<typeof schema.candle10m>;
+  candle1h: Row<typeof schema.candle1h>;
+  routerSwap: Row<typeof schema.routerSwap>;
+  executedCall: Row<typeof schema.executedCall>;
+  activity: Row<typeof schema.activity>;
+  vault: Row<typeof schema.vault>;
+  vaultSnapshot: Row<typeof schema.vaultSnapshot>;
+  vaultPosition: Row<typeof schema.vaultPosition>;
+  depositRequest: Row<typeof schema.depositRequest>;
+  withdrawalRequest: Row<typeof schema.withdrawalRequest>;
+  limitOrder: Row<typeof schema.limitOrder>;
+  grid: Row<typeof schema.grid>;
+  ladder: Row<typeof schema.ladder>;
+  ladderLeg: Row<typeof schema.ladderLeg>;
+  basket: Row<typeof schema.basket>;
+  basketBalance: Row<typeof schema.basketBalance>;
+};
+
+const NUMERIC_OID = 1700;
+
+/** A postgres.js pool whose numeric columns (Ponder's bigint) parse to bigint. */
+export function createProjectionsPostgres({ url, max = 10, connectTimeout = 5 }: { url: string; max?: number; connectTimeout?: number }): Sql {
+  return postgres(url, {
+    max,
+    connect_timeout: connectTimeout,
+    idle_timeout: 60,
+    onnotice: () => {},
+    connection: { application_name: "agent-api-reads" },
+    types: {
+      numeric: { to: NUMERIC_OID, from: [NUMERIC_OID], serialize: (v: bigint | string | number) => v.toString(), parse: (v: string) => BigInt(v) },
+    },
+  });
+}
+
+/** A read-only Kysely over the projections in `viewsSchema`. */
+export function createProjectionsDb({ sql, viewsSchema }: { sql: Sql; viewsSchema: string }): Kysely<Projections> {
+  assertSchemaName(viewsSchema);
+  return new Kysely<Projections>({ dialect: new PostgresJsDialect({ sql, endOnDestroy: true }), plugins: [new CamelCasePlugin()] }).withSchema(viewsSchema);
+}
