@@ -1,0 +1,20 @@
+// How answers write chain values: checksummed addresses, decimal-string amounts (a whole-token value
+// and its base units, named `x` and `xUnits`), USD prices as numbers, and ISO 8601 UTC times.
+import { formatUnits, getAddress, type Address } from "viem";
+
+/** Checksummed address (projections store lowercase). */
+export const checksum = (address: string): Address => getAddress(address);
+
+/** Whole-token decimal string of base units, e.g. 1500000n with 6 decimals -> "1.5". */
+export const units = (amount: bigint, decimals: number): string => formatUnits(amount, decimals);
+
+/** The pair an answer gives for an amount: `{[name]: "1.5", [name + "Units"]: "1500000"}`. */
+export function amountPair<N extends string>(name: N, amount: bigint, decimals: number): Record<N | `${N}Units`, string> {
+  return { [name]: formatUnits(amount, decimals), [`${name}Units`]: amount.toString() } as Record<N | `${N}Units`, string>;
+}
+
+/** A priceX18 (USDG per whole token, 18 decimals) as a number of USD, for display and planning. */
+export const priceUsd = (priceX18: bigint): number => Number(formatUnits(priceX18, 18));
+
+/** Unix seconds as ISO 8601 UTC. */
+export const isoTime = (seconds: number | bigint): string => new Date(Number(seconds) * 1000).toISOString();
