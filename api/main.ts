@@ -5,6 +5,7 @@ import { serve } from "@hono/node-server";
 import { config, redactUrl } from "../src/config.js";
 import { loadDeployments } from "../src/chain/deployments.js";
 import { createDb, migrateToLatest } from "../src/db/connect.js";
+import { ensureDatabase } from "../src/db/ensure-database.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
 import { createLogger } from "../src/logger.js";
 import { requireServices } from "../src/services.js";
@@ -24,6 +25,8 @@ function exitWith(line: string): never {
 await requireServices({ postgres: true, redis: true });
 const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "api" } });
 
+// A fresh machine has no database yet; the API and the indexer may start in either order.
+await ensureDatabase(config.DATABASE_URL);
 const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA });
 try {
   await migrateToLatest(db, config.API_SCHEMA);

@@ -3,12 +3,16 @@
 // into a new schema can be switched to with no downtime (see README).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { config, repoRoot } from "../src/config.js";
+import { config, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
+import { resetIndexForNewDevnet } from "../src/db/devnet-reset.js";
 import { ensureDatabase } from "../src/db/ensure-database.js";
 import { requireServices } from "../src/services.js";
 
 await requireServices({ postgres: true, redis: false });
 await ensureDatabase(config.DATABASE_URL);
+if (usesDevnet(config) && (await resetIndexForNewDevnet({ databaseUrl: config.DATABASE_URL, rpcUrl: rpcUrl(config), schema: config.DATABASE_SCHEMA }))) {
+  console.log(`[indexer] a new devnet: dropped the index of the previous one (schema ${config.DATABASE_SCHEMA} and ponder_sync)`);
+}
 
 const ponderBin = join(repoRoot, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
 const args = ["start", "--schema", config.DATABASE_SCHEMA, "--views-schema", config.VIEWS_SCHEMA, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
