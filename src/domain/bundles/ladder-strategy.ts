@@ -1,0 +1,201 @@
+// ladder-strategy: open, close, setRepeat or collect a ladder strategy, from the wallet or through the
+// owner's agent account.
+import { encodeFunctionData, maxUint256, type Address, type Hex } from "viem";
+import { agentAccountAbi, ladderStrategyAbi } from "../../../abis/index.js";
+import { BundleError, type Bundle } from "./types.js";
+import { approvalParam, approveStep, checkAddress, checkBoolean, checkMask, checkUint, required, step } from "./utils.js";
+
+export const ladderStrategyActions = ["open", "close", "setRepeat", "collect"] as const;
+export type LadderStrategyAction = (typeof ladderStrategyActions)[number];
+
+export const LADDER_STRATEGY_MAX_LEGS = 16;
+
+export type LadderStrategyLeg = {
+  /** USDG per whole token in 18 decimals. */
+  buyPriceX18: bigint;
+  sellPriceX18: bigint;
+  /** USDG base units (buy-first) or token base units (sell-first). */
+  amount: bigint;
+};
+
+/**
+ * What the chain says about the market now, for the refusals that name a part and its exact minimum
+ * (mirrors LadderStrategy._checkOpen). Without it the builder checks only the shape, and the
+ * simulation answers the contract's own refusal.
+ */
+export type LadderStrategyMarket = {
+  /** The pool's price now (priceX18); 0 means no reference. */
+  priceX18: bigint;
+  /** The token's decimals. */
+  decimals: number;
+  /** LadderStrategy.minFirstLegUsdg() and minFollowUpUsdg(), USDG base units. */
+  minFirstLegUsdg: bigint;
+  minFollowUpUsdg: bigint;
+  /** LadderStrategy.feeBps(). */
+  feeBps: number;
+};
+
+export type BuildLadderStrategyParameters = {
+  /** The signing wallet; with `via: "account"`, the agent key that the account lets trade. */
+  owner: Address;
+  /** The LadderStrategy contract. */
+  ladder: Address;
+  action: LadderStrategyAction;
+  /** "wallet" (default): the owner calls the strategy. "account": the agent account's LADDER call. */
+  via?: "wallet" | "account";
+  /** via account: the agent account. */
+  account?: Address;
+  /** open from the wallet: USDG (the approval's token unless sellFirst). */
+  usdg?: Address;
+  /** open: the market's token. */
+  token?: Address;
+  /** open: 1-16 parts. */
+  legs?: readonly LadderStrategyLeg[];
+  /** open: the parts start holding the token (approve the token) instead of USDG. */
+  sellFirst?: boolean;
+  /** open: re-arm after a round trip. */
+  repeat?: boolean;
+  /** open: each part finishes after its sell. */
+  oneWay?: boolean;
+  /** close, setRepeat, collect: the ladder's id. */
+  id?: bigint;
+  /** close: 0-3; setRepeat, collect: 1-3 (bit 0 the token side, bit 1 the USDG side). */
+  mask?: number;
+  /** open: the market now, for the part-naming refusals. */
+  market?: LadderStrategyMarket;
+};
+
+export type BuildLadderStrategyReturnType = Bundle<"ladder-strategy" | "account-agent-call">;
+
+/** What the builder throws: a BundleError with a catalog code. */
+export type BuildLadderStrategyErrorType = BundleError;
+
+/**
+ * From the wallet: open approves exactly the parts' total (USDG, or the token for sellFirst) to the
+ * strategy, then `open(token, legs, sellFirst, repeat, oneWay)`; close, setRepeat and collect are one step
+ * `close(id, mask)`, `setRepeat(id, mask)`, `collect(id, mask)`.
+ * Via account: one step, `account.ladder(data)` with `data` the same LadderStrategy call (the account makes
+ * its own exact approval), bundle kind account-agent-call.
+ */
+export function buildLadderStrategy(parameters: BuildLadderStrategyParameters): BuildLadderStrategyReturnType {
+  const owner = checkAddress("owner", parameters.owner);
+  const ladder = checkAddress("ladder", parameters.ladder);
+  const { action } = parameters;
+  const via = parameters.via ?? "wallet";
+  if (!ladderStrategyActions.includes(action))
+    throw new BundleError("INVALID_REQUEST", `action must be one of ${ladderStrategyActions.join(", ")}`);
+  if (via !== "wallet" && via !== "account") throw new BundleError("INVALID_REQUEST", "via must be wallet or account");
+  const account = via === "account" ? checkAddress("account", required("account", parameters.account, "with via account")) : undefined;
+  const why = `for action ${action}`;
+  const params: Record<string, unknown> = { owner, ladder, action, via, ...(account ? { account } : {}) };
+
+  let call: Hex;
+  let approval: { token: Address; amount: bigint } | undefined;
+  if (action === "open") {
+    const token = checkAddress("token", required("token", parameters.token, why));
+    const sellFirst = checkBoolean("sellFirst", parameters.sellFirst ?? false);
+    const repeat = checkBoolean("repeat", parameters.repeat ?? false);
+    const oneWay = checkBoolean("oneWay", parameters.oneWay ?? false);
+    const legs = checkLegs(required("legs", parameters.legs, why));
+    // The market's refusals first (they name the part and its exact minimum), then the shape's.
+    if (parameters.market) checkAgainstMarket(legs, sellFirst, parameters.market);
+    legs.forEach((l, i) => {
+      if (l.amount === 0n) throw new BundleError("AMOUNT_TOO_SMALL", `part ${i + 1}: the amount must be more than 0`, { part: i + 1, minimum: "1", unit: sellFirst ? "token" : "USDG" });
+      if (l.sellPriceX18 <= l.buyPriceX18) throw new BundleError("INVALID_REQUEST", `part ${i + 1}: sellPriceX18 must be above buyPriceX18`, { part: i + 1 });
+    });
+    const total = legs.reduce((sum, l) => sum + l.amount, 0n);
+    if (total > maxUint256) throw new BundleError("INVALID_REQUEST", "the parts' total exceeds 2^256-1");
+    call = encodeFunctionData({ abi: ladderStrategyAbi, functionName: "open", args: [token, legs, sellFirst, repeat, oneWay] });
+    Object.assign(params, {
+      token,
+      sellFirst,
+      repeat,
+      oneWay,
+      total: total.toString(),
+      unit: sellFirst ? "token" : "USDG",
+      legs: legs.map((l) => ({ buyPriceX18: l.buyPriceX18.toString(), sellPriceX18: l.sellPriceX18.toString(), amount: l.amount.toString() })),
+    });
+    if (via === "wallet") approval = { token: sellFirst ? token : checkAddress("usdg", required("usdg", parameters.usdg, why)), amount: total };
+  } else {
+    const id = checkUint("id", required("id", parameters.id, why));
+    const mask = checkMask("mask", required("mask", parameters.mask, why), action === "close" ? 0 : 1, 3);
+    call = encodeFunctionData({ abi: ladderStrategyAbi, functionName: action, args: [id, mask] });
+    Object.assign(params, { id: id.toString(), mask });
+  }
+
+  if (account) {
+    const data = encodeFunctionData({ abi: agentAccountAbi, functionName: "ladder", args: [call] });
+    return { kind: "account-agent-call", steps: [step(account, data)], params: { ...params, call } };
+  }
+  if (approval) {
+    params.approvals = [approvalParam(approval.token, ladder, approval.amount)];
+    return { kind: "ladder-strategy", steps: [approveStep(approval.token, ladder, approval.amount), step(ladder, call)], params };
+  }
+  return { kind: "ladder-strategy", steps: [step(ladder, call)], params };
+}
+
+function checkLegs(legs: readonly LadderStrategyLeg[]): LadderStrategyLeg[] {
+  if (!Array.isArray(legs) || legs.length < 1 || legs.length > LADDER_STRATEGY_MAX_LEGS)
+    throw new BundleError("INVALID_REQUEST", `legs must hold 1-${LADDER_STRATEGY_MAX_LEGS} parts`);
+  return legs.map((l, i) => {
+    try {
+      return {
+        buyPriceX18: checkUint("buyPriceX18", l.buyPriceX18),
+        sellPriceX18: checkUint("sellPriceX18", l.sellPriceX18),
+        amount: checkUint("amount", l.amount),
+      };
+    } catch (e) {
+      if (e instanceof BundleError) throw new BundleError(e.code, `part ${i + 1}: ${e.message}`, { ...e.details, part: i + 1 });
+      throw e;
+    }
+  });
+}
+
+const toUsd = (priceX18: bigint) => Number(priceX18) / 1e18;
+
+/** LadderStrategy._checkOpen, one check at a time over all parts, in the contract's order. Parts count from 1. */
+function checkAgainstMarket(legs: readonly LadderStrategyLeg[], sellFirst: boolean, market: LadderStrategyMarket) {
+  const spot = market.priceX18;
+  if (spot <= 0n) throw new BundleError("NO_REFERENCE", "the market has no reference price now");
+  legs.forEach((l, i) => {
+    const ok = sellFirst ? l.sellPriceX18 > spot : l.buyPriceX18 > 0n && l.buyPriceX18 < spot;
+    if (!ok) {
+      const line = sellFirst ? l.sellPriceX18 : l.buyPriceX18;
+      throw new BundleError(
+        "WRONG_SIDE",
+        `part ${i + 1}: its ${sellFirst ? "sell line must be above" : "buy line must be below"} the price now (${toUsd(spot)} USDG)`,
+        { part: i + 1, priceUsd: toUsd(line), limitUsd: toUsd(spot) },
+      );
+    }
+  });
+  legs.forEach((l, i) => {
+    const minimum = minLegAmount(i, sellFirst, l.sellPriceX18, market);
+    if (l.amount < minimum) {
+      const unit = sellFirst ? "token" : "USDG";
+      throw new BundleError(
+        i === 0 ? "FIRST_TOO_SMALL" : "FOLLOW_UP_TOO_SMALL",
+        `part ${i + 1}: the amount must be at least ${minimum} (${unit} base units)`,
+        { part: i + 1, minimum: minimum.toString(), unit },
+      );
+    }
+  });
+  legs.forEach((l, i) => {
+    const bound = l.buyPriceX18 * (10_000n + 2n * BigInt(market.feeBps));
+    if (l.sellPriceX18 * 10_000n <= bound) {
+      const minimumSell = bound / 10_000n + 1n;
+      throw new BundleError(
+        "NO_TRIP_HEADROOM",
+        `part ${i + 1}: the sell line must be at least ${toUsd(minimumSell)} USDG per token (priceX18 ${minimumSell}) to clear twice the ${market.feeBps} bps fee`,
+        { part: i + 1, minimum: minimumSell.toString(), unit: "USDG", priceUsd: toUsd(minimumSell) },
+      );
+    }
+  });
+}
+
+/** LadderStrategy.minLegAmount: USDG for buy-first; for sell-first the token worth it at the sell line, rounded up. */
+export function minLegAmount(leg: number, sellFirst: boolean, sellPriceX18: bigint, market: Pick<LadderStrategyMarket, "decimals" | "minFirstLegUsdg" | "minFollowUpUsdg">): bigint {
+  const minUsdg = leg === 0 ? market.minFirstLegUsdg : market.minFollowUpUsdg;
+  if (!sellFirst) return minUsdg;
+  const scaled = minUsdg * 10n ** 12n * 10n ** BigInt(market.decimals);
+  return (scaled + sellPriceX18 - 1n) / sellPriceX18;
+}
