@@ -1,0 +1,29 @@
+// GET /v1/tokens: every charted token, busiest first, with its price, 24-hour volume, liquidity,
+// category, verification and whether its limit-order, grid and ladder-strategy markets are open.
+import { createRoute, z } from "@hono/zod-openapi";
+import { sharedServiceChainStateReader } from "../../src/chain/service-state.js";
+import { tokenListAnswer } from "../answers/tokens.js";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { ok } from "../envelope.js";
+import { errorResponses, okResponse } from "../schemas/common.js";
+import { TokenListing, TokensQuery } from "../schemas/tokens.js";
+import { createRouter } from "../validation.js";
+
+const listTokens = createRoute({
+  method: "get",
+  path: "/tokens",
+  tags: ["Tokens"],
+  summary: "Every charted token",
+  description:
+    "Tokens with a USDG market, busiest first by default. Limit orders, ladders and grids take any token by address. " +
+    "An unverified token's symbol is its own: check the address (see `warning`).",
+  request: { query: TokensQuery },
+  responses: { 200: okResponse(z.array(TokenListing), "The tokens"), ...errorResponses() },
+});
+
+export const tokenRoutes = (deps: Pick<AppDeps, "reads" | "deployments" | "client" | "now">) => {
+  const chainState = sharedServiceChainStateReader(deps.client, deps.deployments);
+  return createRouter<AppEnv>().openapi(listTokens, async (c) =>
+    ok(c, await tokenListAnswer(deps, await chainState(), c.req.valid("query"), Math.floor(deps.now().getTime() / 1000))),
+  );
+};
