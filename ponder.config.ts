@@ -15,8 +15,20 @@ const defined = (xs: (Address | undefined)[]) => xs.filter((x): x is Address => 
 
 const source = <A>(abi: A, address: Address | Address[]) => ({ chain, abi, address, startBlock });
 
+// Postgres, unless a user asks for PGlite with DATABASE_KIND=pglite: an embedded Postgres inside the
+// indexer's process (in .ponder/pglite), so the API and the workers cannot read it. DATABASE_KIND is read
+// here, not in src/config.ts, because only the indexer uses it.
+const databaseKind = process.env.DATABASE_KIND || "postgres";
+if (databaseKind !== "postgres" && databaseKind !== "pglite") {
+  throw new Error(`DATABASE_KIND=${JSON.stringify(databaseKind)} must be "postgres" or "pglite"`);
+}
+const database =
+  databaseKind === "pglite"
+    ? ({ kind: "pglite", directory: ".ponder/pglite" } as const)
+    : ({ kind: "postgres", connectionString: config.DATABASE_URL } as const);
+
 export default createConfig({
-  database: { kind: "postgres", connectionString: config.DATABASE_URL },
+  database,
   chains: { [chain]: { id: 4663, rpc: rpcUrl(config), pollingInterval: 100, ethGetLogsBlockRange: 10_000 } },
   contracts: {
     MarketRegistry: source(abis.marketRegistryAbi, c.markets!),

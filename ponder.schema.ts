@@ -263,7 +263,11 @@ export const limitOrder = onchainTable(
     owed1: t.bigint().notNull(),
     claimed0: t.bigint().notNull(),
     claimed1: t.bigint().notNull(),
-    /** open, filled, claimable or closed */
+    /**
+     * open (may still fill, partly filled or not), filled (completely; its output waits to be claimed),
+     * claimable (stopped by cancel or realize; what it holds waits to be claimed) or closed (stopped and
+     * all claimed). `remaining` is 0 once it is no longer open.
+     */
     state: t.text().notNull(),
     /** filled, cancelled or realized once closed */
     closeReason: t.text(),
@@ -283,8 +287,15 @@ export const grid = onchainTable(
     sellPriceX18: t.bigint().notNull(),
     amountUsdg: t.bigint().notNull(),
     repeat: t.boolean().notNull(),
-    /** open or closed */
+    /** open (trades when crossed), stopped (after a sell without repeat; repeat restarts it) or closed (paid out) */
     state: t.text().notNull(),
+    /** What the grid holds now (base units): USDG, and the token once it has bought. */
+    usdg: t.bigint().notNull(),
+    tokens: t.bigint().notNull(),
+    /** Waiting to sell (true) or to buy (false). */
+    holdsToken: t.boolean().notNull(),
+    /** USDG spent (fee included) on the token held now; 0 while it holds USDG. */
+    costUsdg: t.bigint().notNull(),
     trades: t.integer().notNull(),
     roundTrips: t.integer().notNull(),
     fees: t.bigint().notNull(),
@@ -306,8 +317,9 @@ export const ladder = onchainTable(
     repeat: t.boolean().notNull(),
     oneWay: t.boolean().notNull(),
     total: t.bigint().notNull(),
-    /** open or closed */
+    /** open (some part still trades), stopped (every part finished; funds wait to be collected) or closed (by the owner) */
     state: t.text().notNull(),
+    /** Sides that re-arm after a round trip: 1 the token side, 2 the USDG side. `repeat` is the start side's bit. */
     repeatMask: t.integer().notNull(),
     trades: t.integer().notNull(),
     fees: t.bigint().notNull(),
@@ -326,7 +338,13 @@ export const ladderLeg = onchainTable(
     leg: t.integer().notNull(),
     buyPriceX18: t.bigint().notNull(),
     sellPriceX18: t.bigint().notNull(),
+    /** Stake on the start side (USDG for a buy-first ladder, the token for sell-first). */
     amount: t.bigint().notNull(),
+    /** What the part holds now (base units). */
+    usdg: t.bigint().notNull(),
+    tokens: t.bigint().notNull(),
+    /** Waiting to sell (true) or to buy (false). */
+    holdsToken: t.boolean().notNull(),
     trades: t.integer().notNull(),
     finished: t.boolean().notNull(),
   }),

@@ -8,15 +8,19 @@ ponder.on("GridStrategy:GridOpened", async ({ event, context }) => {
   const timestamp = Number(event.block.timestamp);
   await context.db.insert(grid).values({
     id, owner, token, buyPriceX18, sellPriceX18, amountUsdg, repeat,
-    state: "open", trades: 0, roundTrips: 0, fees: 0n, collected: 0n, createdAt: timestamp, updatedAt: timestamp,
+    state: "open", usdg: amountUsdg, tokens: 0n, holdsToken: false, costUsdg: 0n, trades: 0, roundTrips: 0, fees: 0n, collected: 0n, createdAt: timestamp, updatedAt: timestamp,
   });
   await logChanges(context, event, [{ owner, kind: "grid.opened", subject: id.toString(), data: amounts({ token, buyPriceX18, sellPriceX18, amountUsdg, repeat }) }]);
 });
 
-// A sell completes a round trip; without repeat the grid then stops until repeat is set again.
+// A buy spends USDG (fee included) for the token; a sell sells all the token for USDG (fee taken) and
+// completes a round trip; without repeat the grid then stops until repeat is set again.
 ponder.on("GridStrategy:GridTraded", async ({ event, context }) => {
   const { id, owner, buy, amountIn, amountOut, fee } = event.args;
   await context.db.update(grid, { id }).set((g) => ({
+    ...(buy
+      ? { usdg: g.usdg - amountIn, tokens: g.tokens + amountOut, costUsdg: amountIn, holdsToken: true }
+      : { usdg: g.usdg + amountOut, tokens: g.tokens - amountIn, costUsdg: 0n, holdsToken: false }),
     trades: g.trades + 1,
     roundTrips: buy ? g.roundTrips : g.roundTrips + 1,
     fees: g.fees + fee,
@@ -34,12 +38,12 @@ ponder.on("GridStrategy:GridRepeatSet", async ({ event, context }) => {
 
 ponder.on("GridStrategy:GridCollected", async ({ event, context }) => {
   const { id, owner, amountUsdg } = event.args;
-  await context.db.update(grid, { id }).set((g) => ({ collected: g.collected + amountUsdg, updatedAt: Number(event.block.timestamp) }));
+  await context.db.update(grid, { id }).set((g) => ({ usdg: g.usdg - amountUsdg, collected: g.collected + amountUsdg, updatedAt: Number(event.block.timestamp) }));
   await logChanges(context, event, [{ owner, kind: "grid.collected", subject: id.toString(), data: amounts({ amountUsdg }) }]);
 });
 
 ponder.on("GridStrategy:GridClosed", async ({ event, context }) => {
   const { id, owner, usdgOut, tokenOut } = event.args;
-  await context.db.update(grid, { id }).set({ state: "closed", updatedAt: Number(event.block.timestamp) });
+  await context.db.update(grid, { id }).set({ state: "closed", usdg: 0n, tokens: 0n, costUsdg: 0n, updatedAt: Number(event.block.timestamp) });
   await logChanges(context, event, [{ owner, kind: "grid.closed", subject: id.toString(), data: amounts({ usdgOut, tokenOut }) }]);
 });

@@ -78,10 +78,19 @@ export async function ponderReady(ponderUrl: string): Promise<boolean> {
   return res.status === 200;
 }
 
-export type StartedStack = Stack & { stop(): Promise<void>; log: string[]; devnet: ChildProcess; indexer: ChildProcess };
+export type StartedStack = Stack & { stop(): Promise<void>; log: string[]; devnet: ChildProcess; indexer: ChildProcess | undefined };
+
+export type StackOptions = {
+  /** Days of seeded history. */
+  historyDays?: number;
+  /** The live simulator's step; 3_600_000 keeps the chain still (no block unless a test sends one). */
+  simIntervalMs?: number;
+  /** Start the indexer too and resolve once it is ready (default); false starts the devnet only. */
+  indexer?: boolean;
+};
 
 /** Starts a devnet with `historyDays` of history and an indexer over it; resolves once indexed. */
-export async function startStack({ historyDays = 2 } = {}): Promise<StartedStack> {
+export async function startStack({ historyDays = 2, simIntervalMs = 1000, indexer: withIndexer = true }: StackOptions = {}): Promise<StartedStack> {
   const log: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), "agent-stack-"));
   const dbName = `agent_test_${randomBytes(6).toString("hex")}`;
@@ -94,7 +103,7 @@ export async function startStack({ historyDays = 2 } = {}): Promise<StartedStack
   const env = {
     DEVNET_PORT: String(devnetPort),
     DEVNET_HISTORY_DAYS: String(historyDays),
-    DEVNET_SIM_INTERVAL_MS: "1000",
+    DEVNET_SIM_INTERVAL_MS: String(simIntervalMs),
     DEPLOYMENTS_FILE: deploymentsFile,
     DATABASE_URL: databaseUrl,
     DATABASE_SCHEMA: "ponder",
@@ -105,8 +114,8 @@ export async function startStack({ historyDays = 2 } = {}): Promise<StartedStack
   const ponderUrl = `http://127.0.0.1:${ponderPort}`;
   const devnet = spawnTs("devnet/main.ts", env, "devnet", log);
   await waitFor("devnet", () => existsSync(join(dir, "ready.json")), 240_000, log);
-  const indexer = spawnTs("scripts/indexer.ts", env, "indexer", log);
-  await waitFor("indexer", () => ponderReady(ponderUrl), 240_000, log);
+  const indexer = withIndexer ? spawnTs("scripts/indexer.ts", env, "indexer", log) : undefined;
+  if (indexer) await waitFor("indexer", () => ponderReady(ponderUrl), 240_000, log);
   const stack = { rpcUrl, databaseUrl, schema: "ponder", viewsSchema: "agent_views", deploymentsFile, ponderUrl, env };
   return {
     ...stack,
