@@ -27,7 +27,7 @@ export const errorCatalog = {
   PAYMENT_REQUIRED: { status: 402, message: "Payment required", when: "backtest grid, backtest ladder and ranges beyond the free allowance (declared; all free now)" },
 
   // 404
-  NOT_FOUND: { status: 404, message: "Not found", when: "unknown routes, unknown or expired sign requests, basket-buy with an unknown basket" },
+  NOT_FOUND: { status: 404, message: "Not found", when: "unknown routes, unknown or expired sign requests, basket-buy with an unknown basket, prepare routes naming an unknown order, grid, ladder or request id" },
   NOT_AGENT_VAULT: { status: 404, message: "Not a vault agents may use", when: "vault and prepare routes, for any vault agents may not use" },
   CURSOR_NOT_FOUND: { status: 404, message: "Unknown or expired cursor", when: "activity with an unknown cursor or one older than 14 days: call again without a cursor for a new baseline" },
   REPORT_CARDS_DISABLED: { status: 404, message: "Report cards are disabled", when: "report-card routes while report cards are off" },
@@ -45,7 +45,7 @@ export const errorCatalog = {
   GAP_TOO_TIGHT: { status: 422, message: "The gap is too tight for the fee", when: "grid plan" },
 
   // 422: tokens (swap quote and prepare, plan-basket, basket routes)
-  UNKNOWN_TOKEN: { status: 422, message: "Unknown token", when: "swap quote and prepare, plan-basket, basket-make" },
+  UNKNOWN_TOKEN: { status: 422, message: "Unknown token", when: "swap quote and prepare, plan-basket, basket-make, limit-order, ladder, grid, ladder-strategy" },
   NOT_A_TOKEN: { status: 422, message: "The address is not a token", when: "swap quote and prepare" },
   SAME_TOKEN: { status: 422, message: "tokenIn and tokenOut are the same token", when: "swap quote and prepare" },
   NATIVE_ETH_IN: { status: 422, message: "Native ETH cannot be paid in: use WETH", when: "swap, basket-buy, basket-make" },
@@ -70,7 +70,7 @@ export const errorCatalog = {
 
   // 422: ladder-strategy (each names the part and its exact minimum in details {part, minimum, unit})
   NOT_LISTED: { status: 422, message: "The market is not listed", when: "ladder-strategy" },
-  MARKET_NOT_OPEN: { status: 422, message: "The market is not open", when: "ladder-strategy" },
+  MARKET_NOT_OPEN: { status: 422, message: "The market is not open", when: "ladder-strategy, limit-order, ladder, grid open" },
   WRONG_SIDE: { status: 422, message: "A line is on the wrong side of the price now", when: "ladder-strategy (details.part)" },
   NO_REFERENCE: { status: 422, message: "The market has no reference price", when: "ladder-strategy" },
   FIRST_TOO_SMALL: { status: 422, message: "The first part is below its minimum", when: "ladder-strategy (details {part, minimum, unit})" },
@@ -84,7 +84,7 @@ export const errorCatalog = {
   TOKEN_PAUSED: { status: 422, message: "A basket token is paused", when: `${basketBuy}, basket-make (details.token)` },
   TOKEN_FROZEN: { status: 422, message: "A basket token is frozen", when: `${basketBuy} (details.token)` },
   TOKEN_SHORTFALL: { status: 422, message: "Not enough of a token to complete the trade", when: `${basketBuy} (details.token)` },
-  AMOUNT_TOO_SMALL: { status: 422, message: "The amount is too small", when: `${basketBuy}, basket-make (details {minimum, unit})` },
+  AMOUNT_TOO_SMALL: { status: 422, message: "The amount is too small", when: `${basketBuy}, basket-make, vault-deposit, limit-order, ladder, grid open (details {minimum, unit})` },
   BASKET_NO_ROUTE: { status: 422, message: "The aggregator has no route for a basket token", when: `${basketBuy}, basket-make (details.token)` },
   PRICE_IMPACT_TOO_HIGH: { status: 422, message: "The price impact is over 3%", when: `${basketBuy}, basket-make (details {priceUsd, limitUsd})` },
   LEG_MINIMUM_TOO_LOW: { status: 422, message: "A leg's aggregator minimum is too far under its quote", when: `${basketBuy}, basket-make: more than max(slippageBps, 1%) under (details.token)` },
@@ -108,6 +108,23 @@ export const errorCatalog = {
 
   // 422: any prepare. The spec gives no code for this refusal; this one is ours.
   RECEIVER_NOT_OWNER: { status: 422, message: "Every receiver and owner must be the request's owner", when: "any prepare route, when a receiver or owner is not `owner`" },
+
+  // 422 / 404: the prepare routes whose refusals the spec leaves unnamed (vault-cancel-*, vault-withdraw,
+  // limit-order, ladder, order-action, grid) and the bundle simulation. These are ours.
+  NOT_YOUR_REQUEST: { status: 422, message: "The request is not the owner's", when: "vault-cancel-deposit, vault-cancel-withdraw: the queued request belongs to another wallet" },
+  REQUEST_NOT_PENDING: { status: 422, message: "The request is no longer pending", when: "vault-cancel-deposit, vault-cancel-withdraw: the request was settled or cancelled already" },
+  NOTHING_TO_WITHDRAW: { status: 422, message: "The owner does not hold these shares", when: "vault-withdraw: the owner's share balance is below the amount (details {minimum, unit})" },
+  BELOW_QUEUE_MINIMUM: { status: 422, message: "The shares are below the withdrawal queue's minimum: use mode in-kind", when: "vault-withdraw mode queue of an up vault (details {minimum})" },
+  NOT_YOUR_ORDER: { status: 422, message: "The order is not the owner's", when: "order-action on another wallet's order" },
+  ORDER_CLOSED: { status: 422, message: "The order is closed", when: "order-action: cancel or realize of an order that no longer trades, a claim of a closed order" },
+  NOTHING_TO_CLAIM: { status: 422, message: "The order owes nothing to claim", when: "order-action claim0, claim1, claimBoth" },
+  NOTHING_FILLED: { status: 422, message: "The order has no fill to realize: cancel it instead", when: "order-action realize" },
+  NOT_YOUR_GRID: { status: 422, message: "The grid is not the owner's", when: "grid close, setRepeat, collect on another wallet's grid" },
+  GRID_CLOSED: { status: 422, message: "The grid is closed", when: "grid close, setRepeat, collect" },
+  NOT_YOUR_LADDER: { status: 422, message: "The ladder is not the owner's", when: "ladder-strategy close, setRepeat, collect on another wallet's ladder" },
+  LADDER_CLOSED: { status: 422, message: "The ladder is closed", when: "ladder-strategy close, setRepeat, collect" },
+  NOTHING_TO_COLLECT: { status: 422, message: "Nothing to collect", when: "grid collect, ladder-strategy collect" },
+  SIMULATION_FAILED: { status: 422, message: "The bundle would revert", when: "any prepare route: the simulation of the whole bundle reverts (the message carries the decoded reason and the step)" },
 
   // 429
   RATE_LIMITED: { status: 429, message: "Too many requests: retry after the Retry-After seconds", when: "any route, per client (IP, or owner where given)" },

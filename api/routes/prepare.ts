@@ -1,0 +1,60 @@
+// POST /v1/agent/prepare/{kind} for the kinds that need no aggregator leg: the body is validated here,
+// the pipeline (src/prepare/pipeline.ts) runs in a worker of the `prepare` queue when the app has a job
+// client, else in this process. The answer is the PrepareResult, already stored as the SignRequest and
+// filed for the report card.
+import { createRoute } from "@hono/zod-openapi";
+import { ApiError, type ErrorCode } from "../../src/domain/errors.js";
+import { prepareThroughJob } from "../../src/prepare/job.js";
+import { runPrepare } from "../../src/prepare/pipeline.js";
+import { prepareKinds, type PrepareBodies, type PrepareKind } from "../../src/prepare/types.js";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { ok } from "../envelope.js";
+import { errorResponses, okResponse } from "../schemas/common.js";
+import { prepareBodies, PrepareResult } from "../schemas/prepare.js";
+import { createRouter } from "../validation.js";
+
+const PREPARE_CODES: ErrorCode[] = ["RECEIVER_NOT_OWNER", "SIMULATION_FAILED", "NOT_FOUND", "BUSY", "NOT_DEPLOYED"];
+
+const codesOf: Record<PrepareKind, ErrorCode[]> = {
+  "vault-deposit": ["NOT_AGENT_VAULT", "DEPOSITS_CLOSED", "DEPOSITS_PAUSED", "VAULT_FULL", "CAPACITY", "AMOUNT_TOO_SMALL"],
+  "vault-cancel-deposit": ["NOT_AGENT_VAULT", "NOT_YOUR_REQUEST", "REQUEST_NOT_PENDING"],
+  "vault-withdraw": ["NOT_AGENT_VAULT", "NOTHING_TO_WITHDRAW", "BELOW_QUEUE_MINIMUM", "AMOUNT_TOO_SMALL"],
+  "vault-cancel-withdraw": ["NOT_AGENT_VAULT", "NOT_YOUR_REQUEST", "REQUEST_NOT_PENDING"],
+  "limit-order": ["UNKNOWN_TOKEN", "MARKET_NOT_OPEN", "AMOUNT_TOO_SMALL"],
+  ladder: ["UNKNOWN_TOKEN", "MARKET_NOT_OPEN", "AMOUNT_TOO_SMALL"],
+  "order-action": ["NOT_YOUR_ORDER", "ORDER_CLOSED", "NOTHING_FILLED", "NOTHING_TO_CLAIM"],
+  grid: ["UNKNOWN_TOKEN", "MARKET_NOT_OPEN", "AMOUNT_TOO_SMALL", "NOT_YOUR_GRID", "GRID_CLOSED", "NOTHING_TO_COLLECT"],
+  "ladder-strategy": [
+    "UNKNOWN_TOKEN", "NOT_LISTED", "MARKET_NOT_OPEN", "WRONG_SIDE", "NO_REFERENCE", "FIRST_TOO_SMALL", "FOLLOW_UP_TOO_SMALL", "NO_TRIP_HEADROOM",
+    "NOT_YOUR_LADDER", "LADDER_CLOSED", "NOTHING_TO_COLLECT",
+  ],
+};
+
+function prepareRoute(kind: PrepareKind) {
+  return createRoute({
+    method: "post",
+    path: `/prepare/${kind}`,
+    tags: ["Prepare"],
+    summary: `Prepare ${kind}`,
+    description: `${prepareBodies[kind].description ?? ""}\n\nThe whole bundle is simulated before answering (a revert is 422 SIMULATION_FAILED with the decoded reason), stored as a SignRequest for 10 minutes and filed for the owner's report card.`,
+    request: { body: { content: { "application/json": { schema: prepareBodies[kind] } }, required: true } },
+    responses: {
+      200: okResponse(PrepareResult, "The unsigned bundle, its sign link and walletSendCalls"),
+      ...errorResponses(...PREPARE_CODES, ...codesOf[kind]),
+    },
+  });
+}
+
+export const prepareRoutes = (deps: AppDeps) => {
+  const router = createRouter<AppEnv>();
+  for (const kind of prepareKinds) {
+    router.openapi(prepareRoute(kind) as ReturnType<typeof prepareRoute>, async (c) => {
+      const body = (c.req as unknown as { valid(target: "json"): PrepareBodies[typeof kind] }).valid("json");
+      if (deps.jobs) return ok(c, await prepareThroughJob(deps.jobs, kind, body));
+      if (!deps.client) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
+      const ctx = { db: deps.db, reads: deps.reads, deployments: deps.deployments, client: deps.client, now: deps.now, baseUrl: deps.baseUrl ?? new URL(c.req.url).origin, logger: deps.logger };
+      return ok(c, await runPrepare(ctx, kind, body));
+    });
+  }
+  return router;
+};

@@ -1,0 +1,163 @@
+// Bodies of POST /v1/agent/prepare/{kind} and the PrepareResult answer. Every body takes the common
+// fields (owner, slippageBps, agentTag) and allows additional properties (the spec's rule); a receiver or
+// recipient field that is not `owner` is refused 422 RECEIVER_NOT_OWNER by the pipeline.
+import { z } from "@hono/zod-openapi";
+import { Address, AgentTag, Amount, Timestamp } from "./common.js";
+import { WalletSendCalls } from "./sign-request.js";
+
+const Id = z
+  .string()
+  .regex(/^\d{1,78}$/, { error: "must be an integer id (digits)" })
+  .openapi({ description: "An id on chain, as decimal digits", example: "12" });
+
+const common = {
+  owner: Address.openapi({ description: "The signing wallet. Every receiver, recipient and owner argument of the bundle is this address." }),
+  slippageBps: z.number().int().min(0).max(500).default(100).openapi({ description: "Slippage allowed on the minimums, 0-500 basis points (default 100)" }),
+  agentTag: AgentTag.optional(),
+};
+
+const Side = z.enum(["buy", "sell"]).openapi({ description: "buy: pay USDG for the token; sell: pay the token for USDG" });
+const Price = Amount.openapi({ description: "USDG per whole token, decimal", example: "2450.5" });
+
+export const VaultDepositBody = z
+  .looseObject({
+    ...common,
+    vault: Address.openapi({ description: "An agent vault (404 NOT_AGENT_VAULT otherwise)" }),
+    amount: Amount.openapi({ description: "USDG to deposit, in whole USDG (6 decimals)", example: "250" }),
+  })
+  .openapi("VaultDepositBody", {
+    description:
+      "merged: approve USDG to the vault, then requestDeposit(assets, owner, minShares). up (bundle kind up-vault-deposit): approve USDG to the deposit queue, then requestDeposit(assets, owner, minimumSharesOut). minShares is the vault's convertToShares now less slippageBps. Stock-token vaults (an aggregator leg) answer 503 for now. Refusals with the vault's reason: 422 DEPOSITS_CLOSED, DEPOSITS_PAUSED, VAULT_FULL, CAPACITY; AMOUNT_TOO_SMALL under the vault's minimum.",
+  });
+
+export const VaultCancelDepositBody = z
+  .looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The deposit request's id" }) })
+  .openapi("VaultCancelDepositBody", {
+    description: "merged: cancelDeposit(id) on the vault; up (bundle kind up-vault-cancel): cancel(id) on the deposit queue. The request must be the owner's and pending.",
+  });
+
+export const VaultWithdrawBody = z
+  .looseObject({
+    ...common,
+    vault: Address,
+    shares: Amount.openapi({ description: "Shares to withdraw, in whole shares (12 decimals; stock-token 18)", example: "100" }),
+    mode: z.enum(["usdg", "in-kind", "queue"]).openapi({
+      description:
+        "in-kind: merged redeemInKind, up redeemEmergencyInKind, stock-token redeem (minimums: previewRedeemInKind less slippageBps). queue: approve the shares to the vault's redeem queue (merged) or withdrawal queue (up), then its request / requestRedeem (minimum: previewRedeem less slippageBps). usdg needs an aggregator route: 503 for now.",
+    }),
+  })
+  .openapi("VaultWithdrawBody", { description: "Shares of an agent vault out, in kind or through its queue." });
+
+export const VaultCancelWithdrawBody = z
+  .looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The queued withdrawal's id" }) })
+  .openapi("VaultCancelWithdrawBody", {
+    description: "merged: cancel(id) on the redeem queue; up (bundle kind up-vault-cancel): cancel(id) on the withdrawal queue. The request must be the owner's and pending.",
+  });
+
+export const LimitOrderBody = z
+  .looseObject({
+    ...common,
+    token: z.string().min(1).max(64).openapi({ description: "A listed market token: symbol or address", example: "WETH" }),
+    side: Side,
+    amount: Amount.openapi({ description: "The input, in whole units: the token when selling, USDG when buying", example: "600" }),
+    price: Price.optional().openapi({ description: "The limit line, USDG per whole token (required unless type is market)" }),
+    type: z.enum(["limit", "market"]).default("limit").openapi({ description: "limit (default): create(token, sellToken, amountIn, priceX18); market: createMarketOrder with the pool's quote less the hook's commission and slippageBps" }),
+  })
+  .openapi("LimitOrderBody", { description: "Approve exactly the input to the limit-order hook, then create or createMarketOrder. Each order must be worth the hook's minimum (422 AMOUNT_TOO_SMALL)." });
+
+export const LadderBody = z
+  .looseObject({
+    ...common,
+    token: z.string().min(1).max(64).openapi({ description: "A listed market token: symbol or address" }),
+    side: Side,
+    orders: z
+      .array(z.object({ amount: Amount.openapi({ description: "Input of this order, whole units (token when selling, USDG when buying)" }), price: Price }))
+      .min(2)
+      .max(20)
+      .openapi({ description: "2-20 orders on one side" }),
+  })
+  .openapi("LadderBody", { description: "One approval of the orders' total to the hook, then one create per order." });
+
+export const OrderActionBody = z
+  .looseObject({
+    ...common,
+    id: Id.openapi({ description: "The order's id" }),
+    action: z.enum(["cancel", "claim0", "claim1", "claimBoth", "realize"]).openapi({ description: "The hook function called with the id" }),
+  })
+  .openapi("OrderActionBody", {
+    description: "One step on the hook. Refusals: 404 NOT_FOUND (unknown order), 422 NOT_YOUR_ORDER, ORDER_CLOSED, NOTHING_FILLED (realize), NOTHING_TO_CLAIM.",
+  });
+
+export const GridBody = z
+  .looseObject({
+    ...common,
+    action: z.enum(["open", "openWithMarket", "close", "setRepeat", "collect"]),
+    token: z.string().min(1).max(64).optional().openapi({ description: "open, openWithMarket: a listed market token" }),
+    buyPrice: Price.optional().openapi({ description: "open, openWithMarket: the buy line" }),
+    sellPrice: Price.optional().openapi({ description: "open, openWithMarket: the sell line, above the buy line" }),
+    amount: Amount.optional().openapi({ description: "open, openWithMarket: USDG the grid starts with, whole USDG" }),
+    repeat: z.boolean().optional().openapi({ description: "open (default true), setRepeat (required)" }),
+    id: Id.optional().openapi({ description: "close, setRepeat, collect: the grid's id" }),
+  })
+  .openapi("GridBody", {
+    description:
+      "open/openWithMarket: approve exactly the USDG to the grid strategy, then open(params) or openWithMarket(params, minTokenOut). close, setRepeat, collect: one step on the owner's grid (404 NOT_FOUND, 422 NOT_YOUR_GRID, GRID_CLOSED, NOTHING_TO_COLLECT).",
+  });
+
+export const LadderStrategyBody = z
+  .looseObject({
+    ...common,
+    action: z.enum(["open", "close", "setRepeat", "collect"]),
+    token: z.string().min(1).max(64).optional().openapi({ description: "open: a listed market token" }),
+    legs: z
+      .array(z.object({ buyPrice: Price, sellPrice: Price, amount: Amount.openapi({ description: "USDG (or the token for sellFirst), whole units" }) }))
+      .min(1)
+      .max(16)
+      .optional()
+      .openapi({ description: "open: 1-16 parts" }),
+    sellFirst: z.boolean().optional(),
+    repeat: z.boolean().optional(),
+    oneWay: z.boolean().optional(),
+    id: Id.optional().openapi({ description: "close, setRepeat, collect: the ladder's id" }),
+    mask: z.number().int().min(0).max(3).optional().openapi({ description: "close 0-3; setRepeat, collect 1-3 (bit 0 the token side, bit 1 the USDG side)" }),
+    via: z.enum(["wallet", "account"]).default("wallet").openapi({ description: "wallet (default); account is not served yet (503)" }),
+    account: Address.optional(),
+  })
+  .openapi("LadderStrategyBody", {
+    description:
+      "open: one exact approval of the parts' total (USDG, or the token for sellFirst) to the strategy, then open(token, legs, sellFirst, repeat, oneWay). Refusals name the part and its exact minimum: NOT_LISTED, MARKET_NOT_OPEN, WRONG_SIDE, NO_REFERENCE, FIRST_TOO_SMALL, FOLLOW_UP_TOO_SMALL, NO_TRIP_HEADROOM. close/setRepeat/collect(id, mask) on the owner's own ladder.",
+  });
+
+export const prepareBodies = {
+  "vault-deposit": VaultDepositBody,
+  "vault-cancel-deposit": VaultCancelDepositBody,
+  "vault-withdraw": VaultWithdrawBody,
+  "vault-cancel-withdraw": VaultCancelWithdrawBody,
+  "limit-order": LimitOrderBody,
+  ladder: LadderBody,
+  "order-action": OrderActionBody,
+  grid: GridBody,
+  "ladder-strategy": LadderStrategyBody,
+} as const;
+
+export const PrepareStep = z
+  .object({
+    to: Address,
+    data: z.string().openapi({ description: "Calldata, 0x-prefixed hex" }),
+    value: z.literal("0").openapi({ description: "Always 0: the service never asks for value" }),
+  })
+  .openapi("PrepareStep");
+
+export const PrepareResult = z
+  .object({
+    id: z.string().openapi({ description: "The sign request's id (the secret of its sign link)" }),
+    kind: z.string().openapi({ description: "The bundle kind (vault-deposit, up-vault-deposit, up-vault-cancel, ...)" }),
+    owner: Address,
+    steps: z.array(PrepareStep).openapi({ description: "Unsigned calls in order, approvals first" }),
+    params: z.record(z.string(), z.unknown()).openapi({ description: "The calls' inputs (amounts as decimal strings in base units) and the quote's figures" }),
+    signUrl: z.string().openapi({ description: "{base}/sign/{id}: a page that shows the steps in words and sends them" }),
+    expiresAt: Timestamp.openapi({ description: "10 minutes after prepare; prepare again after it" }),
+    walletSendCalls: WalletSendCalls,
+    simulation: z.object({ method: z.enum(["eth_simulateV1", "eth_call+stateOverride"]) }).openapi({ description: "How the whole bundle was simulated before answering" }),
+  })
+  .openapi("PrepareResult", { description: "An unsigned bundle for the owner's wallet, stored as a SignRequest for 10 minutes" });

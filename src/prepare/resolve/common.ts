@@ -1,0 +1,118 @@
+// What the resolvers share: the agent vault lookup, tokens, contracts, decimal amounts and the
+// translation of a builder's refusal into the catalog's ApiError.
+import { getAddress, isAddress, zeroAddress, type Address } from "viem";
+import { marketRegistryAbi } from "../../../abis/index.js";
+import type { DeployedToken, DeployedVault } from "../../chain/deployments.js";
+import type { Projections } from "../../db/projections.js";
+import { BundleError } from "../../domain/bundles/index.js";
+import { ApiError } from "../../domain/errors.js";
+import type { PrepareContext } from "../types.js";
+
+export const BPS = 10_000n;
+
+/** `amount` less `bps` basis points, rounded down. */
+export function lessBps(amount: bigint, bps: number): bigint {
+  return (amount * (BPS - BigInt(bps))) / BPS;
+}
+
+export function slippageOf(body: { slippageBps?: number }): number {
+  return body.slippageBps ?? 100;
+}
+
+/** A decimal string in whole units to base units; more fraction digits than `decimals` is INVALID_REQUEST. */
+export function toBaseUnits(field: string, value: string, decimals: number): bigint {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!match) throw invalid(field, "must be a decimal amount (digits, optionally a dot and digits)");
+  const [, whole, fraction = ""] = match;
+  const trimmed = fraction.replace(/0+$/, "");
+  if (trimmed.length > decimals) throw invalid(field, `must have at most ${decimals} decimals`);
+  return BigInt(whole!) * 10n ** BigInt(decimals) + BigInt(trimmed.padEnd(decimals, "0") || "0");
+}
+
+/** A decimal USDG-per-token price to priceX18 (18 decimals). */
+export function toPriceX18(field: string, value: string): bigint {
+  const price = toBaseUnits(field, value, 18);
+  if (price === 0n) throw invalid(field, "must be more than 0");
+  return price;
+}
+
+/** An id given as a decimal string. */
+export function toId(field: string, value: string): bigint {
+  if (!/^\d{1,78}$/.test(value)) throw invalid(field, "must be an integer id (digits)");
+  return BigInt(value);
+}
+
+export function invalid(field: string, message: string): ApiError {
+  return new ApiError("INVALID_REQUEST", `${field}: ${message}`, { field, issues: [{ field, message }] });
+}
+
+/** A builder's refusal as the catalog answer (the codes are the catalog's already). */
+export function fromBundleError(error: unknown): never {
+  if (error instanceof BundleError) {
+    const details = error.details === undefined ? undefined : { ...error.details };
+    throw new ApiError(error.code, error.message, details);
+  }
+  throw error;
+}
+
+/** Runs a pure builder, turning its BundleError into an ApiError. */
+export function build<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    return fromBundleError(error);
+  }
+}
+
+export const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** A named singleton of the deployments file, or 503 NOT_DEPLOYED. */
+export function contract(ctx: PrepareContext, name: string): Address {
+  const address = ctx.deployments.contracts[name];
+  if (!address) throw new ApiError("NOT_DEPLOYED", `${name} is not deployed on this chain`);
+  return getAddress(address);
+}
+
+export const usdgOf = (ctx: PrepareContext) => contract(ctx, "usdg");
+
+export type AgentVault = { deployed: DeployedVault; row: Projections["vault"] };
+
+/** The vault agents may use (deployments and projection agree), or 404 NOT_AGENT_VAULT. */
+export async function agentVault(ctx: PrepareContext, vault: string): Promise<AgentVault> {
+  const deployed = ctx.deployments.vaults.find((v) => same(v.address, vault));
+  if (!deployed || !deployed.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
+  const row = await ctx.reads.selectFrom("vault").selectAll().where("address", "=", vault.toLowerCase() as `0x${string}`).executeTakeFirst();
+  if (!row || !row.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
+  return { deployed, row };
+}
+
+/** A listed market token by symbol or address (not USDG), or 422 UNKNOWN_TOKEN. */
+export function marketToken(ctx: PrepareContext, token: string): DeployedToken {
+  const found = isAddress(token, { strict: false })
+    ? ctx.deployments.tokens.find((t) => same(t.address, token))
+    : ctx.deployments.tokens.find((t) => t.symbol.toLowerCase() === token.toLowerCase());
+  if (!found || same(found.address, ctx.deployments.contracts.usdg ?? zeroAddress)) {
+    throw new ApiError("UNKNOWN_TOKEN", `${token} is not a listed market token`, { token });
+  }
+  return { ...found, address: getAddress(found.address) };
+}
+
+/** The token's pool on the market registry, or 422 MARKET_NOT_OPEN. */
+export async function openPool(ctx: PrepareContext, token: DeployedToken): Promise<Address> {
+  const pool = await ctx.client.readContract({ address: contract(ctx, "markets"), abi: marketRegistryAbi, functionName: "poolOf", args: [token.address] });
+  if (pool === zeroAddress) throw new ApiError("MARKET_NOT_OPEN", `${token.symbol} has no open market`, { token: token.address });
+  return pool;
+}
+
+/** The registry's price now (USDG per whole token, 18 decimals). */
+export async function priceNow(ctx: PrepareContext, token: Address): Promise<bigint> {
+  return ctx.client.readContract({ address: contract(ctx, "markets"), abi: marketRegistryAbi, functionName: "priceX18", args: [token] });
+}
+
+/** Whole units as a decimal string (for messages and params). */
+export function units(amount: bigint, decimals: number): string {
+  const s = amount.toString().padStart(decimals + 1, "0");
+  const whole = s.slice(0, s.length - decimals);
+  const fraction = s.slice(s.length - decimals).replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : whole;
+}

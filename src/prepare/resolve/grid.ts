@@ -1,0 +1,65 @@
+// grid: open or openWithMarket a grid on a listed market (422 UNKNOWN_TOKEN, MARKET_NOT_OPEN,
+// AMOUNT_TOO_SMALL under the strategy's minimum), or close, setRepeat, collect the owner's own grid
+// (404 NOT_FOUND, 422 NOT_YOUR_GRID, GRID_CLOSED, NOTHING_TO_COLLECT).
+import type { Address } from "viem";
+import { gridStrategyAbi, poolAbi } from "../../../abis/index.js";
+import { buildGrid } from "../../domain/bundles/index.js";
+import { ApiError } from "../../domain/errors.js";
+import type { Resolver } from "../types.js";
+import { build, contract, invalid, lessBps, marketToken, openPool, same, slippageOf, toBaseUnits, toId, toPriceX18, units, usdgOf } from "./common.js";
+
+export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
+  const strategy = contract(ctx, "gridStrategy");
+  const { action } = body;
+  if (action === "open" || action === "openWithMarket") {
+    if (body.token === undefined) throw invalid("token", `is required for action ${action}`);
+    for (const field of ["buyPrice", "sellPrice", "amount"] as const) if (body[field] === undefined) throw invalid(field, `is required for action ${action}`);
+    const token = marketToken(ctx, body.token);
+    const pool = await openPool(ctx, token);
+    const amountUsdg = toBaseUnits("amount", body.amount!, 6);
+    const buyPriceX18 = toPriceX18("buyPrice", body.buyPrice!);
+    const sellPriceX18 = toPriceX18("sellPrice", body.sellPrice!);
+    if (sellPriceX18 <= buyPriceX18) throw invalid("sellPrice", "must be above buyPrice");
+    const minimum = await ctx.client.readContract({ address: strategy, abi: gridStrategyAbi, functionName: "minAmountUsdg" });
+    if (amountUsdg < minimum) {
+      throw new ApiError("AMOUNT_TOO_SMALL", `A grid starts with at least ${units(minimum, 6)} USDG`, { minimum: minimum.toString(), unit: "USDG" });
+    }
+    const slippageBps = slippageOf(body);
+    let minTokenOut: bigint | undefined;
+    if (action === "openWithMarket") {
+      const feeBps = await ctx.client.readContract({ address: strategy, abi: gridStrategyAbi, functionName: "feeBps" });
+      const spend = amountUsdg - (amountUsdg * BigInt(feeBps)) / 10_000n;
+      const out = await ctx.client.readContract({ address: pool, abi: poolAbi, functionName: "quote", args: [usdgOf(ctx), spend] });
+      minTokenOut = lessBps(out, slippageBps);
+    }
+    const bundle = build(() =>
+      buildGrid({
+        owner,
+        strategy,
+        action,
+        usdg: usdgOf(ctx),
+        token: token.address,
+        buyPriceX18,
+        sellPriceX18,
+        amountUsdg,
+        repeat: body.repeat ?? true,
+        minTokenOut,
+      }),
+    );
+    return { bundle, priceToken: token.address, params: { amount: body.amount, buyPrice: body.buyPrice, sellPrice: body.sellPrice, slippageBps } };
+  }
+
+  if (body.id === undefined) throw invalid("id", `is required for action ${action}`);
+  const id = toId("id", body.id);
+  const grid = await ctx.reads.selectFrom("grid").select(["owner", "token", "state"]).where("id", "=", id).executeTakeFirst();
+  if (!grid) throw new ApiError("NOT_FOUND", `no grid ${id}`);
+  if (!same(grid.owner, owner)) throw new ApiError("NOT_YOUR_GRID", `grid ${id} belongs to another wallet`);
+  if (grid.state === "closed") throw new ApiError("GRID_CLOSED", `grid ${id} is closed`);
+  if (action === "setRepeat" && body.repeat === undefined) throw invalid("repeat", "is required for action setRepeat");
+  if (action === "collect") {
+    const amount = await ctx.client.readContract({ address: strategy, abi: gridStrategyAbi, functionName: "collectable", args: [id] });
+    if (amount === 0n) throw new ApiError("NOTHING_TO_COLLECT", `grid ${id} has no profit to collect`);
+  }
+  const bundle = build(() => buildGrid({ owner, strategy, action, id, repeat: body.repeat }));
+  return { bundle, priceToken: grid.token as Address, params: { state: grid.state } };
+};

@@ -1,0 +1,106 @@
+// The prepare pipeline's shapes: what it runs with (PrepareContext), the bodies of the kinds it serves
+// (already validated by api/schemas/prepare.ts: addresses as 0x strings, amounts as decimal strings in
+// whole units) and what it answers (PrepareResult, stored as the SignRequest).
+import type { Kysely } from "kysely";
+import type { Address, PublicClient } from "viem";
+import type { Deployments } from "../chain/deployments.js";
+import type { Database } from "../db/api-schema.js";
+import type { Projections } from "../db/projections.js";
+import type { Bundle, BundleKind, WalletSendCalls } from "../domain/bundles/index.js";
+import type { Logger } from "../logger.js";
+
+export type PrepareContext = {
+  /** The API's own schema: sign requests and filings are written here. */
+  db: Kysely<Database>;
+  /** The indexer's projections (vault status, queues, orders, grids, ladders). */
+  reads: Kysely<Projections>;
+  deployments: Deployments;
+  /** Chain 4663: decimals, prices, minimums, previews and the simulation. */
+  client: PublicClient;
+  now: () => Date;
+  /** Public base URL of the sign links. */
+  baseUrl: string;
+  logger: Logger;
+};
+
+/** The kinds this slice serves (no aggregator leg). */
+export const prepareKinds = [
+  "vault-deposit",
+  "vault-cancel-deposit",
+  "vault-withdraw",
+  "vault-cancel-withdraw",
+  "limit-order",
+  "ladder",
+  "order-action",
+  "grid",
+  "ladder-strategy",
+] as const;
+export type PrepareKind = (typeof prepareKinds)[number];
+
+export type CommonBody = { owner: string; slippageBps?: number; agentTag?: string } & Record<string, unknown>;
+
+export type VaultDepositBody = CommonBody & { vault: string; amount: string };
+export type VaultCancelBody = CommonBody & { vault: string; id: string };
+export type VaultWithdrawBody = CommonBody & { vault: string; shares: string; mode: "usdg" | "in-kind" | "queue" };
+export type LimitOrderBody = CommonBody & { token: string; side: "buy" | "sell"; amount: string; price?: string; type?: "limit" | "market" };
+export type LadderBody = CommonBody & { token: string; side: "buy" | "sell"; orders: { amount: string; price: string }[] };
+export type OrderActionBody = CommonBody & { id: string; action: "cancel" | "claim0" | "claim1" | "claimBoth" | "realize" };
+export type GridBody = CommonBody & {
+  action: "open" | "openWithMarket" | "close" | "setRepeat" | "collect";
+  token?: string;
+  buyPrice?: string;
+  sellPrice?: string;
+  amount?: string;
+  repeat?: boolean;
+  id?: string;
+};
+export type LadderStrategyBody = CommonBody & {
+  action: "open" | "close" | "setRepeat" | "collect";
+  token?: string;
+  legs?: { buyPrice: string; sellPrice: string; amount: string }[];
+  sellFirst?: boolean;
+  repeat?: boolean;
+  oneWay?: boolean;
+  id?: string;
+  mask?: number;
+  via?: "wallet" | "account";
+  account?: string;
+};
+
+export type PrepareBodies = {
+  "vault-deposit": VaultDepositBody;
+  "vault-cancel-deposit": VaultCancelBody;
+  "vault-withdraw": VaultWithdrawBody;
+  "vault-cancel-withdraw": VaultCancelBody;
+  "limit-order": LimitOrderBody;
+  ladder: LadderBody;
+  "order-action": OrderActionBody;
+  grid: GridBody;
+  "ladder-strategy": LadderStrategyBody;
+};
+
+/** What a resolver hands the pipeline: the built bundle, the token whose chain price is filed, extra params. */
+export type Resolved = {
+  bundle: Bundle;
+  /** The market token whose MarketRegistry price is filed with the bundle. */
+  priceToken?: Address;
+  /** Fields the answer's params show beside the builder's (decimal strings). */
+  params?: Record<string, unknown>;
+};
+
+export type Resolver<K extends PrepareKind> = (ctx: PrepareContext, body: PrepareBodies[K], owner: Address) => Promise<Resolved>;
+
+export type PrepareStep = { to: Address; data: `0x${string}`; value: "0" };
+
+/** The answer of POST /v1/agent/prepare/{kind}, stored as the SignRequest. Plain JSON (no bigint). */
+export type PrepareResult = {
+  id: string;
+  kind: BundleKind;
+  owner: Address;
+  steps: PrepareStep[];
+  params: Record<string, unknown>;
+  signUrl: string;
+  expiresAt: string;
+  walletSendCalls: WalletSendCalls;
+  simulation: { method: "eth_simulateV1" | "eth_call+stateOverride" };
+};

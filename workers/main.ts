@@ -1,0 +1,62 @@
+// `npm run worker`: runs the job queues' processors (for now the `prepare` queue) as a process of its own.
+// Checks Postgres and Redis (one line and exit 1 when either is unreachable) and stops gracefully on
+// SIGTERM/SIGINT: the worker finishes its running jobs, then the connections close.
+import { Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { config, redactUrl, rpcUrl } from "../src/config.js";
+import { createChainClient } from "../src/chain/client.js";
+import { loadDeployments } from "../src/chain/deployments.js";
+import { createDb, migrateToLatest } from "../src/db/connect.js";
+import { ensureDatabase } from "../src/db/ensure-database.js";
+import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
+import { createLogger } from "../src/logger.js";
+import { PREPARE_QUEUE } from "../src/prepare/job.js";
+import { requireServices } from "../src/services.js";
+import { prepareProcessor } from "./processors/prepare.js";
+
+const SHUTDOWN_GRACE_MS = 15_000;
+
+await requireServices({ postgres: true, redis: true });
+const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "worker" } });
+
+await ensureDatabase(config.DATABASE_URL);
+const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA });
+try {
+  await migrateToLatest(db, config.API_SCHEMA);
+} catch (error) {
+  console.error(`Postgres at ${redactUrl(config.DATABASE_URL)}: ${(error as Error).message}`);
+  process.exit(1);
+}
+const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: config.DATABASE_URL }), viewsSchema: config.VIEWS_SCHEMA });
+const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
+const client = createChainClient(rpcUrl(config));
+
+// Workers block on Redis: their connection must wait, never give up on a request.
+const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+connection.on("error", (error) => logger.warn({ err: error.message }, "redis"));
+
+const worker = new Worker(
+  PREPARE_QUEUE,
+  prepareProcessor({ db, reads, deployments, client, now: () => new Date(), baseUrl: config.BASE_URL, logger }),
+  { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8 },
+);
+worker.on("error", (error) => logger.warn({ err: error.message }, "worker"));
+worker.on("ready", () => logger.info({ queue: PREPARE_QUEUE, prefix: `${config.REDIS_PREFIX}:bull` }, "worker ready"));
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "stopping");
+  const force = setTimeout(() => {
+    logger.warn({}, `jobs still running after ${SHUTDOWN_GRACE_MS / 1000} s; exiting`);
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  force.unref();
+  await worker.close();
+  await Promise.allSettled([db.destroy(), reads.destroy(), connection.quit()]);
+  logger.info({}, "stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
