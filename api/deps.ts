@@ -3,9 +3,11 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import type { Registry } from "prom-client";
+import type { PublicClient } from "viem";
 import type { Database } from "../src/db/api-schema.js";
 import type { Projections } from "../src/db/projections.js";
 import type { Deployments } from "../src/chain/deployments.js";
+import type { JobClient } from "../src/jobs/request-reply.js";
 import type { Logger } from "../src/logger.js";
 import type { RateLimitOptions } from "./middleware/rate-limit.js";
 
@@ -16,6 +18,10 @@ export type AppDeps = {
   reads: Kysely<Projections>;
   /** The service's contracts on this chain (the deployments file). */
   deployments: Deployments;
+  /** Reads of chain 4663 (`createChainClient(rpcUrl(config))`); routes that need the chain say so when absent. */
+  client?: PublicClient;
+  /** Request-reply jobs (BullMQ): prepare routes run in a worker when present, in this process when absent. */
+  jobs?: JobClient;
   /** Shared Redis (rate limits); made with `createRedis` so a dead Redis fails fast. */
   redis: Redis;
   logger: Logger;

@@ -2,11 +2,13 @@
 // 1 when either is unreachable), migrates its schema, listens on PORT, and stops gracefully on
 // SIGTERM/SIGINT (stops accepting, lets in-flight requests finish, closes its connections).
 import { serve } from "@hono/node-server";
-import { config, redactUrl } from "../src/config.js";
+import { config, redactUrl, rpcUrl } from "../src/config.js";
+import { createChainClient } from "../src/chain/client.js";
 import { loadDeployments } from "../src/chain/deployments.js";
 import { createDb, migrateToLatest } from "../src/db/connect.js";
 import { ensureDatabase } from "../src/db/ensure-database.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
+import { createJobClient } from "../src/jobs/request-reply.js";
 import { createLogger } from "../src/logger.js";
 import { requireServices } from "../src/services.js";
 import { createApp } from "./app.js";
@@ -46,11 +48,16 @@ try {
 const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: config.DATABASE_URL }), viewsSchema: config.VIEWS_SCHEMA });
 const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 
+// Prepare routes run their pipeline in the workers (`npm run worker`) of the same Redis prefix.
+const jobs = createJobClient({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull` });
+
 const app = createApp({
   db,
   reads,
   deployments,
+  client: createChainClient(rpcUrl(config)),
   redis,
+  jobs,
   logger,
   now: () => new Date(),
   indexerReady: ponderReady(`http://127.0.0.1:${config.PONDER_PORT}/ready`),
@@ -77,7 +84,7 @@ async function shutdown(signal: string): Promise<void> {
   }, SHUTDOWN_GRACE_MS);
   force.unref();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit()]);
+  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close()]);
   logger.info({}, "stopped");
   process.exit(0);
 }

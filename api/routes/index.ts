@@ -15,10 +15,26 @@
 // and gets one line below. Handlers hold only the route's own logic: validation, errors,
 // envelopes, limits, logs, metrics and the OpenAPI entry come from the foundation.
 import type { RouteGroup } from "../deps.js";
+import { accountRoutes } from "./accounts.js";
+import { activityRoutes } from "./activity.js";
+import { discoveryRoutes } from "./discovery.js";
+import { basketRoutes } from "./baskets.js";
+import { prepareRoutes } from "./prepare.js";
+import { productRoutes } from "./products.js";
 import { signRequestRoutes } from "./sign-requests.js";
+import { tokenRoutes } from "./tokens.js";
+import { vaultRoutes } from "./vaults.js";
 
 /** Mounted at /v1/agent: their paths are relative to it ("/vaults/{vault}"). */
-export const agentRouteGroups: RouteGroup[] = [signRequestRoutes];
+export const agentRouteGroups: RouteGroup[] = [
+  signRequestRoutes,
+  accountRoutes,
+  activityRoutes,
+  discoveryRoutes,
+  productRoutes,
+  vaultRoutes,
+  prepareRoutes,
+];
 
 /** Mounted at /v1 (public routes outside /v1/agent: /tokens, /baskets, /strategy-finder...). */
-export const publicRouteGroups: RouteGroup[] = [];
+export const publicRouteGroups: RouteGroup[] = [tokenRoutes, basketRoutes];

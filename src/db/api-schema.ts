@@ -54,6 +54,10 @@ export interface ActivityCursorTable {
   position: Numeric;
   /** Hash of the block at `position`, to notice a reorg. */
   block_hash: string | null;
+  /** Number of the block at `position` (null before the owner's first change). Migration 0002. */
+  block_number: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+  /** `{blocks: [[blockNumber, blockHash], ...]}` newest first: recent blocks whose changes were given. Migration 0002. */
+  trail: ColumnType<{ blocks: [string, string][] }, { blocks: [string, string][] } | undefined, { blocks: [string, string][] }>;
   created_at: CreatedAt;
 }
 

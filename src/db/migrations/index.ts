@@ -3,9 +3,11 @@
 // NNNN_name.ts exporting a factory of the schema name, and list it here.
 import type { Migration, MigrationProvider } from "kysely";
 import { initial } from "./0001_initial.js";
+import { activityCursorTrail } from "./0002_activity_cursor_trail.js";
 
 const migrations: Record<string, (schema: string) => Migration> = {
   "0001_initial": initial,
+  "0002_activity_cursor_trail": activityCursorTrail,
 };
 
 export function migrationProvider(schema: string): MigrationProvider {

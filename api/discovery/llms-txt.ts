@@ -1,0 +1,51 @@
+// llms.txt: a plain-text guide in the llms.txt layout (a title, a one-paragraph summary, notes,
+// then sections of links and one-line entries), generated from the OpenAPI document the app
+// serves and the error catalog, behind a fixed preface. A pure function.
+import { codesByStatusOf, operationsOf, type ErrorCatalog, type OpenApiDocument } from "./catalog.js";
+import { RULES, SUMMARY, WORKFLOW } from "./preface.js";
+
+const line = (text: string) => text.replace(/\s*\n+\s*/g, " ").trim();
+
+/** The first sentence of a text (descriptions can run long; llms.txt keeps one line per entry). */
+function firstSentence(text: string): string {
+  const flat = line(text.replace(/\*\*/g, ""));
+  const end = flat.search(/\.(\s|$)/);
+  return end === -1 ? flat : flat.slice(0, end + 1);
+}
+
+export function renderLlmsTxt(doc: OpenApiDocument, catalog: ErrorCatalog): string {
+  const title = doc.info?.title ?? "Agent interface";
+  const base = (doc.servers?.[0]?.url ?? "").replace(/\/$/, "");
+  const operations = operationsOf(doc, catalog);
+  const out: string[] = [];
+
+  out.push(`# ${title}`, "", `> ${SUMMARY}`, "");
+  for (const rule of RULES) out.push(`- ${rule}`);
+  out.push("");
+  out.push("How to work with it:");
+  WORKFLOW.forEach((step, i) => out.push(`${i + 1}. ${step}`));
+  out.push("");
+
+  out.push("## Docs", "");
+  out.push(`- [OpenAPI 3.1 description](${base}/v1/agent/openapi.json): every request and answer shape`);
+  out.push(`- [Skill for agents](${base}/v1/agent/skill.md): the same guide in Markdown, with every route in full`);
+  out.push(`- [API reference](${base}/v1/agent/reference): an interactive page that renders the OpenAPI description`);
+  out.push("");
+
+  out.push("## Endpoints", "");
+  for (const op of operations) {
+    const params = [...op.parameters, ...(op.body?.fields ?? [])].map((f) => `${f.name}${f.required ? "" : "?"} (${f.in}: ${f.type})`);
+    const codes = op.codes.length ? ` Errors: ${op.codes.join(", ")}.` : "";
+    const summary = op.summary ? `${op.summary}.` : "";
+    const detail = op.description ? ` ${firstSentence(op.description)}` : "";
+    out.push(`- ${op.method} ${op.path}: ${summary}${detail}${params.length ? ` Parameters: ${params.join("; ")}.` : ""}${codes}`);
+  }
+  out.push("");
+
+  out.push("## Errors", "", "Every error answers {error, code, details?}.", "");
+  for (const [status, codes] of codesByStatusOf(catalog)) {
+    for (const code of codes) out.push(`- ${code} (${status}): ${line(catalog[code]!.message)}. When: ${line(catalog[code]!.when)}.`);
+  }
+  out.push("");
+  return out.join("\n");
+}

@@ -1,0 +1,29 @@
+// The fixed part of the discovery documents (skill.md, llms.txt): what the service does, its
+// rules, and how an agent works with it. Everything else in those documents is generated from the
+// OpenAPI document and the error catalog, so it cannot drift from the routes.
+
+export const SERVICE_NAME = "agent-interface";
+
+export const SUMMARY =
+  "Read data, backtests, planners and unsigned transaction bundles for one EVM chain (chain id 4663; 0x1237 in EIP-5792 calls): " +
+  "vaults, limit orders, grids, ladder strategies, swaps and baskets. The service never holds keys and never signs or sends a transaction.";
+
+/** Rules an agent must know before its first call, one sentence each. */
+export const RULES: readonly string[] = [
+  "The service never holds keys, never signs and never sends a transaction: a bundle takes effect only when the owner wallet signs it, at the sign link or in the owner's own wallet (EIP-5792 wallet_sendCalls, or eth_sendTransaction call by call, approvals first, waiting for each receipt).",
+  "Receivers and owners in every bundle are always the signing wallet (`owner`); a request naming anyone else is refused.",
+  "Prepared bundles and their sign links expire after 10 minutes: prepare again and never reuse old calldata.",
+  "Backtests and planners are estimates, not quotes; past results do not predict results. Vaults can lose value; orders, grids and ladder strategies can fill at a loss after fees.",
+  "Activity cursors last 14 days; after that (or for any unknown cursor) the feed answers 404 CURSOR_NOT_FOUND: take a new baseline.",
+  "Amounts are decimal strings. Pairs name the same amount twice: `x` in whole units of its token and `xUnits` in base units. USDG has 6 decimals, vault shares 12 (stock-token vault shares 18), basket tokens 18.",
+  "Address inputs are 0x followed by 40 hexadecimal characters; addresses in answers are checksummed. Times are ISO 8601 in UTC.",
+  "A success answers `{data}`; an error answers `{error, code, details?}` with a code from the error catalog below. Any route can answer 400 INVALID_REQUEST, 429 RATE_LIMITED (wait the Retry-After seconds) and 503 UNAVAILABLE (retry shortly).",
+];
+
+/** How an agent works with the service, step by step. */
+export const WORKFLOW: readonly string[] = [
+  "Discover: read this document, or the OpenAPI 3.1 description at /v1/agent/openapi.json (the single source of every request and answer shape).",
+  "Read: GET /v1/agent/products for what is offered now, the vault list and details, and GET /v1/agent/accounts/{owner} for everything a wallet holds.",
+  "Follow changes: call GET /v1/agent/accounts/{owner}/activity once without a cursor (a baseline), then with the cursor last returned; while `more` is true call again at once; when `reorged` is true, drop what you hold after `after` and apply the changes given.",
+  "Act: POST /v1/agent/prepare/{kind} builds an unsigned bundle (steps, sign link, walletSendCalls). Give the sign link to the owner, or send the calls from the owner's wallet. Then watch the activity feed for the result.",
+];

@@ -1,0 +1,97 @@
+// GET /v1/agent/accounts/{owner}/activity: the owner's change feed, pulled with a cursor.
+// The semantics (baseline, paging, retries, expiry, reorgs) are written into the route's
+// description below, which is what the OpenAPI document, skill.md and llms.txt show.
+import { createRoute, z } from "@hono/zod-openapi";
+import { getAddress } from "viem";
+import { CURSOR_TTL_MS, CursorNotFoundError, MAX_CHANGES_PER_CALL, pollActivity } from "../../src/db/cursors.js";
+import type { ActivityRow } from "../../src/db/reads/activity.js";
+import { isoTime } from "../../src/domain/format.js";
+import { ApiError } from "../../src/domain/errors.js";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { ok } from "../envelope.js";
+import { Activity } from "../schemas/accounts.js";
+import { Address, errorResponses, okResponse } from "../schemas/common.js";
+import { createRouter } from "../validation.js";
+
+const TTL_DAYS = CURSOR_TTL_MS / 86_400_000;
+
+export const ACTIVITY_DESCRIPTION = [
+  "The wallet's change feed, pull only. Each change is `{id, kind, subject, contract, data, txHash, block, blockHash, logIndex, time}`; `data` holds the change's figures (amounts in base units as decimal strings).",
+  "**Baseline.** Call without `cursor`: the answer has no changes (read the current state from GET /v1/agent/accounts/{owner}) and a cursor at the wallet's newest change.",
+  `**Polling.** Call with the cursor last returned: the answer has the wallet's changes after it, in order of \`id\`, at most ${MAX_CHANGES_PER_CALL} (or \`limit\`), and a new cursor just after the last change returned. While \`more\` is true, call again at once with the new cursor; when it is false you are up to date (poll again later, e.g. every few seconds).`,
+  "**Retries are safe.** Every answer issues a cursor, and the cursor passed in stays valid: calling again with the same cursor answers the same changes (and the same new cursor, unless more changes arrived meanwhile). Change ids are stable positions, so de-duplicate by `id`.",
+  `**Expiry.** A cursor is valid for ${TTL_DAYS} days after it was issued. An unknown cursor, another wallet's cursor, or one older than ${TTL_DAYS} days answers 404 CURSOR_NOT_FOUND: take a new baseline (and re-read the account). A \`cursor\` that is empty or longer than 128 characters is 400 INVALID_REQUEST; any other string that is not a live cursor of this wallet is 404 CURSOR_NOT_FOUND.`,
+  "**Reorgs.** A cursor remembers the blocks of the changes it covers. If a chain reorganisation removed changes you were already given, the answer has `reorged: true` and starts from the last common point: `after` is at or before it (before it while the indexer is still re-processing blocks; what you then drop and get again is identical). Drop every change you hold with an id greater than `after` (and anything you derived from them), then apply `changes` (the replacement branch's changes, in order; more may follow on the next polls). A replacement change can have the same id as a removed one, so apply the rule before de-duplicating by id. Otherwise `reorged` is false and `after` is the position of the cursor you passed.",
+  "`since` is when the cursor you passed was issued (for a baseline: now); `now` is the server time.",
+].join("\n\n");
+
+const getActivity = createRoute({
+  method: "get",
+  path: "/accounts/{owner}/activity",
+  tags: ["Accounts"],
+  summary: "Changes of a wallet since a cursor",
+  description: ACTIVITY_DESCRIPTION,
+  request: {
+    params: z.object({ owner: Address.openapi({ description: "The wallet (0x followed by 40 hex characters)" }) }),
+    query: z.object({
+      cursor: z
+        .string()
+        .min(1)
+        .max(128)
+        .optional()
+        .openapi({ description: "The cursor last returned; omit it for a baseline", example: "gU2p3m0oQ0y8W1R3aT1n4g5x7Jc9kLmN" }),
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_CHANGES_PER_CALL)
+        .default(MAX_CHANGES_PER_CALL)
+        .openapi({ description: `Most changes in one answer (1-${MAX_CHANGES_PER_CALL}, default ${MAX_CHANGES_PER_CALL})`, example: MAX_CHANGES_PER_CALL }),
+    }),
+  },
+  responses: {
+    200: okResponse(Activity, "The wallet's changes after the cursor and a new cursor"),
+    ...errorResponses("CURSOR_NOT_FOUND"),
+  },
+});
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const checksumIfAddress = <T>(value: T): T | `0x${string}` => (typeof value === "string" && ADDRESS.test(value) ? getAddress(value) : value);
+
+/** A change as answered: checksummed addresses, the block's time in ISO 8601. */
+export function formatChange(row: ActivityRow) {
+  return {
+    id: row.position.toString(),
+    kind: row.kind,
+    subject: checksumIfAddress(row.subject),
+    contract: getAddress(row.contract),
+    data: Object.fromEntries(Object.entries(row.data ?? {}).map(([key, value]) => [key, checksumIfAddress(value)])),
+    txHash: row.txHash,
+    block: Number(row.blockNumber),
+    blockHash: row.blockHash,
+    logIndex: row.logIndex,
+    time: isoTime(row.timestamp),
+  };
+}
+
+export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now">) =>
+  createRouter<AppEnv>().openapi(getActivity, async (c) => {
+    const { owner } = c.req.valid("param");
+    const { cursor, limit } = c.req.valid("query");
+    try {
+      const answer = await pollActivity({ db: deps.db, reads: deps.reads, owner, cursorId: cursor, limit, now: deps.now() });
+      c.header("Cache-Control", "no-store");
+      return ok(c, {
+        cursor: answer.cursor,
+        since: answer.since.toISOString(),
+        now: answer.now.toISOString(),
+        after: answer.after.toString(),
+        changes: answer.changes.map(formatChange),
+        more: answer.more,
+        reorged: answer.reorged,
+      });
+    } catch (error) {
+      if (error instanceof CursorNotFoundError) throw new ApiError("CURSOR_NOT_FOUND");
+      throw error;
+    }
+  });

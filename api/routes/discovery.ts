@@ -1,0 +1,93 @@
+// Discovery documents, generated at request time from the route catalog so they never drift:
+// - GET /v1/agent/skill.md   Markdown instructions for agents
+// - GET /v1/agent/llms.txt   plain-text guide
+// - GET /v1/agent/reference  interactive API reference (self-contained HTML; loads openapi.json)
+//
+// skill.md and llms.txt are pure functions (api/discovery/) of the OpenAPI document the app serves
+// at /v1/agent/openapi.json and of the error catalog. A route group cannot reach the app that
+// mounts it, so the document is rebuilt here from the same catalog, exactly as createApp builds it:
+// every group of api/routes/index.ts mounted at the same prefix, the same `info` and `servers`.
+// A test checks the two documents are equal.
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { randomBytes } from "node:crypto";
+import type { Context } from "hono";
+import { errorCatalog } from "../../src/domain/errors.js";
+import type { OpenApiDocument } from "../discovery/catalog.js";
+import { renderLlmsTxt } from "../discovery/llms-txt.js";
+import { referenceCsp, renderReferenceHtml } from "../discovery/reference-html.js";
+import { renderSkillMd } from "../discovery/skill-md.js";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { errorResponses } from "../schemas/common.js";
+import { createRouter } from "../validation.js";
+
+/** The document createApp serves: the same groups, `info` and `servers` (see api/app.ts). */
+export async function servedOpenApiDocument(deps: AppDeps, origin: string): Promise<OpenApiDocument> {
+  // Imported here, not at the top: index.ts imports this file.
+  const [{ agentRouteGroups, publicRouteGroups }, { API_DESCRIPTION }] = await Promise.all([import("./index.js"), import("../app.js")]);
+  const app = new OpenAPIHono<AppEnv>();
+  for (const group of agentRouteGroups) app.route("/v1/agent", group(deps));
+  for (const group of publicRouteGroups) app.route("/v1", group(deps));
+  return app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: { title: "Agent interface", version: "1.0.0", description: API_DESCRIPTION },
+    servers: [{ url: deps.baseUrl ?? origin }],
+  }) as OpenApiDocument;
+}
+
+const text = (description: string, type: string) => ({ description, content: { [type]: { schema: z.string() } } });
+
+const getSkill = createRoute({
+  method: "get",
+  path: "/skill.md",
+  tags: ["Discovery"],
+  summary: "Markdown instructions for agents",
+  description:
+    "What the service does and its rules, how to work with it, every route of the OpenAPI description with its parameters and error codes, and the error catalog. Generated from the OpenAPI description and the error catalog at request time.",
+  responses: { 200: text("The skill document (text/markdown)", "text/markdown"), ...errorResponses() },
+});
+
+const getLlms = createRoute({
+  method: "get",
+  path: "/llms.txt",
+  tags: ["Discovery"],
+  summary: "Plain-text guide",
+  description: "The same guide as skill.md in the llms.txt layout: summary, rules, links, one line per route, the error codes. Generated at request time.",
+  responses: { 200: text("The guide (text/plain)", "text/plain"), ...errorResponses() },
+});
+
+const getReference = createRoute({
+  method: "get",
+  path: "/reference",
+  tags: ["Discovery"],
+  summary: "Interactive API reference",
+  description:
+    "A self-contained HTML page (no external assets) that renders the OpenAPI description: every route, its parameters and answer shapes, and a form to try it from the browser.",
+  responses: { 200: text("The reference page (text/html)", "text/html"), ...errorResponses() },
+});
+
+export const discoveryRoutes = (deps: AppDeps) => {
+  // The document depends only on the deps and the origin: build it once per origin.
+  const documents = new Map<string, Promise<OpenApiDocument>>();
+  const documentFor = (c: Context) => {
+    const origin = new URL(c.req.url).origin;
+    const key = deps.baseUrl ?? origin;
+    let document = documents.get(key);
+    if (!document) {
+      document = servedOpenApiDocument(deps, origin);
+      document.catch(() => documents.delete(key));
+      if (documents.size < 16) documents.set(key, document);
+    }
+    return document;
+  };
+  const send = (c: Context, body: string, type: string, headers: Record<string, string> = {}) =>
+    c.body(body, 200, { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff", ...headers });
+
+  return createRouter<AppEnv>()
+    .openapi(getSkill, async (c) => send(c, renderSkillMd(await documentFor(c), errorCatalog), "text/markdown") as never)
+    .openapi(getLlms, async (c) => send(c, renderLlmsTxt(await documentFor(c), errorCatalog), "text/plain") as never)
+    .openapi(getReference, async (c) => {
+      const nonce = randomBytes(16).toString("base64");
+      const html = renderReferenceHtml({ title: (await documentFor(c)).info?.title ?? "Agent interface", nonce });
+      return send(c, html, "text/html", { "Content-Security-Policy": referenceCsp(nonce), "Cache-Control": "no-store" }) as never;
+    });
+};

@@ -1,0 +1,243 @@
+// Activity cursors: an owner's position in the activity feed, stored in the API's schema
+// (`activity_cursor`) and usable for 14 days.
+//
+// - A cursor is an opaque id: 192 bits, base64url (32 characters). A baseline cursor is random;
+//   the cursor answered to a poll is derived from the polled cursor's id and the new position
+//   (SHA-256), so a retried poll answers the same changes AND the same cursor (idempotent), and an
+//   agent that never moves on does not grow the table. Only someone who holds the parent cursor
+//   can derive it.
+// - A cursor is bound to its owner: another owner's cursor answers like an unknown one.
+// - Reorgs: a cursor remembers the block of its position and the trail of recent blocks (within
+//   the indexer's reorg window) whose changes were given. A poll first checks the trail against
+//   the log: when the newest given block is no longer canonical, the answer is `reorged: true` and
+//   starts after the last common point (the newest given block still canonical, or the start of
+//   the reorg window), so the agent drops what it holds after `after` and applies the changes.
+//   The check reads the log as it is at that moment. Ponder can revert a block that stays
+//   canonical and re-index it in its next transaction (seen on the devnet after evm_revert: it
+//   reverted to the snapshot block's parent); a poll in between finds that block missing and
+//   rewinds further. That is safe: what the agent drops and is given again is identical.
+import { createHash, randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { ActivityCursorRow, Database } from "./api-schema.js";
+import type { Projections } from "./projections.js";
+import {
+  blockOfPosition,
+  lastPositionOf,
+  readChangesAfter,
+  readOwnerBlocks,
+  readOwnerHead,
+  type ActivityRow,
+  type BlockRef,
+} from "./reads/activity.js";
+
+/** Activity cursor validity (spec Limits). */
+export const CURSOR_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+
+/**
+ * Blocks behind a given block that a reorg can still replace. Ponder treats blocks older than its
+ * finality depth as final (30 blocks on chains it does not know, such as 4663) and cannot revert
+ * them; 64 leaves a margin.
+ */
+export const REORG_WINDOW_BLOCKS = 64n;
+
+/** Most changes one answer carries; `more: true` means call again at once with the new cursor. */
+export const MAX_CHANGES_PER_CALL = 500;
+
+/** What a cursor id looks like; anything else is unknown without a lookup. */
+export const CURSOR_ID = /^[A-Za-z0-9_-]{22,64}$/;
+
+/** One in this many issued cursors also sweeps expired ones. */
+const SWEEP_EVERY = 100;
+const SWEEP_BATCH = 1000;
+
+export type ActivityCursor = {
+  id: string;
+  /** Lowercase owner. */
+  owner: string;
+  /** Changes at or below this position were given (or predate the baseline). */
+  position: bigint;
+  /** Recent blocks whose changes were given, newest first (the block of `position` first). */
+  trail: BlockRef[];
+  createdAt: Date;
+};
+
+/** 192 random bits, base64url (32 characters). */
+export function newCursorId(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+/** The id of the cursor that follows `parentId` at this position and trail (deterministic). */
+export function childCursorId(parentId: string, position: bigint, trail: readonly BlockRef[]): string {
+  const state = [parentId, position.toString(), ...trail.map((b) => `${b.number}:${b.hash}`)].join("\n");
+  return createHash("sha256").update(state).digest().subarray(0, 24).toString("base64url");
+}
+
+function fromRow(row: ActivityCursorRow): ActivityCursor {
+  const blocks = (row.trail as { blocks?: [string, string][] } | null)?.blocks ?? [];
+  return {
+    id: row.id,
+    owner: row.owner,
+    position: BigInt(row.position),
+    trail: blocks.map(([number, hash]) => ({ number: BigInt(number), hash })),
+    createdAt: row.created_at,
+  };
+}
+
+/** The cursor with this id when it exists, belongs to `owner` and is younger than 14 days at `now`. */
+export async function findLiveCursor(db: Kysely<Database>, id: string, owner: string, now: Date): Promise<ActivityCursor | undefined> {
+  if (!CURSOR_ID.test(id)) return undefined;
+  const row = await db
+    .selectFrom("activity_cursor")
+    .selectAll()
+    .where("id", "=", id)
+    .where("owner", "=", owner.toLowerCase())
+    .where("created_at", ">", new Date(now.getTime() - CURSOR_TTL_MS))
+    .executeTakeFirst();
+  return row ? fromRow(row) : undefined;
+}
+
+/**
+ * Stores a cursor (created now) unless one with its id exists, and answers the stored one: a
+ * derived id seen before keeps its first creation time.
+ */
+export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date): Promise<ActivityCursor> {
+  const head = cursor.trail[0];
+  const row = await db
+    .insertInto("activity_cursor")
+    .values({
+      id: cursor.id,
+      owner: cursor.owner.toLowerCase(),
+      position: cursor.position.toString(),
+      block_number: head ? head.number.toString() : null,
+      block_hash: head ? head.hash : null,
+      trail: { blocks: cursor.trail.map((b) => [b.number.toString(), b.hash] as [string, string]) },
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  const stored = row ?? (await db.selectFrom("activity_cursor").selectAll().where("id", "=", cursor.id).executeTakeFirstOrThrow());
+  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
+  return fromRow(stored);
+}
+
+/** Deletes up to `limit` cursors that expired before `now`; answers how many. */
+export async function sweepExpiredCursors(db: Kysely<Database>, now: Date, limit = SWEEP_BATCH): Promise<number> {
+  const cutoff = new Date(now.getTime() - CURSOR_TTL_MS);
+  const result = await db
+    .deleteFrom("activity_cursor")
+    .where("id", "in", (eb) => eb.selectFrom("activity_cursor").select("id").where("created_at", "<=", cutoff).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// ---------------------------------------------------------------- the pure parts
+
+/**
+ * Merges the blocks of newly given changes (any order) into a trail, newest first, one entry per
+ * block, keeping only blocks a reorg can still replace (within REORG_WINDOW_BLOCKS of the newest).
+ */
+export function extendTrail(trail: readonly BlockRef[], given: readonly BlockRef[]): BlockRef[] {
+  const byNumber = new Map<bigint, BlockRef>();
+  for (const block of [...trail, ...given]) byNumber.set(block.number, { number: block.number, hash: block.hash.toLowerCase() });
+  const sorted = [...byNumber.values()].sort((a, b) => (a.number === b.number ? 0 : a.number > b.number ? -1 : 1));
+  const newest = sorted[0];
+  return newest ? sorted.filter((b) => b.number > newest.number - REORG_WINDOW_BLOCKS) : [];
+}
+
+export type ResumePoint = {
+  /** Answer the owner's changes after this position. */
+  after: bigint;
+  /** The trail still canonical (newest first). */
+  trail: BlockRef[];
+  /** True when changes already given were reorged away. */
+  reorged: boolean;
+};
+
+/**
+ * Where a poll resumes, given the cursor and the owner's blocks the log holds now over the
+ * cursor's trail. A reorg replaces a suffix of the chain, so the trail's canonical entries are
+ * its oldest ones:
+ * - newest entry canonical (or no trail): no reorg, resume at the cursor's position;
+ * - else the newest canonical entry is the last common block: resume after it;
+ * - none canonical: resume at the start of the reorg window before the newest entry (every block
+ *   before it is final; the trail covers every block in the window whose changes were given).
+ */
+export function resumePoint(cursor: Pick<ActivityCursor, "position" | "trail">, canonical: readonly BlockRef[]): ResumePoint {
+  const newest = cursor.trail[0];
+  if (!newest) return { after: cursor.position, trail: [], reorged: false };
+  const held = new Set(canonical.map((b) => `${b.number}:${b.hash.toLowerCase()}`));
+  const index = cursor.trail.findIndex((b) => held.has(`${b.number}:${b.hash.toLowerCase()}`));
+  if (index === 0) return { after: cursor.position, trail: [...cursor.trail], reorged: false };
+  if (index > 0) return { after: lastPositionOf(cursor.trail[index]!.number), trail: cursor.trail.slice(index), reorged: true };
+  const windowStart = newest.number - REORG_WINDOW_BLOCKS;
+  return { after: windowStart < 0n ? 0n : lastPositionOf(windowStart), trail: [], reorged: true };
+}
+
+// ---------------------------------------------------------------- the feed
+
+export type ActivityAnswer = {
+  cursor: string;
+  /** When the polled cursor was issued (the baseline: now). */
+  since: Date;
+  now: Date;
+  /** The changes start after this position (the cursor's, or the last common point after a reorg). */
+  after: bigint;
+  changes: ActivityRow[];
+  /** More changes wait: call again at once with the new cursor. */
+  more: boolean;
+  reorged: boolean;
+};
+
+export type PollActivityParameters = {
+  db: Kysely<Database>;
+  reads: Kysely<Projections>;
+  owner: string;
+  now: Date;
+  /** Omit for a baseline. */
+  cursorId?: string;
+  limit?: number;
+};
+
+export class CursorNotFoundError extends Error {
+  override name = "CursorNotFoundError";
+}
+
+/**
+ * A baseline (no cursor): no changes, and a cursor at the owner's newest change. A poll: the
+ * owner's changes after the cursor (or after the last common point, when a reorg took changes
+ * already given), at most `limit`, and the cursor after the last one answered.
+ * Throws CursorNotFoundError for an unknown, foreign or expired cursor.
+ */
+export async function pollActivity(p: PollActivityParameters): Promise<ActivityAnswer> {
+  const owner = p.owner.toLowerCase();
+  const limit = Math.max(1, Math.min(p.limit ?? MAX_CHANGES_PER_CALL, MAX_CHANGES_PER_CALL));
+
+  if (p.cursorId === undefined) {
+    const head = await readOwnerHead(p.reads, owner);
+    const position = head ? BigInt(head.position) : 0n;
+    const trail = head ? await readOwnerBlocks(p.reads, owner, blockOfPosition(position) - REORG_WINDOW_BLOCKS + 1n, blockOfPosition(position)) : [];
+    const cursor = await saveCursor(p.db, { id: newCursorId(), owner, position, trail: extendTrail(trail, []) }, p.now);
+    return { cursor: cursor.id, since: p.now, now: p.now, after: position, changes: [], more: false, reorged: false };
+  }
+
+  const parent = await findLiveCursor(p.db, p.cursorId, owner, p.now);
+  if (!parent) throw new CursorNotFoundError("unknown or expired cursor");
+
+  const newest = parent.trail[0];
+  const oldest = parent.trail[parent.trail.length - 1];
+  const canonical = newest && oldest ? await readOwnerBlocks(p.reads, owner, oldest.number, newest.number) : [];
+  const resume = resumePoint(parent, canonical);
+
+  const rows = await readChangesAfter(p.reads, owner, resume.after, limit + 1);
+  const more = rows.length > limit;
+  const changes = more ? rows.slice(0, limit) : rows;
+  const last = changes[changes.length - 1];
+  const position = last ? BigInt(last.position) : resume.after;
+  const trail = extendTrail(
+    resume.trail,
+    changes.map((row) => ({ number: BigInt(row.blockNumber), hash: row.blockHash })),
+  );
+  const child = await saveCursor(p.db, { id: childCursorId(parent.id, position, trail), owner, position, trail }, p.now);
+  return { cursor: child.id, since: parent.createdAt, now: p.now, after: resume.after, changes, more, reorged: resume.reorged };
+}

@@ -1,0 +1,139 @@
+// Discovery documents: skill.md and llms.txt are generated from the OpenAPI document the app serves
+// and the error catalog (every path and every code in them), and the reference page is one HTML
+// page with no URL of any host and no external asset.
+import { Script } from "node:vm";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import type { Redis } from "ioredis";
+import type { Kysely } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OpenApiDocument } from "../../api/discovery/catalog.js";
+import { renderLlmsTxt } from "../../api/discovery/llms-txt.js";
+import { renderSkillMd } from "../../api/discovery/skill-md.js";
+import { servedOpenApiDocument } from "../../api/routes/discovery.js";
+import type { Database } from "../../src/db/api-schema.js";
+import { errorCatalog, errorCodes } from "../../src/domain/errors.js";
+import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
+
+let database: TestDatabase;
+let db: Kysely<Database>;
+let redis: Redis;
+const prefix = randomPrefix();
+let t: ReturnType<typeof testApp>;
+let doc: OpenApiDocument;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await migratedDb(database);
+  redis = await connectRedis();
+  t = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl` } });
+  doc = await json(await t.app.request("/v1/agent/openapi.json"));
+});
+
+afterAll(async () => {
+  await deleteKeys(redis, prefix);
+  await Promise.allSettled([db?.destroy(), redis?.quit()]);
+  await database?.drop();
+});
+
+const paths = () => Object.keys(doc.paths ?? {});
+
+describe("the route catalog of the discovery documents", () => {
+  it("is the document the app serves at /v1/agent/openapi.json", async () => {
+    expect(paths()).toEqual(expect.arrayContaining(["/v1/agent/accounts/{owner}", "/v1/agent/accounts/{owner}/activity", "/v1/agent/skill.md", "/v1/agent/llms.txt", "/v1/agent/reference"]));
+    expect(await servedOpenApiDocument(t.deps, "http://localhost")).toEqual(doc);
+  });
+
+  it("is a valid OpenAPI 3.1 document with the discovery and account routes in it", async () => {
+    await SwaggerParser.validate(structuredClone(doc) as never);
+    const ops = doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+    expect(Object.keys(ops["/v1/agent/skill.md"]!.get!.responses["200"]!.content!)).toEqual(["text/markdown"]);
+    expect(Object.keys(ops["/v1/agent/llms.txt"]!.get!.responses["200"]!.content!)).toEqual(["text/plain"]);
+    expect(Object.keys(ops["/v1/agent/reference"]!.get!.responses["200"]!.content!)).toEqual(["text/html"]);
+    expect(ops["/v1/agent/accounts/{owner}/activity"]!.get!.responses["404"]).toBeDefined();
+  });
+});
+
+describe("GET /v1/agent/skill.md", () => {
+  it("is Markdown naming every path of the served OpenAPI document and every error code", async () => {
+    const response = await t.app.request("/v1/agent/skill.md");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    const text = await response.text();
+    expect(text).toBe(renderSkillMd(doc, errorCatalog));
+    expect(text).toMatch(/^---\nname: agent-interface\ndescription: /);
+    for (const path of paths()) expect(text, path).toMatch(new RegExp(`^### (GET|POST|PUT|PATCH|DELETE) ${path.replace(/[{}.]/g, "\\$&")}$`, "m"));
+    for (const code of errorCodes) expect(text, code).toContain(`\`${code}\``);
+    for (const fact of ["never holds keys", "sign link", "10 minutes", "estimates, not quotes", "14 days", "CURSOR_NOT_FOUND", "reorged"]) expect(text).toContain(fact);
+    // The activity route's semantics come from its OpenAPI description.
+    expect(text).toContain("**Reorgs.**");
+  });
+
+  it("follows the document: a route added to it appears, with its parameters and codes", () => {
+    const extra: OpenApiDocument = {
+      ...doc,
+      paths: {
+        ...doc.paths,
+        "/v1/agent/new/{thing}": {
+          post: {
+            summary: "A new route",
+            parameters: [{ name: "thing", in: "path", required: true, schema: { type: "string", pattern: "^x$" } }],
+            requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["a"], properties: { a: { type: "integer", minimum: 1, maximum: 9 } } } } } },
+            responses: { "422": { description: "`NO_CANDLES`: No price history" } },
+          },
+        },
+      },
+    };
+    const text = renderSkillMd(extra, errorCatalog);
+    expect(text).toContain("### POST /v1/agent/new/{thing}");
+    expect(text).toContain("- `thing` (path, required, string matching ^x$)");
+    expect(text).toContain("- `a` (body, required, integer 1-9)");
+    expect(text).toContain("Answers: 422 NO_CANDLES.");
+    expect(renderLlmsTxt(extra, errorCatalog)).toContain("- POST /v1/agent/new/{thing}: A new route. Parameters: thing (path: string matching ^x$); a (body: integer 1-9). Errors: NO_CANDLES.");
+  });
+});
+
+describe("GET /v1/agent/llms.txt", () => {
+  it("is plain text naming every path of the served OpenAPI document and every error code", async () => {
+    const response = await t.app.request("/v1/agent/llms.txt");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    const text = await response.text();
+    expect(text).toBe(renderLlmsTxt(doc, errorCatalog));
+    expect(text).toMatch(/^# Agent interface\n\n> /);
+    for (const path of paths()) expect(text, path).toMatch(new RegExp(`^- (GET|POST|PUT|PATCH|DELETE) ${path.replace(/[{}.]/g, "\\$&")}: `, "m"));
+    for (const code of errorCodes) expect(text, code).toMatch(new RegExp(`^- ${code} \\(${errorCatalog[code].status}\\): `, "m"));
+    expect(text).toContain("(http://agent.test/v1/agent/openapi.json)");
+  });
+});
+
+describe("GET /v1/agent/reference", () => {
+  it("is one HTML page with no URL of any host and no external asset, under a strict CSP", async () => {
+    const response = await t.app.request("/v1/agent/reference");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const html = await response.text();
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/https?:\/\//i);
+    expect(html).not.toMatch(/(src|href)\s*=\s*["']?\s*\/\//i); // no protocol-relative URLs
+    expect(html).not.toMatch(/<script[^>]*\ssrc=/i);
+    expect(html).not.toMatch(/<link[^>]*stylesheet/i);
+    expect(html).not.toMatch(/@import|url\(/i);
+    const csp = response.headers.get("content-security-policy")!;
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("connect-src 'self'");
+    // Every inline part carries the nonce; the script parses.
+    const scripts = [...html.matchAll(/<script nonce="([^"]+)">([\s\S]*?)<\/script>/g)];
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]![1]).toBe(nonce);
+    expect(() => new Script(scripts[0]![2]!)).not.toThrow();
+    expect(html).toContain(`<style nonce="${nonce}">`);
+    // It loads the document the app serves, from the same origin, relative to the page.
+    expect(scripts[0]![2]).toContain('fetch("openapi.json"');
+    expect(new URL("openapi.json", "http://agent.test/v1/agent/reference").pathname).toBe("/v1/agent/openapi.json");
+    // A new nonce per answer.
+    const again = (await t.app.request("/v1/agent/reference")).headers.get("content-security-policy");
+    expect(again).not.toBe(csp);
+  });
+});
