@@ -1,0 +1,66 @@
+// `npm run bench`: every benchmark in turn, each printing its own table, then a summary of the figures
+// the issue sets targets for. Benchmarks report; they never fail on a time (a benchmark that cannot run
+// is reported as an error and the others still run).
+//   1. devnet-seed       the devnet with 90 days of history: deploy and seed times (bench/devnet-seed.ts)
+//   2. indexer-backfill  that same devnet indexed end to end, ours vs a raw-log baseline (bench/indexer-backfill.ts)
+//   3. live-latency      receipt to activity row on a live devnet and indexer (bench/live-latency.ts)
+// BENCH_DAYS shortens the history of 1 and 2 (for a quick look; targets apply to 90 days).
+import { benchDevnetSeed } from "./devnet-seed.js";
+import { benchIndexerBackfill } from "./indexer-backfill.js";
+import { log, machine, printMachine, printResult, round, saveResult, table, type BenchResult } from "./lib.js";
+import { benchLiveLatency } from "./live-latency.js";
+
+const days = Number(process.env.BENCH_DAYS ?? 90);
+const started = Date.now();
+printMachine();
+const results: BenchResult[] = [];
+const errors: { name: string; error: string }[] = [];
+
+async function attempt(name: string, run: () => Promise<BenchResult | undefined>) {
+  try {
+    const r = await run();
+    if (!r) return;
+    printResult(r);
+    saveResult(r);
+    results.push(r);
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    log(`${name} failed: ${error}`);
+    errors.push({ name, error: error.split("\n")[0]! });
+  }
+}
+
+// 1 then 2 on the same devnet: the history seeded by 1 is what 2 indexes.
+let devnet: Awaited<ReturnType<typeof benchDevnetSeed>>["devnet"];
+await attempt("devnet-seed", async () => {
+  const r = await benchDevnetSeed({ days, keep: true });
+  devnet = r.devnet;
+  return r.result;
+});
+await attempt("indexer-backfill", async () => {
+  try {
+    return await benchIndexerBackfill({ devnet, days });
+  } finally {
+    await devnet?.stop();
+  }
+});
+await attempt("live-latency", () => benchLiveLatency());
+
+console.log(`\n== summary (${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s in all)`);
+const m = machine();
+console.log(`machine: ${m.cores} cores (${m.cpu}), node ${m.node}; load average at the end ${m.loadAverage}`);
+table([
+  ...results.flatMap((r) =>
+    r.figures
+      .filter((f) => f.target !== undefined)
+      .map((f) => ({
+        benchmark: r.name,
+        figure: f.name,
+        value: `${typeof f.value === "number" ? round(f.value) : f.value}${f.unit ? ` ${f.unit}` : ""}`,
+        target: f.target!,
+        result: f.pass ? "pass" : "miss",
+      })),
+  ),
+  ...errors.map((e) => ({ benchmark: e.name, figure: "(did not run)", value: e.error.slice(0, 60), target: "", result: "error" })),
+]);
+process.exit(0);
