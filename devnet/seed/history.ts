@@ -3,6 +3,7 @@
 import type { Deployments } from "../../src/chain/deployments.js";
 import type { DeployContext } from "../deploy/context.js";
 import { runKeeper, type KeeperSource } from "../keeper/run.js";
+import { trackStrategyKeeper } from "../keeper/strategies.js";
 import type { MarketSimulator } from "../market.js";
 import { historySteps } from "./price-paths.js";
 
@@ -17,6 +18,21 @@ export type SeedOptions = {
 
 export async function seedHistory(ctx: DeployContext, d: Deployments, market: MarketSimulator, opts: SeedOptions) {
   const steps = historySteps(opts.from, opts.to);
+  // Every transaction of the history goes through ctx.send: the market and the strategy keeper keep
+  // what they read (pools' reserves; orders, grids and ladders) up to date from the receipts rather than
+  // reading it all again at every step.
+  await market.trackReserves(true);
+  trackStrategyKeeper(ctx, true);
+  try {
+    await seedSteps(ctx, d, market, opts, steps);
+  } finally {
+    trackStrategyKeeper(ctx, false);
+    await market.trackReserves(false);
+  }
+  return steps.length;
+}
+
+async function seedSteps(ctx: DeployContext, d: Deployments, market: MarketSimulator, opts: SeedOptions, steps: number[]) {
   const test = ctx.chain.testClient;
   let previous = opts.from;
   for (const [i, t] of steps.entries()) {
@@ -37,5 +53,4 @@ export async function seedHistory(ctx: DeployContext, d: Deployments, market: Ma
     if (opts.activity) await opts.activity(i, t, tick);
     if (i % 200 === 0 || i === steps.length - 1) opts.onProgress?.(i + 1, steps.length);
   }
-  return steps.length;
 }

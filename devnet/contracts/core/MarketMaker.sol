@@ -47,6 +47,26 @@ contract MarketMaker is Ownable {
         pool.swap(tokenIn, amountIn, 0, address(this));
     }
 
+    /// @notice Sells `amountsIn[i]` of `tokensIn[i]` (the pool's token or USDG; none when 0) to `pools[i]`: the market
+    /// simulator's fast path (devnet/market.ts), which sizes each trade off chain from the pools' reserves
+    /// with `moveTo`'s arithmetic, so that a step costs the swaps alone. With `approve`, first gives every
+    /// pool an unlimited allowance of both its tokens (once, on the simulator's first step).
+    function swapMany(Pool[] calldata pools, address[] calldata tokensIn, uint256[] calldata amountsIn, bool approve)
+        external
+        onlyOwner
+    {
+        require(pools.length == tokensIn.length && pools.length == amountsIn.length, "LENGTH");
+        if (approve) {
+            for (uint256 i = 0; i < pools.length; i++) {
+                IERC20(pools[i].token()).approve(address(pools[i]), type(uint256).max);
+                IERC20(pools[i].usdg()).approve(address(pools[i]), type(uint256).max);
+            }
+        }
+        for (uint256 i = 0; i < pools.length; i++) {
+            if (amountsIn[i] != 0) pools[i].swap(tokensIn[i], amountsIn[i], 0, address(this));
+        }
+    }
+
     event CallFailed(uint256 index, address indexed target, bytes reason);
 
     /// @notice Runs several keeper calls in one transaction (one block of seeded history). A call that
