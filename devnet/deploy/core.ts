@@ -1,7 +1,7 @@
 // Core of the devnet: USDG, WETH, the listed and unlisted tokens with their USDG pools, the
 // aggregator stand-in, the swap router and the market maker. Test wallets 0-9 get every token.
 import { parseEther, type Address } from "viem";
-import { marketMakerAbi, marketRegistryAbi, poolAbi, testTokenAbi, weth9Abi } from "../../abis/index.js";
+import { marketRegistryAbi, poolAbi, testTokenAbi, weth9Abi } from "../../abis/index.js";
 import { priceToX18, usdgToToken } from "../../src/domain/price.js";
 import type { DeployedToken } from "../../src/chain/deployments.js";
 import { accountAddress, multicall3Address } from "../chain.js";
@@ -66,6 +66,5 @@ export async function deployCore(ctx: DeployContext): Promise<CoreDeployment> {
   }
   await mintUsdg(marketMaker, MAKER_USD * USDG * 10n);
   for (const w of wallets) await mintUsdg(w, WALLET_USD * USDG);
-  void marketMakerAbi;
   return { usdg, weth, markets, aggregator, swapRouter, marketMaker, tokens };
 }
