@@ -4,7 +4,8 @@ import { createConfig, factory } from "ponder";
 import { getAbiItem, type Address } from "viem";
 import * as abis from "./abis/index.js";
 import { loadDeployments } from "./src/chain/deployments.js";
-import { config, rpcUrl } from "./src/config.js";
+import { resolve } from "node:path";
+import { config, indexerRpc, repoRoot } from "./src/config.js";
 
 const d = loadDeployments(config.DEPLOYMENTS_FILE);
 const c = d.contracts as Record<string, Address>;
@@ -16,20 +17,20 @@ const defined = (xs: (Address | undefined)[]) => xs.filter((x): x is Address => 
 const source = <A>(abi: A, address: Address | Address[]) => ({ chain, abi, address, startBlock });
 
 // Postgres, unless a user asks for PGlite with DATABASE_KIND=pglite: an embedded Postgres inside the
-// indexer's process (in .ponder/pglite), so the API and the workers cannot read it. DATABASE_KIND is read
-// here, not in src/config.ts, because only the indexer uses it.
+// indexer's process (in PGLITE_DIRECTORY, default .ponder/pglite), so the API and the workers cannot read
+// it. DATABASE_KIND and PGLITE_DIRECTORY are read here, not in src/config.ts, because only the indexer uses them.
 const databaseKind = process.env.DATABASE_KIND || "postgres";
 if (databaseKind !== "postgres" && databaseKind !== "pglite") {
   throw new Error(`DATABASE_KIND=${JSON.stringify(databaseKind)} must be "postgres" or "pglite"`);
 }
 const database =
   databaseKind === "pglite"
-    ? ({ kind: "pglite", directory: ".ponder/pglite" } as const)
+    ? ({ kind: "pglite", directory: resolve(repoRoot, process.env.PGLITE_DIRECTORY || ".ponder/pglite") } as const)
     : ({ kind: "postgres", connectionString: config.DATABASE_URL } as const);
 
 export default createConfig({
   database,
-  chains: { [chain]: { id: 4663, rpc: rpcUrl(config), pollingInterval: 100, ethGetLogsBlockRange: 10_000 } },
+  chains: { [chain]: { id: 4663, rpc: indexerRpc(config), pollingInterval: 100, ethGetLogsBlockRange: 10_000 } },
   contracts: {
     MarketRegistry: source(abis.marketRegistryAbi, c.markets!),
     Pool: {

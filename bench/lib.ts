@@ -206,9 +206,9 @@ export function metricBy(metrics: Metrics, name: string, by: string): Map<string
 
 // ------------------------------------------------------------------------------------------ indexers
 
-/** ours: `npm run indexer`; ours-rpc-buckets: the same app with bench/ponder-rpc-buckets.config.ts;
- *  baseline: bench/baseline-app (raw logs). */
-export type IndexerKind = "ours" | "ours-rpc-buckets" | "baseline";
+/** ours: `npm run indexer`; ours-one-lane: the same with INDEXER_RPC_LANES=1 (Ponder's per-URL rate
+ *  limit as it is for one URL); baseline: bench/baseline-app (raw logs, same chain settings as ours). */
+export type IndexerKind = "ours" | "ours-one-lane" | "baseline";
 
 export type Indexer = {
   kind: IndexerKind;
@@ -247,8 +247,8 @@ export async function startIndexer(kind: IndexerKind, devnet: Pick<Devnet, "depl
   const child =
     kind === "ours"
       ? spawnTs("scripts/indexer.ts", env, "indexer", output)
-      : kind === "ours-rpc-buckets"
-        ? spawnPonder(kind, ["--config", "bench/ponder-rpc-buckets.config.ts", "start", "--schema", schema, "--views-schema", "agent_views", ...server], env, output)
+      : kind === "ours-one-lane"
+        ? spawnTs("scripts/indexer.ts", { ...env, INDEXER_RPC_LANES: "1" }, "indexer", output)
         : spawnPonder(kind, ["--root", join(repoRoot, "bench", "baseline-app"), "start", "--schema", schema, ...server], env, output);
   return {
     kind,

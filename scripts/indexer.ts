@@ -2,20 +2,30 @@
 // when missing, then runs `ponder start` with the configured schema and views schema, so that a reindex
 // into a new schema can be switched to with no downtime (see README).
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { config, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
-import { resetIndexForNewDevnet } from "../src/db/devnet-reset.js";
+import { resetIndexForNewDevnet, resetPgliteForNewDevnet } from "../src/db/devnet-reset.js";
 import { ensureDatabase } from "../src/db/ensure-database.js";
 import { requireServices } from "../src/services.js";
 
-await requireServices({ postgres: true, redis: false });
-await ensureDatabase(config.DATABASE_URL);
-if (usesDevnet(config) && (await resetIndexForNewDevnet({ databaseUrl: config.DATABASE_URL, rpcUrl: rpcUrl(config), schema: config.DATABASE_SCHEMA }))) {
-  console.log(`[indexer] a new devnet: dropped the index of the previous one (schema ${config.DATABASE_SCHEMA} and ponder_sync)`);
+// DATABASE_KIND=pglite (read by ponder.config.ts) keeps the index in PGLITE_DIRECTORY: no Postgres needed.
+if (process.env.DATABASE_KIND === "pglite") {
+  const directory = resolve(repoRoot, process.env.PGLITE_DIRECTORY || ".ponder/pglite");
+  if (usesDevnet(config) && (await resetPgliteForNewDevnet({ directory, rpcUrl: rpcUrl(config) }))) {
+    console.log(`[indexer] a new devnet: cleared the PGlite index of the previous one (${directory})`);
+  }
+} else {
+  await requireServices({ postgres: true, redis: false });
+  await ensureDatabase(config.DATABASE_URL);
+  if (usesDevnet(config) && (await resetIndexForNewDevnet({ databaseUrl: config.DATABASE_URL, rpcUrl: rpcUrl(config), schema: config.DATABASE_SCHEMA }))) {
+    console.log(`[indexer] a new devnet: dropped the index of the previous one (schema ${config.DATABASE_SCHEMA} and ponder_sync)`);
+  }
 }
 
 const ponderBin = join(repoRoot, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
-const args = ["start", "--schema", config.DATABASE_SCHEMA, "--views-schema", config.VIEWS_SCHEMA, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
+// Ponder runs every file under its root's src/ as indexing code and hashes them all into its build id;
+// indexer/ (see its README) gives it a root whose src/ holds only src/indexing and src/api.
+const args = ["--root", join(repoRoot, "indexer"), "--config", "../ponder.config.ts", "start", "--schema", config.DATABASE_SCHEMA, "--views-schema", config.VIEWS_SCHEMA, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
 const child = spawn(process.execPath, [ponderBin, ...args], { cwd: repoRoot, stdio: "inherit", env: { ...process.env, DATABASE_URL: config.DATABASE_URL } });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

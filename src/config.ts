@@ -29,6 +29,9 @@ const schema = z
     /** The agent API's port. */
     PORT: port().default(8080),
     PONDER_PORT: port().default(42069),
+    /** Times the indexer lists the RPC URL for Ponder, which rate-limits each listed URL on its own (from
+     * 20 requests/s, growing 5% at a time). Default 8 on the devnet, which has no limit; 1 for RPC_URL. */
+    INDEXER_RPC_LANES: int(1, 64, "a number of lanes").optional(),
     /** The public base URL of the API; defaults to http://127.0.0.1:PORT. */
     BASE_URL: url().optional(),
     /** Contract addresses; relative paths are resolved from the repository root. */
@@ -57,6 +60,7 @@ const schema = z
     ...c,
     BASE_URL: (c.BASE_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, ""),
     DEPLOYMENTS_FILE: resolve(repoRoot, c.DEPLOYMENTS_FILE),
+    INDEXER_RPC_LANES: c.INDEXER_RPC_LANES ?? (c.RPC_URL === undefined ? 8 : 1),
   }));
 
 export type Config = z.output<typeof schema>;
@@ -88,14 +92,19 @@ export function usesDevnet(cfg: Pick<Config, "RPC_URL">): boolean {
   return cfg.RPC_URL === undefined;
 }
 
-/** The chain's JSON-RPC URL: RPC_URL, or the devnet's. */
 /** The devnet writes this beside its deployments file once it is deployed and seeded. */
 export function devnetReadyFile(deploymentsFile: string): string {
   return join(dirname(deploymentsFile), "ready.json");
 }
 
+/** The chain's JSON-RPC URL: RPC_URL, or the devnet's. */
 export function rpcUrl(cfg: Pick<Config, "RPC_URL" | "DEVNET_HOST" | "DEVNET_PORT">): string {
   return cfg.RPC_URL ?? `http://${cfg.DEVNET_HOST}:${cfg.DEVNET_PORT}`;
+}
+
+/** The indexer's `rpc` list for Ponder: the chain's URL, INDEXER_RPC_LANES times. */
+export function indexerRpc(cfg: Pick<Config, "RPC_URL" | "DEVNET_HOST" | "DEVNET_PORT" | "INDEXER_RPC_LANES">): string[] {
+  return Array.from({ length: cfg.INDEXER_RPC_LANES }, () => rpcUrl(cfg));
 }
 
 function loadOrExit(): Config {

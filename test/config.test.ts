@@ -1,6 +1,6 @@
 import { isAbsolute, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
+import { ConfigError, indexerRpc, loadConfig, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
 
 describe("loadConfig", () => {
   it("has defaults that work on a fresh machine", () => {
@@ -25,6 +25,13 @@ describe("loadConfig", () => {
       AGENT_ACCOUNTS: "on",
     });
     expect(cfg.RPC_URL).toBeUndefined();
+  });
+
+  it("lists the RPC URL for the indexer 8 times on the devnet, once for a configured chain, or as told", () => {
+    expect(indexerRpc(loadConfig({ DEVNET_PORT: "9545" }))).toEqual(Array(8).fill("http://127.0.0.1:9545"));
+    expect(indexerRpc(loadConfig({ RPC_URL: "https://rpc.example/x" }))).toEqual(["https://rpc.example/x"]);
+    expect(indexerRpc(loadConfig({ RPC_URL: "https://rpc.example/x", INDEXER_RPC_LANES: "3" }))).toHaveLength(3);
+    expect(() => loadConfig({ INDEXER_RPC_LANES: "0" })).toThrow(/INDEXER_RPC_LANES/);
   });
 
   it("coerces numbers, and BASE_URL follows PORT", () => {

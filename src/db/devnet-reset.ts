@@ -1,15 +1,21 @@
 // Each devnet start is a new chain with the same chain id. An index of an earlier devnet, and Ponder's
 // RPC cache of it (schema ponder_sync), would describe blocks that no longer exist: drop them when the
 // devnet's genesis changes. Never used when RPC_URL names a real chain.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import postgres from "postgres";
 
-export async function resetIndexForNewDevnet({ databaseUrl, rpcUrl, schema }: { databaseUrl: string; rpcUrl: string; schema: string }): Promise<boolean> {
+async function genesisHash(rpcUrl: string): Promise<string> {
   const res = await fetch(rpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["0x0", false] }),
   });
-  const genesis = ((await res.json()) as { result: { hash: string } }).result.hash;
+  return ((await res.json()) as { result: { hash: string } }).result.hash;
+}
+
+export async function resetIndexForNewDevnet({ databaseUrl, rpcUrl, schema }: { databaseUrl: string; rpcUrl: string; schema: string }): Promise<boolean> {
+  const genesis = await genesisHash(rpcUrl);
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
     await sql`create table if not exists public.devnet_genesis (hash text not null)`;
@@ -25,4 +31,15 @@ export async function resetIndexForNewDevnet({ databaseUrl, rpcUrl, schema }: { 
   } finally {
     await sql.end();
   }
+}
+
+/** The same for an index in PGlite (DATABASE_KIND=pglite): the whole directory holds index and cache. */
+export async function resetPgliteForNewDevnet({ directory, rpcUrl }: { directory: string; rpcUrl: string }): Promise<boolean> {
+  const genesis = await genesisHash(rpcUrl);
+  const marker = join(directory, "..", "pglite-devnet-genesis");
+  if (existsSync(marker) && readFileSync(marker, "utf8") === genesis) return false;
+  rmSync(directory, { recursive: true, force: true });
+  mkdirSync(join(directory, ".."), { recursive: true });
+  writeFileSync(marker, genesis);
+  return true;
 }

@@ -24,7 +24,8 @@ describe("the indexer after a crash", () => {
     const { startBlock } = readJson<{ startBlock: number }>(stack.deploymentsFile);
 
     // Kill the indexer once its checkpoint is 30-60% of the way through the history (/status, every 250 ms).
-    const crashing = await startIndexer(stack);
+    // One RPC lane: Ponder's per-URL rate limit keeps this short backfill slow enough to stop part way.
+    const crashing = await startIndexer(stack, { extraEnv: { INDEXER_RPC_LANES: "1" } });
     indexers.push(crashing);
     const progress = async () => {
       const block = await indexedBlock(crashing.ponderUrl).catch(() => undefined);

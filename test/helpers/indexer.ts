@@ -103,10 +103,16 @@ export type Indexer = {
  */
 export async function startIndexer(
   stack: Stack,
-  { databaseUrl = stack.databaseUrl, schema = "ponder", viewsSchema = "agent_views", env }: { databaseUrl?: string; schema?: string; viewsSchema?: string; env?: Record<string, string> } = {},
+  {
+    databaseUrl = stack.databaseUrl,
+    schema = "ponder",
+    viewsSchema = "agent_views",
+    env,
+    extraEnv = {},
+  }: { databaseUrl?: string; schema?: string; viewsSchema?: string; env?: Record<string, string>; extraEnv?: Record<string, string> } = {},
   log: string[] = [],
 ): Promise<Indexer> {
-  const vars = env ?? { ...stack.env, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, VIEWS_SCHEMA: viewsSchema, PONDER_PORT: String(await freePort()) };
+  const vars = env ?? { ...stack.env, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, VIEWS_SCHEMA: viewsSchema, PONDER_PORT: String(await freePort()), ...extraEnv };
   const child = spawnTs("scripts/indexer.ts", vars, `indexer:${vars.DATABASE_SCHEMA}`, log);
   const killGroup = () =>
     new Promise<void>((resolve) => {
