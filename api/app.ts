@@ -13,6 +13,7 @@ import { createHttpMetrics } from "./middleware/metrics.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { requestLog } from "./middleware/request-log.js";
 import { healthRoutes } from "./routes/health.js";
+import { signPageRoutes } from "./routes/sign-page.js";
 import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
 import { validationHook } from "./validation.js";
 
@@ -51,10 +52,14 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
     }),
   );
   app.use(bodyLimit(deps.bodyLimitBytes));
-  app.use("/v1/*", rateLimit({ ...deps.rateLimit, redis: deps.redis, logger: deps.logger }));
+  const limit = rateLimit({ ...deps.rateLimit, redis: deps.redis, logger: deps.logger });
+  app.use("/v1/*", limit);
+  // The sign page reads the database on every load: it shares the /v1 budget.
+  app.use("/sign/*", limit);
 
   app.get("/metrics", metrics.handler);
   app.route("/", healthRoutes(deps));
+  app.route("/", signPageRoutes(deps));
   for (const group of options.agentRoutes ?? agentRouteGroups) app.route("/v1/agent", group(deps));
   for (const group of options.publicRoutes ?? publicRouteGroups) app.route("/v1", group(deps));
 

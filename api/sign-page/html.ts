@@ -1,0 +1,124 @@
+// The sign page's HTML, rendered on the server. Every dynamic text goes through `escapeHtml`; the request's
+// data for the script goes in a JSON block with `<` escaped, so no stored value can end it. The live page
+// carries the calls; an expired one shows the steps in words only, with the warning and no button (its
+// calldata must not be reused).
+import type { StepDescription } from "../../src/domain/bundles/describe.js";
+import { SIGN_PAGE_SCRIPT, SIGN_PAGE_STYLE } from "./script.js";
+
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export function escapeHtml(text: unknown): string {
+  return String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+
+/** JSON for a `<script type="application/json">` block: `<`, `>`, `&` and the line separators escaped. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+export type SignPageView = {
+  id: string;
+  kind: string;
+  owner: string;
+  createdAt: Date;
+  expiresAt: Date;
+  /** Seconds left at render (server clock); 0 or less: expired. */
+  secondsLeft: number;
+  steps: StepDescription[];
+  /** The stored wallet_sendCalls params; only given while the request is live. */
+  walletSendCalls?: unknown;
+};
+
+const KIND_TITLES: Record<string, string> = {
+  "vault-deposit": "Vault deposit",
+  "up-vault-deposit": "Vault deposit",
+  "stock-vault-deposit": "Vault deposit",
+  "vault-cancel-deposit": "Cancel a vault deposit",
+  "up-vault-cancel": "Cancel a vault request",
+  "vault-withdraw": "Vault withdrawal",
+  "up-vault-withdraw": "Vault withdrawal",
+  "stock-vault-withdraw": "Vault withdrawal",
+  "vault-cancel-withdraw": "Cancel a vault withdrawal",
+  "limit-order": "Limit order",
+  ladder: "Ladder of limit orders",
+  "order-action": "Limit-order action",
+  grid: "Grid strategy",
+  "ladder-strategy": "Ladder strategy",
+  "account-agent-call": "Ladder strategy through your agent account",
+  swap: "Swap",
+  "basket-buy": "Basket buy",
+  "basket-sell": "Basket sell",
+  "basket-make": "Make a basket",
+};
+
+const kindTitle = (kind: string) => KIND_TITLES[kind] ?? kind;
+/** "2025-06-01 12:10:00 UTC": a time for a person to read. */
+const readableTime = (date: Date) => date.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+
+function page(title: string, body: string, script: string | null): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>${SIGN_PAGE_STYLE}</style>
+</head>
+<body>
+${body}
+${script ?? ""}
+</body>
+</html>
+`;
+}
+
+function stepItem(step: StepDescription, index: number, live: boolean): string {
+  const details = step.details.map((d) => `<li>${escapeHtml(d)}</li>`).join("");
+  const to = step.toName ? `${escapeHtml(step.toName)} <code>${escapeHtml(step.to)}</code>` : `<code>${escapeHtml(step.to)}</code>`;
+  return `<li class="step" data-step="${index}" data-state="${live ? "ready" : "expired"}">
+<h2><span class="tag">${escapeHtml(step.action)}</span>Step ${index + 1}: ${escapeHtml(step.summary)}</h2>
+${details ? `<ul>${details}</ul>` : ""}
+<div class="to">Calls ${to}</div>
+<div><span class="step-status">${live ? "Not sent" : "Not sent (expired)"}</span><span class="step-hash"></span></div>
+</li>`;
+}
+
+/** The page of a stored request: live (with the button and the script) or expired (the warning only). */
+export function renderSignPage(view: SignPageView): string {
+  const live = view.secondsLeft > 0 && view.walletSendCalls !== undefined;
+  const title = `Sign: ${kindTitle(view.kind)}`;
+  const steps = view.steps.map((s, i) => stepItem(s, i, live)).join("\n");
+  const expiry = escapeHtml(readableTime(view.expiresAt));
+  const warning = `<div id="expired-warning" class="warning" role="alert"${live ? " hidden" : ""}>This request has expired (at ${expiry}). Its calls must not be sent: ask your agent to prepare it again.</div>`;
+  const body = `<main>
+<h1>${escapeHtml(kindTitle(view.kind))}</h1>
+<p class="meta">For the wallet <code id="owner">${escapeHtml(view.owner)}</code> on chain 4663</p>
+<p class="meta">Prepared ${escapeHtml(readableTime(view.createdAt))}; valid until <time id="expires-at" datetime="${escapeHtml(view.expiresAt.toISOString())}">${expiry}</time> <span id="countdown">${live ? "" : "(expired)"}</span></p>
+${warning}
+<p class="notice">The service never holds keys: nothing happens until your wallet signs. Check each step here and again in your wallet. Every approval is for the exact amount, and everything is paid to your wallet.</p>
+<ol class="steps">
+${steps}
+</ol>
+${live ? `<button id="send" type="button" disabled>Connect wallet and send ${view.steps.length === 1 ? "the step" : `all ${view.steps.length} steps`}</button>` : ""}
+<p id="status" role="status" aria-live="polite">${live ? "" : "Nothing can be sent from this page."}</p>
+</main>`;
+  const script = live
+    ? `<script type="application/json" id="sign-data">${jsonForScript({ owner: view.owner, secondsLeft: view.secondsLeft, walletSendCalls: view.walletSendCalls })}</script>
+<script>${SIGN_PAGE_SCRIPT}</script>`
+    : null;
+  return page(title, body, script);
+}
+
+/** The page of an id the service does not know (never stored, or removed after it expired). */
+export function renderUnknownPage(): string {
+  return page(
+    "Sign request not found",
+    `<main>
+<h1>Sign request not found</h1>
+<div class="warning" role="alert">This sign request is unknown or has expired. Prepared requests last 10 minutes: ask your agent to prepare it again.</div>
+</main>`,
+    null,
+  );
+}

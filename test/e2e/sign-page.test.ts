@@ -1,0 +1,319 @@
+// The sign page in a real browser: Debian's Chromium (headless, through playwright-core) opens
+// {base}/sign/{id} served by the API on a real port. Its injected wallet (window.ethereum, EIP-1193)
+// forwards every request to a Node-side viem wallet of test wallet 0, which signs and sends for real
+// on the devnet. The page's button sends the bundle once through wallet_sendCalls (a vault deposit)
+// and once through the fallback (the wallet answers 4200 to wallet_sendCalls; a limit order), then
+// the chain is checked. Expiry: with the app's clock moved 10 minutes on, sign-requests/{id} answers
+// 404 and the page says the request has expired, with no button. Screenshots go to test/.artifacts/.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { Redis } from "ioredis";
+import type { Kysely } from "kysely";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { createPublicClient, createWalletClient, defineChain, formatUnits, getAddress, http, type Address, type Hex, type PublicClient } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
+import { createChainClient } from "../../src/chain/client.js";
+import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
+import type { Database } from "../../src/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
+import { connectRedis, createTestDatabase, migratedDb, testApp, type TestDatabase } from "../api/support.js";
+import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import { freePort } from "../helpers/stack.js";
+
+const stack = inject("stack");
+const MNEMONIC = "test test test test test test test test test test test junk";
+const account = mnemonicToAccount(MNEMONIC, { addressIndex: 0 });
+const owner = account.address;
+const CHROMIUM = "/usr/bin/chromium";
+const ARTIFACTS = fileURLToPath(new URL("../.artifacts/", import.meta.url));
+
+let database: TestDatabase;
+let db: Kysely<Database>;
+let reads: Kysely<Projections>;
+let redis: Redis;
+let d: Deployments;
+let chain: PublicClient;
+let local: ReturnType<typeof testApp>;
+let server: Server;
+let base: string;
+let browser: BrowserContext;
+let userDataDir: string;
+let validator: ResponseValidator;
+
+const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await migratedDb(database);
+  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
+  redis = await connectRedis();
+  d = loadDeployments(stack.deploymentsFile);
+  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  local = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }), baseUrl: base });
+  server = serve({ fetch: local.app.fetch, port, hostname: "127.0.0.1" }) as Server;
+  validator = responseValidator(await fetchOpenApi(local.app));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  userDataDir = mkdtempSync(join(tmpdir(), "sign-page-chromium-"));
+  browser = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    viewport: { width: 1100, height: 900 },
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  redis?.disconnect();
+  await reads?.destroy();
+  await db?.destroy();
+  await database?.drop();
+});
+
+type Prepared = { id: string; kind: string; signUrl: string; steps: { to: Address; data: Hex; value: string }[]; walletSendCalls: { calls: { to: Address; data: Hex; value: string }[] } };
+
+async function prepared(kind: string, body: Record<string, unknown>): Promise<Prepared> {
+  const path = `/v1/agent/prepare/${kind}`;
+  const res = await fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner, ...body }) });
+  const answer = (await res.json()) as { data: Prepared } & Record<string, unknown>;
+  expect(validator.errors("post", path, res.status, answer), `${path} against the OpenAPI document`).toEqual([]);
+  expect(res.status, JSON.stringify(answer).slice(0, 600)).toBe(200);
+  expect(answer.data.signUrl).toBe(`${base}/sign/${answer.data.id}`);
+  return answer.data as Prepared;
+}
+
+async function until<T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+// ---- the injected wallet: window.ethereum in the page, a viem wallet of test wallet 0 in Node ----
+
+type WalletRequest = { method: string; params?: unknown[] };
+type WalletAnswer = { result?: unknown; error?: { code: number; message: string } };
+type TestWallet = { methods: string[]; sent: { hash: Hex; to: Address; data: Hex }[] };
+
+/** In the page: an EIP-1193 provider whose requests go to Node through the exposed `__testWallet`. */
+const PROVIDER_SCRIPT = `
+  window.ethereum = {
+    isTestWallet: true,
+    request: async function (args) {
+      const answer = await window.__testWallet({ method: args.method, params: args.params });
+      if (answer.error) { const e = new Error(answer.error.message); e.code = answer.error.code; throw e; }
+      return answer.result;
+    },
+    on: function () {},
+    removeListener: function () {},
+  };
+`;
+
+/**
+ * A page with the test wallet injected. `sendCalls`: whether the wallet has wallet_sendCalls (EIP-5792);
+ * it sends a batch's calls one after another, each after the previous is mined, and reports them by
+ * wallet_getCallsStatus. Without it, wallet_sendCalls answers 4200 as an EIP-1193 wallet does.
+ */
+async function walletPage(sendCalls: boolean): Promise<{ page: Page; wallet: TestWallet; errors: string[] }> {
+  const signer = createWalletClient({ account, chain: devnet(), transport: http(stack.rpcUrl) });
+  const wallet: TestWallet = { methods: [], sent: [] };
+  const batches = new Map<string, { status: number; receipts: unknown[] }>();
+  const rawReceipt = (hash: Hex) => (chain.request as (a: { method: string; params: unknown[] }) => Promise<unknown>)({ method: "eth_getTransactionReceipt", params: [hash] });
+  const send = async (tx: { from?: string; to: Address; data: Hex; value?: string }) => {
+    if (tx.from && getAddress(tx.from) !== owner) throw Object.assign(new Error(`from ${tx.from} is not this wallet's account`), { code: 4100 });
+    const hash = await signer.sendTransaction({ to: getAddress(tx.to), data: tx.data, value: BigInt(tx.value ?? "0x0") });
+    wallet.sent.push({ hash, to: getAddress(tx.to), data: tx.data });
+    return hash;
+  };
+
+  const handle = async ({ method, params = [] }: WalletRequest): Promise<WalletAnswer> => {
+    wallet.methods.push(method);
+    switch (method) {
+      case "eth_requestAccounts":
+      case "eth_accounts":
+        return { result: [owner] };
+      case "eth_chainId":
+        return { result: "0x1237" };
+      case "wallet_sendCalls": {
+        if (!sendCalls) return { error: { code: 4200, message: "The method wallet_sendCalls is not supported" } };
+        const p = params[0] as { version: string; chainId: string; from: string; calls: { to: Address; data: Hex; value: string }[] };
+        if (p.version !== "2.0.0" || p.chainId !== "0x1237" || getAddress(p.from) !== owner) return { error: { code: -32602, message: "bad wallet_sendCalls params" } };
+        const id = `0x${randomBytes(32).toString("hex")}`;
+        const batch = { status: 100, receipts: [] as unknown[] };
+        batches.set(id, batch);
+        void (async () => {
+          for (const call of p.calls) {
+            const hash = await send(call);
+            await chain.waitForTransactionReceipt({ hash });
+            const receipt = (await rawReceipt(hash)) as { status: string };
+            batch.receipts.push(receipt);
+            if (receipt.status !== "0x1") return void (batch.status = 500);
+          }
+          batch.status = 200;
+        })().catch(() => (batch.status = 400));
+        return { result: { id } };
+      }
+      case "wallet_getCallsStatus": {
+        const id = params[0] as string;
+        const batch = batches.get(id);
+        if (!batch) return { error: { code: 5730, message: "Unknown bundle id" } };
+        return { result: { version: "2.0.0", id, chainId: "0x1237", status: batch.status, atomic: false, receipts: batch.status === 100 ? undefined : batch.receipts } };
+      }
+      case "eth_sendTransaction":
+        return { result: await send(params[0] as { from: string; to: Address; data: Hex; value?: string }) };
+      case "eth_getTransactionReceipt":
+        return { result: await rawReceipt(params[0] as Hex) };
+      default:
+        return { error: { code: 4200, message: `The method ${method} is not supported` } };
+    }
+  };
+
+  const page = await browser.newPage();
+  await page.exposeFunction("__testWallet", (request: WalletRequest) => handle(request).catch((e: Error & { code?: number }) => ({ error: { code: e.code ?? -32603, message: e.message } })));
+  await page.addInitScript({ content: PROVIDER_SCRIPT });
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  return { page, wallet, errors };
+}
+
+/** Opens the sign page, checks it says what the steps do, presses the button and waits for the outcome. */
+async function signOnPage({ page, errors }: { page: Page; errors: string[] }, result: Prepared, expectedSummaries: string[]) {
+  const res = await page.goto(result.signUrl);
+  expect(res?.status()).toBe(200);
+  expect(res?.headers()["content-security-policy"]).toContain("script-src 'sha256-");
+  const steps = page.locator("li.step");
+  await expect.poll(() => steps.count()).toBe(result.steps.length);
+  const texts = await steps.allInnerTexts();
+  expectedSummaries.forEach((summary, i) => expect(texts[i]).toContain(summary));
+  await expect.poll(() => page.locator("#send").isEnabled()).toBe(true);
+  await page.click("#send");
+  await page.waitForSelector('#status[data-kind="ok"], #status[data-kind="error"]', { timeout: 90_000 });
+  const status = await page.textContent("#status");
+  expect(status, `page errors: ${errors.join(" | ")}`).toContain("Done: every step is confirmed on chain.");
+  expect(await page.locator('li.step[data-state="confirmed"]').count()).toBe(result.steps.length);
+  for (const text of await steps.allInnerTexts()) expect(text).toMatch(/Confirmed\s+Transaction 0x[0-9a-f]{64}/);
+  expect(await page.locator("#send").isVisible()).toBe(false);
+  expect(errors).toEqual([]);
+}
+
+/** Every transaction the wallet sent succeeded on chain, in the bundle's order and to its targets. */
+async function expectSentOnChain(wallet: TestWallet, result: Prepared) {
+  expect(wallet.sent.map((s) => [s.to, s.data])).toEqual(result.walletSendCalls.calls.map((c) => [getAddress(c.to), c.data]));
+  for (const { hash } of wallet.sent) {
+    const receipt = await chain.getTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+    expect(getAddress(receipt.from)).toBe(owner);
+  }
+}
+
+const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!;
+const usdgBalance = () => chain.readContract({ address: d.contracts.usdg!, abi: testTokenAbi, functionName: "balanceOf", args: [owner] });
+
+describe("the sign page in Chromium (wallet 0)", () => {
+  it("sends a vault deposit through wallet_sendCalls; the shares arrive", async () => {
+    const vault = d.vaults.find((v) => v.family === "merged" && v.token.toLowerCase() === tokenBy("WETH").address.toLowerCase())!;
+    const shares = () => chain.readContract({ address: vault.address, abi: testTokenAbi, functionName: "balanceOf", args: [owner] });
+    const sharesBefore = await shares();
+    const usdgBefore = await usdgBalance();
+    const result = await prepared("vault-deposit", { vault: vault.address, amount: "250" });
+    expect(result.steps).toHaveLength(2);
+
+    const { page, wallet, errors } = await walletPage(true);
+    await signOnPage({ page, errors }, result, [`Approve 250 USDG to the ${vault.name} vault`, `Deposit 250 USDG into the ${vault.name} vault`]);
+    await page.screenshot({ path: join(ARTIFACTS, "sign-page-wallet-sendcalls.png"), fullPage: true });
+    await page.close();
+
+    expect(wallet.methods).toContain("wallet_sendCalls");
+    expect(wallet.methods).toContain("wallet_getCallsStatus");
+    expect(wallet.methods).not.toContain("eth_sendTransaction");
+    await expectSentOnChain(wallet, result);
+    expect(usdgBefore - (await usdgBalance())).toBe(250_000_000n);
+    await until("the vault shares after the keeper settles the deposit", async () => (await shares()) > sharesBefore);
+  });
+
+  it("falls back to eth_sendTransaction one by one, approval first, when the wallet lacks wallet_sendCalls; the order exists", async () => {
+    const weth = tokenBy("WETH");
+    const priceX18 = await chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "priceX18", args: [weth.address] });
+    const price = formatUnits((priceX18 * 8n) / 10n, 18);
+    const after = (await reads.selectFrom("limitOrder").select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
+    const result = await prepared("limit-order", { token: "WETH", side: "buy", amount: "25", price });
+    expect(result.steps).toHaveLength(2);
+
+    const { page, wallet, errors } = await walletPage(false);
+    await signOnPage({ page, errors }, result, ["Approve 25 USDG to the limit-order hook", "Place a limit order on the limit-order hook: buy WETH with 25 USDG at"]);
+    await page.screenshot({ path: join(ARTIFACTS, "sign-page-fallback.png"), fullPage: true });
+    await page.close();
+
+    // Tried the batch once, then each call in order, each receipt awaited before the next call.
+    const sendCalls = wallet.methods.indexOf("wallet_sendCalls");
+    expect(sendCalls).toBeGreaterThanOrEqual(0);
+    expect(wallet.methods.filter((m) => m === "wallet_sendCalls")).toHaveLength(1);
+    const afterBatch = wallet.methods.slice(sendCalls + 1).filter((m, i, all) => m !== all[i - 1]); // receipt polls counted once
+    expect(afterBatch).toEqual(["eth_sendTransaction", "eth_getTransactionReceipt", "eth_sendTransaction", "eth_getTransactionReceipt"]);
+    await expectSentOnChain(wallet, result);
+    expect(wallet.sent[0]!.data.startsWith("0x095ea7b3")).toBe(true); // the approval went first
+
+    const order = await until("the order in the projection", () =>
+      reads.selectFrom("limitOrder").select(["id", "amountIn", "owner"]).where("owner", "=", owner.toLowerCase() as Hex).where("id", ">", after).executeTakeFirst(),
+    );
+    expect(order.amountIn).toBe(25_000_000n);
+  });
+
+  it("expiry: 10 minutes on, sign-requests/{id} answers 404 and the page says the request has expired", async () => {
+    const vault = d.vaults.find((v) => v.family === "merged" && v.token.toLowerCase() === tokenBy("WETH").address.toLowerCase())!;
+    const result = await prepared("vault-deposit", { vault: vault.address, amount: "20" });
+    const path = `/v1/agent/sign-requests/${result.id}`;
+    const live = await fetch(`${base}${path}`);
+    expect(live.status).toBe(200);
+
+    const { page, wallet } = await walletPage(true);
+    expect((await page.goto(result.signUrl))?.status()).toBe(200);
+    await expect.poll(() => page.locator("#send").isEnabled()).toBe(true);
+    expect(await page.locator("#expired-warning").isVisible()).toBe(false);
+
+    // Two seconds before the end: the page is still live, and its own countdown turns it to expired.
+    local.clock.advance(10 * 60 * 1000 - 2000);
+    expect((await page.reload())?.status()).toBe(200);
+    expect(await page.locator("#send").isVisible()).toBe(true);
+    await page.waitForSelector("#expired-warning", { state: "visible", timeout: 10_000 });
+    expect(await page.locator("#send").isVisible()).toBe(false);
+    expect(await page.textContent("#status")).toContain("This request has expired");
+
+    local.clock.advance(2000);
+    const gone = await fetch(`${base}${path}`);
+    const body = (await gone.json()) as { code: string };
+    expect(gone.status).toBe(404);
+    expect(body.code).toBe("NOT_FOUND");
+    expect(validator.errors("get", path, 404, body)).toEqual([]);
+
+    const res = await page.reload();
+    expect(res?.status()).toBe(410);
+    expect(await page.locator("#expired-warning").isVisible()).toBe(true);
+    expect(await page.textContent("#expired-warning")).toContain("This request has expired");
+    expect(await page.locator("#send").count()).toBe(0);
+    expect(await page.locator("li.step").count()).toBe(2); // still says what it was, in words
+    expect(await page.content()).not.toContain(result.walletSendCalls.calls[1]!.data); // but no calldata to reuse
+    await page.screenshot({ path: join(ARTIFACTS, "sign-page-expired.png"), fullPage: true });
+
+    const unknown = await page.goto(`${base}/sign/${randomBytes(24).toString("base64url")}`);
+    expect(unknown?.status()).toBe(404);
+    expect(await page.textContent("body")).toContain("unknown or has expired");
+    await page.close();
+    expect(wallet.sent).toEqual([]);
+  });
+});
