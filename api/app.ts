@@ -13,6 +13,7 @@ import { createHttpMetrics } from "./middleware/metrics.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { requestLog } from "./middleware/request-log.js";
 import { healthRoutes } from "./routes/health.js";
+import { mcpRoutes } from "./routes/mcp.js";
 import { signPageRoutes } from "./routes/sign-page.js";
 import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
 import { validationHook } from "./validation.js";
@@ -62,6 +63,8 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.route("/", signPageRoutes(deps));
   for (const group of options.agentRoutes ?? agentRouteGroups) app.route("/v1/agent", group(deps));
   for (const group of options.publicRoutes ?? publicRouteGroups) app.route("/v1", group(deps));
+  // MCP over Streamable HTTP: its tools call the routes above in process (src/mcp/).
+  app.route("/", mcpRoutes(app));
 
   app.doc31("/v1/agent/openapi.json", (c) => ({
     openapi: "3.1.0",

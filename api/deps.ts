@@ -9,6 +9,7 @@ import type { Projections } from "../src/db/projections.js";
 import type { Deployments } from "../src/chain/deployments.js";
 import type { JobClient } from "../src/jobs/request-reply.js";
 import type { Logger } from "../src/logger.js";
+import type { ActivityWaker } from "../src/activity/waker.js";
 import type { RateLimitOptions } from "./middleware/rate-limit.js";
 
 export type AppDeps = {
@@ -35,8 +36,12 @@ export type AppDeps = {
   rateLimit?: Partial<RateLimitOptions>;
   /** Largest request body in bytes (default 64 KiB). */
   bodyLimitBytes?: number;
+  /** Report cards (AGENT_REPORT_CARDS, AGENT_REPORT_CARDS_READS); default on and public. */
+  reportCards?: { enabled: boolean; reads: "public" | "owner" };
   /** Registry of /metrics (default: a new one per app). */
   metricsRegistry?: Registry;
+  /** Wakes long-polling activity requests (default: one made by the activity routes from `reads`). */
+  activityWaker?: ActivityWaker;
   /** Also export the process's default metrics (CPU, memory, event loop); main.ts turns it on. */
   defaultMetrics?: boolean;
 };

@@ -227,8 +227,14 @@ export type Indexer = {
  * Starts our indexer (`npm run indexer`) or the baseline app (bench/baseline-app) over the devnet,
  * into a fresh database of its own; resolves at once (see `waitReady`).
  */
-export async function startIndexer(kind: IndexerKind, devnet: Pick<Devnet, "deploymentsFile" | "port">, extraEnv: Record<string, string> = {}): Promise<Indexer> {
-  const db = await freshDatabase(`agent_bench_${kind.replace(/-/g, "_")}`);
+export async function startIndexer(
+  kind: IndexerKind,
+  devnet: Pick<Devnet, "deploymentsFile" | "port">,
+  extraEnv: Record<string, string> = {},
+  /** `db`: index into this database (dropped by `stop`) instead of a new one; `logName`: the output file's name. */
+  { db: givenDb, logName = `${kind}-indexer` }: { db?: Database; logName?: string } = {},
+): Promise<Indexer> {
+  const db = givenDb ?? (await freshDatabase(`agent_bench_${kind.replace(/-/g, "_")}`));
   const port = await freePort();
   const schema = kind === "baseline" ? "baseline" : "ponder";
   const output: string[] = [];
@@ -263,7 +269,7 @@ export async function startIndexer(kind: IndexerKind, devnet: Pick<Devnet, "depl
       await db.drop();
       // Its output, for a look at what it did (bench/results/ is not committed).
       mkdirSync(join(repoRoot, "bench", "results"), { recursive: true });
-      writeFileSync(join(repoRoot, "bench", "results", `${kind}-indexer.log`), output.join("\n") + "\n");
+      writeFileSync(join(repoRoot, "bench", "results", `${logName}.log`), output.join("\n") + "\n");
     },
   };
 }
@@ -301,5 +307,54 @@ export function treeCpuSeconds(pid: number | undefined): number | undefined {
     return out.split("\n").filter(Boolean).reduce((a, l) => a + Number(l.trim()), 0);
   } catch {
     return undefined;
+  }
+}
+
+// ------------------------------------------------------------------------------------------ services
+
+export type Service = { name: string; url: string; process: ChildProcess; output: string[]; stop(): Promise<void> };
+
+/**
+ * Starts one of the service's entry points (e.g. `api/main.ts`, `workers/main.ts`) as its own process
+ * with `env`, as `npm run <script>` does (node with tsx); resolves once `readyPath` answers 200 on
+ * `url` (when given), else at once.
+ */
+export async function startService(
+  name: string,
+  file: string,
+  env: Record<string, string>,
+  { url = "", readyPath, timeoutMs = 120_000 }: { url?: string; readyPath?: string; timeoutMs?: number } = {},
+): Promise<Service> {
+  const output: string[] = [];
+  const child = spawnTs(file, env, name, output);
+  const service = { name, url, process: child, output, stop: () => stopProcess(child) };
+  if (readyPath) {
+    try {
+      await waitFor(name, async () => {
+        if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode})`);
+        return (await fetch(`${url}${readyPath}`)).status === 200;
+      }, timeoutMs, output);
+    } catch (err) {
+      await service.stop();
+      throw new Error(`${name} did not start: ${err instanceof Error ? err.message : String(err)}\n${output.slice(-20).join("\n")}`);
+    }
+  }
+  return service;
+}
+
+/** Deletes every Redis key under `prefix` (a benchmark's rate-limit counters and job queues). */
+export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect();
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
   }
 }

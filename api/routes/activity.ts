@@ -3,7 +3,8 @@
 // description below, which is what the OpenAPI document, skill.md and llms.txt show.
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { CURSOR_TTL_MS, CursorNotFoundError, MAX_CHANGES_PER_CALL, pollActivity } from "../../src/db/cursors.js";
+import { ActivityWaker } from "../../src/activity/waker.js";
+import { CURSOR_TTL_MS, CursorNotFoundError, MAX_CHANGES_PER_CALL, pollActivity, type ActivityAnswer } from "../../src/db/cursors.js";
 import type { ActivityRow } from "../../src/db/reads/activity.js";
 import { isoTime } from "../../src/domain/format.js";
 import { ApiError } from "../../src/domain/errors.js";
@@ -15,6 +16,9 @@ import { createRouter } from "../validation.js";
 
 const TTL_DAYS = CURSOR_TTL_MS / 86_400_000;
 
+/** The longest a long poll waits (`waitMs`). */
+export const MAX_WAIT_MS = 30_000;
+
 export const ACTIVITY_DESCRIPTION = [
   "The wallet's change feed, pull only. Each change is `{id, kind, subject, contract, data, txHash, block, blockHash, logIndex, time}`; `data` holds the change's figures (amounts in base units as decimal strings).",
   "**Baseline.** Call without `cursor`: the answer has no changes (read the current state from GET /v1/agent/accounts/{owner}) and a cursor at the wallet's newest change.",
@@ -22,6 +26,7 @@ export const ACTIVITY_DESCRIPTION = [
   "**Retries are safe.** Every answer issues a cursor, and the cursor passed in stays valid: calling again with the same cursor answers the same changes (and the same new cursor, unless more changes arrived meanwhile). Change ids are stable positions, so de-duplicate by `id`.",
   `**Expiry.** A cursor is valid for ${TTL_DAYS} days after it was issued. An unknown cursor, another wallet's cursor, or one older than ${TTL_DAYS} days answers 404 CURSOR_NOT_FOUND: take a new baseline (and re-read the account). A \`cursor\` that is empty or longer than 128 characters is 400 INVALID_REQUEST; any other string that is not a live cursor of this wallet is 404 CURSOR_NOT_FOUND.`,
   "**Reorgs.** A cursor remembers the blocks of the changes it covers. If a chain reorganisation removed changes you were already given, the answer has `reorged: true` and starts from the last common point: `after` is at or before it (before it while the indexer is still re-processing blocks; what you then drop and get again is identical). Drop every change you hold with an id greater than `after` (and anything you derived from them), then apply `changes` (the replacement branch's changes, in order; more may follow on the next polls). A replacement change can have the same id as a removed one, so apply the rule before de-duplicating by id. Otherwise `reorged` is false and `after` is the position of the cursor you passed.",
+  `**Long poll.** With a cursor and \`waitMs\` (0-${MAX_WAIT_MS} ms, default 0: answer at once), a poll that finds no change waits until one of the wallet's changes is indexed, then answers it at once (typically well under a second after its block), or answers no changes when \`waitMs\` has passed. Either answer carries a cursor, as any poll. A baseline (no cursor) never waits. Waiting requests hold no database connection, so agents may keep one waiting per wallet instead of polling every few seconds.`,
   "`since` is when the cursor you passed was issued (for a baseline: now); `now` is the server time.",
 ].join("\n\n");
 
@@ -47,6 +52,16 @@ const getActivity = createRoute({
         .max(MAX_CHANGES_PER_CALL)
         .default(MAX_CHANGES_PER_CALL)
         .openapi({ description: `Most changes in one answer (1-${MAX_CHANGES_PER_CALL}, default ${MAX_CHANGES_PER_CALL})`, example: MAX_CHANGES_PER_CALL }),
+      waitMs: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_WAIT_MS)
+        .default(0)
+        .openapi({
+          description: `Long poll: with a cursor and no new change, wait up to this many milliseconds (0-${MAX_WAIT_MS}, default 0 = answer at once) for one; ignored without a cursor`,
+          example: 25_000,
+        }),
     }),
   },
   responses: {
@@ -74,12 +89,53 @@ export function formatChange(row: ActivityRow) {
   };
 }
 
-export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now">) =>
-  createRouter<AppEnv>().openapi(getActivity, async (c) => {
+/** True when a poll has something to answer now (a long poll then does not wait). */
+const hasNews = (answer: ActivityAnswer) => answer.changes.length > 0 || answer.more || answer.reorged;
+
+/**
+ * A poll that waits up to `waitMs` for the owner's changes: subscribe first (so a change indexed
+ * during the first read still wakes it), read, and while there is nothing to answer, wait for a wake
+ * and read again; at the deadline read once more (the answer then also reports a reorg the waker
+ * could not attribute to this owner).
+ */
+async function longPoll(
+  waker: ActivityWaker,
+  owner: string,
+  waitMs: number,
+  signal: AbortSignal | undefined,
+  poll: () => Promise<ActivityAnswer>,
+): Promise<ActivityAnswer> {
+  const deadline = Date.now() + waitMs;
+  const subscription = waker.subscribe(owner);
+  try {
+    await subscription.ready;
+    let answer = await poll();
+    while (!hasNews(answer) && !signal?.aborted) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      const woke = await subscription.next(left, signal);
+      if (signal?.aborted) break;
+      answer = await poll();
+      if (!woke) break;
+    }
+    return answer;
+  } finally {
+    subscription.close();
+  }
+}
+
+export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "logger" | "activityWaker">) => {
+  // One waker per app (one per API process): it serves every waiting request of this app.
+  const waker = deps.activityWaker ?? new ActivityWaker({ reads: deps.reads, logger: deps.logger });
+  return createRouter<AppEnv>().openapi(getActivity, async (c) => {
     const { owner } = c.req.valid("param");
-    const { cursor, limit } = c.req.valid("query");
+    const { cursor, limit, waitMs } = c.req.valid("query");
     try {
-      const answer = await pollActivity({ db: deps.db, reads: deps.reads, owner, cursorId: cursor, limit, now: deps.now() });
+      const poll = () => pollActivity({ db: deps.db, reads: deps.reads, owner, cursorId: cursor, limit, now: deps.now() });
+      const answer =
+        cursor !== undefined && waitMs > 0
+          ? await longPoll(waker, owner, waitMs, c.req.raw.signal, poll)
+          : await poll();
       c.header("Cache-Control", "no-store");
       return ok(c, {
         cursor: answer.cursor,
@@ -95,3 +151,4 @@ export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now">) =>
       throw error;
     }
   });
+};

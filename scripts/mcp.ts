@@ -1,0 +1,75 @@
+// `npm run mcp`: the agent API as an MCP server over stdio, for agents that start their tools as a
+// local process. It builds the API as `npm run api` does (same configuration, Postgres, Redis, the
+// chain, prepares through the workers of the same Redis prefix) without listening on a port; every
+// tool call runs the API's route in this process (src/mcp/server.ts). stdout carries the protocol
+// only: logs go to stderr.
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createApp } from "../api/app.js";
+import { ponderReady } from "../api/indexer-ready.js";
+import { createRedis, waitForRedis } from "../api/redis.js";
+import { createChainClient } from "../src/chain/client.js";
+import { loadDeployments } from "../src/chain/deployments.js";
+import { config, redactUrl, rpcUrl } from "../src/config.js";
+import { createDb, migrateToLatest } from "../src/db/connect.js";
+import { ensureDatabase } from "../src/db/ensure-database.js";
+import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
+import { createJobClient } from "../src/jobs/request-reply.js";
+import { createLogger } from "../src/logger.js";
+import { agentTools, createAgentMcpServer } from "../src/mcp/server.js";
+import { requireServices } from "../src/services.js";
+
+function exitWith(line: string): never {
+  console.error(line);
+  process.exit(1);
+}
+
+await requireServices({ postgres: true, redis: true });
+const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "mcp" }, write: (line) => process.stderr.write(line + "\n") });
+
+await ensureDatabase(config.DATABASE_URL);
+const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA, max: 4, applicationName: "agent-mcp" });
+try {
+  await migrateToLatest(db, config.API_SCHEMA);
+} catch (error) {
+  exitWith(`Postgres at ${redactUrl(config.DATABASE_URL)}: ${(error as Error).message}`);
+}
+const redis = createRedis({ url: config.REDIS_URL, logger });
+try {
+  await waitForRedis(redis, 5000);
+} catch (error) {
+  exitWith(`Redis is unreachable at ${redactUrl(config.REDIS_URL)} (${(error as Error).message}) — start it, or set REDIS_URL`);
+}
+const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: config.DATABASE_URL, max: 4 }), viewsSchema: config.VIEWS_SCHEMA });
+const jobs = createJobClient({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull` });
+
+const app = createApp({
+  db,
+  reads,
+  deployments: loadDeployments(config.DEPLOYMENTS_FILE),
+  client: createChainClient(rpcUrl(config)),
+  redis,
+  jobs,
+  logger,
+  now: () => new Date(),
+  indexerReady: ponderReady(`http://127.0.0.1:${config.PONDER_PORT}/ready`),
+  baseUrl: config.BASE_URL,
+  reportCards: { enabled: config.AGENT_REPORT_CARDS === "on", reads: config.AGENT_REPORT_CARDS_READS },
+  rateLimit: { keyPrefix: `${config.REDIS_PREFIX}:rl:mcp` },
+});
+
+const server = await createAgentMcpServer(app);
+const transport = new StdioServerTransport();
+let closing = false;
+async function shutdown(): Promise<void> {
+  if (closing) return;
+  closing = true;
+  await server.close().catch(() => {});
+  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close()]);
+  process.exit(0);
+}
+transport.onclose = () => void shutdown();
+process.stdin.on("end", () => void shutdown());
+process.on("SIGTERM", () => void shutdown());
+process.on("SIGINT", () => void shutdown());
+await server.connect(transport);
+logger.info({ tools: (await agentTools(app)).length }, "MCP server on stdio");

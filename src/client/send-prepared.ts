@@ -1,0 +1,108 @@
+// Sends a PrepareResult from the owner's wallet, as the sign page does: wallet_sendCalls (EIP-5792,
+// the answer's `walletSendCalls` as is) when the wallet has it, else eth_sendTransaction one step at
+// a time in the answer's order (approvals first), waiting for each receipt before the next.
+// The service never signs: this runs in the agent's process, with the agent's wallet.
+import type { Account, Chain, Hex, PublicClient, TransactionReceipt, Transport, WalletClient } from "viem";
+import { isAddressEqual } from "viem";
+import type { PrepareResult } from "./agent-client.js";
+
+export type SendPreparedReturnType = {
+  /** How the bundle went out. */
+  method: "wallet_sendCalls" | "eth_sendTransaction";
+  /** The wallet's batch id (wallet_sendCalls only). */
+  callsId?: string;
+  /** One per mined transaction, in order (a wallet may batch several steps into one). */
+  receipts: TransactionReceipt[];
+};
+
+export type SendPreparedOptions = {
+  /** Give up waiting for the batch or a receipt after this long (default 120 s). */
+  timeoutMs?: number;
+  /** Skip wallet_sendCalls (e.g. a wallet known to lack it). */
+  fallbackOnly?: boolean;
+};
+
+export class SendPreparedError extends Error {
+  override name = "SendPreparedError";
+}
+
+/** Error codes that mean "this wallet cannot do wallet_sendCalls (here)": fall back to one by one. */
+const UNSUPPORTED_CODES = new Set([
+  -32601, // method not found
+  -32004, // method not supported
+  4200, // EIP-1193 unsupported method
+  5700, // EIP-5792 unsupported non-optional capability (e.g. atomic)
+  5710, // EIP-5792 unsupported chain id
+]);
+
+function unsupported(error: unknown): boolean {
+  for (let e = error as { code?: number; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === 4001) return false; // the user said no: never retry another way
+    if (e.code !== undefined && UNSUPPORTED_CODES.has(e.code)) return true;
+    if (/not supported|unsupported|does not exist|not found|not available/i.test(e.message ?? "")) return true;
+  }
+  return false;
+}
+
+type CallsStatus = { status: number; receipts?: { transactionHash: Hex }[] };
+
+/**
+ * Sends `result` from `walletClient` (whose account must be the bundle's owner) and waits until every
+ * step is mined; throws SendPreparedError when a step reverts, the batch fails, or time runs out.
+ */
+export async function sendPrepared(
+  walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>,
+  publicClient: PublicClient,
+  result: PrepareResult,
+  options: SendPreparedOptions = {},
+): Promise<SendPreparedReturnType> {
+  const account = walletClient.account;
+  if (!account) throw new SendPreparedError("the wallet client has no account");
+  if (!isAddressEqual(account.address, result.owner as Hex)) throw new SendPreparedError(`the bundle is for ${result.owner}, not ${account.address}`);
+  if (Date.parse(result.expiresAt) <= Date.now()) throw new SendPreparedError("the bundle expired: prepare again");
+  const timeout = options.timeoutMs ?? 120_000;
+
+  if (!options.fallbackOnly) {
+    let id: string | undefined;
+    try {
+      const answer = (await walletClient.request({ method: "wallet_sendCalls", params: [result.walletSendCalls] } as never)) as { id: string } | string;
+      id = typeof answer === "string" ? answer : answer.id;
+    } catch (error) {
+      if (!unsupported(error)) throw error;
+    }
+    if (id !== undefined) return { method: "wallet_sendCalls", callsId: id, receipts: await waitForCalls(walletClient, publicClient, id, timeout) };
+  }
+
+  const receipts: TransactionReceipt[] = [];
+  for (const [i, step] of result.steps.entries()) {
+    const hash = await walletClient.sendTransaction({ account, chain: walletClient.chain ?? null, to: step.to as Hex, data: step.data as Hex, value: BigInt(step.value) });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout });
+    if (receipt.status !== "success") throw new SendPreparedError(`step ${i + 1} of ${result.steps.length} reverted (${hash})`);
+    receipts.push(receipt);
+  }
+  return { method: "eth_sendTransaction", receipts };
+}
+
+/** Polls wallet_getCallsStatus until the batch is final; answers the mined receipts. */
+async function waitForCalls(
+  walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>,
+  publicClient: PublicClient,
+  id: string,
+  timeout: number,
+): Promise<TransactionReceipt[]> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const status = (await walletClient.request({ method: "wallet_getCallsStatus", params: [id] } as never)) as CallsStatus;
+    // EIP-5792 v2: 1xx pending, 200 confirmed, 4xx failed off chain, 5xx reverted, 6xx partly reverted.
+    if (status.status === 200) {
+      const hashes = [...new Set((status.receipts ?? []).map((r) => r.transactionHash))];
+      const receipts = await Promise.all(hashes.map((hash) => publicClient.getTransactionReceipt({ hash })));
+      const reverted = receipts.find((r) => r.status !== "success");
+      if (reverted) throw new SendPreparedError(`transaction ${reverted.transactionHash} reverted`);
+      return receipts;
+    }
+    if (status.status >= 400) throw new SendPreparedError(`the wallet's batch ${id} failed (status ${status.status})`);
+    if (Date.now() > deadline) throw new SendPreparedError(`the wallet's batch ${id} is still pending after ${timeout / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
