@@ -74,7 +74,7 @@ beforeAll(async () => {
   fx = await bootCore(["baskets"]);
   b = await deployBaskets(fx.ctx, fx.core);
   noRetry = createPublicClient({ chain: devnetChain, transport: custom(fx.chain.provider, { retryCount: 0 }) });
-}, 60_000);
+}, 240_000);
 
 describe("basket deployment", () => {
   it("registers the service's baskets and the user-made one", async () => {

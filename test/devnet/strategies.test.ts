@@ -124,7 +124,7 @@ beforeAll(async () => {
   f = await bootCore(["strategies"]);
   s = await deployStrategies(f.ctx, f.core);
   noRetry = createPublicClient({ chain: devnetChain, transport: custom(f.chain.provider, { retryCount: 0 }) });
-}, 60_000);
+}, 240_000);
 
 // ---------------------------------------------------------------------------------------------------------
 describe("limit-order hook", () => {

@@ -79,7 +79,7 @@ beforeAll(async () => {
   f = await bootCore(["vaults"]);
   noRetry = createPublicClient({ chain: devnetChain, transport: custom(f.chain.provider, { retryCount: 0 }) });
   d = await deployVaults(f.ctx, f.core);
-}, 120_000);
+}, 240_000);
 
 describe("vault deployment", () => {
   it("lists nine vaults in three families, one not for agents", async () => {
