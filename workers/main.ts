@@ -37,7 +37,7 @@ connection.on("error", (error) => logger.warn({ err: error.message }, "redis"));
 
 const worker = new Worker(
   PREPARE_QUEUE,
-  prepareProcessor({ db, reads, deployments, client, now: () => new Date(), baseUrl: config.BASE_URL, logger }),
+  prepareProcessor({ db, reads, deployments, client, now: () => new Date(), baseUrl: config.BASE_URL, logger, agentAccounts: config.AGENT_ACCOUNTS === "on" }),
   { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8 },
 );
 worker.on("error", (error) => logger.warn({ err: error.message }, "worker"));

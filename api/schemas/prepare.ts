@@ -120,12 +120,15 @@ export const LadderStrategyBody = z
     oneWay: z.boolean().optional(),
     id: Id.optional().openapi({ description: "close, setRepeat, collect: the ladder's id" }),
     mask: z.number().int().min(0).max(3).optional().openapi({ description: "close 0-3; setRepeat, collect 1-3 (bit 0 the token side, bit 1 the USDG side)" }),
-    via: z.enum(["wallet", "account"]).default("wallet").openapi({ description: "wallet (default); account is not served yet (503)" }),
-    account: Address.optional(),
+    via: z.enum(["wallet", "account"]).default("wallet").openapi({
+      description:
+        "wallet (default): the owner's wallet calls the strategy. account: `owner` is the agent key (or the account's owner) and the answer is the agent account's LADDER call ladder(data) (bundle kind account-agent-call); the account makes its own exact approval, owns the ladder and receives its payouts.",
+    }),
+    account: Address.optional().openapi({ description: "via account: the agent account (default: the owner's own account, else the one account whose agent is `owner`)" }),
   })
   .openapi("LadderStrategyBody", {
     description:
-      "open: one exact approval of the parts' total (USDG, or the token for sellFirst) to the strategy, then open(token, legs, sellFirst, repeat, oneWay). Refusals name the part and its exact minimum: NOT_LISTED, MARKET_NOT_OPEN, WRONG_SIDE, NO_REFERENCE, FIRST_TOO_SMALL, FOLLOW_UP_TOO_SMALL, NO_TRIP_HEADROOM. close/setRepeat/collect(id, mask) on the owner's own ladder.",
+      "open: one exact approval of the parts' total (USDG, or the token for sellFirst) to the strategy, then open(token, legs, sellFirst, repeat, oneWay). Refusals name the part and its exact minimum: NOT_LISTED, MARKET_NOT_OPEN, WRONG_SIDE, NO_REFERENCE, FIRST_TOO_SMALL, FOLLOW_UP_TOO_SMALL, NO_TRIP_HEADROOM. close/setRepeat/collect(id, mask) on the owner's own ladder (collect also after a close with mask 0). Via account: 404 ACCOUNTS_DISABLED while agent accounts are off, 422 NO_AGENT_ACCOUNT when no account lets `owner` trade, and an open is refused first with the account's own numbers: ACCOUNT_FLOOR, ACCOUNT_CEILING (required), ACCOUNT_BUDGET, ACCOUNT_FEE_CAP, ACCOUNT_SPREAD.",
   });
 
 export const prepareBodies = {

@@ -31,6 +31,7 @@ export const errorCatalog = {
   NOT_AGENT_VAULT: { status: 404, message: "Not a vault agents may use", when: "vault and prepare routes, for any vault agents may not use" },
   CURSOR_NOT_FOUND: { status: 404, message: "Unknown or expired cursor", when: "activity with an unknown cursor or one older than 14 days: call again without a cursor for a new baseline" },
   REPORT_CARDS_DISABLED: { status: 404, message: "Report cards are disabled", when: "report-card routes while report cards are off" },
+  ACCOUNTS_DISABLED: { status: 404, message: "Agent accounts are disabled", when: "ladder-strategy via account while agent accounts are off (the service's AGENT_ACCOUNTS, or the chain's account factory)" },
   UNKNOWN_BASKET: { status: 404, message: "Unknown basket", when: basketBuy },
 
   // 409
@@ -124,6 +125,13 @@ export const errorCatalog = {
   NOT_YOUR_LADDER: { status: 422, message: "The ladder is not the owner's", when: "ladder-strategy close, setRepeat, collect on another wallet's ladder" },
   LADDER_CLOSED: { status: 422, message: "The ladder is closed", when: "ladder-strategy close, setRepeat, collect" },
   NOTHING_TO_COLLECT: { status: 422, message: "Nothing to collect", when: "grid collect, ladder-strategy collect" },
+  // 422: ladder-strategy via account. The spec names the account's numbers but no codes; these are ours.
+  NO_AGENT_ACCOUNT: { status: 422, message: "No agent account lets this key trade", when: "ladder-strategy via account: no account (the one named, or the owner's own) has `owner` as its agent or owner" },
+  ACCOUNT_FLOOR: { status: 422, message: "A buy line is below the account's floor", when: "ladder-strategy via account open (details {part, priceUsd, limitUsd})" },
+  ACCOUNT_CEILING: { status: 422, message: "A sell line is above the account's ceiling, or the account has no ceiling", when: "ladder-strategy via account open: the ceiling is required (details {part, priceUsd, limitUsd})" },
+  ACCOUNT_BUDGET: { status: 422, message: "The open exceeds the account's budget", when: "ladder-strategy via account open (details {minimum, unit, limitUsd}: the USDG the open commits, and what the budget has left)" },
+  ACCOUNT_FEE_CAP: { status: 422, message: "The strategy fee is above the account's fee cap", when: "ladder-strategy via account open" },
+  ACCOUNT_SPREAD: { status: 422, message: "A part's spread is below the account's minimum", when: "ladder-strategy via account open (details {part, minimum, unit, priceUsd}: the lowest sell line that passes)" },
   SIMULATION_FAILED: { status: 422, message: "The bundle would revert", when: "any prepare route: the simulation of the whole bundle reverts (the message carries the decoded reason and the step)" },
 
   // 429

@@ -21,6 +21,8 @@ export type PrepareContext = {
   /** Public base URL of the sign links. */
   baseUrl: string;
   logger: Logger;
+  /** AGENT_ACCOUNTS: false refuses ladder-strategy via account (404 ACCOUNTS_DISABLED); absent counts as on. */
+  agentAccounts?: boolean;
 };
 
 /** The kinds this slice serves (no aggregator leg). */

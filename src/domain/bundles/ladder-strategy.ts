@@ -199,3 +199,72 @@ export function minLegAmount(leg: number, sellFirst: boolean, sellPriceX18: bigi
   const scaled = minUsdg * 10n ** 12n * 10n ** BigInt(market.decimals);
   return (scaled + sellPriceX18 - 1n) / sellPriceX18;
 }
+
+/** An agent account's limits now (AgentAccount.limits() and committedUsdg()), with the strategy's fee. */
+export type AgentAccountLimits = {
+  floorX18: bigint;
+  /** Required: 0 refuses every open. */
+  ceilingX18: bigint;
+  budgetUsdg: bigint;
+  feeCapBps: number;
+  minSpreadBps: number;
+  /** USDG the account's opens have committed so far. */
+  committedUsdg: bigint;
+  /** LadderStrategy.feeBps(). */
+  feeBps: number;
+  /** The token's decimals (a sell-first part counts its token amount at its sell line). */
+  decimals: number;
+};
+
+export type AccountLimitCode = "ACCOUNT_FLOOR" | "ACCOUNT_CEILING" | "ACCOUNT_BUDGET" | "ACCOUNT_FEE_CAP" | "ACCOUNT_SPREAD";
+export type AccountLimitRefusal = { code: AccountLimitCode; message: string; details?: BundleError["details"] };
+
+/** PriceMath.toUsdg: token base units worth USDG base units at priceX18, rounded down. */
+const tokenToUsdg = (amount: bigint, decimals: number, priceX18: bigint) => (amount * priceX18) / (10n ** BigInt(decimals) * 10n ** 12n);
+const fmtUsdg = (units: bigint) => Number(units) / 1e6;
+
+/**
+ * AgentAccount._checkOpen: the first limit an open through the account breaks, checked one limit at a time
+ * over all parts in the contract's order (FLOOR, CEILING, BUDGET, FEE_CAP, SPREAD), with the account's
+ * own numbers; undefined when the account lets it through. Parts count from 1.
+ */
+export function accountLimitRefusal(legs: readonly LadderStrategyLeg[], sellFirst: boolean, limits: AgentAccountLimits): AccountLimitRefusal | undefined {
+  for (const [i, l] of legs.entries())
+    if (l.buyPriceX18 < limits.floorX18)
+      return {
+        code: "ACCOUNT_FLOOR",
+        message: `part ${i + 1}: its buy line ${toUsd(l.buyPriceX18)} is below the account's floor ${toUsd(limits.floorX18)} USDG per token`,
+        details: { part: i + 1, priceUsd: toUsd(l.buyPriceX18), limitUsd: toUsd(limits.floorX18) },
+      };
+  if (limits.ceilingX18 === 0n)
+    return { code: "ACCOUNT_CEILING", message: "the account has no ceiling, which every open requires: the account's owner must set one (setLimits)", details: { limitUsd: 0 } };
+  for (const [i, l] of legs.entries())
+    if (l.sellPriceX18 > limits.ceilingX18)
+      return {
+        code: "ACCOUNT_CEILING",
+        message: `part ${i + 1}: its sell line ${toUsd(l.sellPriceX18)} is above the account's ceiling ${toUsd(limits.ceilingX18)} USDG per token`,
+        details: { part: i + 1, priceUsd: toUsd(l.sellPriceX18), limitUsd: toUsd(limits.ceilingX18) },
+      };
+  const commits = legs.reduce((sum, l) => sum + (sellFirst ? tokenToUsdg(l.amount, limits.decimals, l.sellPriceX18) : l.amount), 0n);
+  const left = limits.budgetUsdg > limits.committedUsdg ? limits.budgetUsdg - limits.committedUsdg : 0n;
+  if (commits > left)
+    return {
+      code: "ACCOUNT_BUDGET",
+      message: `the open commits ${fmtUsdg(commits)} USDG, more than the ${fmtUsdg(left)} USDG left of the account's budget of ${fmtUsdg(limits.budgetUsdg)}`,
+      details: { minimum: commits.toString(), unit: "USDG", limitUsd: fmtUsdg(left) },
+    };
+  if (limits.feeBps > limits.feeCapBps)
+    return { code: "ACCOUNT_FEE_CAP", message: `the strategy's fee of ${limits.feeBps} bps is above the account's fee cap of ${limits.feeCapBps} bps` };
+  for (const [i, l] of legs.entries()) {
+    const bound = l.buyPriceX18 * (10_000n + BigInt(limits.minSpreadBps));
+    if (l.sellPriceX18 * 10_000n < bound) {
+      const minimumSell = (bound + 9_999n) / 10_000n;
+      return {
+        code: "ACCOUNT_SPREAD",
+        message: `part ${i + 1}: the sell line must be at least ${toUsd(minimumSell)} USDG per token (priceX18 ${minimumSell}), ${limits.minSpreadBps} bps above its buy line, the account's minimum spread`,
+        details: { part: i + 1, minimum: minimumSell.toString(), unit: "USDG", priceUsd: toUsd(minimumSell) },
+      };
+    }
+  }
+  return undefined;
+}

@@ -1,22 +1,26 @@
-// ladder-strategy from the wallet: open 1-16 parts on a listed, open market (422 UNKNOWN_TOKEN, NOT_LISTED,
-// MARKET_NOT_OPEN; the builder's part-naming refusals NO_REFERENCE, WRONG_SIDE, FIRST_TOO_SMALL,
-// FOLLOW_UP_TOO_SMALL, NO_TRIP_HEADROOM with {part, minimum, unit} from the chain's numbers now), or
-// close, setRepeat, collect the owner's own ladder (404 NOT_FOUND, 422 NOT_YOUR_LADDER, LADDER_CLOSED,
-// NOTHING_TO_COLLECT). Via account (the agent account's LADDER call) is not served by this slice (503).
-import type { Address } from "viem";
-import { ladderStrategyAbi } from "../../../abis/index.js";
-import { buildLadderStrategy } from "../../domain/bundles/index.js";
+// ladder-strategy: open 1-16 parts on a listed, open market (422 UNKNOWN_TOKEN, NOT_LISTED, MARKET_NOT_OPEN;
+// the builder's part-naming refusals NO_REFERENCE, WRONG_SIDE, FIRST_TOO_SMALL, FOLLOW_UP_TOO_SMALL,
+// NO_TRIP_HEADROOM with {part, minimum, unit} from the chain's numbers now), or close, setRepeat, collect
+// the ladder's owner's own ladder (404 NOT_FOUND, 422 NOT_YOUR_LADDER, LADDER_CLOSED, NOTHING_TO_COLLECT).
+// From the wallet, or via account: `owner` is the agent key (or the account's owner), the answer is the
+// agent account's LADDER call (bundle kind account-agent-call) and the ladder belongs to the account
+// (404 ACCOUNTS_DISABLED, 422 NO_AGENT_ACCOUNT, and an open is first checked against the account's own
+// limits: ACCOUNT_FLOOR, ACCOUNT_CEILING, ACCOUNT_BUDGET, ACCOUNT_FEE_CAP, ACCOUNT_SPREAD).
+import { getAddress, isAddressEqual, zeroAddress, type Address } from "viem";
+import { agentAccountAbi, agentAccountFactoryAbi, ladderStrategyAbi } from "../../../abis/index.js";
+import { accountLimitRefusal, buildLadderStrategy } from "../../domain/bundles/index.js";
 import { ApiError } from "../../domain/errors.js";
-import type { Resolver } from "../types.js";
+import type { LadderStrategyBody, PrepareContext, Resolver } from "../types.js";
 import { build, contract, invalid, marketToken, priceNow, same, toBaseUnits, toId, toPriceX18, usdgOf } from "./common.js";
 
 export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, body, owner) => {
-  if (body.via === "account") {
-    throw new ApiError("UNAVAILABLE", "ladder-strategy via account is not prepared yet: use via wallet");
-  }
   const ladder = contract(ctx, "ladderStrategy");
   const read = <T>(functionName: string, args: readonly unknown[] = []) =>
     ctx.client.readContract({ address: ladder, abi: ladderStrategyAbi, functionName: functionName as never, args: args as never }) as Promise<T>;
+  const via = body.via ?? "wallet";
+  // Via account, the account is the ladder's owner and the agent key signs.
+  const account = via === "account" ? await agentAccountOf(ctx, body, owner) : undefined;
+  const ladderOwner = account ?? owner;
   const { action } = body;
   if (action === "open") {
     if (body.token === undefined) throw invalid("token", "is required for action open");
@@ -37,22 +41,38 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
       read<bigint>("minFollowUpUsdg"),
       read<number>("feeBps"),
     ]);
-    const bundle = build(() =>
-      buildLadderStrategy({
-        owner,
-        ladder,
-        action,
-        via: "wallet",
-        usdg: usdgOf(ctx),
-        token: token.address,
-        legs,
-        sellFirst,
-        repeat: body.repeat ?? false,
-        oneWay: body.oneWay ?? false,
-        market: { priceX18, decimals: token.decimals, minFirstLegUsdg, minFollowUpUsdg, feeBps },
-      }),
-    );
-    return { bundle, priceToken: token.address, params: { priceNowX18: priceX18.toString() } };
+    const parameters = {
+      owner,
+      ladder,
+      action,
+      token: token.address,
+      legs,
+      sellFirst,
+      repeat: body.repeat ?? false,
+      oneWay: body.oneWay ?? false,
+      market: { priceX18, decimals: token.decimals, minFirstLegUsdg, minFollowUpUsdg, feeBps },
+    };
+    const params: Record<string, unknown> = { priceNowX18: priceX18.toString() };
+    // Through an account, its own limits first (the account checks them before the strategy sees the open),
+    // then the strategy's part-naming refusals (the builder).
+    if (account) {
+      const [limits, committedUsdg] = await Promise.all([
+        ctx.client.readContract({ address: account, abi: agentAccountAbi, functionName: "limits" }),
+        ctx.client.readContract({ address: account, abi: agentAccountAbi, functionName: "committedUsdg" }),
+      ]);
+      const refusal = accountLimitRefusal(legs, sellFirst, { ...limits, committedUsdg, feeBps: Number(feeBps), decimals: token.decimals });
+      if (refusal) throw new ApiError(refusal.code, refusal.message, refusal.details);
+      params.accountLimits = {
+        floorX18: limits.floorX18.toString(),
+        ceilingX18: limits.ceilingX18.toString(),
+        budgetUsdg: limits.budgetUsdg.toString(),
+        committedUsdg: committedUsdg.toString(),
+        feeCapBps: limits.feeCapBps,
+        minSpreadBps: limits.minSpreadBps,
+      };
+    }
+    const bundle = build(() => buildLadderStrategy(account ? { ...parameters, via: "account", account } : { ...parameters, via: "wallet", usdg: usdgOf(ctx) }));
+    return { bundle, priceToken: token.address, params };
   }
 
   if (body.id === undefined) throw invalid("id", `is required for action ${action}`);
@@ -60,13 +80,59 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
   const id = toId("id", body.id);
   const row = await ctx.reads.selectFrom("ladder").select(["owner", "token", "state"]).where("id", "=", id).executeTakeFirst();
   if (!row) throw new ApiError("NOT_FOUND", `no ladder ${id}`);
-  if (!same(row.owner, owner)) throw new ApiError("NOT_YOUR_LADDER", `ladder ${id} belongs to another wallet`);
-  if (row.state === "closed") throw new ApiError("LADDER_CLOSED", `ladder ${id} is closed`);
+  if (!same(row.owner, ladderOwner)) throw new ApiError("NOT_YOUR_LADDER", `ladder ${id} belongs to another ${account ? "owner than the account" : "wallet"}`);
+  // A closed ladder (close with mask 0 leaves its funds) may still be collected; nothing else.
+  if (row.state === "closed" && action !== "collect") throw new ApiError("LADDER_CLOSED", `ladder ${id} is closed`);
   if (action === "collect") {
     const [tokenOut, usdgOut] = await read<readonly [bigint, bigint]>("collectable", [id]);
     const wanted = (body.mask & 1 ? tokenOut : 0n) + (body.mask & 2 ? usdgOut : 0n);
     if (wanted === 0n) throw new ApiError("NOTHING_TO_COLLECT", `ladder ${id} has nothing to collect on the sides of mask ${body.mask}`);
   }
-  const bundle = build(() => buildLadderStrategy({ owner, ladder, action, via: "wallet", id, mask: body.mask }));
+  const bundle = build(() =>
+    buildLadderStrategy(account ? { owner, ladder, action, via: "account", account, id, mask: body.mask } : { owner, ladder, action, via: "wallet", id, mask: body.mask }),
+  );
   return { bundle, priceToken: row.token as Address, params: { state: row.state } };
 };
+
+/**
+ * The agent account that lets `owner` trade: the one named in the body (it must be the factory's account
+ * of its owner, with `owner` its agent or owner), else the owner's own account, else the one account whose
+ * agent is `owner`. 404 ACCOUNTS_DISABLED while accounts are off; 422 NO_AGENT_ACCOUNT when none fits.
+ */
+async function agentAccountOf(ctx: PrepareContext, body: LadderStrategyBody, owner: Address): Promise<Address> {
+  if (ctx.agentAccounts === false) throw new ApiError("ACCOUNTS_DISABLED", "Agent accounts are off on this service: use via wallet");
+  const factory = contract(ctx, "agentAccountFactory");
+  const readFactory = <T>(functionName: string, args: readonly unknown[] = []) =>
+    ctx.client.readContract({ address: factory, abi: agentAccountFactoryAbi, functionName: functionName as never, args: args as never }) as Promise<T>;
+  if (!(await readFactory<boolean>("enabled"))) throw new ApiError("ACCOUNTS_DISABLED", "Agent accounts are switched off on this chain: use via wallet");
+  const rolesOf = async (account: Address) => {
+    try {
+      const [agent, accountOwner] = await Promise.all([
+        ctx.client.readContract({ address: account, abi: agentAccountAbi, functionName: "agent" }),
+        ctx.client.readContract({ address: account, abi: agentAccountAbi, functionName: "owner" }),
+      ]);
+      return { agent, owner: accountOwner };
+    } catch {
+      return undefined; // not an agent account (no code, or another contract)
+    }
+  };
+
+  if (body.account !== undefined) {
+    const account = getAddress(body.account);
+    const roles = await rolesOf(account);
+    const genuine = roles && isAddressEqual(await readFactory<Address>("accountOf", [roles.owner]), account);
+    if (!roles || !genuine) throw new ApiError("NO_AGENT_ACCOUNT", `${account} is not an agent account of this service's factory`);
+    if (!isAddressEqual(roles.agent, owner) && !isAddressEqual(roles.owner, owner)) {
+      throw new ApiError("NO_AGENT_ACCOUNT", `${account} lets ${roles.agent} trade, not ${owner}`);
+    }
+    return account;
+  }
+  const own = await readFactory<Address>("accountOf", [owner]);
+  if (!isAddressEqual(own, zeroAddress)) return own;
+  const all = await readFactory<readonly Address[]>("accounts");
+  const roles = await Promise.all(all.map(async (a) => ({ account: a, roles: await rolesOf(a) })));
+  const mine = roles.filter((r) => r.roles && isAddressEqual(r.roles.agent, owner)).map((r) => r.account);
+  if (mine.length === 0) throw new ApiError("NO_AGENT_ACCOUNT", `${owner} is the agent of no agent account, and owns none: create one with the account factory first`);
+  if (mine.length > 1) throw invalid("account", `${owner} is the agent of ${mine.length} accounts (${mine.join(", ")}): name one`);
+  return mine[0]!;
+}
