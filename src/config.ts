@@ -55,6 +55,11 @@ const schema = z
     AGENT_REPORT_CARDS_READS: z.enum(["public", "owner"], { error: 'must be "public" or "owner"' }).default("public"),
     AGENT_REPORT_CARDS: onOff().default("on"),
     AGENT_ACCOUNTS: onOff().default("on"),
+    /** The aggregator route budget that quotes and prepares share: aggregator calls per second (the
+     * `aggregator` queue's BullMQ limiter, in every worker). */
+    AGGREGATOR_BUDGET_PER_SECOND: int(1, 100_000, "a number of calls per second").default(20),
+    /** How long a quote or prepare waits for its turn in the aggregator budget before 429 BUSY. */
+    AGGREGATOR_WAIT_MS: int(100, 60_000, "a number of milliseconds").default(3000),
   })
   .transform((c) => ({
     ...c,

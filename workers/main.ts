@@ -1,4 +1,4 @@
-// `npm run worker`: runs the job queues' processors (for now the `prepare` queue) as a process of its own.
+// `npm run worker`: runs the job queues' processors (`prepare`, and `aggregator` under the route budget) as a process of its own.
 // Checks Postgres and Redis (one line and exit 1 when either is unreachable) and stops gracefully on
 // SIGTERM/SIGINT: the worker finishes its running jobs, then the connections close.
 import { Worker } from "bullmq";
@@ -11,6 +11,10 @@ import { ensureDatabase } from "../src/db/ensure-database.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
 import { createLogger } from "../src/logger.js";
 import { PREPARE_QUEUE } from "../src/prepare/job.js";
+import { directAggregator } from "../src/chain/aggregator-direct.js";
+import { createJobClient } from "../src/jobs/request-reply.js";
+import { AGGREGATOR_QUEUE, queuedAggregator } from "../src/prepare/aggregator-queue.js";
+import { aggregatorProcessor, aggregatorWorkerOptions } from "./processors/aggregator.js";
 import { requireServices } from "../src/services.js";
 import { prepareProcessor } from "./processors/prepare.js";
 
@@ -35,9 +39,25 @@ const client = createChainClient(rpcUrl(config));
 const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
 connection.on("error", (error) => logger.warn({ err: error.message }, "redis"));
 
+// The aggregator route budget: the `aggregator` queue's limiter. Prepares spend it through jobs too.
+const aggregator = directAggregator(client, deployments);
+// A backlog longer than the budget serves within the wait is refused at once (429 BUSY), not queued to time out.
+const aggregatorJobs = createJobClient({
+  redisUrl: config.REDIS_URL,
+  prefix: `${config.REDIS_PREFIX}:bull`,
+  maxWaiting: Math.max(1, Math.ceil((config.AGGREGATOR_BUDGET_PER_SECOND * config.AGGREGATOR_WAIT_MS) / 1000)),
+});
+const aggregatorWorker = new Worker(AGGREGATOR_QUEUE, aggregatorProcessor(aggregator, logger), {
+  connection,
+  prefix: `${config.REDIS_PREFIX}:bull`,
+  ...aggregatorWorkerOptions(config.AGGREGATOR_BUDGET_PER_SECOND),
+});
+aggregatorWorker.on("error", (error) => logger.warn({ err: error.message }, "aggregator worker"));
+const budgeted = aggregator ? queuedAggregator(aggregatorJobs, aggregator.address, config.AGGREGATOR_WAIT_MS) : undefined;
+
 const worker = new Worker(
   PREPARE_QUEUE,
-  prepareProcessor({ db, reads, deployments, client, now: () => new Date(), baseUrl: config.BASE_URL, logger, agentAccounts: config.AGENT_ACCOUNTS === "on" }),
+  prepareProcessor({ db, reads, deployments, client, now: () => new Date(), baseUrl: config.BASE_URL, logger, agentAccounts: config.AGENT_ACCOUNTS === "on", aggregator: budgeted }),
   { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8 },
 );
 worker.on("error", (error) => logger.warn({ err: error.message }, "worker"));
@@ -53,7 +73,8 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }, SHUTDOWN_GRACE_MS);
   force.unref();
-  await worker.close();
+  await Promise.all([worker.close(), aggregatorWorker.close()]);
+  await aggregatorJobs.close();
   await Promise.allSettled([db.destroy(), reads.destroy(), connection.quit()]);
   logger.info({}, "stopped");
   process.exit(0);

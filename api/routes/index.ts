@@ -16,6 +16,8 @@
 // envelopes, limits, logs, metrics and the OpenAPI entry come from the foundation.
 import type { RouteGroup } from "../deps.js";
 import { accountRoutes } from "./accounts.js";
+import { basketPlanRoutes } from "./baskets-plan.js";
+import { swapRoutes } from "./swap.js";
 import { activityRoutes } from "./activity.js";
 import { discoveryRoutes } from "./discovery.js";
 import { basketRoutes } from "./baskets.js";
@@ -34,6 +36,8 @@ export const agentRouteGroups: RouteGroup[] = [
   productRoutes,
   vaultRoutes,
   prepareRoutes,
+  swapRoutes,
+  basketPlanRoutes,
 ];
 
 /** Mounted at /v1 (public routes outside /v1/agent: /tokens, /baskets, /strategy-finder...). */

@@ -1,6 +1,6 @@
-// POST /v1/agent/prepare/{kind} for the kinds that need no aggregator leg: the body is validated here,
-// the pipeline (src/prepare/pipeline.ts) runs in a worker of the `prepare` queue when the app has a job
-// client, else in this process. The answer is the PrepareResult, already stored as the SignRequest and
+// POST /v1/agent/prepare/{kind}: the body is validated here, the pipeline (src/prepare/pipeline.ts) runs
+// in a worker of the `prepare` queue when the app has a job client (its aggregator calls then spend the
+// route budget of the `aggregator` queue), else in this process (the aggregator called directly). The answer is the PrepareResult, already stored as the SignRequest and
 // filed for the report card.
 import { createRoute } from "@hono/zod-openapi";
 import { ApiError, type ErrorCode } from "../../src/domain/errors.js";
@@ -15,10 +15,16 @@ import { createRouter } from "../validation.js";
 
 const PREPARE_CODES: ErrorCode[] = ["RECEIVER_NOT_OWNER", "SIMULATION_FAILED", "NOT_FOUND", "BUSY", "NOT_DEPLOYED"];
 
+/** basket-buy's refusals (basket-sell answers them too, where they apply). */
+const BASKET_TRADE_CODES: ErrorCode[] = [
+  "UNKNOWN_BASKET", "BAD_TOKEN", "NATIVE_ETH_IN", "BASKET_SELL_ONLY", "BASKET_PAUSED", "TOKEN_PAUSED", "TOKEN_FROZEN", "TOKEN_SHORTFALL", "AMOUNT_TOO_SMALL",
+  "BASKET_NO_ROUTE", "PRICE_IMPACT_TOO_HIGH", "LEG_MINIMUM_TOO_LOW", "ROUTE_TOO_LARGE", "ZAP_UNAVAILABLE", "AGGREGATOR_CHANGED",
+];
+
 const codesOf: Record<PrepareKind, ErrorCode[]> = {
-  "vault-deposit": ["NOT_AGENT_VAULT", "DEPOSITS_CLOSED", "DEPOSITS_PAUSED", "VAULT_FULL", "CAPACITY", "AMOUNT_TOO_SMALL"],
+  "vault-deposit": ["NOT_AGENT_VAULT", "DEPOSITS_CLOSED", "DEPOSITS_PAUSED", "VAULT_FULL", "CAPACITY", "AMOUNT_TOO_SMALL", "AGGREGATOR_CHANGED"],
   "vault-cancel-deposit": ["NOT_AGENT_VAULT", "NOT_YOUR_REQUEST", "REQUEST_NOT_PENDING"],
-  "vault-withdraw": ["NOT_AGENT_VAULT", "NOTHING_TO_WITHDRAW", "BELOW_QUEUE_MINIMUM", "AMOUNT_TOO_SMALL"],
+  "vault-withdraw": ["NOT_AGENT_VAULT", "NOTHING_TO_WITHDRAW", "BELOW_QUEUE_MINIMUM", "AMOUNT_TOO_SMALL", "AGGREGATOR_CHANGED"],
   "vault-cancel-withdraw": ["NOT_AGENT_VAULT", "NOT_YOUR_REQUEST", "REQUEST_NOT_PENDING"],
   "limit-order": ["UNKNOWN_TOKEN", "MARKET_NOT_OPEN", "AMOUNT_TOO_SMALL"],
   ladder: ["UNKNOWN_TOKEN", "MARKET_NOT_OPEN", "AMOUNT_TOO_SMALL"],
@@ -28,6 +34,15 @@ const codesOf: Record<PrepareKind, ErrorCode[]> = {
     "UNKNOWN_TOKEN", "NOT_LISTED", "MARKET_NOT_OPEN", "WRONG_SIDE", "NO_REFERENCE", "FIRST_TOO_SMALL", "FOLLOW_UP_TOO_SMALL", "NO_TRIP_HEADROOM",
     "NOT_YOUR_LADDER", "LADDER_CLOSED", "NOTHING_TO_COLLECT",
     "ACCOUNTS_DISABLED", "NO_AGENT_ACCOUNT", "ACCOUNT_FLOOR", "ACCOUNT_CEILING", "ACCOUNT_BUDGET", "ACCOUNT_FEE_CAP", "ACCOUNT_SPREAD",
+  ],
+  swap: ["UNKNOWN_TOKEN", "NOT_A_TOKEN", "SAME_TOKEN", "NATIVE_ETH_IN", "SWAP_NO_ROUTE", "SWAP_PAUSED", "SWAP_CONTRACTS_CHANGED", "SWAP_UNAVAILABLE"],
+  "basket-buy": [...BASKET_TRADE_CODES],
+  "basket-sell": [...BASKET_TRADE_CODES, "NOTHING_TO_SELL", "SELL_REFUSED"],
+  "basket-make": [
+    "PRICE_IMPACT_TOO_HIGH", "UNKNOWN_TOKEN", "NATIVE_ETH_TOKEN", "NATIVE_ETH_IN", "BAD_DEPOSIT_TOKEN", "NOT_ON_TRADE_LIST", "DUPLICATE_TOKEN", "TOKEN_COUNT",
+    "WEIGHT_TOO_SMALL", "WEIGHTS_SUM", "NO_ANCHOR", "MAKE_FEE", "BAD_NAME", "BAD_SYMBOL", "RESERVED_SYMBOL", "NAME_NOT_ALLOWED", "NAME_IS_TOKEN",
+    "SYMBOL_NOT_ALLOWED", "SYMBOL_IS_TOKEN", "SYMBOL_TAKEN", "DEPOSIT_TOO_SMALL", "AMOUNT_TOO_SMALL", "TOKEN_PAUSED", "TOKEN_FROZEN", "TOKEN_SHORTFALL",
+    "BASKET_NO_ROUTE", "LEG_MINIMUM_TOO_LOW", "ROUTE_TOO_LARGE", "MAKE_REFUSED", "MAKER_NOT_DEPLOYED", "TRADE_LIST_LOADING", "ZAP_UNAVAILABLE", "AGGREGATOR_CHANGED",
   ],
 };
 

@@ -27,7 +27,7 @@ export const VaultDepositBody = z
   })
   .openapi("VaultDepositBody", {
     description:
-      "merged: approve USDG to the vault, then requestDeposit(assets, owner, minShares). up (bundle kind up-vault-deposit): approve USDG to the deposit queue, then requestDeposit(assets, owner, minimumSharesOut). minShares is the vault's convertToShares now less slippageBps. Stock-token vaults (an aggregator leg) answer 503 for now. Refusals with the vault's reason: 422 DEPOSITS_CLOSED, DEPOSITS_PAUSED, VAULT_FULL, CAPACITY; AMOUNT_TOO_SMALL under the vault's minimum.",
+      "merged: approve USDG to the vault, then requestDeposit(assets, owner, minShares). up (bundle kind up-vault-deposit): approve USDG to the deposit queue, then requestDeposit(assets, owner, minimumSharesOut). minShares is the vault's convertToShares now less slippageBps. stock-token (bundle kind stock-vault-deposit): approve USDG to the stock vault router, then deposit({vault, usdgIn, minShares, receiver: owner, aggregator, swapData}) with an aggregator leg USDG to the stock token (minShares: previewDeposit of the leg's quote less slippageBps). Refusals with the vault's reason: 422 DEPOSITS_CLOSED, DEPOSITS_PAUSED, VAULT_FULL, CAPACITY; AMOUNT_TOO_SMALL under the vault's minimum.",
   });
 
 export const VaultCancelDepositBody = z
@@ -43,7 +43,7 @@ export const VaultWithdrawBody = z
     shares: Amount.openapi({ description: "Shares to withdraw, in whole shares (12 decimals; stock-token 18)", example: "100" }),
     mode: z.enum(["usdg", "in-kind", "queue"]).openapi({
       description:
-        "in-kind: merged redeemInKind, up redeemEmergencyInKind, stock-token redeem (minimums: previewRedeemInKind less slippageBps). queue: approve the shares to the vault's redeem queue (merged) or withdrawal queue (up), then its request / requestRedeem (minimum: previewRedeem less slippageBps). usdg needs an aggregator route: 503 for now.",
+        "in-kind: merged redeemInKind, up redeemEmergencyInKind, stock-token redeem (minimums: previewRedeemInKind less slippageBps). queue: approve the shares to the vault's redeem queue (merged) or withdrawal queue (up), then its request / requestRedeem (minimum: previewRedeem less slippageBps). usdg: merged redeem(shares, owner, minUsdgOut, route) with the token part sold through an aggregator route; stock-token: approve the shares to the router, then withdrawUSDG(vault, shares, minUsdgOut, owner, aggregator, route) (up vaults: not offered). minUsdgOut: the USDG part plus the route's quote, less slippageBps.",
     }),
   })
   .openapi("VaultWithdrawBody", { description: "Shares of an agent vault out, in kind or through its queue." });
@@ -131,6 +131,74 @@ export const LadderStrategyBody = z
       "open: one exact approval of the parts' total (USDG, or the token for sellFirst) to the strategy, then open(token, legs, sellFirst, repeat, oneWay). Refusals name the part and its exact minimum: NOT_LISTED, MARKET_NOT_OPEN, WRONG_SIDE, NO_REFERENCE, FIRST_TOO_SMALL, FOLLOW_UP_TOO_SMALL, NO_TRIP_HEADROOM. close/setRepeat/collect(id, mask) on the owner's own ladder (collect also after a close with mask 0). Via account: 404 ACCOUNTS_DISABLED while agent accounts are off, 422 NO_AGENT_ACCOUNT when no account lets `owner` trade, and an open is refused first with the account's own numbers: ACCOUNT_FLOOR, ACCOUNT_CEILING (required), ACCOUNT_BUDGET, ACCOUNT_FEE_CAP, ACCOUNT_SPREAD.",
   });
 
+// Swap and basket kinds: slippageBps 1-500 (the spec's basket and swap routes), tokens as listed symbols or addresses.
+const routeSlippage = z.number().int().min(1).max(500).default(100).openapi({ description: "Slippage allowed on the minimums, 1-500 basis points (default 100)" });
+const TokenRef = z.string().min(1).max(64);
+
+export const SwapBody = z
+  .looseObject({
+    ...common,
+    slippageBps: routeSlippage,
+    tokenIn: TokenRef.openapi({ description: "A listed symbol or an address (native ETH is refused: use WETH)", example: "USDG" }),
+    tokenOut: TokenRef.openapi({ description: "A listed symbol or an address; ETH means native ETH (the router unwraps WETH)", example: "WETH" }),
+    amount: Amount.openapi({ description: "tokenIn to pay, in whole tokenIn units", example: "100" }),
+  })
+  .openapi("SwapBody", {
+    description:
+      "Approve exactly `amount` of tokenIn to the swap router, then the router's swap(SwapRequest) with recipient = owner and the aggregator's route. The minimum (params.quote.minimumOut) is the aggregator's quote less the router's 0.1% fee and slippageBps. Unlisted tokens are shown by address, with a warning in params.quote.warnings. Refusals: 422 UNKNOWN_TOKEN, NOT_A_TOKEN, SAME_TOKEN, NATIVE_ETH_IN, SWAP_NO_ROUTE, SWAP_PAUSED; 409 SWAP_CONTRACTS_CHANGED (the router's aggregator changed); 503 SWAP_UNAVAILABLE. Aggregator calls share the route budget (429 BUSY past it).",
+  });
+
+export const BasketBuyBody = z
+  .looseObject({
+    ...common,
+    slippageBps: routeSlippage,
+    basket: TokenRef.openapi({ description: "The basket: its pool address or a listed basket's symbol", example: "BLUE" }),
+    amount: Amount.openapi({ description: "The paid token, in its whole units", example: "250" }),
+    payWith: TokenRef.optional().openapi({ description: "USDG (default), WETH, or one of the basket's tokens by symbol or address" }),
+  })
+  .openapi("BasketBuyBody", {
+    description:
+      "Approve exactly `amount` of the paid token to the basket zap, then buy(pool, tokenIn, amountIn, legs, minBptOut, recipient = owner, deadline): the zap buys each basket token through the aggregator (one leg per token, split by weight) and joins in proportion; leftovers go to the owner. Deadline 10 minutes; no service fee (the aggregator's price impact is in params.quote). params: side, pool, zap, token, amount, minOut, expectedOut, recipient, deadline, legs, slippageBps, quote {block, valueUsd, costUsd, priceImpactPct}, approvals.",
+  });
+
+export const BasketSellBody = z
+  .looseObject({
+    ...common,
+    slippageBps: routeSlippage,
+    basket: TokenRef.openapi({ description: "The basket: its pool address or a listed basket's symbol" }),
+    amount: Amount.optional().openapi({ description: "Basket tokens to sell (18 decimals), whole units; or all: true" }),
+    all: z.boolean().optional().openapi({ description: "true: sell every basket token the owner holds" }),
+    receive: TokenRef.optional().openapi({ description: "USDG (default), WETH, or one of the basket's tokens" }),
+  })
+  .openapi("BasketSellBody", {
+    description:
+      "Approve exactly the basket tokens to the zap, then sell(pool, bptIn, tokenOut, legs, minOut, recipient = owner, deadline): a proportional exit, each token sold through the aggregator; what a leg leaves is paid in kind. params as basket-buy (token is the output token, amount the basket tokens in) plus exits [{token, amount}]. Sell-only baskets sell.",
+  });
+
+export const BasketMakeBody = z
+  .looseObject({
+    ...common,
+    slippageBps: routeSlippage,
+    name: z.string().max(200).openapi({ description: "1-64 plain characters; permanent", example: "Blue Mix" }),
+    symbol: z.string().max(64).openapi({ description: "1-20 letters, digits, '.', '-' or '+'; not starting with ts; not another basket's; permanent", example: "BMIX" }),
+    tokens: z
+      .array(
+        z.object({
+          token: TokenRef.openapi({ description: "A listed symbol or an address on the trade list" }),
+          weightPct: z.number().openapi({ description: "Percent, at least 1; all weights sum to 100" }),
+        }),
+      )
+      .max(16)
+      .openapi({ description: "2-8 tokens, USDG or WETH among them (422 TOKEN_COUNT otherwise)" }),
+    swapFeePct: z.number().optional().openapi({ description: "0.3 or 1 (default 1): the basket's swap fee, permanent (422 MAKE_FEE otherwise)" }),
+    amount: Amount.openapi({ description: "The first deposit in whole units of payWith, worth at least 25 USD", example: "100" }),
+    payWith: TokenRef.optional().openapi({ description: "USDG (default) or WETH" }),
+  })
+  .openapi("BasketMakeBody", {
+    description:
+      "Approve exactly the first deposit to the basket maker, then make(basket, tokenIn, amountIn, legs, minBptOut, recipient = owner, deadline): the maker creates the basket (the service's admin in its pool roles), buys each token through the aggregator and puts everything in as the first deposit; the first 100 basket tokens go to the owner. The name, symbol, tokens, weights and fee are permanent and the basket is unverified until the service lists it: plan first with POST /v1/agent/baskets/plan. params: maker, basket {name, symbol, tokens (sorted), normalizedWeights, swapFeePercentage, salt}, decimals, pool, token, amount, legs, minOut, expectedOut, recipient, deadline, slippageBps, quote, approvals.",
+  });
+
 export const prepareBodies = {
   "vault-deposit": VaultDepositBody,
   "vault-cancel-deposit": VaultCancelDepositBody,
@@ -141,6 +209,10 @@ export const prepareBodies = {
   "order-action": OrderActionBody,
   grid: GridBody,
   "ladder-strategy": LadderStrategyBody,
+  swap: SwapBody,
+  "basket-buy": BasketBuyBody,
+  "basket-sell": BasketSellBody,
+  "basket-make": BasketMakeBody,
 } as const;
 
 export const PrepareStep = z

@@ -136,7 +136,7 @@ export const errorCatalog = {
 
   // 429
   RATE_LIMITED: { status: 429, message: "Too many requests: retry after the Retry-After seconds", when: "any route, per client (IP, or owner where given)" },
-  BUSY: { status: 429, message: "The service is busy: retry shortly", when: "routes that run jobs, when the job queue is saturated" },
+  BUSY: { status: 429, message: "The service is busy: retry shortly", when: "routes that run jobs, when the job queue is saturated; swap quote, basket plan and the prepares with aggregator legs, when the aggregator route budget has no turn within the wait (AGGREGATOR_WAIT_MS)" },
 
   // 500
   INTERNAL: { status: 500, message: "Internal error", when: "an unexpected fault (logged; never caused by the request)" },
@@ -146,7 +146,7 @@ export const errorCatalog = {
   SCAN_PREPARING: { status: 503, message: "The scan is being prepared: retry in a minute", when: "grid tokens, ladder tokens" },
   NOT_DEPLOYED: { status: 503, message: "Not deployed on this chain", when: "ladder-strategy, basket-buy, basket-sell, basket-make" },
   ZAP_UNAVAILABLE: { status: 503, message: "The basket zap is unavailable", when: "basket-buy, basket-sell, basket-make" },
-  AGGREGATOR_CHANGED: { status: 503, message: "The swap aggregator changed: retry shortly", when: "basket-buy, basket-sell, basket-make" },
+  AGGREGATOR_CHANGED: { status: 503, message: "The swap aggregator changed: retry shortly", when: "basket-buy, basket-sell, basket-make, vault-deposit (stock-token), vault-withdraw mode usdg: the contract now uses another aggregator" },
   MAKER_NOT_DEPLOYED: { status: 503, message: "The basket maker is not deployed", when: "basket-make" },
   TRADE_LIST_LOADING: { status: 503, message: "The trade list is loading: retry shortly", when: "basket-make" },
   SWAP_UNAVAILABLE: { status: 503, message: "Swaps are unavailable", when: "swap prepare" },

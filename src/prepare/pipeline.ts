@@ -15,6 +15,10 @@ import { resolveLadder, resolveLimitOrder, resolveOrderAction } from "./resolve/
 import { resolveVaultCancelDeposit, resolveVaultCancelWithdraw } from "./resolve/vault-cancel.js";
 import { resolveVaultDeposit } from "./resolve/vault-deposit.js";
 import { resolveVaultWithdraw } from "./resolve/vault-withdraw.js";
+import { resolveSwap } from "./resolve/swap.js";
+import { resolveBasketBuy } from "./resolve/basket-buy.js";
+import { resolveBasketSell } from "./resolve/basket-sell.js";
+import { resolveBasketMake } from "./resolve/basket-make.js";
 import type { PrepareBodies, PrepareContext, PrepareKind, PrepareResult, Resolved, Resolver } from "./types.js";
 
 export const CHAIN_ID = 4663;
@@ -29,6 +33,10 @@ const resolvers: { [K in PrepareKind]: Resolver<K> } = {
   "order-action": resolveOrderAction,
   grid: resolveGrid,
   "ladder-strategy": resolveLadderStrategy,
+  swap: resolveSwap,
+  "basket-buy": resolveBasketBuy,
+  "basket-sell": resolveBasketSell,
+  "basket-make": resolveBasketMake,
 };
 
 /** Body fields that name a receiver or recipient (any spelling, at any depth). */
@@ -52,6 +60,7 @@ const REVERT_CODES = new Set([
   "DEPOSITS_CLOSED", "DEPOSITS_PAUSED", "VAULT_FULL", "CAPACITY", "AMOUNT_TOO_SMALL", "MARKET_NOT_OPEN", "ORDER_CLOSED",
   "NOTHING_TO_CLAIM", "NOTHING_FILLED", "GRID_CLOSED", "LADDER_CLOSED", "NOTHING_TO_COLLECT", "NOT_LISTED", "NO_REFERENCE",
   "WRONG_SIDE", "FIRST_TOO_SMALL", "FOLLOW_UP_TOO_SMALL", "NO_TRIP_HEADROOM", "BELOW_QUEUE_MINIMUM",
+  "SWAP_PAUSED", "BASKET_PAUSED", "BASKET_SELL_ONLY", "TOKEN_FROZEN",
 ]);
 
 export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kind: K, body: PrepareBodies[K]): Promise<PrepareResult> {

@@ -4,6 +4,7 @@
 import type { Kysely } from "kysely";
 import type { Address, PublicClient } from "viem";
 import type { Deployments } from "../chain/deployments.js";
+import type { Aggregator } from "../chain/aggregator.js";
 import type { Database } from "../db/api-schema.js";
 import type { Projections } from "../db/projections.js";
 import type { Bundle, BundleKind, WalletSendCalls } from "../domain/bundles/index.js";
@@ -23,9 +24,11 @@ export type PrepareContext = {
   logger: Logger;
   /** AGENT_ACCOUNTS: false refuses ladder-strategy via account (404 ACCOUNTS_DISABLED); absent counts as on. */
   agentAccounts?: boolean;
+  /** The swap aggregator, through the route budget (the `aggregator` queue); absent: the chain's, called directly. */
+  aggregator?: Aggregator;
 };
 
-/** The kinds this slice serves (no aggregator leg). */
+/** The kinds the prepare route serves (swap and basket kinds trade through the aggregator). */
 export const prepareKinds = [
   "vault-deposit",
   "vault-cancel-deposit",
@@ -36,6 +39,10 @@ export const prepareKinds = [
   "order-action",
   "grid",
   "ladder-strategy",
+  "swap",
+  "basket-buy",
+  "basket-sell",
+  "basket-make",
 ] as const;
 export type PrepareKind = (typeof prepareKinds)[number];
 
@@ -69,6 +76,18 @@ export type LadderStrategyBody = CommonBody & {
   account?: string;
 };
 
+export type SwapBody = CommonBody & { tokenIn: string; tokenOut: string; amount: string };
+export type BasketBuyBody = CommonBody & { basket: string; amount: string; payWith?: string };
+export type BasketSellBody = CommonBody & { basket: string; amount?: string; all?: boolean; receive?: string };
+export type BasketMakeBody = CommonBody & {
+  name: string;
+  symbol: string;
+  tokens: { token: string; weightPct: number }[];
+  swapFeePct?: number;
+  amount: string;
+  payWith?: string;
+};
+
 export type PrepareBodies = {
   "vault-deposit": VaultDepositBody;
   "vault-cancel-deposit": VaultCancelBody;
@@ -79,6 +98,10 @@ export type PrepareBodies = {
   "order-action": OrderActionBody;
   grid: GridBody;
   "ladder-strategy": LadderStrategyBody;
+  swap: SwapBody;
+  "basket-buy": BasketBuyBody;
+  "basket-sell": BasketSellBody;
+  "basket-make": BasketMakeBody;
 };
 
 /** What a resolver hands the pipeline: the built bundle, the token whose chain price is filed, extra params. */

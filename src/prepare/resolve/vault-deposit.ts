@@ -2,13 +2,19 @@
 // take the deposit (the projection's status first, then the vault's checkDeposit view, which is what
 // requestDeposit checks): 422 DEPOSITS_CLOSED / DEPOSITS_PAUSED / VAULT_FULL / CAPACITY, and
 // AMOUNT_TOO_SMALL under the vault's minimum.
-// Stock-token vaults need an aggregator leg (USDG → the stock token): not served by this slice (503).
-import { mergedVaultAbi } from "../../../abis/index.js";
+// Stock-token vaults (bundle kind stock-vault-deposit): the router swaps the USDG to the stock token
+// with an aggregator leg (through the route budget), then deposits; the vault's checks and minimum
+// shares are on the stock tokens the route is expected to bring.
+import { getAddress } from "viem";
+import { mergedVaultAbi, stockVaultAbi, stockVaultRouterAbi } from "../../../abis/index.js";
+import { AggregatorUnavailableError, NoRouteError } from "../../chain/aggregator.js";
+import { same } from "../../chain/aggregator-tokens.js";
 import { revertReason } from "../../chain/simulate.js";
 import { buildVaultDeposit } from "../../domain/bundles/index.js";
 import { ApiError } from "../../domain/errors.js";
 import type { Resolver } from "../types.js";
 import { agentVault, build, lessBps, slippageOf, toBaseUnits, units, usdgOf } from "./common.js";
+import { aggregatorOf } from "./swap.js";
 
 const USDG_DECIMALS = 6;
 
@@ -20,9 +26,15 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
   if (row.status === "paused") throw new ApiError("DEPOSITS_PAUSED", `Deposits into the vault are paused: ${reason}`);
   if (row.status === "full") throw new ApiError("VAULT_FULL", `The vault is full: ${reason}`);
 
+  // Stock-token: what the aggregator leg brings is what the vault checks and takes.
+  const stock = deployed.family === "stock-token" ? await stockLeg(ctx, deployed, assets, slippageOf(body)) : undefined;
+  const checked = stock?.route.amountOut ?? assets;
+  const unitName = stock ? "token" : "USDG";
+  const unitDecimals = stock?.decimals ?? USDG_DECIMALS;
+
   // The chain's word (the projection may lag a block): the same check requestDeposit makes.
   const refusal = await ctx.client
-    .readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "checkDeposit", args: [assets] })
+    .readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "checkDeposit", args: [checked] })
     .then(() => undefined, (error: unknown) => revertReason(error));
   if (refusal !== undefined) {
     const code = refusal.split(" ")[0];
@@ -31,22 +43,50 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
     if (code === "VAULT_FULL") throw new ApiError("VAULT_FULL", `The vault is full: ${reason}`);
     if (code === "CAPACITY") {
       const room = row.depositCap > row.totalAssets + row.pendingAssets ? row.depositCap - row.totalAssets - row.pendingAssets : 0n;
-      throw new ApiError("CAPACITY", `The deposit exceeds the vault's remaining capacity (about ${units(room, USDG_DECIMALS)} USDG)`, {
+      throw new ApiError("CAPACITY", `The deposit exceeds the vault's remaining capacity (about ${units(room, unitDecimals)} ${stock ? "stock tokens" : "USDG"})`, {
         minimum: "1",
-        unit: "USDG",
+        unit: unitName,
       });
     }
     if (code === "DEPOSIT_TOO_SMALL") {
-      throw new ApiError("AMOUNT_TOO_SMALL", `The vault's smallest deposit is ${units(row.minDeposit, USDG_DECIMALS)} USDG`, {
+      throw new ApiError("AMOUNT_TOO_SMALL", `The vault's smallest deposit is ${units(row.minDeposit, unitDecimals)} ${stock ? "stock tokens" : "USDG"}`, {
         minimum: row.minDeposit.toString(),
-        unit: "USDG",
+        unit: unitName,
       });
     }
     throw new ApiError("SIMULATION_FAILED", `The vault refuses the deposit: ${refusal}`);
   }
 
-  if (deployed.family === "stock-token") {
-    throw new ApiError("UNAVAILABLE", "Deposits into stock-token vaults need an aggregator leg, which this service does not prepare yet");
+  if (stock) {
+    const expectedShares = await ctx.client.readContract({ address: deployed.address, abi: stockVaultAbi, functionName: "previewDeposit", args: [stock.route.amountOut] });
+    const slippageBps = slippageOf(body);
+    const bundle = build(() =>
+      buildVaultDeposit({
+        family: "stock-token",
+        owner,
+        vault: deployed.address,
+        usdg: usdgOf(ctx),
+        assets,
+        minShares: lessBps(expectedShares, slippageBps),
+        router: stock.router,
+        aggregator: stock.route.to,
+        swapData: stock.route.data,
+      }),
+    );
+    return {
+      bundle,
+      priceToken: deployed.token,
+      params: {
+        amount: units(assets, USDG_DECIMALS),
+        expectedTokenIn: stock.route.amountOut.toString(),
+        expectedShares: expectedShares.toString(),
+        slippageBps,
+        route: stock.route.path,
+        priceImpactBps: stock.route.priceImpactBps,
+        status: row.status,
+        reason,
+      },
+    };
   }
   const expectedShares = await ctx.client.readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "convertToShares", args: [assets] });
   const slippageBps = slippageOf(body);
@@ -68,3 +108,23 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
     params: { amount: units(assets, USDG_DECIMALS), expectedShares: expectedShares.toString(), slippageBps, status: row.status, reason },
   };
 };
+
+/** The router and the USDG → stock-token route (recipient the router), or 503 when the aggregator cannot serve. */
+async function stockLeg(ctx: Parameters<Resolver<"vault-deposit">>[0], deployed: { token: `0x${string}`; router?: `0x${string}` }, assets: bigint, slippageBps: number) {
+  const aggregator = aggregatorOf(ctx);
+  if (!deployed.router || !aggregator) throw new ApiError("UNAVAILABLE", "Stock-token deposits need the stock vault router and the swap aggregator, which this chain lacks");
+  const router = getAddress(deployed.router);
+  const configured = await ctx.client.readContract({ address: router, abi: stockVaultRouterAbi, functionName: "aggregator" });
+  if (!same(configured, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", `The stock vault router now uses aggregator ${configured}: retry shortly`);
+  const token = getAddress(deployed.token);
+  const decimals = ctx.deployments.tokens.find((t) => same(t.address, token))?.decimals ?? 18;
+  try {
+    const route = await aggregator.route({ tokenIn: usdgOf(ctx), tokenOut: token, amountIn: assets, recipient: router, slippageBps });
+    return { router, route, decimals };
+  } catch (error) {
+    if (error instanceof NoRouteError || error instanceof AggregatorUnavailableError) {
+      throw new ApiError("UNAVAILABLE", `The aggregator cannot swap USDG to the vault's stock token now: ${error.message}`);
+    }
+    throw error;
+  }
+}

@@ -1,16 +1,21 @@
-// vault-withdraw, modes in-kind and queue: the owner's shares out of an agent vault. The minimums are the
-// vault's previews now less slippageBps. Mode usdg needs an aggregator route: not served by this slice (503).
-import { mergedVaultAbi, testTokenAbi, upWithdrawalQueueAbi } from "../../../abis/index.js";
+// vault-withdraw: the owner's shares out of an agent vault, in kind, through its queue, or in USDG. The
+// minimums are the vault's previews now less slippageBps. Mode usdg sells the token part through an
+// aggregator route (through the route budget): merged vaults redeem(shares, owner, minUsdgOut, route)
+// with the vault as the route's recipient; stock-token vaults approve the shares to the router, then
+// withdrawUSDG with the router as the route's recipient. Up vaults offer no usdg mode.
+import { getAddress, type Address } from "viem";
+import { mergedVaultAbi, stockVaultAbi, stockVaultRouterAbi, testTokenAbi, upWithdrawalQueueAbi } from "../../../abis/index.js";
+import { AggregatorUnavailableError, NoRouteError } from "../../chain/aggregator.js";
+import { same } from "../../chain/aggregator-tokens.js";
 import { buildVaultWithdraw } from "../../domain/bundles/index.js";
 import { ApiError } from "../../domain/errors.js";
-import type { Resolver } from "../types.js";
-import { agentVault, build, lessBps, slippageOf, toBaseUnits, units } from "./common.js";
+import type { PrepareContext, Resolver } from "../types.js";
+import { agentVault, build, invalid, lessBps, slippageOf, toBaseUnits, units, usdgOf } from "./common.js";
+import { aggregatorOf } from "./swap.js";
 
 export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body, owner) => {
   const { deployed } = await agentVault(ctx, body.vault);
-  if (body.mode === "usdg") {
-    throw new ApiError("UNAVAILABLE", "Mode usdg needs an aggregator route, which this service does not prepare yet: use mode in-kind or queue");
-  }
+  if (body.mode === "usdg" && deployed.family === "up") throw invalid("mode", "up vaults offer modes queue and in-kind, not usdg");
   const vault = deployed.address;
   const [decimals, balance] = await Promise.all([
     ctx.client.readContract({ address: vault, abi: testTokenAbi, functionName: "decimals" }),
@@ -26,6 +31,12 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
   let minTokenOut: bigint | undefined;
   let minUsdgOut: bigint | undefined;
   let minAssetsOut: bigint | undefined;
+  let route: Awaited<ReturnType<typeof usdgRoute>> | undefined;
+  if (body.mode === "usdg") {
+    route = await usdgRoute(ctx, deployed, shares, slippageBps);
+    minUsdgOut = route.minUsdgOut;
+    Object.assign(params, { expectedUsdgOut: route.expectedUsdgOut.toString(), route: route.path, priceImpactBps: route.priceImpactBps });
+  }
   if (deployed.family !== "stock-token" && body.mode === "in-kind") {
     const [tokenOut, usdgOut] = await ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "previewRedeemInKind", args: [shares] });
     minTokenOut = lessBps(tokenOut, slippageBps);
@@ -56,7 +67,58 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
       minAssetsOut,
       redeemQueue: deployed.redeemQueue,
       withdrawalQueue: deployed.withdrawalQueue,
+      route: route?.data,
+      router: route?.router,
+      aggregator: route?.aggregator,
     }),
   );
   return { bundle, priceToken: deployed.token, params };
 };
+
+/**
+ * Mode usdg: the token the shares redeem to, sold for USDG by the aggregator for the contract that runs
+ * the route (the merged vault, or the stock vault router). minUsdgOut = the USDG part + the route's
+ * quote, less slippageBps. 503 AGGREGATOR_CHANGED when that contract uses another aggregator.
+ */
+async function usdgRoute(ctx: PrepareContext, deployed: { family: string; address: Address; token: Address; router?: Address }, shares: bigint, slippageBps: number) {
+  const aggregator = aggregatorOf(ctx);
+  if (!aggregator) throw new ApiError("UNAVAILABLE", "Mode usdg needs the swap aggregator, which this chain lacks: use mode in-kind");
+  const vault = deployed.address;
+  let runner: Address;
+  let tokenPart: bigint;
+  let usdgPart = 0n;
+  if (deployed.family === "stock-token") {
+    if (!deployed.router) throw new ApiError("UNAVAILABLE", "Mode usdg needs the stock vault router, which this chain lacks: use mode in-kind");
+    runner = getAddress(deployed.router);
+    tokenPart = await ctx.client.readContract({ address: vault, abi: stockVaultAbi, functionName: "previewRedeem", args: [shares] });
+  } else {
+    runner = vault;
+    [tokenPart, usdgPart] = await ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "previewRedeemInKind", args: [shares] });
+  }
+  const configured = await ctx.client.readContract({ address: runner, abi: deployed.family === "stock-token" ? stockVaultRouterAbi : mergedVaultAbi, functionName: "aggregator" });
+  if (!same(configured, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", `${runner} now uses aggregator ${configured}: retry shortly`);
+  const usdg = usdgOf(ctx);
+  if (tokenPart === 0n) {
+    // Nothing to sell: the merged vault skips the route when its token part is 0.
+    const expectedUsdgOut = usdgPart;
+    return { data: "0x" as const, router: deployed.family === "stock-token" ? runner : undefined, aggregator: aggregator.address, expectedUsdgOut, minUsdgOut: lessBps(expectedUsdgOut, slippageBps), path: [], priceImpactBps: 0 };
+  }
+  try {
+    const r = await aggregator.route({ tokenIn: getAddress(deployed.token), tokenOut: usdg, amountIn: tokenPart, recipient: runner, slippageBps });
+    const expectedUsdgOut = usdgPart + r.amountOut;
+    return {
+      data: r.data,
+      router: deployed.family === "stock-token" ? runner : undefined,
+      aggregator: r.to,
+      expectedUsdgOut,
+      minUsdgOut: lessBps(expectedUsdgOut, slippageBps),
+      path: r.path,
+      priceImpactBps: r.priceImpactBps,
+    };
+  } catch (error) {
+    if (error instanceof NoRouteError || error instanceof AggregatorUnavailableError) {
+      throw new ApiError("UNAVAILABLE", `The aggregator cannot sell the vault's token for USDG now (${error.message}): use mode in-kind`);
+    }
+    throw error;
+  }
+}
