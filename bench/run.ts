@@ -4,11 +4,16 @@
 //   1. devnet-seed       the devnet with 90 days of history: deploy and seed times (bench/devnet-seed.ts)
 //   2. indexer-backfill  that same devnet indexed end to end, ours vs a raw-log baseline (bench/indexer-backfill.ts)
 //   3. live-latency      receipt to activity row on a live devnet and indexer (bench/live-latency.ts)
+//   4. read-speed        accounts/{owner} and activity?cursor over 1,000,000 activity rows vs a bare Hono app (bench/read-speed.ts)
+//   5. prepare-latency   POST prepare/{kind} through the API, queue and a worker: p50/p99 per kind (bench/prepare-latency.ts)
 // BENCH_DAYS shortens the history of 1 and 2 (for a quick look; targets apply to 90 days).
+// BENCH_ONLY runs a subset, e.g. BENCH_ONLY=read-speed,prepare-latency.
 import { benchDevnetSeed } from "./devnet-seed.js";
 import { benchIndexerBackfill } from "./indexer-backfill.js";
 import { log, machine, printMachine, printResult, round, saveResult, table, type BenchResult } from "./lib.js";
 import { benchLiveLatency } from "./live-latency.js";
+import { benchPrepareLatency } from "./prepare-latency.js";
+import { benchReadSpeed } from "./read-speed.js";
 
 const days = Number(process.env.BENCH_DAYS ?? 90);
 const started = Date.now();
@@ -16,7 +21,11 @@ printMachine();
 const results: BenchResult[] = [];
 const errors: { name: string; error: string }[] = [];
 
+const only = (process.env.BENCH_ONLY ?? "").split(",").map((x) => x.trim()).filter(Boolean);
+const selected = (name: string) => only.length === 0 || only.includes(name);
+
 async function attempt(name: string, run: () => Promise<BenchResult | undefined>) {
+  if (!selected(name)) return;
   try {
     const r = await run();
     if (!r) return;
@@ -44,7 +53,10 @@ await attempt("indexer-backfill", async () => {
     await devnet?.stop();
   }
 });
+if (!selected("indexer-backfill")) await devnet?.stop(); // seeded alone: nothing else uses it
 await attempt("live-latency", () => benchLiveLatency());
+await attempt("read-speed", () => benchReadSpeed());
+await attempt("prepare-latency", () => benchPrepareLatency());
 
 console.log(`\n== summary (${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s in all)`);
 const m = machine();

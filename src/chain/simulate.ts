@@ -5,6 +5,8 @@
 import {
   BaseError,
   ContractFunctionRevertedError,
+  MethodNotFoundRpcError,
+  MethodNotSupportedRpcError,
   decodeErrorResult,
   decodeFunctionData,
   encodeAbiParameters,
@@ -91,8 +93,11 @@ function approvalOf(step: SimStep): { spender: Address; amount: bigint } | null 
   return null;
 }
 
+/** Clients whose node said it lacks eth_simulateV1: not asked again (a JSON-RPC round trip less per bundle). */
+const withoutSimulateV1 = new WeakSet<PublicClient>();
+
 export async function simulateBundle(client: PublicClient, from: Address, steps: SimStep[]): Promise<SimulationResult> {
-  const simulated = await simulateV1(client, from, steps);
+  const simulated = withoutSimulateV1.has(client) ? null : await simulateV1(client, from, steps);
   if (simulated) return simulated;
   const overrides: StateOverride = [];
   for (const [i, step] of steps.entries()) {
@@ -142,7 +147,8 @@ async function simulateV1(client: PublicClient, from: Address, steps: SimStep[])
       } catch { /* next */ }
     }
     return { ok: false, method: "eth_simulateV1", step: failed, reason };
-  } catch {
+  } catch (error) {
+    if (error instanceof BaseError && error.walk((e) => e instanceof MethodNotSupportedRpcError || e instanceof MethodNotFoundRpcError)) withoutSimulateV1.add(client);
     return null;
   }
 }

@@ -1,0 +1,429 @@
+// Benchmark 4: read speed (issue 4). A devnet (1 day of history, chain kept still) indexed by our
+// indexer into a fresh database `bench_read_<random>`, so the projection tables, indexes and views are
+// exactly Ponder's; then ≥ 1,000,000 synthetic activity rows over ≥ 50,000 owners (increasing
+// positions, consistent blocks) and a few positions per owner (vault shares, queue entries, limit
+// orders, grids, ladder strategies with parts, basket tokens, all over the devnet's real vaults,
+// tokens and baskets) are bulk-inserted with INSERT ... SELECT generate_series, and ANALYZEd.
+// The API runs as `npm run api` does (its own process, real Postgres and Redis, reading through the
+// views schema, its readiness pointed at the running indexer). autocannon drives, over loopback:
+//   - GET /v1/agent/accounts/{owner}, a random owner per request;
+//   - GET /v1/agent/accounts/{owner}/activity?cursor=..., a random one of `pollOwners` owners whose
+//     baseline was taken through the API before 3 more changes per owner were added (each poll
+//     answers those 3 changes, the same ones each time: polls are idempotent);
+//   - a bare Hono app answering a constant, in its own process too (this file, with BENCH_BARE_PORT).
+// Each answers req/s, p50 and p99, the ratio of each route to the bare app, and the server process's
+// CPU per request (from /proc: what the ratio is made of, and less bent by a busy machine than req/s).
+// Alone: `npx tsx bench/read-speed.ts` (READ_ACTIVITY_ROWS, READ_OWNERS, READ_POLL_OWNERS,
+// READ_CONNECTIONS, READ_DURATION_S).
+import { serve } from "@hono/node-server";
+import autocannon from "autocannon";
+import { Hono } from "hono";
+import postgres from "postgres";
+import { getAddress } from "viem";
+import type { Deployments } from "../src/chain/deployments.js";
+import { responseValidator, type OpenApiDocument } from "../test/helpers/openapi-validate.js";
+import { freePort, readJson } from "../test/helpers/stack.js";
+import {
+  cpuSeconds,
+  deleteRedisKeys,
+  freshDatabase,
+  isMain,
+  log,
+  printMachine,
+  printResult,
+  saveResult,
+  startDevnet,
+  startIndexer,
+  startService,
+  waitReady,
+  type BenchResult,
+  type Figure,
+  type Service,
+} from "./lib.js";
+
+export const READ_RPS_TARGET = 5000;
+export const READ_P99_TARGET_MS = 20;
+export const READ_RATIO_TARGET = 0.3;
+const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
+/** Set, this module serves the bare Hono app on that port instead of running the benchmark. */
+const BARE_PORT_ENV = "BENCH_BARE_PORT";
+/** New changes per polled owner after its baseline: what each poll answers. */
+const NEW_CHANGES = 3;
+
+export type ReadSpeedOptions = {
+  activityRows?: number;
+  owners?: number;
+  /** Owners whose activity is polled with a cursor (each gets a baseline first). */
+  pollOwners?: number;
+  connections?: number;
+  durationS?: number;
+  warmUpS?: number;
+};
+
+type Drive = { name: string; rps: number; p50: number; p99: number; total: number; non2xx: number; errors: number; cpuMsPerRequest?: number };
+
+export async function benchReadSpeed({
+  activityRows = 1_000_000,
+  owners = 50_000,
+  pollOwners = 10_000,
+  connections = 64,
+  durationS = 12,
+  warmUpS = 3,
+}: ReadSpeedOptions = {}): Promise<BenchResult> {
+  const started = performance.now();
+  const db = await freshDatabase("bench_read");
+  const redisPrefix = db.name;
+  log(`read-speed: database ${db.name}; devnet (1 day of history) and our indexer`);
+  const devnet = await startDevnet({ days: 1 });
+  const services: Service[] = [];
+  let indexer: Awaited<ReturnType<typeof startIndexer>> | undefined;
+  try {
+    indexer = await startIndexer("ours", devnet, {}, { db, logName: "read-speed-indexer" });
+    const readyS = await waitReady(indexer);
+    log(`indexer ready in ${readyS.toFixed(1)} s; loading ${activityRows.toLocaleString("en")} activity rows over ${owners.toLocaleString("en")} owners`);
+    const d = readJson<Deployments>(devnet.deploymentsFile);
+    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    let load: { seconds: number; rows: number; owners: number; positions: Record<string, number> };
+    let ownerList: string[];
+    try {
+      load = await loadSyntheticRows(sql, indexer.schema, d, { activityRows, owners });
+      ownerList = (await sql<{ owner: string }[]>`select owner from bench_owner order by n`).map((r) => getAddress(r.owner));
+    } catch (err) {
+      await sql.end();
+      throw err;
+    }
+    log(`loaded in ${load.seconds.toFixed(1)} s: ${load.rows.toLocaleString("en")} activity rows, ${load.owners.toLocaleString("en")} owners; ${JSON.stringify(load.positions)}`);
+
+    // The API as `npm run api` runs it; its /ready asks the running indexer's /ready.
+    const apiPort = await freePort();
+    const api = await startService(
+      "api",
+      "api/main.ts",
+      {
+        DATABASE_URL: db.url,
+        DATABASE_SCHEMA: indexer.schema,
+        VIEWS_SCHEMA: "agent_views",
+        API_SCHEMA: "agent_api",
+        PONDER_PORT: new URL(indexer.ponderUrl).port,
+        PORT: String(apiPort),
+        HOST: "127.0.0.1",
+        DEPLOYMENTS_FILE: devnet.deploymentsFile,
+        DEVNET_PORT: String(devnet.port),
+        RPC_URL: "",
+        REDIS_URL,
+        REDIS_PREFIX: redisPrefix,
+        // One request line per request at `info`; the figures are of the read path, not of stdout.
+        LOG_LEVEL: "warn",
+      },
+      { url: `http://127.0.0.1:${apiPort}`, readyPath: "/ready" },
+    );
+    services.push(api);
+    const barePort = await freePort();
+    const bare = await startService("bare-hono", "bench/read-speed.ts", { [BARE_PORT_ENV]: String(barePort) }, { url: `http://127.0.0.1:${barePort}`, readyPath: "/" });
+    services.push(bare);
+
+    // Baselines through the API for the polled owners, then 3 new changes each.
+    const polled = sample(ownerList, Math.min(pollOwners, ownerList.length));
+    log(`taking ${polled.length.toLocaleString("en")} activity baselines through the API`);
+    const cursors = await mapConcurrent(polled, 32, async (owner) => {
+      const res = await fetch(`${api.url}/v1/agent/accounts/${owner}/activity`);
+      const body = (await res.json()) as { data?: { cursor: string } };
+      if (res.status !== 200 || !body.data) throw new Error(`baseline of ${owner}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+      return { owner, cursor: body.data.cursor };
+    });
+    try {
+      await addChanges(sql, indexer.schema, polled, d);
+    } finally {
+      await sql.end();
+    }
+
+    // Answers first: real content, valid against the served OpenAPI document.
+    const doc = (await (await fetch(`${api.url}/v1/agent/openapi.json`)).json()) as OpenApiDocument;
+    const validator = responseValidator(doc);
+    const checked = await checkAnswers(api.url, validator, sample(ownerList, 20), sample(cursors, 20));
+    log(`answers checked: ${checked}`);
+
+    const accountPath = () => `/v1/agent/accounts/${ownerList[Math.floor(Math.random() * ownerList.length)]}`;
+    const activityPath = () => {
+      const c = cursors[Math.floor(Math.random() * cursors.length)]!;
+      return `/v1/agent/accounts/${c.owner}/activity?cursor=${c.cursor}`;
+    };
+    const targets = [
+      { name: "bare Hono (constant)", url: bare.url, path: () => "/", pid: bare.process.pid },
+      { name: "GET accounts/{owner}", url: api.url, path: accountPath, pid: api.process.pid },
+      { name: "GET activity?cursor", url: api.url, path: activityPath, pid: api.process.pid },
+    ];
+    log(`driving each for ${warmUpS} s (warm-up, not counted) then ${durationS} s, ${connections} connections`);
+    const drives: Drive[] = [];
+    for (const t of targets) {
+      await drive(t.name, t.url, t.path, connections, warmUpS);
+      const cpu0 = cpuSeconds(t.pid);
+      const r = await drive(t.name, t.url, t.path, connections, durationS);
+      const cpu1 = cpuSeconds(t.pid);
+      // The server process's CPU per answer: what the ratio is made of, and less bent by a busy machine than req/s.
+      if (cpu0 !== undefined && cpu1 !== undefined && r.total > 0) r.cpuMsPerRequest = ((cpu1 - cpu0) * 1000) / r.total;
+      log(`${r.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.total} requests, ${r.non2xx} not 2xx, ${r.errors} errors; server CPU ${r.cpuMsPerRequest?.toFixed(3)} ms per request)`);
+      drives.push(r);
+    }
+
+    const [bareDrive, ...routes] = drives as [Drive, ...Drive[]];
+    const figures: Figure[] = [
+      { name: "activity rows", value: load.rows },
+      { name: "owners", value: load.owners },
+      { name: "load (insert + index + analyze)", value: load.seconds, unit: "s" },
+      { name: `${bareDrive.name}: req/s`, value: bareDrive.rps, unit: "req/s" },
+      { name: `${bareDrive.name}: p50 / p99`, value: `${bareDrive.p50} / ${bareDrive.p99}`, unit: "ms" },
+      { name: `${bareDrive.name}: server CPU per request`, value: bareDrive.cpuMsPerRequest ?? "n/a", unit: "ms" },
+    ];
+    for (const r of routes) {
+      const ratio = r.rps / bareDrive.rps;
+      figures.push(
+        { name: `${r.name}: req/s`, value: r.rps, unit: "req/s", target: `≥ ${READ_RPS_TARGET}`, pass: r.rps >= READ_RPS_TARGET },
+        { name: `${r.name}: p50`, value: r.p50, unit: "ms" },
+        { name: `${r.name}: p99`, value: r.p99, unit: "ms", target: `< ${READ_P99_TARGET_MS} ms`, pass: r.p99 < READ_P99_TARGET_MS },
+        { name: `${r.name}: ratio to bare Hono`, value: ratio, target: `≥ ${READ_RATIO_TARGET}`, pass: ratio >= READ_RATIO_TARGET },
+        { name: `${r.name}: API CPU per request`, value: r.cpuMsPerRequest ?? "n/a", unit: "ms" },
+      );
+      if (r.non2xx > 0 || r.errors > 0) figures.push({ name: `${r.name}: not 2xx / errors`, value: `${r.non2xx} / ${r.errors}` });
+    }
+    return {
+      name: "read-speed",
+      figures,
+      notes: [
+        `autocannon ${connections} connections, ${durationS} s each after ${warmUpS} s of warm-up, loopback; load generator, API, bare app and Postgres share the machine's cores`,
+        `API as \`npm run api\` (LOG_LEVEL=warn; rate limit as shipped: 120/min per owner, and requests spread over ${ownerList.length.toLocaleString("en")} owners / ${cursors.length.toLocaleString("en")} polled owners stay under it)`,
+        `each poll answers ${NEW_CHANGES} changes; answers checked against the served OpenAPI document: ${checked}`,
+        `whole benchmark ${Math.round((performance.now() - started) / 1000)} s`,
+      ],
+    };
+  } finally {
+    for (const s of services.reverse()) await s.stop();
+    await indexer?.stop(); // drops the database
+    await db.drop();
+    await devnet.stop();
+    await deleteRedisKeys(REDIS_URL, redisPrefix).catch(() => {});
+  }
+}
+
+async function drive(name: string, url: string, path: () => string, connections: number, durationS: number): Promise<Drive> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: durationS,
+    requests: [{ method: "GET", setupRequest: (request) => ({ ...request, path: path() }) }],
+  });
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** A few answers of each route: 200, with real content, and valid against the OpenAPI document. */
+async function checkAnswers(base: string, validator: ReturnType<typeof responseValidator>, owners: string[], cursors: { owner: string; cursor: string }[]): Promise<string> {
+  let positions = 0;
+  for (const owner of owners) {
+    const path = `/v1/agent/accounts/${owner}`;
+    const res = await fetch(base + path);
+    const body = (await res.json()) as { data: { vaults: unknown[]; limitOrders: unknown[]; depositRequests: unknown[]; grids: unknown[]; ladderStrategies: unknown[]; baskets: unknown[]; withdrawalRequests: unknown[] } };
+    const errors = validator.errors("get", path, res.status, body);
+    if (res.status !== 200 || errors.length) throw new Error(`${path}: ${res.status} ${errors.join("; ")}`);
+    const a = body.data;
+    if (a.vaults.length === 0 || a.limitOrders.length === 0) throw new Error(`${path}: no positions (${JSON.stringify(a).slice(0, 300)})`);
+    positions += a.vaults.length + a.limitOrders.length + a.depositRequests.length + a.withdrawalRequests.length + a.grids.length + a.ladderStrategies.length + a.baskets.length;
+  }
+  for (const { owner, cursor } of cursors) {
+    const path = `/v1/agent/accounts/${owner}/activity?cursor=${cursor}`;
+    const res = await fetch(base + path);
+    const body = (await res.json()) as { data: { changes: unknown[] } };
+    const errors = validator.errors("get", path, res.status, body);
+    if (res.status !== 200 || errors.length) throw new Error(`${path}: ${res.status} ${errors.join("; ")}`);
+    if (body.data.changes.length !== NEW_CHANGES) throw new Error(`${path}: ${body.data.changes.length} changes, expected ${NEW_CHANGES}`);
+  }
+  return `${owners.length} accounts (${(positions / owners.length).toFixed(1)} items each), ${cursors.length} polls (${NEW_CHANGES} changes each): valid`;
+}
+
+// ------------------------------------------------------------------------------------------ the data
+
+const HEX = /^0x[0-9a-fA-F]{40}$/;
+const addressArray = (list: string[]) => {
+  for (const a of list) if (!HEX.test(a)) throw new Error(`not an address: ${a}`);
+  return `array[${list.map((a) => `'${a.toLowerCase()}'`).join(",")}]::text[]`;
+};
+
+/**
+ * Synthetic rows in the indexer's own tables (schema `schema`), written the way the indexer writes
+ * them (lowercase addresses, base units, unix seconds), over the devnet's real vaults, tokens and
+ * baskets. Ponder's live-mode triggers (reorg log, live queries) are skipped for this session: the
+ * rows are not chain data, and no reorg may revert them.
+ */
+export async function loadSyntheticRows(sql: postgres.Sql, schema: string, d: Deployments, { activityRows, owners }: { activityRows: number; owners: number }) {
+  const t0 = performance.now();
+  const s = `"${schema}"`;
+  const now = Math.floor(Date.now() / 1000);
+  const vaults = d.vaults.filter((v) => v.family !== "stock-token");
+  const merged = d.vaults.filter((v) => v.family === "merged");
+  const up = d.vaults.filter((v) => v.family === "up");
+  const tokens = d.tokens.filter((t) => t.pool).map((t) => t.address);
+  const baskets = d.baskets.map((b) => b.address);
+  const contracts = [d.contracts.limitOrderHook!, d.contracts.gridStrategy!, d.contracts.ladderStrategy!, ...vaults.map((v) => v.address)];
+  // Deposit queues: merged vaults queue inside the vault, up vaults in their deposit queue; withdrawals:
+  // merged redeem queues, up withdrawal queues.
+  const depositQueues = [...merged.map((v) => [v.address, v.address]), ...up.filter((v) => v.depositQueue).map((v) => [v.address, v.depositQueue!])];
+  const withdrawalQueues = [...merged.filter((v) => v.redeemQueue).map((v) => [v.address, v.redeemQueue!]), ...up.filter((v) => v.withdrawalQueue).map((v) => [v.address, v.withdrawalQueue!])];
+  const top = (await sql<{ top: string | null }[]>`select max(block_number)::text as top from ${sql(schema)}.activity`)[0]?.top;
+  const base = BigInt(top ?? "0") + 1000n;
+  const span = 60 * 86400; // the rows' times spread over 60 days up to now
+
+  await sql.unsafe(`set session_replication_role = replica`);
+  await sql.unsafe(`set maintenance_work_mem = '256MB'`);
+  await sql.unsafe(`
+    create temp table bench_owner as
+    select n, '0x' || substr(md5('bench-owner-' || n), 1, 32) || lpad(to_hex(n), 8, '0') as owner
+    from generate_series(0, ${owners - 1}) n`);
+  await sql.unsafe(`create unique index on bench_owner (n)`);
+
+  // Activity: 10 changes per block, owner i % owners, so an owner's changes spread over the history.
+  await sql.unsafe(`
+    insert into ${s}.activity (owner, position, kind, subject, contract, data, tx_hash, block_number, block_hash, log_index, timestamp)
+    select o.owner,
+           (${base}::bigint + i / 10) * 1000000 + (i % 10) * 10,
+           (array['vault.shares','order.created','order.filled','grid.traded','basket.balance','vault.deposit.requested'])[1 + i % 6],
+           case when i % 6 in (0, 5) then (${addressArray(vaults.map((v) => v.address))})[1 + i % ${vaults.length}] else (1000000000 + i)::text end,
+           (${addressArray(contracts)})[1 + i % ${contracts.length}],
+           json_build_object('amount', ((i::bigint * 7919) % 1000000000000)::text, 'token', (${addressArray(tokens)})[1 + i % ${tokens.length}], 'owner', o.owner),
+           '0x' || md5('tx-' || i) || md5('tx2-' || i),
+           ${base} + i / 10,
+           '0x' || md5('block-' || (${base} + i / 10)) || md5('hash-' || (${base} + i / 10)),
+           i % 10,
+           ${now - span} + (i::bigint * ${span} / ${activityRows})::int
+    from generate_series(0, ${activityRows - 1}) i
+    join bench_owner o on o.n = i % ${owners}`);
+
+  // Positions: 1-3 vaults per owner, half of them a queued deposit, a third a queued withdrawal, 2 limit
+  // orders each (one open, one closed recently or long ago), a quarter a grid, a fifth a ladder with 3
+  // parts, a third a basket. Ids start at 1e9, far above the devnet's own.
+  await sql.unsafe(`
+    insert into ${s}.vault_position (vault, owner, shares, updated_at)
+    select (${addressArray(vaults.map((v) => v.address))})[1 + (n + k) % ${vaults.length}], owner, 1000000000000 + (n * 7919 + k) % 1000000000000000, ${now} - n % 86400
+    from bench_owner cross join generate_series(0, 2) k where k <= n % 3`);
+  const qv = (pairs: string[][]) => addressArray(pairs.map((p) => p[0]!));
+  const qq = (pairs: string[][]) => addressArray(pairs.map((p) => p[1]!));
+  await sql.unsafe(`
+    insert into ${s}.deposit_request (queue, id, vault, owner, receiver, assets, min_shares, state, shares, requested_at, updated_at)
+    select (${qq(depositQueues)})[1 + n % ${depositQueues.length}], 1000000000 + n, (${qv(depositQueues)})[1 + n % ${depositQueues.length}], owner, owner,
+           100000000 + n, 99000000000000 + n, case when n % 4 = 0 then 'pending' else 'settled' end, case when n % 4 = 0 then null else 100000000000000 + n end,
+           ${now} - 3600 - n % 86400, ${now} - n % 86400
+    from bench_owner where n % 2 = 0`);
+  await sql.unsafe(`
+    insert into ${s}.withdrawal_request (queue, id, vault, owner, receiver, shares, min_assets_out, state, assets, requested_at, updated_at)
+    select (${qq(withdrawalQueues)})[1 + n % ${withdrawalQueues.length}], 1000000000 + n, (${qv(withdrawalQueues)})[1 + n % ${withdrawalQueues.length}], owner, owner,
+           50000000000000 + n, 49000000 + n, case when n % 2 = 0 then 'pending' else 'completed' end, case when n % 2 = 0 then null else 50000000 + n end,
+           ${now} - 7200 - n % 86400, ${now} - n % 86400
+    from bench_owner where n % 3 = 0`);
+  await sql.unsafe(`
+    insert into ${s}.limit_order (id, owner, token, sell_token, market, amount_in, price_x_18, filled_in, filled_out, commission, remaining, owed0, owed1, claimed0, claimed1, state, close_reason, created_at, updated_at)
+    select 1000000000 + n * 3 + k, owner, (${addressArray(tokens)})[1 + (n + k) % ${tokens.length}], k = 1, false, 600000000, 1500000000000000000000 + n,
+           case when k = 0 then 0 else 600000000 end, case when k = 0 then 0 else 400000000000000000 end, case when k = 0 then 0 else 600000 end,
+           case when k = 0 then 600000000 else 0 end, 0, 0, case when k = 0 then 0 else 400000000000000000 end, 0,
+           case when k = 0 then 'open' else 'closed' end, case when k = 0 then null else 'filled' end,
+           ${now} - 86400 * (1 + k * 5) - n % 3600, ${now} - 86400 * (k * k * 5) - n % 3600
+    from bench_owner cross join generate_series(0, 2) k`);
+  await sql.unsafe(`
+    insert into ${s}.grid (id, owner, token, buy_price_x_18, sell_price_x_18, amount_usdg, repeat, state, usdg, tokens, holds_token, cost_usdg, trades, round_trips, fees, collected, created_at, updated_at)
+    select 1000000000 + n, owner, (${addressArray(tokens)})[1 + n % ${tokens.length}], 1400000000000000000000, 1600000000000000000000, 20000000, true, 'open',
+           20000000, 0, false, 0, n % 7, n % 3, 1000 * (n % 7), 0, ${now} - 86400 * 3, ${now} - n % 86400
+    from bench_owner where n % 4 = 1`);
+  await sql.unsafe(`
+    insert into ${s}.ladder (id, owner, token, legs, sell_first, repeat, one_way, total, state, repeat_mask, trades, fees, collected_token, collected_usdg, created_at, updated_at)
+    select 1000000000 + n, owner, (${addressArray(tokens)})[1 + n % ${tokens.length}], 3, false, true, false, 60000000, 'open', 3, n % 5, 100 * (n % 5), 0, 0,
+           ${now} - 86400 * 2, ${now} - n % 86400
+    from bench_owner where n % 5 = 2`);
+  await sql.unsafe(`
+    insert into ${s}.ladder_leg (ladder_id, leg, buy_price_x_18, sell_price_x_18, amount, usdg, tokens, holds_token, trades, finished)
+    select 1000000000 + n, leg, 1500000000000000000000 - leg * 10000000000000000000, 1600000000000000000000 - leg * 10000000000000000000, 20000000, 20000000, 0, false, 0, false
+    from bench_owner cross join generate_series(0, 2) leg where n % 5 = 2`);
+  if (baskets.length)
+    await sql.unsafe(`
+      insert into ${s}.basket_balance (basket, owner, balance, updated_at)
+      select (${addressArray(baskets)})[1 + n % ${baskets.length}], owner, 1000000000000000000 + n, ${now} - n % 86400
+      from bench_owner where n % 3 = 1`);
+  await sql.unsafe(`analyze`);
+
+  const { rows, distinct } = (await sql<{ rows: string; distinct: string }[]>`select count(*)::text as rows, count(distinct owner)::text as distinct from ${sql(schema)}.activity`)[0]!;
+  const positions: Record<string, number> = {};
+  for (const table of ["vault_position", "deposit_request", "withdrawal_request", "limit_order", "grid", "ladder", "ladder_leg", "basket_balance"]) {
+    const row = (await sql<{ c: string }[]>`select count(*)::text as c from ${sql(schema)}.${sql(table)}`)[0];
+    positions[table] = Number(row?.c);
+  }
+  return { seconds: (performance.now() - t0) / 1000, rows: Number(rows), owners: Number(distinct), positions };
+}
+
+/** NEW_CHANGES new changes per polled owner, in blocks above every other (what their polls answer). */
+export async function addChanges(sql: postgres.Sql, schema: string, owners: string[], d: Deployments) {
+  const top = (await sql<{ top: string }[]>`select max(block_number)::text as top from ${sql(schema)}.activity`)[0]!.top;
+  const base = BigInt(top) + 1n;
+  const contract = d.contracts.limitOrderHook!.toLowerCase();
+  await sql`
+    insert into ${sql(schema)}.activity (owner, position, kind, subject, contract, data, tx_hash, block_number, block_hash, log_index, timestamp)
+    select lower(o.owner), (${base.toString()}::numeric + (j / 10)) * 1000000 + (j % 10) * 10, 'order.filled', (2000000000 + j)::text, ${contract},
+           json_build_object('amount', (j * 31)::text), '0x' || md5('ntx-' || j) || md5('ntx2-' || j), ${base.toString()}::numeric + (j / 10),
+           '0x' || md5('nblock-' || (j / 10)) || md5('nhash-' || (j / 10)), j % 10, extract(epoch from now())::int
+    from unnest(${owners}::text[]) with ordinality as o(owner, idx)
+    cross join generate_series(0, ${NEW_CHANGES - 1}) k
+    cross join lateral (select ((o.idx - 1) * ${NEW_CHANGES} + k)::bigint as j) x`;
+  await sql`analyze ${sql(schema)}.activity`;
+}
+
+// ------------------------------------------------------------------------------------------ helpers
+
+function sample<T>(list: T[], n: number): T[] {
+  const copy = [...list];
+  for (let i = 0; i < n && i < copy.length; i++) {
+    const j = i + Math.floor(Math.random() * (copy.length - i));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy.slice(0, n);
+}
+
+async function mapConcurrent<T, R>(items: T[], concurrency: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await run(items[i]!);
+      }
+    }),
+  );
+  return out;
+}
+
+/** The bare app the routes are compared with: one route answering a constant. */
+function serveBare(port: number) {
+  const app = new Hono().get("/", (c) => c.json({ data: 1 }));
+  serve({ fetch: app.fetch, port, hostname: "127.0.0.1" });
+}
+
+if (isMain(import.meta.url)) {
+  if (process.env[BARE_PORT_ENV]) serveBare(Number(process.env[BARE_PORT_ENV]));
+  else {
+    printMachine();
+    const env = (name: string, fallback: number) => Number(process.env[name] || fallback);
+    const result = await benchReadSpeed({
+      activityRows: env("READ_ACTIVITY_ROWS", 1_000_000),
+      owners: env("READ_OWNERS", 50_000),
+      pollOwners: env("READ_POLL_OWNERS", 10_000),
+      connections: env("READ_CONNECTIONS", 64),
+      durationS: env("READ_DURATION_S", 12),
+    });
+    printResult(result);
+    saveResult(result);
+    process.exit(0);
+  }
+}
