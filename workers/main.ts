@@ -17,6 +17,11 @@ import { AGGREGATOR_QUEUE, queuedAggregator } from "../src/prepare/aggregator-qu
 import { aggregatorProcessor, aggregatorWorkerOptions } from "./processors/aggregator.js";
 import { requireServices } from "../src/services.js";
 import { prepareProcessor } from "./processors/prepare.js";
+import { Queue } from "bullmq";
+import { BACKTEST_QUEUE, SCAN_QUEUE } from "../src/backtests/jobs.js";
+import { chainFees, scheduleScans } from "../src/backtests/schedule.js";
+import { backtestProcessor } from "./processors/backtest.js";
+import { scanProcessor } from "./processors/scan.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
@@ -63,6 +68,17 @@ const worker = new Worker(
 worker.on("error", (error) => logger.warn({ err: error.message }, "worker"));
 worker.on("ready", () => logger.info({ queue: PREPARE_QUEUE, prefix: `${config.REDIS_PREFIX}:bull` }, "worker ready"));
 
+// Backtests and planners (request-reply, CPU-bound: 2 at a time), and the repeatable scans (grid
+// tokens, ladder tokens, the strategy-finder board; one at a time, every 10 minutes, scheduled here).
+const backtestWorker = new Worker(BACKTEST_QUEUE, backtestProcessor({ reads, logger }), { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 2 });
+backtestWorker.on("error", (error) => logger.warn({ err: error.message }, "backtest worker"));
+const scanWorker = new Worker(SCAN_QUEUE, scanProcessor({ db, reads, deployments, now: () => new Date(), fees: chainFees(client, deployments), logger }), {
+  connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 1, lockDuration: 120_000,
+});
+scanWorker.on("error", (error) => logger.warn({ err: error.message }, "scan worker"));
+const scanQueue = new Queue(SCAN_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
+await scheduleScans(scanQueue).catch((error) => logger.warn({ err: (error as Error).message }, "scan schedule"));
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -73,7 +89,8 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }, SHUTDOWN_GRACE_MS);
   force.unref();
-  await Promise.all([worker.close(), aggregatorWorker.close()]);
+  await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close()]);
+  await scanQueue.close();
   await aggregatorJobs.close();
   await Promise.allSettled([db.destroy(), reads.destroy(), connection.quit()]);
   logger.info({}, "stopped");

@@ -3,6 +3,7 @@
 // preface. A pure function: the same document and catalog give the same text.
 import { codesByStatusOf, operationsOf, type ErrorCatalog, type Field, type OpenApiDocument } from "./catalog.js";
 import { RULES, SERVICE_NAME, SUMMARY, WORKFLOW } from "./preface.js";
+import { FILL_RULES } from "../../src/domain/backtest/fill-rules.js";
 
 /** Markdown table cell: no pipes or line breaks. */
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s*\n+\s*/g, " ").trim();
@@ -30,6 +31,10 @@ export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   WORKFLOW.forEach((step, i) => out.push(`${i + 1}. ${step}`));
   out.push("", "Only the routes listed under Endpoints are served by this deployment.", "");
 
+  // The backtest fill rules are in each backtest route's description; skill.md gives them once.
+  const hasFillRules = operations.some((op) => op.description?.includes(FILL_RULES));
+  if (hasFillRules) out.push("## Backtest fill rules", "", FILL_RULES, "");
+
   out.push("## Endpoints", "");
   out.push("| Method | Path | Summary |", "|---|---|---|");
   for (const op of operations) out.push(`| ${op.method} | \`${op.path}\` | ${cell(op.summary)} |`);
@@ -38,7 +43,7 @@ export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   for (const op of operations) {
     out.push(`### ${op.method} ${op.path}`, "");
     if (op.summary) out.push(`**${op.summary}.**`, "");
-    if (op.description) out.push(op.description.trim(), "");
+    if (op.description) out.push(op.description.replace(FILL_RULES, "(Fill rules: see Backtest fill rules above.)").trim(), "");
     if (op.parameters.length) out.push("Parameters:", "", ...fieldLines(op.parameters), "");
     if (op.body) {
       out.push(`Body (${op.body.contentType}, ${op.body.required ? "required" : "optional"}): ${op.body.type}`, "");

@@ -16,6 +16,7 @@
 // envelopes, limits, logs, metrics and the OpenAPI entry come from the foundation.
 import type { RouteGroup } from "../deps.js";
 import { accountRoutes } from "./accounts.js";
+import { backtestRoutes } from "./backtests.js";
 import { basketPlanRoutes } from "./baskets-plan.js";
 import { swapRoutes } from "./swap.js";
 import { activityRoutes } from "./activity.js";
@@ -24,6 +25,7 @@ import { basketRoutes } from "./baskets.js";
 import { prepareRoutes } from "./prepare.js";
 import { productRoutes } from "./products.js";
 import { signRequestRoutes } from "./sign-requests.js";
+import { strategyFinderRoutes } from "./strategy-finder.js";
 import { tokenRoutes } from "./tokens.js";
 import { vaultRoutes } from "./vaults.js";
 
@@ -38,7 +40,8 @@ export const agentRouteGroups: RouteGroup[] = [
   prepareRoutes,
   swapRoutes,
   basketPlanRoutes,
+  backtestRoutes,
 ];
 
 /** Mounted at /v1 (public routes outside /v1/agent: /tokens, /baskets, /strategy-finder...). */
-export const publicRouteGroups: RouteGroup[] = [tokenRoutes, basketRoutes];
+export const publicRouteGroups: RouteGroup[] = [tokenRoutes, basketRoutes, strategyFinderRoutes];

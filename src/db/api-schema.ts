@@ -94,6 +94,39 @@ export interface Database {
   session_challenge: SessionChallengeTable;
   session: SessionTable;
   scan_result: ScanResultTable;
+  strategy_pick: StrategyPickTable;
+  strategy_run: StrategyRunTable;
+}
+
+/** A daily pick of the strategy finder, followed on paper for 7 days (migration 0004). */
+export interface StrategyPickTable {
+  id: string;
+  /** UTC day of the pick, YYYY-MM-DD. */
+  day: string;
+  rank: number;
+  style: string;
+  token: string;
+  symbol: string;
+  period_days: number;
+  params: Json<Record<string, unknown>>;
+  board_return_pct: number;
+  start_price: number;
+  started_at: Timestamp;
+  paper: ColumnType<Record<string, unknown> | null, Record<string, unknown> | null | undefined, Record<string, unknown> | null>;
+  done: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+}
+
+/** A logged on-demand strategy-finder backtest (migration 0004). */
+export interface StrategyRunTable {
+  id: ColumnType<string, never, never>;
+  identity_kind: string | null;
+  identity_value: string | null;
+  token: string;
+  strategy: string;
+  input: Json<Record<string, unknown>>;
+  summary: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
 }
 
 export type SignRequestRow = Selectable<SignRequestTable>;

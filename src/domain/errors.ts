@@ -24,7 +24,7 @@ export const errorCatalog = {
   BAD_SIGNATURE: { status: 401, message: "The signature does not match the owner", when: "session exchange: the personal_sign signature is not the owner's" },
 
   // 402
-  PAYMENT_REQUIRED: { status: 402, message: "Payment required", when: "backtest grid, backtest ladder and ranges beyond the free allowance (declared; all free now)" },
+  PAYMENT_REQUIRED: { status: 402, message: "Payment required", when: "backtest grid and backtest ladder over more than 30 days, in the x402 shape (only the declaration is implemented: no payment is taken yet); declared on ranges, which are free now" },
 
   // 404
   NOT_FOUND: { status: 404, message: "Not found", when: "unknown routes, unknown or expired sign requests, basket-buy with an unknown basket, prepare routes naming an unknown order, grid, ladder or request id" },

@@ -1,0 +1,90 @@
+// The strategy finder, public routes under /v1 (spec: "Public routes outside /v1/agent"):
+//   GET  /strategy-finder                 the board: past results per style over a window, beside holding
+//   GET  /strategy-finder/track-record    the board's daily picks, followed on paper for 7 days
+//   GET  /strategy-finder/attempts        runs logged for a wallet (by wallet until sessions exist)
+//   POST /strategy-finder/backtest        any token on demand (a `backtest` job); every run is logged
+//   GET  /strategy-finder/{token}         every style for one token
+// The board is a repeatable job's stored result: 503 SCAN_PREPARING before the first one.
+import { createRoute } from "@hono/zod-openapi";
+import { attemptsAnswer, boardAnswer, logFinderRun, tokenAnswer, trackRecordAnswer } from "../../src/backtests/finder.js";
+import { FILL_RULES } from "../../src/domain/backtest/fill-rules.js";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { ok } from "../envelope.js";
+import { errorResponses, okResponse } from "../schemas/common.js";
+import {
+  AttemptsAnswer, AttemptsQuery, BoardAnswer, BoardQuery, FinderBacktestAnswer, FinderBacktestBody, TokenPageAnswer, TokenPageQuery, TokenParam, TrackRecordAnswer,
+} from "../schemas/strategy-finder.js";
+import { createRouter } from "../validation.js";
+import { liveState, runKind } from "./backtests.js";
+
+const TAGS = ["Strategy finder"];
+const rules = `\n\n${FILL_RULES}`;
+const days = (period: string) => Number(period.slice(0, -1));
+
+const board = createRoute({
+  method: "get", path: "/strategy-finder", tags: TAGS, summary: "Past results of strategies and vaults",
+  description:
+    "Past results over the window (period, 1d-30d, default 7d) of each style: grids (lines picked walk-forward on the window before), the dip ladder, and vaults (a 500 USD deposit at the window start valued now after its fees), each beside holdReturnPct and holdPnlUsd (holding the token, no fees). " +
+    "Ranked best first, at most 2 per token and 6 per style, each with its walk-forward test, run parameters for the prepare routes, next steps, and the track record of past picks. " +
+    "When the slice (token, category) has nothing positive it widens and says so; when nothing has the window yet, it shows the longest shorter window with results. Computed every 10 minutes; 503 SCAN_PREPARING before the first." + rules,
+  request: { query: BoardQuery },
+  responses: { 200: okResponse(BoardAnswer, "The board"), ...errorResponses("SCAN_PREPARING") },
+});
+
+const trackRecord = createRoute({
+  method: "get", path: "/strategy-finder/track-record", tags: TAGS, summary: "How the board's daily picks did",
+  description: "Each day's picks (the board's best positive results over 7 days, at most 6), followed on paper for 7 days each with the settings picked, by the same fill rules." + rules,
+  responses: { 200: okResponse(TrackRecordAnswer, "The picks and their paper results"), ...errorResponses() },
+});
+
+const attempts = createRoute({
+  method: "get", path: "/strategy-finder/attempts", tags: TAGS, summary: "A wallet's logged runs",
+  description: "Counts the on-demand runs (POST /v1/strategy-finder/backtest) logged with this wallet as identity. Sessions do not exist yet: until they do, runs are counted by wallet; then by the signed-in owner's session.",
+  request: { query: AttemptsQuery },
+  responses: { 200: okResponse(AttemptsAnswer, "The count"), ...errorResponses() },
+});
+
+const backtest = createRoute({
+  method: "post", path: "/strategy-finder/backtest", tags: TAGS, summary: "Run any token on demand",
+  description:
+    "Walk-forward (no settings: the planner's lines each week, `variant` picks today's standard, tighter or wider lines for the run parameters; days 21-60, default 30) or with fixed settings over `period` (default 7d). Every run is logged (with `identity` when given)." + rules,
+  request: { body: { content: { "application/json": { schema: FinderBacktestBody } }, required: true } },
+  responses: { 200: okResponse(FinderBacktestAnswer, "The run"), ...errorResponses("BUSY", "NO_CANDLES") },
+});
+
+const tokenPage = createRoute({
+  method: "get", path: "/strategy-finder/{token}", tags: TAGS, summary: "Every style for one token",
+  description: "Every style for one token: the window's result, the chip windows (1d, 7d, 14d, 30d), each walk-forward start's result and the latest start's trades. 503 SCAN_PREPARING before the first board; 422 NO_CANDLES for a token not on the board." + rules,
+  request: { params: TokenParam, query: TokenPageQuery },
+  responses: { 200: okResponse(TokenPageAnswer, "The token's styles"), ...errorResponses("SCAN_PREPARING", "NO_CANDLES") },
+});
+
+export const strategyFinderRoutes = (deps: AppDeps) =>
+  createRouter<AppEnv>()
+    .openapi(board, async (c) => {
+      const q = c.req.valid("query");
+      return ok(c, await boardAnswer(deps.db, { budgetUsd: q.budget, periodDays: days(q.period), token: q.token, category: q.category, strategy: q.strategy }));
+    })
+    .openapi(trackRecord, async (c) => ok(c, await trackRecordAnswer(deps.db)))
+    .openapi(attempts, async (c) => {
+      const q = c.req.valid("query");
+      return ok(c, await attemptsAnswer(deps.db, q.kind, q.value));
+    })
+    .openapi(backtest, async (c) => {
+      const b = c.req.valid("json");
+      const state = await liveState(deps);
+      const feeBps = b.strategy === "grid" ? state.gridStrategy?.feeBps : (state.ladderStrategy ?? state.gridStrategy)?.feeBps;
+      const input = {
+        token: b.token.toLowerCase(), strategy: b.strategy, variant: b.variant, settings: b.settings, budgetUsd: b.budgetUsd, days: b.days,
+        periodDays: b.period ? days(b.period) : undefined, feeBps: feeBps ?? 0,
+      };
+      const result = await runKind(deps, "finder-backtest", input);
+      const summary = { mode: result.mode, returnPct: result.returnPct ?? result.averageReturnPct ?? null, verdict: result.verdict ?? null };
+      await logFinderRun(deps.db, input, b.identity, summary);
+      return ok(c, result);
+    })
+    .openapi(tokenPage, async (c) => {
+      const { token } = c.req.valid("param");
+      const q = c.req.valid("query");
+      return ok(c, await tokenAnswer(deps.db, token, days(q.period), q.budget));
+    });
