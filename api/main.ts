@@ -62,6 +62,7 @@ const app = createApp({
   now: () => new Date(),
   indexerReady: ponderReady(`http://127.0.0.1:${config.PONDER_PORT}/ready`),
   baseUrl: config.BASE_URL,
+  reportCards: { enabled: config.AGENT_REPORT_CARDS === "on", reads: config.AGENT_REPORT_CARDS_READS },
   rateLimit: { keyPrefix: `${config.REDIS_PREFIX}:rl:api`, trustProxyHops: TRUST_PROXY_HOPS },
   defaultMetrics: true,
 });

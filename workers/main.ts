@@ -22,6 +22,7 @@ import { BACKTEST_QUEUE, SCAN_QUEUE } from "../src/backtests/jobs.js";
 import { chainFees, scheduleScans } from "../src/backtests/schedule.js";
 import { backtestProcessor } from "./processors/backtest.js";
 import { scanProcessor } from "./processors/scan.js";
+import { GRADING_QUEUE, gradingProcessor, scheduleGrading } from "./processors/grading.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
@@ -79,6 +80,14 @@ scanWorker.on("error", (error) => logger.warn({ err: error.message }, "scan work
 const scanQueue = new Queue(SCAN_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
 await scheduleScans(scanQueue).catch((error) => logger.warn({ err: (error as Error).message }, "scan schedule"));
 
+// The report card: match filings to mined calls and grade them, every minute, one pass at a time.
+const gradingWorker = new Worker(GRADING_QUEUE, gradingProcessor({ db, reads, now: () => new Date(), logger }), {
+  connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 1, lockDuration: 120_000,
+});
+gradingWorker.on("error", (error) => logger.warn({ err: error.message }, "grading worker"));
+const gradingQueue = new Queue(GRADING_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
+if (config.AGENT_REPORT_CARDS === "on") await scheduleGrading(gradingQueue).catch((error) => logger.warn({ err: (error as Error).message }, "grading schedule"));
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -89,8 +98,9 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }, SHUTDOWN_GRACE_MS);
   force.unref();
-  await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close()]);
+  await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close(), gradingWorker.close()]);
   await scanQueue.close();
+  await gradingQueue.close();
   await aggregatorJobs.close();
   await Promise.allSettled([db.destroy(), reads.destroy(), connection.quit()]);
   logger.info({}, "stopped");

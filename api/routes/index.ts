@@ -22,8 +22,11 @@ import { swapRoutes } from "./swap.js";
 import { activityRoutes } from "./activity.js";
 import { discoveryRoutes } from "./discovery.js";
 import { basketRoutes } from "./baskets.js";
+import { policyRoutes } from "./policies.js";
 import { prepareRoutes } from "./prepare.js";
 import { productRoutes } from "./products.js";
+import { reportCardRoutes } from "./report-card.js";
+import { sessionRoutes } from "./session.js";
 import { signRequestRoutes } from "./sign-requests.js";
 import { strategyFinderRoutes } from "./strategy-finder.js";
 import { tokenRoutes } from "./tokens.js";
@@ -40,6 +43,9 @@ export const agentRouteGroups: RouteGroup[] = [
   prepareRoutes,
   swapRoutes,
   basketPlanRoutes,
+  sessionRoutes,
+  reportCardRoutes,
+  policyRoutes,
   backtestRoutes,
 ];
 

@@ -87,6 +87,23 @@ export interface ScanResultTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** What the chain says about a filing: matched transaction, grading state and verdict. Migration 0003. */
+export interface ReportActionTable {
+  filing_id: string;
+  owner: string;
+  /** graded, waiting, not-graded, or unsigned (never matched: private card only). */
+  state: string;
+  reason: string | null;
+  tx_hash: string | null;
+  executed_block: ColumnType<string | null, string | bigint | null | undefined, string | bigint | null>;
+  executed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  hit: boolean | null;
+  note: string;
+  figures: Json<Record<string, unknown>>;
+  graded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   sign_request: SignRequestTable;
   filing: FilingTable;
@@ -94,6 +111,7 @@ export interface Database {
   session_challenge: SessionChallengeTable;
   session: SessionTable;
   scan_result: ScanResultTable;
+  report_action: ReportActionTable;
   strategy_pick: StrategyPickTable;
   strategy_run: StrategyRunTable;
 }
@@ -137,3 +155,4 @@ export type ActivityCursorRow = Selectable<ActivityCursorTable>;
 export type SessionChallengeRow = Selectable<SessionChallengeTable>;
 export type SessionRow = Selectable<SessionTable>;
 export type ScanResultRow = Selectable<ScanResultTable>;
+export type ReportActionRow = Selectable<ReportActionTable>;

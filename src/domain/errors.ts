@@ -20,8 +20,8 @@ export const errorCatalog = {
 
   // 401
   SESSION_REQUIRED: { status: 401, message: "A report-card session is required", when: "report-card routes that need the owner's session token (Authorization: Bearer)" },
-  CHALLENGE_EXPIRED: { status: 401, message: "The sign-in challenge is unknown, used or expired", when: "session exchange: the challenge is older than 5 minutes, used, or unknown" },
-  BAD_SIGNATURE: { status: 401, message: "The signature does not match the owner", when: "session exchange: the personal_sign signature is not the owner's" },
+  CHALLENGE_EXPIRED: { status: 401, message: "The sign-in challenge is unknown or expired: ask for a new one", when: "session exchange: the challenge is older than 5 minutes, or unknown" },
+  BAD_SIGNATURE: { status: 401, message: "The signature does not match the owner", when: "session exchange: the personal_sign signature is not the owner's over the message as issued (a wrong signer or an altered message), or the challenge was used already (a replay) or issued to another owner" },
 
   // 402
   PAYMENT_REQUIRED: { status: 402, message: "Payment required", when: "backtest grid and backtest ladder over more than 30 days, in the x402 shape (only the declaration is implemented: no payment is taken yet); declared on ranges, which are free now" },

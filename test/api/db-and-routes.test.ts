@@ -55,10 +55,13 @@ describe("migrations", () => {
       "filing",
       "kysely_migration",
       "kysely_migration_lock",
+      "report_action",
       "scan_result",
       "session",
       "session_challenge",
       "sign_request",
+      "strategy_pick",
+      "strategy_run",
     ]);
   });
 

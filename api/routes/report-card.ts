@@ -1,0 +1,65 @@
+// GET /v1/agent/report-card/{owner} (public, or the owner's session when AGENT_REPORT_CARDS_READS=owner)
+// and GET /v1/agent/report-card/{owner}/private (the owner's session): graded from the chain only.
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { ApiError } from "../../src/domain/errors.js";
+import { readReportCard } from "../../src/report-card/card.js";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { ok } from "../envelope.js";
+import { requireOwnerSession, SESSION_SECURITY_SCHEME } from "../middleware/session.js";
+import { Address, AgentTag, errorResponses, okResponse } from "../schemas/common.js";
+import { ReportCard } from "../schemas/report-card.js";
+import { createRouter } from "../validation.js";
+
+/** The stored states and reasons are the schema's (the card maps unsigned filings onto them). */
+type Card = z.infer<typeof ReportCard>;
+
+const request = {
+  params: z.object({ owner: Address.openapi({ description: "The owner wallet" }) }),
+  query: z.object({ agent: AgentTag.optional().openapi({ description: "Only this agent's actions (its agentTag)" }) }),
+};
+
+const RULES =
+  "Every figure comes from the chain, never from an agent: each prepared bundle is filed with the chain price, matched to mined transactions by owner, target and exact calldata, and graded by fixed rules a day after it took effect (7 days for deposits). No rate before 30 graded actions; then hitRate.lower90 is the low end of the Wilson 90% range, with the raw hits and misses.";
+
+const getCard = createRoute({
+  method: "get",
+  path: "/report-card/{owner}",
+  tags: ["Report card"],
+  summary: "An owner's report card",
+  description: `${RULES}\n\nExecuted actions only, grouped by agentTag. Public unless the service sets AGENT_REPORT_CARDS_READS=owner; then it needs the owner's session too (401 SESSION_REQUIRED).`,
+  request,
+  responses: { 200: okResponse(ReportCard, "The public card"), ...errorResponses("SESSION_REQUIRED", "REPORT_CARDS_DISABLED") },
+});
+
+const getPrivateCard = createRoute({
+  method: "get",
+  path: "/report-card/{owner}/private",
+  tags: ["Report card"],
+  summary: "An owner's report card, with unsigned bundles",
+  description: `${RULES}\n\nThe owner's view: also the prepared bundles that wait to be signed (waiting, reason receipt) or were never signed (not-graded, reason other), with \`signed: false\`. Needs the owner's session: \`Authorization: Bearer <SESSION_TOKEN>\` (401 SESSION_REQUIRED without one, with an expired one, or with another owner's).`,
+  request,
+  security: [{ session: [] }],
+  responses: { 200: okResponse(ReportCard, "The private card"), ...errorResponses("SESSION_REQUIRED", "REPORT_CARDS_DISABLED") },
+});
+
+export const reportCardRoutes = (deps: Pick<AppDeps, "db" | "now" | "reportCards">) => {
+  const router = createRouter<AppEnv>();
+  router.openAPIRegistry.registerComponent("securitySchemes", "session", SESSION_SECURITY_SCHEME);
+  const enabled = () => {
+    if (deps.reportCards && !deps.reportCards.enabled) throw new ApiError("REPORT_CARDS_DISABLED");
+  };
+  return router
+    .openapi(getCard, async (c) => {
+      enabled();
+      const { owner } = c.req.valid("param");
+      if (deps.reportCards?.reads === "owner") await requireOwnerSession(deps, c as Context, owner);
+      return ok(c, (await readReportCard(deps.db, { owner, view: "public", agent: c.req.valid("query").agent, now: deps.now() })) as Card);
+    })
+    .openapi(getPrivateCard, async (c) => {
+      enabled();
+      const { owner } = c.req.valid("param");
+      await requireOwnerSession(deps, c as Context, owner);
+      return ok(c, (await readReportCard(deps.db, { owner, view: "private", agent: c.req.valid("query").agent, now: deps.now() })) as Card);
+    });
+};

@@ -1,0 +1,52 @@
+// POST /v1/agent/report-card/session/challenge and POST /v1/agent/report-card/session: sign in with the
+// owner wallet (personal_sign) for a one-hour session token that reads the private report card.
+import { createRoute } from "@hono/zod-openapi";
+import { ApiError } from "../../src/domain/errors.js";
+import { createChallenge, exchangeChallenge } from "../../src/report-card/sessions.js";
+import type { AppDeps, AppEnv } from "../deps.js";
+import { ok } from "../envelope.js";
+import { errorResponses, okResponse } from "../schemas/common.js";
+import { ChallengeRequest, Session, SessionChallenge, SessionRequest } from "../schemas/session.js";
+import { createRouter } from "../validation.js";
+
+const postChallenge = createRoute({
+  method: "post",
+  path: "/report-card/session/challenge",
+  tags: ["Report card"],
+  summary: "Sign-in challenge",
+  description:
+    "A message for the owner wallet to sign with personal_sign. It is valid 5 minutes and works once. Then POST owner, challengeId and the signature to /v1/agent/report-card/session. 404 REPORT_CARDS_DISABLED while report cards are off.",
+  request: { body: { required: true, content: { "application/json": { schema: ChallengeRequest } } } },
+  responses: { 200: okResponse(SessionChallenge, "The challenge"), ...errorResponses("REPORT_CARDS_DISABLED") },
+});
+
+const postSession = createRoute({
+  method: "post",
+  path: "/report-card/session",
+  tags: ["Report card"],
+  summary: "Exchange a signed challenge for a session",
+  description: [
+    "The signature is checked against the message as issued, through the chain (so smart-contract wallets sign in with ERC-1271 too).",
+    "The answer's token is valid one hour: send it as `Authorization: Bearer <token>` to GET /v1/agent/report-card/{owner}/private.",
+    "401 CHALLENGE_EXPIRED: the challenge is older than 5 minutes or unknown. 401 BAD_SIGNATURE: a wrong signer, an altered message, or a challenge used already (each challenge is spent by its first exchange).",
+  ].join("\n\n"),
+  request: { body: { required: true, content: { "application/json": { schema: SessionRequest } } } },
+  responses: { 200: okResponse(Session, "The session"), ...errorResponses("CHALLENGE_EXPIRED", "BAD_SIGNATURE", "REPORT_CARDS_DISABLED") },
+});
+
+export const sessionRoutes = (deps: Pick<AppDeps, "db" | "now" | "client" | "baseUrl" | "reportCards">) => {
+  const enabled = () => {
+    if (deps.reportCards && !deps.reportCards.enabled) throw new ApiError("REPORT_CARDS_DISABLED");
+  };
+  return createRouter<AppEnv>()
+    .openapi(postChallenge, async (c) => {
+      enabled();
+      const { owner } = c.req.valid("json");
+      return ok(c, await createChallenge(deps.db, { owner, now: deps.now(), baseUrl: deps.baseUrl }));
+    })
+    .openapi(postSession, async (c) => {
+      enabled();
+      const body = c.req.valid("json");
+      return ok(c, await exchangeChallenge(deps.db, { ...body, now: deps.now(), client: deps.client }));
+    });
+};

@@ -1,0 +1,21 @@
+// The `grading` queue's processor: one pass of matching and grading over every filing not final yet
+// (src/report-card/grading.ts). A repeatable job (a BullMQ job scheduler, every minute); one at a time.
+import type { Job, Queue } from "bullmq";
+import type { Logger } from "../../src/logger.js";
+import { runGrading, type GradingContext, type GradingSummary } from "../../src/report-card/grading.js";
+
+export const GRADING_QUEUE = "grading";
+export const GRADING_EVERY_MS = 60_000;
+
+export function gradingProcessor(ctx: GradingContext & { logger: Logger }) {
+  return async (_job: Job): Promise<GradingSummary> => {
+    const summary = await runGrading(ctx);
+    if (summary.matched + summary.graded > 0) ctx.logger.info({ ...summary }, "report card graded");
+    return summary;
+  };
+}
+
+/** Idempotent: every worker process may call it at start. */
+export async function scheduleGrading(queue: Queue, everyMs = GRADING_EVERY_MS): Promise<void> {
+  await queue.upsertJobScheduler("grading", { every: everyMs, immediately: true }, { name: "grade", data: {}, opts: { removeOnComplete: 20, removeOnFail: 50 } });
+}
