@@ -2,6 +2,7 @@
 // - ApiError → its status and envelope;
 // - Hono's HTTPException (malformed JSON 400, wrong content type 415, body too large 413) → the
 //   matching code (Hono throws these before the zod hook runs);
+// - Postgres refusing a request's text for its bytes (a NUL: SQLSTATE 22021) → 400 INVALID_REQUEST;
 // - Postgres / Redis / BullMQ / chain RPC connection failures → 503 UNAVAILABLE;
 // - anything else → a logged 500 INTERNAL with no stack or message of the fault in the body.
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
@@ -72,6 +73,14 @@ function fromHttpException(error: HTTPException): ApiError {
   return status >= 400 && status < 500 ? new ApiError("INVALID_REQUEST") : new ApiError("INTERNAL");
 }
 
+/**
+ * Postgres refused a text value for its bytes (SQLSTATE 22021, character_not_in_repertoire: a NUL, or
+ * invalid UTF-8). The service never writes such text itself; only a request's value can carry it.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  return error instanceof Error && error.name === "PostgresError" && (error as { code?: unknown }).code === "22021";
+}
+
 export function errorHandler(logger: Logger): ErrorHandler {
   return (error, c) => {
     if (error instanceof ApiError) return fail(c, error);
@@ -79,6 +88,11 @@ export function errorHandler(logger: Logger): ErrorHandler {
       const apiError = fromHttpException(error);
       if (apiError.code === "INTERNAL") logFault(logger, c, error);
       return fail(c, apiError);
+    }
+    if (isUnstorableText(error)) {
+      // A NUL or a broken UTF-8 sequence in a request's text reached a query: the request's fault.
+      logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "request text Postgres cannot hold");
+      return fail(c, new ApiError("INVALID_REQUEST", "A text value holds a character that cannot be stored (NUL or invalid UTF-8)"));
     }
     if (isConnectionError(error)) {
       logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "dependency unavailable");

@@ -11,7 +11,9 @@ import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projec
 import { createJobClient } from "../src/jobs/request-reply.js";
 import { createLogger } from "../src/logger.js";
 import { requireServices } from "../src/services.js";
+import type { Server } from "node:http";
 import { createApp } from "./app.js";
+import { answerParserErrors } from "./middleware/client-error.js";
 import { ponderReady } from "./indexer-ready.js";
 import { createRedis, waitForRedis } from "./redis.js";
 
@@ -63,13 +65,20 @@ const app = createApp({
   indexerReady: ponderReady(`http://127.0.0.1:${config.PONDER_PORT}/ready`),
   baseUrl: config.BASE_URL,
   reportCards: { enabled: config.AGENT_REPORT_CARDS === "on", reads: config.AGENT_REPORT_CARDS_READS },
-  rateLimit: { keyPrefix: `${config.REDIS_PREFIX}:rl:api`, trustProxyHops: TRUST_PROXY_HOPS },
+  rateLimit: {
+    keyPrefix: `${config.REDIS_PREFIX}:rl:api`,
+    trustProxyHops: TRUST_PROXY_HOPS,
+    points: config.RATE_LIMIT_POINTS,
+    duration: config.RATE_LIMIT_WINDOW_SECONDS,
+  },
   defaultMetrics: true,
 });
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: HOST }, (info) => {
   logger.info({ host: info.address, port: info.port, baseUrl: config.BASE_URL, schema: config.API_SCHEMA }, "agent API listening");
 });
+// Requests Node's HTTP parser refuses (raw non-ASCII in the path, 16 KiB of headers) answer in the envelope too.
+answerParserErrors(server as Server);
 server.on("error", (error: NodeJS.ErrnoException) => {
   exitWith(error.code === "EADDRINUSE" ? `port ${config.PORT} is in use — stop the other process, or set PORT` : `API server failed: ${error.message}`);
 });

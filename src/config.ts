@@ -52,6 +52,11 @@ const schema = z
     HOST: z.string().min(1).default("127.0.0.1"),
     /** Proxies in front of the API whose X-Forwarded-For hops are trusted for the client address. */
     TRUST_PROXY_HOPS: int(0, 10, "a number of proxy hops").default(0),
+    /** The per-client limit of /v1 routes (and the sign page): requests per window, in Redis, shared by
+     * every API replica of the same REDIS_PREFIX. */
+    RATE_LIMIT_POINTS: int(1, 10_000_000, "a number of requests").default(120),
+    /** The window of RATE_LIMIT_POINTS, in seconds. */
+    RATE_LIMIT_WINDOW_SECONDS: int(1, 86_400, "a number of seconds").default(60),
     AGENT_REPORT_CARDS_READS: z.enum(["public", "owner"], { error: 'must be "public" or "owner"' }).default("public"),
     AGENT_REPORT_CARDS: onOff().default("on"),
     AGENT_ACCOUNTS: onOff().default("on"),

@@ -1,6 +1,7 @@
 // `npm run worker`: runs the job queues' processors (`prepare`, and `aggregator` under the route budget) as a process of its own.
 // Checks Postgres and Redis (one line and exit 1 when either is unreachable) and stops gracefully on
 // SIGTERM/SIGINT: the worker finishes its running jobs, then the connections close.
+import { hostname } from "node:os";
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { config, redactUrl, rpcUrl } from "../src/config.js";
@@ -64,7 +65,8 @@ const budgeted = aggregator ? queuedAggregator(aggregatorJobs, aggregator.addres
 const worker = new Worker(
   PREPARE_QUEUE,
   prepareProcessor({ db, reads, deployments, client, now: () => new Date(), baseUrl: config.BASE_URL, logger, agentAccounts: config.AGENT_ACCOUNTS === "on", aggregator: budgeted }),
-  { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8 },
+  // `name` is recorded on every job it runs (BullMQ's processedBy): which replica ran what.
+  { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8, name: `worker-${hostname()}-${process.pid}` },
 );
 worker.on("error", (error) => logger.warn({ err: error.message }, "worker"));
 worker.on("ready", () => logger.info({ queue: PREPARE_QUEUE, prefix: `${config.REDIS_PREFIX}:bull` }, "worker ready"));

@@ -26,8 +26,15 @@ export function toBaseUnits(field: string, value: string, decimals: number): big
   const [, whole, fraction = ""] = match;
   const trimmed = fraction.replace(/0+$/, "");
   if (trimmed.length > decimals) throw invalid(field, `must have at most ${decimals} decimals`);
-  return BigInt(whole!) * 10n ** BigInt(decimals) + BigInt(trimmed.padEnd(decimals, "0") || "0");
+  const units = BigInt(whole!) * 10n ** BigInt(decimals) + BigInt(trimmed.padEnd(decimals, "0") || "0");
+  // No token's supply comes near 2^128 base units; beyond it an amount only overflows the contracts'
+  // arithmetic or viem's uint256 encoding (a 500 before this guard).
+  if (units > MAX_AMOUNT_UNITS) throw invalid(field, `is too large (at most ${MAX_AMOUNT_UNITS} base units)`);
+  return units;
 }
+
+/** The largest amount a request may name, in base units (2^128 - 1). */
+export const MAX_AMOUNT_UNITS = 2n ** 128n - 1n;
 
 /** A decimal USDG-per-token price to priceX18 (18 decimals). */
 export function toPriceX18(field: string, value: string): bigint {
@@ -39,7 +46,10 @@ export function toPriceX18(field: string, value: string): bigint {
 /** An id given as a decimal string. */
 export function toId(field: string, value: string): bigint {
   if (!/^\d{1,78}$/.test(value)) throw invalid(field, "must be an integer id (digits)");
-  return BigInt(value);
+  const id = BigInt(value);
+  // 78 digits can exceed uint256, which viem cannot encode (a 500 before this guard).
+  if (id >= 2n ** 256n) throw invalid(field, "must be an integer id below 2^256");
+  return id;
 }
 
 export function invalid(field: string, message: string): ApiError {

@@ -1,0 +1,137 @@
+// Every SQL query is parameterised: scans the service's code (api/, src/, workers/; tests excluded)
+// with the TypeScript parser and fails on any SQL that is not built by a tagged template (kysely's
+// and postgres.js's `sql`...`` bind every `${value}` as a parameter) or the query builder:
+//
+//   unsafe       a call of `.unsafe(...)` (postgres.js runs its text as is)
+//   raw          `sql.raw` / `sql.lit` / `CompiledQuery.raw` (kysely and drizzle inline their argument)
+//   template     an untagged template literal with `${...}` that reads as SQL
+//   concat       `+` joining a string that reads as SQL with anything else
+//
+// unless the finding is in ALLOWED below, each entry with the reason it is safe. An entry that no
+// longer matches anything fails too, so the list stays short and true.
+//
+//   npx tsx scripts/check-sql.ts        (exit 1 and one line per finding when any is not allowed)
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+export type Rule = "unsafe" | "raw" | "template" | "concat";
+export type Finding = { file: string; line: number; rule: Rule; text: string };
+export type Allowed = { file: string; rule: Rule; contains: string; why: string };
+
+/** The reviewed exceptions: what each one runs, and why no request value can reach its text. */
+export const ALLOWED: Allowed[] = [
+  {
+    file: "src/db/postgres-js-dialect.ts",
+    rule: "unsafe",
+    contains: "target.unsafe(query.sql, params",
+    why: "runs kysely's compiled SQL with its parameter array: the values are bound, never inlined",
+  },
+  {
+    file: "src/db/postgres-js-dialect.ts",
+    rule: "unsafe",
+    contains: "target.unsafe(query.sql, toParameters(query.parameters)",
+    why: "the streaming form of the same: compiled SQL, bound parameters",
+  },
+  {
+    file: "src/db/postgres-js-dialect.ts",
+    rule: "raw",
+    contains: "CompiledQuery.raw(",
+    why: "transaction control of the dialect: begin (isolation level and access mode from kysely's typed settings), commit, rollback, and savepoints named by kysely, quoted with quoteIdent",
+  },
+  {
+    file: "src/db/ensure-database.ts",
+    rule: "unsafe",
+    contains: "create database",
+    why: "an identifier cannot be a bound parameter; the name comes from DATABASE_URL (operator config), quoted with \"\" escaped",
+  },
+  {
+    file: "src/db/devnet-reset.ts",
+    rule: "unsafe",
+    contains: "drop schema if exists ponder_sync cascade",
+    why: "a constant statement",
+  },
+  {
+    file: "src/db/devnet-reset.ts",
+    rule: "unsafe",
+    contains: "drop schema if exists \"${schema.replace",
+    why: "an identifier from DATABASE_SCHEMA (config, a plain identifier by src/config.ts), quoted with \"\" escaped",
+  },
+];
+
+const SQL_WORDS =
+  /\b(select\s+(\*|[\w".()*]+(\s+as\s+\w+)?(\s*,\s*[\w".()*]+(\s+as\s+\w+)?)*)\s+from\s|insert\s+into|update\s+\S+\s+set|delete\s+from|drop\s+(table|schema|database|view|index)|create\s+(table|schema|database|index|view|or\s+replace)|alter\s+(table|schema)|truncate\s+\S+|grant\s+\S+)\b/i;
+
+const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..");
+export const SCANNED = ["api", "src", "workers"];
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name === "node_modules" || name.startsWith(".")) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
+    else if (/\.(ts|mts|tsx)$/.test(name) && !/\.(test|spec)\.tsx?$/.test(name) && !name.endsWith(".d.ts")) out.push(path);
+  }
+  return out;
+}
+
+/** The SQL findings of one source text (pure: for the check's own tests). */
+export function findingsOf(file: string, source: string): Finding[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: Finding[] = [];
+  const add = (node: ts.Node, rule: Rule) => {
+    const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+    found.push({ file, line: line + 1, rule, text: node.getText(sf).replace(/\s+/g, " ").slice(0, 200) });
+  };
+  const literalText = (node: ts.Node): string | undefined => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+    if (ts.isTemplateExpression(node)) return node.head.text + node.templateSpans.map((s) => ` $ ${s.literal.text}`).join("");
+    return undefined;
+  };
+  const insideUnsafe = (node: ts.Node): boolean => {
+    for (let p = node.parent; p; p = p.parent) {
+      // The call is reported itself (unsafe, raw): its argument is not a second finding.
+      if (ts.isCallExpression(p) && ts.isPropertyAccessExpression(p.expression) && ["unsafe", "raw", "lit"].includes(p.expression.name.text)) return true;
+    }
+    return false;
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "unsafe") add(node, "unsafe");
+    else if (ts.isPropertyAccessExpression(node) && ["raw", "lit"].includes(node.name.text) && ts.isIdentifier(node.expression) && node.expression.text === "sql") add(node, "raw");
+    else if (ts.isPropertyAccessExpression(node) && node.name.text === "raw" && ts.isIdentifier(node.expression) && node.expression.text === "CompiledQuery") add(node.parent, "raw");
+    else if (ts.isTemplateExpression(node) && !ts.isTaggedTemplateExpression(node.parent) && SQL_WORDS.test(literalText(node) ?? "") && !insideUnsafe(node)) add(node, "template");
+    else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+      const sides = [literalText(node.left), literalText(node.right)];
+      if (sides.some((text) => text !== undefined && SQL_WORDS.test(text)) && !insideUnsafe(node)) add(node, "concat");
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+export type CheckResult = { findings: Finding[]; refused: Finding[]; unusedAllowed: Allowed[]; files: number };
+
+/** Scans the service's code; `refused` are the findings no ALLOWED entry covers. */
+export function checkSql(root = repoRoot, allowed = ALLOWED): CheckResult {
+  const files = SCANNED.flatMap((dir) => filesUnder(join(root, dir)));
+  const findings = files.flatMap((path) => findingsOf(relative(root, path), readFileSync(path, "utf8")));
+  const covers = (a: Allowed, f: Finding) => a.file === f.file && a.rule === f.rule && f.text.includes(a.contains);
+  return {
+    files: files.length,
+    findings,
+    refused: findings.filter((f) => !allowed.some((a) => covers(a, f))),
+    unusedAllowed: allowed.filter((a) => !findings.some((f) => covers(a, f))),
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const result = checkSql();
+  for (const f of result.refused) console.error(`${f.file}:${f.line}: ${f.rule}: ${f.text}`);
+  for (const a of result.unusedAllowed) console.error(`scripts/check-sql.ts: ALLOWED entry matches nothing any more: ${a.file} ${a.rule} "${a.contains}"`);
+  const bad = result.refused.length + result.unusedAllowed.length;
+  console.log(`check-sql: ${result.files} files, ${result.findings.length} reviewed findings, ${bad} problems`);
+  process.exit(bad ? 1 : 0);
+}
