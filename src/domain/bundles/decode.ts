@@ -18,6 +18,8 @@
 //     withdrawUSDG shares, queue request/requestRedeem shares, hook create/createMarketOrder amountIn, grid
 //     open/openWithMarket amountUsdg, ladder open the legs' total, swap amountIn, zap buy amountIn, zap sell
 //     bptIn, maker make amountIn.
+//  6. With the `deadlineWindow` option (the time the bundle is prepared at): every unsigned argument named
+//     deadline (struct fields too) is after that time and at most `seconds` past it (the zap and maker: 600).
 import {
   decodeAbiParameters,
   getAddress,
@@ -182,31 +184,56 @@ const ROLE_NAMES = new Set(["receiver", "recipient", "owner", "to"]);
 const isRole = (name: string | undefined) => name !== undefined && ROLE_NAMES.has(name.replace(/_/g, "").toLowerCase());
 const same = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
-/** A role-named address argument: its path by names (for the message), by positions (the same argument under
- * every ABI that reads the selector), and its value. */
-type RoleArgument = { path: string; position: string; value: unknown };
+/** A named argument: its path by names (for the message), by positions (the same argument under every ABI
+ * that reads the selector), and its value. */
+type NamedArgument = { path: string; position: string; value: unknown };
+/** Which leaf arguments a walk collects, by name and ABI type. */
+type ArgumentMatch = (name: string | undefined, type: string) => boolean;
 
-/** The role-named address arguments (struct fields and array elements included). */
-function roleArguments(params: readonly AbiParameter[], values: readonly unknown[] | Record<string, unknown>, prefix = "", at = ""): RoleArgument[] {
-  const out: RoleArgument[] = [];
+const roleMatch: ArgumentMatch = (name, type) => type === "address" && isRole(name);
+/** `deadline` (underscores and case ignored) as any unsigned integer. */
+const deadlineMatch: ArgumentMatch = (name, type) => /^uint\d*$/.test(type) && name !== undefined && name.replace(/_/g, "").toLowerCase() === "deadline";
+
+/** The leaf arguments `match` picks (struct fields and array elements included). */
+function namedArguments(
+  match: ArgumentMatch,
+  params: readonly AbiParameter[],
+  values: readonly unknown[] | Record<string, unknown>,
+  prefix = "",
+  at = "",
+): NamedArgument[] {
+  const out: NamedArgument[] = [];
   params.forEach((p, i) => {
     const value = Array.isArray(values) ? values[i] : (values as Record<string, unknown>)[p.name ?? String(i)];
-    walk(p, p.type, value, prefix + (p.name || `#${i}`), `${at}/${i}`, out);
+    walk(match, p, p.type, value, prefix + (p.name || `#${i}`), `${at}/${i}`, out);
   });
   return out;
 }
 
-function walk(p: AbiParameter, type: string, value: unknown, path: string, position: string, out: RoleArgument[]) {
+function walk(match: ArgumentMatch, p: AbiParameter, type: string, value: unknown, path: string, position: string, out: NamedArgument[]) {
   const array = /^(.*)\[\d*\]$/.exec(type);
   if (array) {
-    (Array.isArray(value) ? value : []).forEach((v, j) => walk(p, array[1]!, v, `${path}[${j}]`, `${position}/${j}`, out));
+    (Array.isArray(value) ? value : []).forEach((v, j) => walk(match, p, array[1]!, v, `${path}[${j}]`, `${position}/${j}`, out));
     return;
   }
   if (type === "tuple" && "components" in p) {
-    out.push(...roleArguments(p.components, (value ?? {}) as Record<string, unknown>, `${path}.`, position));
+    out.push(...namedArguments(match, p.components, (value ?? {}) as Record<string, unknown>, `${path}.`, position));
     return;
   }
-  if (type === "address" && isRole(p.name)) out.push({ path, position, value });
+  if (match(p.name, type)) out.push({ path, position, value });
+}
+
+/** The role-named address arguments (receiver, recipient, owner, to). */
+const roleArguments = (params: readonly AbiParameter[], values: readonly unknown[] | Record<string, unknown>, prefix = "") =>
+  namedArguments(roleMatch, params, values, prefix);
+
+/** Why a deadline is outside (now, now + seconds], or undefined when it is inside. */
+function deadlineProblem(value: unknown, window: DeadlineWindow): string | undefined {
+  const d = typeof value === "bigint" ? value : undefined;
+  if (d === undefined) return `is ${String(value)}, not a number`;
+  if (d <= window.now) return `${d} is not after the time now ${window.now}`;
+  if (d > window.now + BigInt(window.seconds)) return `${d} is more than ${window.seconds} s after the time now ${window.now}`;
+  return undefined;
 }
 
 /** The spender an ERC-20 approve step names, or undefined for any other step. */
@@ -215,9 +242,14 @@ export function approvedSpender(step: { data: Hex }): Address | undefined {
   return addr(decodeStep(step)?.args[0]);
 }
 
+/** The time a bundle is prepared at (unix seconds) and how long its deadlines may run past it. */
+export type DeadlineWindow = { now: bigint; seconds: number };
+
 export type MoneySafetyOptions = {
   /** USDG's address: then the token of USDG-paid steps (deposits, buy orders, grids, buy-first ladders) is checked too. */
   usdg?: Address;
+  /** Then every argument named `deadline` (struct fields too) must be in (now, now + seconds]. */
+  deadlineWindow?: DeadlineWindow;
 };
 
 /**
@@ -275,13 +307,32 @@ export function moneySafetyViolations(
           add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
         }
     }
+    const window = options.deadlineWindow;
+    if (window) {
+      const late = new Set<string>();
+      for (const reading of readings)
+        for (const { path, position, value: v } of namedArguments(deadlineMatch, reading.inputs, reading.args)) {
+          const problem = late.has(position) ? undefined : deadlineProblem(v, window);
+          if (problem) {
+            late.add(position);
+            add(`${label}: ${path} ${problem}`);
+          }
+        }
+    }
 
     if (selector === accountLadderSelector) {
       const inner = { data: first.args[0] as Hex };
       const call = decodeStepAll(inner).find((r) => r.contractAbiName === "ladderStrategyAbi");
       if (!call || !accountCallSelectors.has(selectorOf(inner.data))) add(`${label}: the account call is not a LadderStrategy open, close, setRepeat or collect`);
-      else for (const { path, value: v } of roleArguments(call.inputs, call.args, "data."))
-        if (!same(addr(v), owner)) add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
+      else {
+        for (const { path, value: v } of roleArguments(call.inputs, call.args, "data."))
+          if (!same(addr(v), owner)) add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
+        if (options.deadlineWindow)
+          for (const { path, value: v } of namedArguments(deadlineMatch, call.inputs, call.args, "data.")) {
+            const problem = deadlineProblem(v, options.deadlineWindow);
+            if (problem) add(`${label}: ${path} ${problem}`);
+          }
+      }
     }
 
     if (selector === approveSelector) {

@@ -286,3 +286,13 @@ export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
 
 /** The owner a request's roles must equal. */
 export const ownerOf = (r: Request): Address => r.p.owner;
+
+/** The time a bundle is prepared at (unix seconds), as the deadline check's window sees it. */
+export const chainNow = fc.bigInt({ min: 1_700_000_000n, max: 2_000_000_000n });
+/** The zap's and maker's deadline window: 10 minutes. */
+export const DEADLINE_SECONDS = 600;
+
+/** A valid basket-buy, basket-sell or basket-make request with its deadline inside (now, now + 600], and that `now`. */
+export const basketRequestInWindow: fc.Arbitrary<{ request: Request; now: bigint }> = fc
+  .record({ request: fc.oneof(basketBuy, basketSell, basketMake), now: chainNow, ahead: fc.integer({ min: 1, max: DEADLINE_SECONDS }) })
+  .map(({ request, now, ahead }) => ({ request: { ...request, p: { ...request.p, deadline: now + BigInt(ahead) } } as Request, now }));

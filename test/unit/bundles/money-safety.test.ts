@@ -19,6 +19,8 @@ import {
 } from "../../../src/domain/bundles/index.js";
 import { address, anyRequest, build, ownerOf } from "./arbitraries.js";
 import { reencode, roleCount, withRole } from "./mutate.js";
+import { basketRequestInWindow, chainNow, DEADLINE_SECONDS } from "./arbitraries.js";
+import { buildBasketBuy } from "../../../src/domain/bundles/index.js";
 
 const usdgOf = (p: object): Address | undefined => ("usdg" in p ? (p.usdg as Address) : undefined);
 
@@ -203,4 +205,97 @@ describe("money safety: hand-made twins", () => {
       "step 1 (agentAccountAbi.ladder): the account call is not a LadderStrategy open, close, setRepeat or collect",
     ]);
   });
+});
+
+describe("money safety: the deadline window (basket-buy, basket-sell, basket-make)", () => {
+  /** Where a step's `deadline` argument is, or -1. */
+  const deadlineIndex = (step: CheckedStep) => decodeStep(step)?.inputs.findIndex((p) => p.name === "deadline") ?? -1;
+
+  it("basket bundles with a deadline in (now, now + 600]: no violations with the option; every other kind unaffected", () => {
+    const seen = new Set<BundleKind>();
+    fc.assert(
+      fc.property(basketRequestInWindow, anyRequest, chainNow, ({ request, now }, other, otherNow) => {
+        const window = { now, seconds: DEADLINE_SECONDS };
+        const bundle = build(request);
+        seen.add(bundle.kind);
+        // The one deadline argument of the zap or maker call is the one the request gave.
+        const withDeadline = bundle.steps.filter((s) => deadlineIndex(s) >= 0);
+        expect(withDeadline.length).toBe(1);
+        expect(decodeStep(withDeadline[0]!)!.args[deadlineIndex(withDeadline[0]!)]).toBe((request.p as { deadline: bigint }).deadline);
+        expect(moneySafetyViolations(bundle, ownerOf(request), 4663, { deadlineWindow: window })).toEqual([]);
+        expect(walletSendCallsViolations(walletSendCalls(bundle, ownerOf(request)), ownerOf(request), { usdg: usdgOf(request.p), deadlineWindow: window })).toEqual([]);
+        // Kinds without a deadline argument are not touched by the option.
+        const otherBundle = build(other);
+        if (!otherBundle.steps.some((s) => deadlineIndex(s) >= 0))
+          expect(moneySafetyViolations(otherBundle, ownerOf(other), 4663, { deadlineWindow: { now: otherNow, seconds: DEADLINE_SECONDS } })).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+    expect([...seen].sort()).toEqual(["basket-buy", "basket-make", "basket-sell"]);
+  }, 60_000);
+
+  it("reports a twin whose deadline is past now + 600 or not after now, naming the step and the value", () => {
+    const late = fc.bigInt({ min: 1n, max: 2n ** 64n });
+    const early = fc.bigInt({ min: 0n, max: 2n ** 40n });
+    fc.assert(
+      fc.property(basketRequestInWindow, fc.boolean(), late, early, ({ request, now }, tooLate, over, under) => {
+        const owner = ownerOf(request);
+        const bundle = build(request);
+        const i = bundle.steps.findIndex((s) => deadlineIndex(s) >= 0);
+        const at = deadlineIndex(bundle.steps[i]!);
+        const bad = tooLate ? now + BigInt(DEADLINE_SECONDS) + over : now - (under > now ? now : under);
+        const steps: CheckedStep[] = [...bundle.steps];
+        steps[i] = reencode(steps[i]!, (args) => args.map((a, j) => (j === at ? bad : a)));
+        const violations = moneySafetyViolations({ steps }, owner, 4663, { deadlineWindow: { now, seconds: DEADLINE_SECONDS } });
+        const d = decodeStep(steps[i]!)!;
+        const expected = tooLate
+          ? `step ${i + 1} (${d.contractAbiName}.${d.functionName}): deadline ${bad} is more than ${DEADLINE_SECONDS} s after the time now ${now}`
+          : `step ${i + 1} (${d.contractAbiName}.${d.functionName}): deadline ${bad} is not after the time now ${now}`;
+        expect(violations).toEqual([expected]);
+        // Without the option the deadline is not checked (the pipeline does not know the chain's time).
+        expect(moneySafetyViolations({ steps }, owner, 4663)).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+  }, 60_000);
+
+  it("a hand-made basket-buy: the exact line, through walletSendCallsViolations as well", () => {
+    const OWNER = getAddress("0x00000000000000000000000000000000000a11ce");
+    const ZAP = getAddress("0x1000000000000000000000000000000000000001");
+    const USDG = getAddress("0x2000000000000000000000000000000000000002");
+    const POOL = getAddress("0x3000000000000000000000000000000000000003");
+    const TOKEN = getAddress("0x5000000000000000000000000000000000000005");
+    const now = 1_800_000_000n;
+    const buy = (deadline: bigint) =>
+      buildBasketBuy({ owner: OWNER, zap: ZAP, pool: POOL, tokenIn: USDG, amountIn: 100n, legs: [{ tokenIn: USDG, tokenOut: TOKEN, amountIn: 100n, data: "0x01" }], minBptOut: 1n, deadline });
+    const window = { now, seconds: DEADLINE_SECONDS };
+    expect(moneySafetyViolations(buy(now + 600n), OWNER, 4663, { usdg: USDG, deadlineWindow: window })).toEqual([]);
+    expect(walletSendCallsViolations(walletSendCalls(buy(now + 601n), OWNER), OWNER, { deadlineWindow: window })).toEqual([
+      `step 2 (basketZapAbi.buy): deadline ${now + 601n} is more than 600 s after the time now ${now}`,
+    ]);
+    expect(moneySafetyViolations(buy(now - 3600n), OWNER, 4663, { deadlineWindow: window })).toEqual([
+      `step 2 (basketZapAbi.buy): deadline ${now - 3600n} is not after the time now ${now}`,
+    ]);
+  });
+
+  it("the window's edges: now + 1 and now + 600 pass; now and now + 601 do not", () => {
+    fc.assert(
+      fc.property(basketRequestInWindow, ({ request, now }) => {
+        const owner = ownerOf(request);
+        const bundle = build(request);
+        const i = bundle.steps.findIndex((s) => deadlineIndex(s) >= 0);
+        const at = deadlineIndex(bundle.steps[i]!);
+        const withDeadline = (x: bigint) => {
+          const steps: CheckedStep[] = [...bundle.steps];
+          steps[i] = reencode(steps[i]!, (args) => args.map((a, j) => (j === at ? x : a)));
+          return moneySafetyViolations({ steps }, owner, 4663, { deadlineWindow: { now, seconds: DEADLINE_SECONDS } }).length;
+        };
+        expect(withDeadline(now + 1n)).toBe(0);
+        expect(withDeadline(now + BigInt(DEADLINE_SECONDS))).toBe(0);
+        expect(withDeadline(now)).toBe(1);
+        expect(withDeadline(now + BigInt(DEADLINE_SECONDS) + 1n)).toBe(1);
+      }),
+      { numRuns: 100 },
+    );
+  }, 60_000);
 });
