@@ -15,10 +15,10 @@ import type { Kysely } from "kysely";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
-import { createPublicClient, createWalletClient, defineChain, http, parseUnits } from "viem";
+import { createPublicClient, createWalletClient, decodeFunctionData, defineChain, http, parseUnits, type Hex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { testTokenAbi } from "../../abis/index.js";
+import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
 import { createChainClient } from "../../src/chain/client.js";
 import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
 import type { Database } from "../../src/db/api-schema.js";
@@ -159,25 +159,31 @@ async function checkTransport(client: Client) {
   const vault = viaHttp.data.find((v: { family: string; status: string }) => v.family === "merged" && v.status === "open");
   expect(vault, "an open merged vault").toBeDefined();
   const body = { owner, vault: vault.address, amount: "125" };
-  // The deposit's minimum shares follow the vault's share price, which the devnet's keeper moves:
-  // compare two answers prepared at the same block (retry when a block came between them).
+  // The deposit's minimum shares follow the vault's share price, which the devnet's keeper moves (and
+  // which the indexer may catch up on between the two calls): identical answers are expected when
+  // nothing moved; otherwise everything but the minimum must match, and the minimum within 1%.
   for (let attempt = 1; ; attempt++) {
-    const before = await publicClient.getBlockNumber();
     const tool = await callTool(client, "prepare_vault_deposit", body);
     const http = await route("POST", "/v1/agent/prepare/vault-deposit", body);
-    const after = await publicClient.getBlockNumber();
     const result = tool.structuredContent.data;
     expect(validator.errors("post", "/v1/agent/prepare/vault-deposit", 200, tool.structuredContent)).toEqual([]);
     expect(result.signUrl).toBe(`${base}/sign/${result.id}`);
     expect(result.id).not.toBe(http.data.id);
-    const same = JSON.stringify([result.kind, result.steps, result.walletSendCalls]) === JSON.stringify([http.data.kind, http.data.steps, http.data.walletSendCalls]);
-    if (same || before === after || attempt === 4) {
-      expect(result.kind).toBe(http.data.kind);
-      expect(result.steps).toEqual(http.data.steps);
-      expect(result.walletSendCalls).toEqual(http.data.walletSendCalls);
-      expect(Object.keys(result).sort()).toEqual(Object.keys(http.data).sort());
-      break;
-    }
+    expect(result.kind).toBe(http.data.kind);
+    expect(Object.keys(result).sort()).toEqual(Object.keys(http.data).sort());
+    const same = JSON.stringify([result.steps, result.walletSendCalls]) === JSON.stringify([http.data.steps, http.data.walletSendCalls]);
+    if (same) break;
+    if (attempt < 6) continue;
+    type Step = { to: string; data: Hex; value: string };
+    const [toolSteps, httpSteps] = [result.steps as Step[], http.data.steps as Step[]];
+    expect(toolSteps.map((x) => [x.to, x.value, x.data.slice(0, 10)])).toEqual(httpSteps.map((x) => [x.to, x.value, x.data.slice(0, 10)]));
+    expect(toolSteps[0]).toEqual(httpSteps[0]); // the approval: exactly the amount
+    const a = decodeFunctionData({ abi: mergedVaultAbi, data: toolSteps.at(-1)!.data }).args as readonly bigint[];
+    const b = decodeFunctionData({ abi: mergedVaultAbi, data: httpSteps.at(-1)!.data }).args as readonly bigint[];
+    expect([a[0], a[1]]).toEqual([b[0], b[1]]);
+    const [x, y] = [a[2]!, b[2]!];
+    expect((x > y ? x - y : y - x) * 100n).toBeLessThanOrEqual(y);
+    break;
   }
   // The prepare tool only prepares: the sign request is stored, nothing was sent.
   expect(await publicClient.getTransactionCount({ address: owner, blockTag: "pending" })).toBe(await publicClient.getTransactionCount({ address: owner }));

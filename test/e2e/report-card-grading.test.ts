@@ -8,7 +8,8 @@ import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import { createPublicClient, createWalletClient, defineChain, formatUnits, http, parseEther, parseUnits, type Address, type Hex, type PublicClient } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack, type StartedStack } from "../helpers/stack.js";
 import { marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
 import { createChainClient } from "../../src/chain/client.js";
 import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
@@ -20,7 +21,10 @@ import { gradingProcessor } from "../../workers/processors/grading.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 
-const stack = inject("stack");
+// A devnet and indexer of its own: this file moves the chain's clock a week ahead, which would leave the
+// shared devnet's blocks in the future for every file after it (daily figures, "today").
+let own: StartedStack;
+let stack: Stack;
 const MNEMONIC = "test test test test test test test test test test test junk";
 const alphaWallet = mnemonicToAccount(MNEMONIC, { addressIndex: 14 });
 const betaWallet = mnemonicToAccount(MNEMONIC, { addressIndex: 15 });
@@ -43,6 +47,8 @@ const lower = (a: string) => a.toLowerCase() as `0x${string}`;
 const tokenBy = (symbol: string) => d.tokens.find((x) => x.symbol === symbol)!;
 
 beforeAll(async () => {
+  own = await startStack({ historyDays: 2 });
+  stack = own;
   database = await createTestDatabase();
   db = await migratedDb(database);
   reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
@@ -65,7 +71,8 @@ afterAll(async () => {
   if (redis) await deleteKeys(redis, prefix);
   await Promise.allSettled([reads?.destroy(), db?.destroy(), redis?.quit()]);
   await database?.drop();
-});
+  await own?.stop();
+}, 120_000);
 
 type Step = { to: Address; data: Hex; value: string };
 
