@@ -315,21 +315,33 @@ describe("orders: market orders, claim0 / claim1, realize", () => {
   it("order-action realize of a partly filled order, then claimBoth", async () => {
     const activity = await feed(human.address);
     const after = await lastOrder();
-    // A buy line just above the price now, far larger than the pool fills up to it: the keeper (or this
-    // test) fills a part, and the rest waits.
-    const result = await prepared("limit-order", { token: "WIF2", side: "buy", amount: "8000", price: await price("WIF2", 1.003) });
+    // A buy line 2% above the price now, far larger than the pool fills up to it: the keeper (or this
+    // test) fills a part, and the rest waits. The live market walks a meme token by percents within
+    // seconds, so when the line is no longer crossed the test sells WIF2 into the pool (about -2%) and
+    // fills a little itself (anyone may fill a crossed order).
+    const result = await prepared("limit-order", { token: "WIF2", side: "buy", amount: "8000", price: await price("WIF2", 1.02) });
     await sendAll(result);
     const order = await newOrder(after);
+    const wif = tokenBy("WIF2").address;
+    const pool = await chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "poolOf", args: [wif] });
     const filled = await until(
       "a partial fill",
       async () => {
         const o = await orderOf(order.id);
         if (o.filledIn > 0n) return o;
-        // Not filled yet: fill a little ourselves (anyone may fill a crossed order).
-        await walletOf(human).writeContract({ address: hook(), abi: limitOrderHookAbi, functionName: "fill", args: [order.id, parseUnits("50", 6)] }).catch(() => undefined);
+        const done = await walletOf(human).writeContract({ address: hook(), abi: limitOrderHookAbi, functionName: "fill", args: [order.id, parseUnits("50", 6)] }).then(
+          async (hash) => (await chain.waitForTransactionReceipt({ hash })).status === "success",
+          () => false,
+        );
+        if (done) return undefined;
+        const [reserveToken] = await chain.readContract({ address: pool, abi: poolAbi, functionName: "getReserves" });
+        const push = reserveToken / 100n;
+        await write(admin, { address: wif, abi: testTokenAbi, functionName: "mint", args: [human.address, push] });
+        await write(human, { address: wif, abi: testTokenAbi, functionName: "approve", args: [pool, push] });
+        await write(human, { address: pool, abi: poolAbi, functionName: "swap", args: [wif, push, 0n, human.address] });
         return undefined;
       },
-      20_000,
+      40_000,
     );
     expect(filled.active).toBe(true);
     expect(filled.remaining).toBeGreaterThan(0n);
