@@ -12,8 +12,10 @@ const SECRET_SEGMENTS: [RegExp, string][] = [
 
 /** The request path without its query and with secret segments replaced. */
 export function redactPath(path: string): string {
-  let redacted = path.split("?")[0] ?? "";
-  for (const [pattern, replacement] of SECRET_SEGMENTS) redacted = redacted.replace(pattern, replacement);
+  const query = path.indexOf("?");
+  let redacted = query < 0 ? path : path.slice(0, query);
+  // Most paths hold no sign link: skip the replacements for them.
+  if (redacted.includes("/sign")) for (const [pattern, replacement] of SECRET_SEGMENTS) redacted = redacted.replace(pattern, replacement);
   // Keep log lines short and printable whatever a client sends.
   return redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted;
 }

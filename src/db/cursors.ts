@@ -121,6 +121,28 @@ export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCurs
   return fromRow(stored);
 }
 
+/**
+ * Stores a derived cursor unless one with its id exists (a repeated poll): one statement, no
+ * re-select, since a poll answers only the id (deterministic) and its parent's creation time.
+ */
+async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date): Promise<void> {
+  const head = cursor.trail[0];
+  await db
+    .insertInto("activity_cursor")
+    .values({
+      id: cursor.id,
+      owner: cursor.owner.toLowerCase(),
+      position: cursor.position.toString(),
+      block_number: head ? head.number.toString() : null,
+      block_hash: head ? head.hash : null,
+      trail: { blocks: cursor.trail.map((b) => [b.number.toString(), b.hash] as [string, string]) },
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
+}
+
 /** Deletes up to `limit` cursors that expired before `now`; answers how many. */
 export async function sweepExpiredCursors(db: Kysely<Database>, now: Date, limit = SWEEP_BATCH): Promise<number> {
   const cutoff = new Date(now.getTime() - CURSOR_TTL_MS);
@@ -224,12 +246,18 @@ export async function pollActivity(p: PollActivityParameters): Promise<ActivityA
   const parent = await findLiveCursor(p.db, p.cursorId, owner, p.now);
   if (!parent) throw new CursorNotFoundError("unknown or expired cursor");
 
+  // The trail check and the changes after the cursor's position are read together: without a reorg
+  // (the usual case) the poll resumes at that position; after one, the changes are read again from
+  // the last common point.
   const newest = parent.trail[0];
   const oldest = parent.trail[parent.trail.length - 1];
-  const canonical = newest && oldest ? await readOwnerBlocks(p.reads, owner, oldest.number, newest.number) : [];
+  const [canonical, rowsAtCursor] = await Promise.all([
+    newest && oldest ? readOwnerBlocks(p.reads, owner, oldest.number, newest.number) : Promise.resolve([]),
+    readChangesAfter(p.reads, owner, parent.position, limit + 1),
+  ]);
   const resume = resumePoint(parent, canonical);
 
-  const rows = await readChangesAfter(p.reads, owner, resume.after, limit + 1);
+  const rows = !resume.reorged && resume.after === parent.position ? rowsAtCursor : await readChangesAfter(p.reads, owner, resume.after, limit + 1);
   const more = rows.length > limit;
   const changes = more ? rows.slice(0, limit) : rows;
   const last = changes[changes.length - 1];
@@ -238,6 +266,7 @@ export async function pollActivity(p: PollActivityParameters): Promise<ActivityA
     resume.trail,
     changes.map((row) => ({ number: BigInt(row.blockNumber), hash: row.blockHash })),
   );
-  const child = await saveCursor(p.db, { id: childCursorId(parent.id, position, trail), owner, position, trail }, p.now);
-  return { cursor: child.id, since: parent.createdAt, now: p.now, after: resume.after, changes, more, reorged: resume.reorged };
+  const childId = childCursorId(parent.id, position, trail);
+  await storeDerivedCursor(p.db, { id: childId, owner, position, trail }, p.now);
+  return { cursor: childId, since: parent.createdAt, now: p.now, after: resume.after, changes, more, reorged: resume.reorged };
 }

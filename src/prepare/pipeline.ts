@@ -78,19 +78,22 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
     throw new ApiError("INTERNAL", "The prepared bundle failed the service's own safety check");
   }
 
-  const simulation = await simulateBundle(ctx.client, owner, bundle.steps);
+  // The filing's chain price does not depend on the simulation: read it alongside (one round trip
+  // less on the critical path); it is used only when the simulation passes.
+  const [simulation, chainPrice] = await Promise.all([
+    simulateBundle(ctx.client, owner, bundle.steps),
+    resolved.priceToken
+      ? ctx.client
+          .readContract({ address: getAddress(ctx.deployments.contracts.markets!), abi: marketRegistryAbi, functionName: "priceX18", args: [resolved.priceToken] })
+          .catch(() => null)
+      : Promise.resolve(null),
+  ]);
   if (!simulation.ok) {
     const code = simulation.reason.split(" ")[0]!;
     const message = `step ${simulation.step + 1} of ${bundle.steps.length} would revert: ${simulation.reason} (simulated with ${simulation.method})`;
     if (REVERT_CODES.has(code) && isErrorCode(code) && errorCatalog[code].status === 422) throw new ApiError(code, message);
     throw new ApiError("SIMULATION_FAILED", message);
   }
-
-  const chainPrice = resolved.priceToken
-    ? await ctx.client
-        .readContract({ address: getAddress(ctx.deployments.contracts.markets!), abi: marketRegistryAbi, functionName: "priceX18", args: [resolved.priceToken] })
-        .catch(() => null)
-    : null;
 
   const id = newSignRequestId();
   const now = ctx.now();

@@ -8,7 +8,7 @@
 // refunded, cancelled or completed entries; closed orders, grids and ladders) in the last
 // `closedDays` days (default 7), newest first. An owner with nothing has empty lists.
 import { formatUnits, getAddress, type Address } from "viem";
-import type { Kysely } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import type { Deployments, VaultFamily } from "../../chain/deployments.js";
 import { amountPair, isoTime, priceUsd } from "../../domain/format.js";
 import { tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
@@ -185,134 +185,145 @@ function nullablePair<N extends string>(name: N, amount: bigint | null, decimals
   return amount === null ? ({ [name]: null, [`${name}Units`]: null } as NullablePair<N>) : amountPair(name, amount, decimals);
 }
 
+// ---------------------------------------------------------------- the one statement
+//
+// The whole account is one SQL statement: Postgres assembles every list as JSON (each sub-select an
+// index lookup on `owner`, the vault's latest snapshot a lateral lookup, ladder parts nested), so an
+// answer costs one round trip and one JSON.parse instead of 9-11 statements in three waves through
+// kysely. Amounts (numeric(78)) are cast to text, since a JSON number would lose digits. Ended items
+// beyond MAX_CLOSED_ITEMS are cut in SQL (the newest kept); open ones are always listed.
+
+/** A bigint column as it arrives in the JSON: a decimal string. */
+type Dec = string;
+type Wire<T, Amounts extends keyof T, Nullable extends keyof T = never> = Omit<T, Amounts | Nullable> & { [K in Amounts]: Dec } & { [K in Nullable]: Dec | null };
+
+type WirePosition = { vault: Hex; shares: Dec; updatedAt: number; family: string; token: Hex; agent: boolean; status: string; totalAssets: Dec; totalSupply: Dec; snapshotAt: number | null; snapshotAssets: Dec | null; snapshotSupply: Dec | null };
+type WireDeposit = Wire<Projections["depositRequest"], "id" | "assets" | "minShares", "shares">;
+type WireWithdrawal = Wire<Projections["withdrawalRequest"], "id" | "shares" | "minAssetsOut", "assets">;
+type WireOrder = Wire<Projections["limitOrder"], "id" | "amountIn" | "priceX18" | "filledIn" | "filledOut" | "commission" | "remaining" | "owed0" | "owed1" | "claimed0" | "claimed1"> & { quoteIs0: boolean | null };
+type WireGrid = Wire<Projections["grid"], "id" | "buyPriceX18" | "sellPriceX18" | "amountUsdg" | "fees" | "collected" | "usdg" | "tokens" | "costUsdg">;
+type WireLeg = { leg: number; buyPriceX18: Dec; sellPriceX18: Dec; amount: Dec; trades: number; finished: boolean };
+type WireLadder = Wire<Projections["ladder"], "id" | "total" | "fees" | "collectedToken" | "collectedUsdg"> & { parts: WireLeg[] };
+type WireHolding = { basket: Hex; balance: Dec; updatedAt: number; name: string; symbol: string; listed: boolean; tokens: string[]; balances: string[]; totalSupply: Dec };
+type WireToken = { address: Hex; symbol: string; decimals: number; priceX18: Dec };
+
+type WireAccount = {
+  vaults: WirePosition[];
+  deposits: WireDeposit[];
+  withdrawals: WireWithdrawal[];
+  orders: WireOrder[];
+  grids: WireGrid[];
+  ladders: WireLadder[];
+  holdings: WireHolding[];
+  tokens: WireToken[];
+};
+
+/** The statement over `schema` ($1 owner, $2 cutoff in unix seconds, $3 USDG address or null, $4 MAX_CLOSED_ITEMS). */
+function accountStatement(schema: string | undefined): string {
+  const t = (table: string) => (schema ? `"${schema}"."${table}"` : `"${table}"`);
+  // Open items, plus the newest `$4` ended ones since the cutoff. `newest` orders by an expression
+  // (`x.id + 0`), never by a bare primary key: otherwise the planner may walk the whole key index
+  // backwards hunting for this owner's 200 rows instead of looking the owner up.
+  const openAndEnded = (table: string, columns: string, who: string, open: string, newest: string) => `
+    (select ${columns} from ${t(table)} x where ${who} and ${open})
+    union all
+    (select ${columns} from ${t(table)} x where ${who} and not (${open}) and x.updated_at >= $2 order by ${newest} limit $4)`;
+  const depositColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.assets::text as assets, x.min_shares::text as "minShares", x.state,
+      x.shares::text as shares, x.requested_at as "requestedAt", x.updated_at as "updatedAt"`;
+  const withdrawalColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.shares::text as shares, x.min_assets_out::text as "minAssetsOut", x.state,
+      x.assets::text as assets, x.requested_at as "requestedAt", x.updated_at as "updatedAt"`;
+  const orderColumns = `x.id::text as id, x.token, x.sell_token as "sellToken", x.market, x.amount_in::text as "amountIn", x.price_x_18::text as "priceX18",
+      x.filled_in::text as "filledIn", x.filled_out::text as "filledOut", x.commission::text as commission, x.remaining::text as remaining,
+      x.owed0::text as owed0, x.owed1::text as owed1, x.claimed0::text as claimed0, x.claimed1::text as claimed1, x.state, x.close_reason as "closeReason",
+      x.created_at as "createdAt", x.updated_at as "updatedAt", (select m.quote_is0 from ${t("market")} m where m.token = x.token limit 1) as "quoteIs0"`;
+  const gridColumns = `x.id::text as id, x.token, x.buy_price_x_18::text as "buyPriceX18", x.sell_price_x_18::text as "sellPriceX18", x.amount_usdg::text as "amountUsdg",
+      x.repeat, x.state, x.trades, x.round_trips as "roundTrips", x.fees::text as fees, x.collected::text as collected, x.created_at as "createdAt", x.updated_at as "updatedAt"`;
+  const ladderColumns = `x.id, x.token, x.sell_first as "sellFirst", x.repeat, x.repeat_mask as "repeatMask", x.one_way as "oneWay", x.state, x.trades,
+      x.total::text as total, x.fees::text as fees, x.collected_token::text as "collectedToken", x.collected_usdg::text as "collectedUsdg",
+      x.created_at as "createdAt", x.updated_at as "updatedAt"`;
+  const depositOwner = "(x.owner = $1 or x.receiver = $1)";
+  return `
+with
+  p as (
+    select v_p.vault, v_p.shares::text as shares, v_p.updated_at as "updatedAt", v.family, v.token, v.agent, v.status,
+           v.total_assets::text as "totalAssets", v.total_supply::text as "totalSupply",
+           s.timestamp as "snapshotAt", s.total_assets::text as "snapshotAssets", s.total_supply::text as "snapshotSupply"
+    from ${t("vault_position")} v_p
+    join ${t("vault")} v on v.address = v_p.vault
+    left join lateral (select vs.timestamp, vs.total_assets, vs.total_supply from ${t("vault_snapshot")} vs where vs.vault = v_p.vault order by vs.timestamp desc limit 1) s on true
+    where v_p.owner = $1 and v_p.shares > 0),
+  d as (${openAndEnded("deposit_request", depositColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
+  w as (${openAndEnded("withdrawal_request", withdrawalColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
+  o as (${openAndEnded("limit_order", orderColumns, "x.owner = $1", "x.state <> 'closed'", "x.id + 0 desc")}),
+  g as (${openAndEnded("grid", gridColumns, "x.owner = $1", "x.state <> 'closed'", "x.id + 0 desc")}),
+  l as (${openAndEnded("ladder", ladderColumns, "x.owner = $1", "x.state <> 'closed'", "x.id + 0 desc")}),
+  b as (
+    select bb.basket, bb.balance::text as balance, bb.updated_at as "updatedAt", k.name, k.symbol, k.listed, k.tokens, k.balances, k.total_supply::text as "totalSupply"
+    from ${t("basket_balance")} bb join ${t("basket")} k on k.address = bb.basket
+    where bb.owner = $1 and bb.balance > 0),
+  tk as (
+    select tk.address, tk.symbol, tk.decimals, tk.price_x_18::text as "priceX18" from ${t("token")} tk
+    where tk.address in (
+      select $3::text where $3::text is not null
+      union select token from p union select token from o union select token from g union select token from l
+      union select lower(jsonb_array_elements_text(tokens::jsonb)) from b))
+select json_build_object(
+  'vaults', coalesce((select json_agg(p order by p.vault) from p), '[]'),
+  'deposits', coalesce((select json_agg(d order by d."requestedAt" desc) from d), '[]'),
+  'withdrawals', coalesce((select json_agg(w order by w."requestedAt" desc) from w), '[]'),
+  'orders', coalesce((select json_agg(o order by o.id::numeric desc) from o), '[]'),
+  'grids', coalesce((select json_agg(g order by g.id::numeric desc) from g), '[]'),
+  'ladders', coalesce((select json_agg(json_build_object(
+      'id', l.id::text, 'token', l.token, 'sellFirst', l."sellFirst", 'repeat', l.repeat, 'repeatMask', l."repeatMask", 'oneWay', l."oneWay",
+      'state', l.state, 'trades', l.trades, 'total', l.total, 'fees', l.fees, 'collectedToken', l."collectedToken", 'collectedUsdg', l."collectedUsdg",
+      'createdAt', l."createdAt", 'updatedAt', l."updatedAt",
+      'parts', coalesce((select json_agg(json_build_object(
+          'leg', lg.leg, 'buyPriceX18', lg.buy_price_x_18::text, 'sellPriceX18', lg.sell_price_x_18::text, 'amount', lg.amount::text,
+          'trades', lg.trades, 'finished', lg.finished) order by lg.leg) from ${t("ladder_leg")} lg where lg.ladder_id = l.id), '[]'))
+    order by l.id desc) from l), '[]'),
+  'holdings', coalesce((select json_agg(b order by b.basket) from b), '[]'),
+  'tokens', coalesce((select json_agg(tk) from tk), '[]')
+)::text as account`;
+}
+
+/** The views schema a Kysely qualifies its tables with (read off a compiled query), per instance. */
+const schemaOf = new WeakMap<object, string | undefined>();
+const statementOf = new Map<string, string>();
+
+function statementFor(reads: Kysely<Projections>): string {
+  if (!schemaOf.has(reads)) {
+    const compiled = reads.selectFrom("token").select("address").compile().sql;
+    schemaOf.set(reads, /from "([^"]+)"\."token"/.exec(compiled)?.[1]);
+  }
+  const schema = schemaOf.get(reads);
+  const key = schema ?? "";
+  let statement = statementOf.get(key);
+  if (statement === undefined) statementOf.set(key, (statement = accountStatement(schema)));
+  return statement;
+}
+
+const big = (x: Dec | null | undefined): bigint => (x === null || x === undefined ? 0n : BigInt(x));
+
 /** Everything the owner holds; empty lists for an owner with nothing. */
 export async function readAccount(p: ReadAccountParameters): Promise<Account> {
   const owner = lower(p.owner);
   const closedDays = p.closedDays ?? DEFAULT_CLOSED_DAYS;
   const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * 86400;
   const usdgAddress = p.deployments.contracts.usdg ? lower(p.deployments.contracts.usdg) : undefined;
-  const { reads } = p;
 
-  const [positions, deposits, withdrawals, orders, grids, ladders, holdings] = await Promise.all([
-    reads
-      .selectFrom("vaultPosition")
-      .innerJoin("vault", "vault.address", "vaultPosition.vault")
-      .select([
-        "vaultPosition.vault",
-        "vaultPosition.shares",
-        "vaultPosition.updatedAt",
-        "vault.family",
-        "vault.token",
-        "vault.agent",
-        "vault.status",
-        "vault.totalAssets",
-        "vault.totalSupply",
-      ])
-      .where("vaultPosition.owner", "=", owner)
-      .where("vaultPosition.shares", ">", 0n)
-      .orderBy("vaultPosition.vault")
-      .execute(),
-    reads
-      .selectFrom("depositRequest")
-      .selectAll()
-      .where((eb) => eb.or([eb("owner", "=", owner), eb("receiver", "=", owner)]))
-      .where((eb) => eb.or([eb("state", "=", "pending"), eb("updatedAt", ">=", cutoff)]))
-      .orderBy("requestedAt", "desc")
-      .execute(),
-    reads
-      .selectFrom("withdrawalRequest")
-      .selectAll()
-      .where((eb) => eb.or([eb("owner", "=", owner), eb("receiver", "=", owner)]))
-      .where((eb) => eb.or([eb("state", "=", "pending"), eb("updatedAt", ">=", cutoff)]))
-      .orderBy("requestedAt", "desc")
-      .execute(),
-    reads
-      .selectFrom("limitOrder")
-      .selectAll()
-      .where("owner", "=", owner)
-      .where((eb) => eb.or([eb("state", "<>", "closed"), eb("updatedAt", ">=", cutoff)]))
-      .orderBy("id", "desc")
-      .execute(),
-    reads
-      .selectFrom("grid")
-      .selectAll()
-      .where("owner", "=", owner)
-      .where((eb) => eb.or([eb("state", "<>", "closed"), eb("updatedAt", ">=", cutoff)]))
-      .orderBy("id", "desc")
-      .execute(),
-    reads
-      .selectFrom("ladder")
-      .selectAll()
-      .where("owner", "=", owner)
-      .where((eb) => eb.or([eb("state", "<>", "closed"), eb("updatedAt", ">=", cutoff)]))
-      .orderBy("id", "desc")
-      .execute(),
-    reads
-      .selectFrom("basketBalance")
-      .innerJoin("basket", "basket.address", "basketBalance.basket")
-      .select([
-        "basketBalance.basket",
-        "basketBalance.balance",
-        "basketBalance.updatedAt",
-        "basket.name",
-        "basket.symbol",
-        "basket.listed",
-        "basket.tokens",
-        "basket.balances",
-        "basket.totalSupply",
-      ])
-      .where("basketBalance.owner", "=", owner)
-      .where("basketBalance.balance", ">", 0n)
-      .orderBy("basketBalance.basket")
-      .execute(),
-  ]);
+  const result = await p.reads.executeQuery<{ account: string }>(
+    CompiledQuery.raw(statementFor(p.reads), [owner, cutoff, usdgAddress ?? null, MAX_CLOSED_ITEMS]),
+  );
+  const wire = JSON.parse(result.rows[0]!.account) as WireAccount;
+  const positions = wire.vaults;
+  const depositRows = wire.deposits;
+  const withdrawalRows = wire.withdrawals;
+  const orderRows = wire.orders;
+  const gridRows = wire.grids;
+  const ladderRows = wire.ladders;
+  const holdings = wire.holdings;
 
-  // Ended items beyond the cap are left out (newest kept); open ones are always listed.
-  const capEnded = <T extends { state: string }>(rows: T[], open: (row: T) => boolean): T[] => {
-    let ended = 0;
-    return rows.filter((row) => open(row) || ++ended <= MAX_CLOSED_ITEMS);
-  };
-  const depositRows = capEnded(deposits, (r) => r.state === "pending");
-  const withdrawalRows = capEnded(withdrawals, (r) => r.state === "pending");
-  const orderRows = capEnded(orders, (r) => r.state !== "closed");
-  const gridRows = capEnded(grids, (r) => r.state !== "closed");
-  const ladderRows = capEnded(ladders, (r) => r.state !== "closed");
-
-  const ladderIds = ladderRows.map((l) => l.id);
-  const vaultAddresses = positions.map((v) => lower(v.vault));
-  const [parts, snapshots] = await Promise.all([
-    ladderIds.length
-      ? reads.selectFrom("ladderLeg").selectAll().where("ladderId", "in", ladderIds).orderBy("ladderId").orderBy("leg").execute()
-      : Promise.resolve([]),
-    vaultAddresses.length
-      ? reads
-          .selectFrom("vaultSnapshot")
-          .select(["vault", "timestamp", "totalAssets", "totalSupply"])
-          .distinctOn("vault")
-          .where("vault", "in", vaultAddresses)
-          .orderBy("vault")
-          .orderBy("timestamp", "desc")
-          .execute()
-      : Promise.resolve([]),
-  ]);
-
-  const tokenAddresses = new Set<Hex>();
-  if (usdgAddress) tokenAddresses.add(usdgAddress);
-  for (const v of positions) tokenAddresses.add(lower(v.token));
-  for (const o of orderRows) tokenAddresses.add(lower(o.token));
-  for (const g of gridRows) tokenAddresses.add(lower(g.token));
-  for (const l of ladderRows) tokenAddresses.add(lower(l.token));
-  for (const b of holdings) for (const t of b.tokens) tokenAddresses.add(lower(t));
-  const [tokenRows, marketRows] = await Promise.all([
-    // selectAll, not a column list: Ponder names priceX18 `price_x_18`, and kysely's CamelCasePlugin
-    // would ask for `price_x18` (result columns map back to camelCase either way).
-    reads.selectFrom("token").selectAll().where("address", "in", [...tokenAddresses]).execute(),
-    orderRows.length
-      ? reads.selectFrom("market").select(["token", "quoteIs0"]).where("token", "in", [...new Set(orderRows.map((o) => lower(o.token)))]).execute()
-      : Promise.resolve([]),
-  ]);
-
-  const tokens = new Map(tokenRows.map((t) => [lower(t.address), t]));
+  const tokens = new Map(wire.tokens.map((t) => [lower(t.address), { symbol: t.symbol, decimals: t.decimals, priceX18: BigInt(t.priceX18) }]));
   const usdg: TokenRef = usdgAddress
     ? { address: getAddress(usdgAddress), symbol: tokens.get(usdgAddress)?.symbol ?? "USDG", decimals: tokens.get(usdgAddress)?.decimals ?? USDG_DECIMALS }
     : { address: getAddress("0x0000000000000000000000000000000000000000"), symbol: "USDG", decimals: USDG_DECIMALS };
@@ -328,18 +339,14 @@ export async function readAccount(p: ReadAccountParameters): Promise<Account> {
     return Number(formatUnits(tokenToUsdg(amount, row.decimals, row.priceX18), USDG_DECIMALS));
   };
   const vaultNames = new Map(p.deployments.vaults.map((v) => [lower(v.address), v.name]));
-  const latestSnapshot = new Map(snapshots.map((s) => [lower(s.vault), s]));
-  const quoteIs0 = new Map(marketRows.map((m) => [lower(m.token), m.quoteIs0]));
-  const partsOf = new Map<string, typeof parts>();
-  for (const part of parts) partsOf.set(part.ladderId.toString(), [...(partsOf.get(part.ladderId.toString()) ?? []), part]);
 
   const vaults: VaultShares[] = positions.map((row) => {
     const family = row.family as VaultFamily;
     const asset = family === "stock-token" ? tokenRef(row.token) : usdg;
-    const snapshot = latestSnapshot.get(lower(row.vault));
-    const [assets, supply] = snapshot ? [snapshot.totalAssets, snapshot.totalSupply] : [row.totalAssets, row.totalSupply];
-    const shares = unitsOf(row.shares);
-    const value = supply > 0n ? (shares * unitsOf(assets)) / unitsOf(supply) : null;
+    const snapshotted = row.snapshotAt !== null;
+    const [assets, supply] = snapshotted ? [big(row.snapshotAssets), big(row.snapshotSupply)] : [big(row.totalAssets), big(row.totalSupply)];
+    const shares = big(row.shares);
+    const value = supply > 0n ? (shares * assets) / supply : null;
     return {
       vault: getAddress(row.vault),
       name: vaultNames.get(lower(row.vault)) ?? null,
@@ -350,7 +357,7 @@ export async function readAccount(p: ReadAccountParameters): Promise<Account> {
       ...amountPair("shares", shares, SHARE_DECIMALS[family] ?? 18),
       ...nullablePair("value", value, asset.decimals),
       valueUsd: value === null ? null : usdOf(asset.address, value),
-      valuedAt: snapshot ? isoTime(snapshot.timestamp) : null,
+      valuedAt: snapshotted ? isoTime(row.snapshotAt!) : null,
       updatedAt: isoTime(row.updatedAt),
     };
   });
@@ -369,7 +376,7 @@ export async function readAccount(p: ReadAccountParameters): Promise<Account> {
     receiver: getAddress(row.receiver),
     ...amountPair("assets", unitsOf(row.assets), usdg.decimals),
     ...amountPair("minShares", unitsOf(row.minShares), shareDecimalsOf(row.vault)),
-    ...nullablePair("shares", row.shares === null ? null : unitsOf(row.shares), shareDecimalsOf(row.vault)),
+    ...nullablePair("shares", row.shares === null ? null : big(row.shares), shareDecimalsOf(row.vault)),
     requestedAt: isoTime(row.requestedAt),
     updatedAt: isoTime(row.updatedAt),
   }));
@@ -383,7 +390,7 @@ export async function readAccount(p: ReadAccountParameters): Promise<Account> {
     receiver: getAddress(row.receiver),
     ...amountPair("shares", unitsOf(row.shares), shareDecimalsOf(row.vault)),
     ...amountPair("minAssetsOut", unitsOf(row.minAssetsOut), usdg.decimals),
-    ...nullablePair("assets", row.assets === null ? null : unitsOf(row.assets), usdg.decimals),
+    ...nullablePair("assets", row.assets === null ? null : big(row.assets), usdg.decimals),
     requestedAt: isoTime(row.requestedAt),
     updatedAt: isoTime(row.updatedAt),
   }));
@@ -392,7 +399,7 @@ export async function readAccount(p: ReadAccountParameters): Promise<Account> {
     const token = tokenRef(row.token);
     const [tokenIn, tokenOut] = row.sellToken ? [token, usdg] : [usdg, token];
     // owed/claimed are per pool token: token0 is USDG when the market's quoteIs0.
-    const usdgIs0 = quoteIs0.get(lower(row.token)) ?? lower(usdg.address) < lower(row.token);
+    const usdgIs0 = row.quoteIs0 ?? lower(usdg.address) < lower(row.token);
     const [owedUsdg, owedToken] = usdgIs0 ? [row.owed0, row.owed1] : [row.owed1, row.owed0];
     const [claimedUsdg, claimedToken] = usdgIs0 ? [row.claimed0, row.claimed1] : [row.claimed1, row.claimed0];
     return {
@@ -402,7 +409,7 @@ export async function readAccount(p: ReadAccountParameters): Promise<Account> {
       market: row.market,
       state: row.state as LimitOrder["state"],
       closeReason: (row.closeReason ?? null) as LimitOrder["closeReason"],
-      price: priceUsd(row.priceX18),
+      price: priceUsd(BigInt(row.priceX18)),
       priceX18: row.priceX18.toString(),
       tokenIn,
       tokenOut,
@@ -423,9 +430,9 @@ export async function readAccount(p: ReadAccountParameters): Promise<Account> {
   const gridList: Grid[] = gridRows.map((row) => ({
     id: row.id.toString(),
     token: tokenRef(row.token),
-    buyPrice: priceUsd(row.buyPriceX18),
+    buyPrice: priceUsd(BigInt(row.buyPriceX18)),
     buyPriceX18: row.buyPriceX18.toString(),
-    sellPrice: priceUsd(row.sellPriceX18),
+    sellPrice: priceUsd(BigInt(row.sellPriceX18)),
     sellPriceX18: row.sellPriceX18.toString(),
     ...amountPair("amountUsdg", unitsOf(row.amountUsdg), usdg.decimals),
     repeat: row.repeat,
@@ -455,11 +462,11 @@ export async function readAccount(p: ReadAccountParameters): Promise<Account> {
       ...amountPair("fees", unitsOf(row.fees), usdg.decimals),
       ...amountPair("collectedToken", unitsOf(row.collectedToken), token.decimals),
       ...amountPair("collectedUsdg", unitsOf(row.collectedUsdg), usdg.decimals),
-      parts: (partsOf.get(row.id.toString()) ?? []).map((leg) => ({
+      parts: row.parts.map((leg) => ({
         part: leg.leg + 1,
-        buyPrice: priceUsd(leg.buyPriceX18),
+        buyPrice: priceUsd(BigInt(leg.buyPriceX18)),
         buyPriceX18: leg.buyPriceX18.toString(),
-        sellPrice: priceUsd(leg.sellPriceX18),
+        sellPrice: priceUsd(BigInt(leg.sellPriceX18)),
         sellPriceX18: leg.sellPriceX18.toString(),
         ...amountPair("amount", unitsOf(leg.amount), stake.decimals),
         trades: leg.trades,

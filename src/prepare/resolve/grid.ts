@@ -15,19 +15,23 @@ export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
     if (body.token === undefined) throw invalid("token", `is required for action ${action}`);
     for (const field of ["buyPrice", "sellPrice", "amount"] as const) if (body[field] === undefined) throw invalid(field, `is required for action ${action}`);
     const token = marketToken(ctx, body.token);
-    const pool = await openPool(ctx, token);
+    // One JSON-RPC batch: the pool, the strategy's minimum, and its fee when a market buy is planned.
+    const [pool, minimum, marketFeeBps] = await Promise.all([
+      openPool(ctx, token),
+      ctx.client.readContract({ address: strategy, abi: gridStrategyAbi, functionName: "minAmountUsdg" }),
+      action === "openWithMarket" ? ctx.client.readContract({ address: strategy, abi: gridStrategyAbi, functionName: "feeBps" }) : undefined,
+    ]);
     const amountUsdg = toBaseUnits("amount", body.amount!, 6);
     const buyPriceX18 = toPriceX18("buyPrice", body.buyPrice!);
     const sellPriceX18 = toPriceX18("sellPrice", body.sellPrice!);
     if (sellPriceX18 <= buyPriceX18) throw invalid("sellPrice", "must be above buyPrice");
-    const minimum = await ctx.client.readContract({ address: strategy, abi: gridStrategyAbi, functionName: "minAmountUsdg" });
     if (amountUsdg < minimum) {
       throw new ApiError("AMOUNT_TOO_SMALL", `A grid starts with at least ${units(minimum, 6)} USDG`, { minimum: minimum.toString(), unit: "USDG" });
     }
     const slippageBps = slippageOf(body);
     let minTokenOut: bigint | undefined;
     if (action === "openWithMarket") {
-      const feeBps = await ctx.client.readContract({ address: strategy, abi: gridStrategyAbi, functionName: "feeBps" });
+      const feeBps = marketFeeBps!;
       const spend = amountUsdg - (amountUsdg * BigInt(feeBps)) / 10_000n;
       const out = await ctx.client.readContract({ address: pool, abi: poolAbi, functionName: "quote", args: [usdgOf(ctx), spend] });
       minTokenOut = lessBps(out, slippageBps);

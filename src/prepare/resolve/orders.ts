@@ -16,8 +16,10 @@ const USDG_DECIMALS = 6;
 /** The input's decimals: the token's when selling, USDG's when buying. */
 const inputDecimals = (token: DeployedToken, sell: boolean) => (sell ? token.decimals : USDG_DECIMALS);
 
-async function checkSize(ctx: PrepareContext, hook: Address, token: DeployedToken, sell: boolean, amountIn: bigint, priceX18: bigint, part?: number) {
-  const minimum = await ctx.client.readContract({ address: hook, abi: limitOrderHookAbi, functionName: "minOrderUsdg" });
+/** The hook's smallest order in USDG base units (read together with the other reads of a resolver). */
+const minOrderUsdg = (ctx: PrepareContext, hook: Address) => ctx.client.readContract({ address: hook, abi: limitOrderHookAbi, functionName: "minOrderUsdg" });
+
+function checkSize(minimum: bigint, token: DeployedToken, sell: boolean, amountIn: bigint, priceX18: bigint, part?: number) {
   const value = sell ? tokenToUsdg(amountIn, token.decimals, priceX18) : amountIn;
   if (amountIn === 0n || value < minimum) {
     const which = part === undefined ? "The order" : `Order ${part}`;
@@ -32,19 +34,26 @@ async function checkSize(ctx: PrepareContext, hook: Address, token: DeployedToke
 export const resolveLimitOrder: Resolver<"limit-order"> = async (ctx, body, owner) => {
   const hook = contract(ctx, "limitOrderHook");
   const token = marketToken(ctx, body.token);
-  const pool = await openPool(ctx, token);
+  // Reads issued in one tick go out as one JSON-RPC batch (src/chain/client.ts).
+  const [pool, minimum] = await Promise.all([openPool(ctx, token), minOrderUsdg(ctx, hook)]);
   const sell = body.side === "sell";
   const amountIn = toBaseUnits("amount", body.amount, inputDecimals(token, sell));
   const market = body.type === "market";
   const slippageBps = slippageOf(body);
   const params: Record<string, unknown> = { side: body.side, amount: body.amount, slippageBps };
   if (market) {
-    const spot = await ctx.client.readContract({ address: pool, abi: poolAbi, functionName: "priceX18" });
-    await checkSize(ctx, hook, token, sell, amountIn, spot);
-    const [gross, feeBps] = await Promise.all([
-      ctx.client.readContract({ address: pool, abi: poolAbi, functionName: "quote", args: [sell ? token.address : usdgOf(ctx), amountIn] }),
+    // The quote is read with the spot price, but its failure (e.g. a zero amount) only counts after
+    // the size check, which answers first as before.
+    const [spot, quoted, feeBps] = await Promise.all([
+      ctx.client.readContract({ address: pool, abi: poolAbi, functionName: "priceX18" }),
+      ctx.client
+        .readContract({ address: pool, abi: poolAbi, functionName: "quote", args: [sell ? token.address : usdgOf(ctx), amountIn] })
+        .then((value) => ({ value }), (error: unknown) => ({ error })),
       ctx.client.readContract({ address: hook, abi: limitOrderHookAbi, functionName: "feeBps" }),
     ]);
+    checkSize(minimum, token, sell, amountIn, spot);
+    if ("error" in quoted) throw quoted.error;
+    const gross = quoted.value;
     const net = lessBps(gross, feeBps);
     const minAmountOut = lessBps(net, slippageBps);
     params.expectedOut = net.toString();
@@ -53,7 +62,7 @@ export const resolveLimitOrder: Resolver<"limit-order"> = async (ctx, body, owne
   }
   if (body.price === undefined) throw invalid("price", "is required for a limit order");
   const priceX18 = toPriceX18("price", body.price);
-  await checkSize(ctx, hook, token, sell, amountIn, priceX18);
+  checkSize(minimum, token, sell, amountIn, priceX18);
   const bundle = build(() => buildLimitOrder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, amountIn, priceX18 }));
   return { bundle, priceToken: token.address, params: { ...params, price: body.price } };
 };
@@ -61,13 +70,13 @@ export const resolveLimitOrder: Resolver<"limit-order"> = async (ctx, body, owne
 export const resolveLadder: Resolver<"ladder"> = async (ctx, body, owner) => {
   const hook = contract(ctx, "limitOrderHook");
   const token = marketToken(ctx, body.token);
-  await openPool(ctx, token);
+  const [, minimum] = await Promise.all([openPool(ctx, token), minOrderUsdg(ctx, hook)]);
   const sell = body.side === "sell";
   const orders = body.orders.map((o, i) => ({
     amountIn: toBaseUnits(`orders[${i}].amount`, o.amount, inputDecimals(token, sell)),
     priceX18: toPriceX18(`orders[${i}].price`, o.price),
   }));
-  for (const [i, o] of orders.entries()) await checkSize(ctx, hook, token, sell, o.amountIn, o.priceX18, i + 1);
+  for (const [i, o] of orders.entries()) checkSize(minimum, token, sell, o.amountIn, o.priceX18, i + 1);
   const bundle = build(() => buildLadder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, orders }));
   return { bundle, priceToken: token.address, params: { side: body.side } };
 };

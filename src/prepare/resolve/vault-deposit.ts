@@ -32,10 +32,17 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
   const unitName = stock ? "token" : "USDG";
   const unitDecimals = stock?.decimals ?? USDG_DECIMALS;
 
-  // The chain's word (the projection may lag a block): the same check requestDeposit makes.
-  const refusal = await ctx.client
-    .readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "checkDeposit", args: [checked] })
-    .then(() => undefined, (error: unknown) => revertReason(error));
+  // The chain's word (the projection may lag a block): the same check requestDeposit makes. The
+  // expected shares are read in the same JSON-RPC batch; their failure only counts once the check passed.
+  const [refusal, previewed] = await Promise.all([
+    ctx.client
+      .readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "checkDeposit", args: [checked] })
+      .then(() => undefined, (error: unknown) => revertReason(error)),
+    (stock
+      ? ctx.client.readContract({ address: deployed.address, abi: stockVaultAbi, functionName: "previewDeposit", args: [stock.route.amountOut] })
+      : ctx.client.readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "convertToShares", args: [assets] })
+    ).then((value) => ({ value }), (error: unknown) => ({ error })),
+  ]);
   if (refusal !== undefined) {
     const code = refusal.split(" ")[0];
     if (code === "DEPOSITS_CLOSED") throw new ApiError("DEPOSITS_CLOSED", `The vault does not take deposits: ${reason}`);
@@ -57,8 +64,9 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
     throw new ApiError("SIMULATION_FAILED", `The vault refuses the deposit: ${refusal}`);
   }
 
+  if ("error" in previewed) throw previewed.error;
+  const expectedShares = previewed.value;
   if (stock) {
-    const expectedShares = await ctx.client.readContract({ address: deployed.address, abi: stockVaultAbi, functionName: "previewDeposit", args: [stock.route.amountOut] });
     const slippageBps = slippageOf(body);
     const bundle = build(() =>
       buildVaultDeposit({
@@ -88,7 +96,6 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
       },
     };
   }
-  const expectedShares = await ctx.client.readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "convertToShares", args: [assets] });
   const slippageBps = slippageOf(body);
   const minShares = lessBps(expectedShares, slippageBps);
   const bundle = build(() =>

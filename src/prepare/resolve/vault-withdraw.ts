@@ -43,14 +43,21 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
     minUsdgOut = lessBps(usdgOut, slippageBps);
     Object.assign(params, { expectedTokenOut: tokenOut.toString(), expectedUsdgOut: usdgOut.toString() });
   } else if (body.mode === "queue") {
-    if (deployed.family === "up") {
-      const minimum = await ctx.client.readContract({ address: deployed.withdrawalQueue!, abi: upWithdrawalQueueAbi, functionName: "minimumShares" });
-      if (shares < minimum) {
-        throw new ApiError("BELOW_QUEUE_MINIMUM", `The withdrawal queue takes at least ${units(minimum, decimals)} shares: use mode in-kind`, { minimum: minimum.toString() });
-      }
+    // Both reads in one JSON-RPC batch; the preview's failure only counts after the minimum check.
+    const [minimum, previewed] = await Promise.all([
+      deployed.family === "up" ? ctx.client.readContract({ address: deployed.withdrawalQueue!, abi: upWithdrawalQueueAbi, functionName: "minimumShares" }) : undefined,
+      deployed.family !== "stock-token"
+        ? ctx.client
+            .readContract({ address: vault, abi: mergedVaultAbi, functionName: "previewRedeem", args: [shares] })
+            .then((value) => ({ value }), (error: unknown) => ({ error }))
+        : undefined,
+    ]);
+    if (minimum !== undefined && shares < minimum) {
+      throw new ApiError("BELOW_QUEUE_MINIMUM", `The withdrawal queue takes at least ${units(minimum, decimals)} shares: use mode in-kind`, { minimum: minimum.toString() });
     }
-    if (deployed.family !== "stock-token") {
-      const assets = await ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "previewRedeem", args: [shares] });
+    if (previewed !== undefined) {
+      if ("error" in previewed) throw previewed.error;
+      const assets = previewed.value;
       minAssetsOut = lessBps(assets, slippageBps);
       params.expectedAssetsOut = assets.toString();
     }
