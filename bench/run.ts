@@ -8,6 +8,7 @@
 //   5. prepare-latency   POST prepare/{kind} through the API, queue and a worker: p50/p99 per kind (bench/prepare-latency.ts)
 //   6. backtests         grid backtest, ranges, a 200-token grid scan and the strategy-finder board (bench/backtests.ts)
 //   7. long-poll         1,000 agents waiting on activity: wake latency after the block, Postgres connections (bench/long-poll.ts)
+//   8. load              2,000 agents polling their activity once a second for 60 s while a writer trades (bench/load.ts; --soak alone)
 // BENCH_DAYS shortens the history of 1 and 2 (for a quick look; targets apply to 90 days).
 // BENCH_ONLY runs a subset, e.g. BENCH_ONLY=read-speed,prepare-latency.
 import { benchBacktests } from "./backtests.js";
@@ -15,6 +16,7 @@ import { benchDevnetSeed } from "./devnet-seed.js";
 import { benchIndexerBackfill } from "./indexer-backfill.js";
 import { log, machine, printMachine, printResult, round, saveResult, table, type BenchResult } from "./lib.js";
 import { benchLiveLatency } from "./live-latency.js";
+import { benchLoad } from "./load.js";
 import { benchLongPoll } from "./long-poll.js";
 import { benchPrepareLatency } from "./prepare-latency.js";
 import { benchReadSpeed } from "./read-speed.js";
@@ -63,6 +65,7 @@ await attempt("read-speed", () => benchReadSpeed());
 await attempt("prepare-latency", () => benchPrepareLatency());
 await attempt("backtests", () => benchBacktests());
 await attempt("long-poll", () => benchLongPoll());
+await attempt("load", () => benchLoad());
 
 console.log(`\n== summary (${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s in all)`);
 const m = machine();

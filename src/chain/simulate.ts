@@ -5,6 +5,7 @@
 import {
   BaseError,
   ContractFunctionRevertedError,
+  HttpRequestError,
   MethodNotFoundRpcError,
   MethodNotSupportedRpcError,
   decodeErrorResult,
@@ -14,6 +15,9 @@ import {
   keccak256,
   numberToHex,
   pad,
+  SocketClosedError,
+  TimeoutError,
+  WebSocketRequestError,
   type Abi,
   type Address,
   type Hex,
@@ -36,8 +40,20 @@ function describeError(errorName: string, args: readonly unknown[] | undefined):
 }
 const slotCache = new Map<string, bigint>();
 
-/** The revert reason of a failed call, decoded with every ABI of the project. */
+/** True when the node gave no answer at all (down, unreachable, timed out): not a revert. */
+export function nodeUnreachable(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    !!error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError || e instanceof SocketClosedError)
+  );
+}
+
+/**
+ * The revert reason of a failed call, decoded with every ABI of the project. A call the node never
+ * answered is rethrown: it is no refusal (the API answers it 503 UNAVAILABLE, not 422).
+ */
 export function revertReason(error: unknown): string {
+  if (nodeUnreachable(error)) throw error;
   if (error instanceof BaseError) {
     const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
     if (reverted?.data?.errorName) return describeError(reverted.data.errorName, reverted.data.args);
@@ -76,7 +92,10 @@ export async function findAllowanceSlot(client: PublicClient, token: Address): P
         address: token, abi: erc20Abi, functionName: "allowance", args: [owner, spender],
         stateOverride: [{ address: token, stateDiff: [{ slot: allowanceKey(slot, owner, spender), value: pad(numberToHex(probe), { size: 32 }) }] }],
       })
-      .catch(() => 0n);
+      .catch((error: unknown) => {
+        if (nodeUnreachable(error)) throw error;
+        return 0n;
+      });
     if (value === probe) {
       slotCache.set(token.toLowerCase(), slot);
       return slot;
@@ -148,6 +167,7 @@ async function simulateV1(client: PublicClient, from: Address, steps: SimStep[])
     }
     return { ok: false, method: "eth_simulateV1", step: failed, reason };
   } catch (error) {
+    if (nodeUnreachable(error)) throw error;
     if (error instanceof BaseError && error.walk((e) => e instanceof MethodNotSupportedRpcError || e instanceof MethodNotFoundRpcError)) withoutSimulateV1.add(client);
     return null;
   }
