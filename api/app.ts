@@ -11,6 +11,7 @@ import { errorHandler, notFoundHandler } from "./errors.js";
 import { bodyLimit } from "./middleware/body-limit.js";
 import { createHttpMetrics } from "./middleware/metrics.js";
 import { rateLimit } from "./middleware/rate-limit.js";
+import { noNulInJson } from "./middleware/no-nul.js";
 import { requestLog } from "./middleware/request-log.js";
 import { healthRoutes } from "./routes/health.js";
 import { mcpRoutes } from "./routes/mcp.js";
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
     }),
   );
   app.use(bodyLimit(deps.bodyLimitBytes));
+  app.use("/v1/*", noNulInJson());
   const limit = rateLimit({ ...deps.rateLimit, redis: deps.redis, logger: deps.logger });
   app.use("/v1/*", limit);
   // The sign page reads the database on every load: it shares the /v1 budget.

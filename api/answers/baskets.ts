@@ -198,8 +198,10 @@ export async function basketHistoryAnswer(deps: Deps, pool: string, days: number
   const points: z.infer<typeof BasketHistory>["points"] = [];
   for (let d = firstDay; d <= today; d++) {
     const at = d === today ? now : (d + 1) * DAY - 1;
+    // Today's point is the basket as it is now; the chain's clock can run seconds ahead of ours (a block
+    // a second, or faster under bursts), so its newest mints must not count as "after now".
     let supply = b.totalSupply;
-    for (const c of supplyChanges) if (c.timestamp > at) supply -= c.delta;
+    if (d !== today) for (const c of supplyChanges) if (c.timestamp > at) supply -= c.delta;
     const ratio = d === today ? 1 : weightedRatio(b, infos, (t) => (t === usdg ? ONE : (closeOn.get(t)?.get(d) ?? null)));
     const price = ratio === null || sharePriceUsd === null ? null : sharePriceUsd * ratio;
     points.push({

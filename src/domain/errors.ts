@@ -51,7 +51,7 @@ export const errorCatalog = {
   SAME_TOKEN: { status: 422, message: "tokenIn and tokenOut are the same token", when: "swap quote and prepare" },
   NATIVE_ETH_IN: { status: 422, message: "Native ETH cannot be paid in: use WETH", when: "swap, basket-buy, basket-make" },
   NATIVE_ETH_TOKEN: { status: 422, message: "Native ETH cannot be a basket token: use WETH", when: "plan-basket, basket-make" },
-  SWAP_NO_ROUTE: { status: 422, message: "The aggregator has no route for this swap", when: "swap quote and prepare" },
+  SWAP_NO_ROUTE: { status: 422, message: "The aggregator has no route for this swap", when: "swap quote and prepare; vault-deposit into a stock-token vault and vault-withdraw mode usdg, when no route carries the amount" },
   SWAP_PAUSED: { status: 422, message: "Swaps are paused", when: "swap prepare" },
 
   // 422: basket shape (plan-basket, basket-make)

@@ -129,7 +129,9 @@ async function stockLeg(ctx: Parameters<Resolver<"vault-deposit">>[0], deployed:
     const route = await aggregator.route({ tokenIn: usdgOf(ctx), tokenOut: token, amountIn: assets, recipient: router, slippageBps });
     return { router, route, decimals };
   } catch (error) {
-    if (error instanceof NoRouteError || error instanceof AggregatorUnavailableError) {
+    // No route for this amount is the request's to change (422); an aggregator that did not answer is ours (503).
+    if (error instanceof NoRouteError) throw new ApiError("SWAP_NO_ROUTE", `The aggregator has no route from USDG to the vault's stock token for this amount: ${error.message}`);
+    if (error instanceof AggregatorUnavailableError) {
       throw new ApiError("UNAVAILABLE", `The aggregator cannot swap USDG to the vault's stock token now: ${error.message}`);
     }
     throw error;

@@ -123,7 +123,8 @@ async function usdgRoute(ctx: PrepareContext, deployed: { family: string; addres
       priceImpactBps: r.priceImpactBps,
     };
   } catch (error) {
-    if (error instanceof NoRouteError || error instanceof AggregatorUnavailableError) {
+    if (error instanceof NoRouteError) throw new ApiError("SWAP_NO_ROUTE", `The aggregator has no route from the vault's token to USDG for this amount (${error.message}): use mode in-kind`);
+    if (error instanceof AggregatorUnavailableError) {
       throw new ApiError("UNAVAILABLE", `The aggregator cannot sell the vault's token for USDG now (${error.message}): use mode in-kind`);
     }
     throw error;

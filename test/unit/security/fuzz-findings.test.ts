@@ -79,4 +79,19 @@ describe("text Postgres cannot hold", () => {
     expect(await json(res)).toMatchObject({ code: "INVALID_REQUEST" });
     expect(t.log.lines.some((l) => l.level === "error")).toBe(false);
   });
+
+  it("a NUL in any JSON body is 400 INVALID_REQUEST before a handler or a job sees it (the fuzz's basket-buy input)", async () => {
+    const t = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:nul` } });
+    const owner = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    for (const body of [
+      `{"basket":"\\u0000","owner":"${owner}","amount":"1"}`,
+      `{"basket":"BLUE","owner":"${owner}","amount":"1","agentTag":"a\\u0000b"}`,
+      `{"basket":"BLUE\u0000","owner":"${owner}","amount":"1"}`,
+    ]) {
+      const res = await t.app.request("/v1/agent/prepare/basket-buy", { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(res.status, body).toBe(400);
+      expect(await json(res)).toMatchObject({ code: "INVALID_REQUEST" });
+    }
+    expect(t.log.lines.some((l) => l.level === "error")).toBe(false);
+  });
 });
