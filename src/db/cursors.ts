@@ -96,23 +96,28 @@ export async function findLiveCursor(db: Kysely<Database>, id: string, owner: st
   return row ? fromRow(row) : undefined;
 }
 
+/** A cursor as its activity_cursor row. */
+function cursorRow(cursor: Omit<ActivityCursor, "createdAt">, now: Date) {
+  const head = cursor.trail[0];
+  return {
+    id: cursor.id,
+    owner: cursor.owner.toLowerCase(),
+    position: cursor.position.toString(),
+    block_number: head ? head.number.toString() : null,
+    block_hash: head ? head.hash : null,
+    trail: { blocks: cursor.trail.map((b) => [b.number.toString(), b.hash] as [string, string]) },
+    created_at: now,
+  };
+}
+
 /**
  * Stores a cursor (created now) unless one with its id exists, and answers the stored one: a
  * derived id seen before keeps its first creation time.
  */
 export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date): Promise<ActivityCursor> {
-  const head = cursor.trail[0];
   const row = await db
     .insertInto("activity_cursor")
-    .values({
-      id: cursor.id,
-      owner: cursor.owner.toLowerCase(),
-      position: cursor.position.toString(),
-      block_number: head ? head.number.toString() : null,
-      block_hash: head ? head.hash : null,
-      trail: { blocks: cursor.trail.map((b) => [b.number.toString(), b.hash] as [string, string]) },
-      created_at: now,
-    })
+    .values(cursorRow(cursor, now))
     .onConflict((oc) => oc.column("id").doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -126,18 +131,9 @@ export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCurs
  * re-select, since a poll answers only the id (deterministic) and its parent's creation time.
  */
 async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date): Promise<void> {
-  const head = cursor.trail[0];
   await db
     .insertInto("activity_cursor")
-    .values({
-      id: cursor.id,
-      owner: cursor.owner.toLowerCase(),
-      position: cursor.position.toString(),
-      block_number: head ? head.number.toString() : null,
-      block_hash: head ? head.hash : null,
-      trail: { blocks: cursor.trail.map((b) => [b.number.toString(), b.hash] as [string, string]) },
-      created_at: now,
-    })
+    .values(cursorRow(cursor, now))
     .onConflict((oc) => oc.column("id").doNothing())
     .execute();
   if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
