@@ -326,6 +326,38 @@ describe("basket refusals, each by a real case", () => {
     }
   });
 
+  it("TOKEN_PAUSED: a paused basket token refuses basket-buy (paid in USDG or in it) and basket-make", async () => {
+    // DOGE2: in MEMES, on the trade list, no vault or seeded strategy on it, no other test pauses it.
+    // While paused every transfer reverts, the market simulator's step too: keep the window short
+    // (the three prepares run together) and unpause in finally.
+    const doge = tokenBy("DOGE2");
+    const make = { name: `Paused ${tag}`, symbol: `PZ${tag}`, tokens: [{ token: "USDG", weightPct: 50 }, { token: "DOGE2", weightPct: 50 }], amount: "30" };
+    await asAdmin(doge, testTokenAbi, "setPaused", [true]);
+    let answers: Answer[];
+    let transfer: unknown;
+    try {
+      expect(await chain.readContract({ address: doge, abi: testTokenAbi, functionName: "paused" })).toBe(true);
+      [transfer, ...answers] = await Promise.all([
+        // The token itself refuses every transfer while paused. No retries: the devnet answers a revert
+        // with -32603, which viem would retry for ~1 s, keeping the token paused that much longer.
+        createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl, { retryCount: 0 }) }).simulateContract({ address: doge, abi: testTokenAbi, functionName: "transfer", args: [admin.address, 0n], account: owner }).catch((e: Error) => e),
+        prepare("basket-buy", { basket: "MEMES", amount: "10" }),
+        prepare("basket-buy", { basket: "MEMES", amount: "10", payWith: "DOGE2" }),
+        prepare("basket-make", make),
+      ]);
+    } finally {
+      await asAdmin(doge, testTokenAbi, "setPaused", [false]);
+    }
+    expect(String(transfer)).toMatch(/TOKEN_PAUSED/);
+    for (const a of answers) {
+      expectCode(a, 422, "TOKEN_PAUSED");
+      expect(a.body.details.token).toBe(doge);
+    }
+    // Unpaused, the same requests prepare: the refusal was the pause.
+    expect((await prepare("basket-buy", { basket: "MEMES", amount: "10" })).status).toBe(200);
+    expect((await prepare("basket-make", make)).status).toBe(200);
+  });
+
   it("AGGREGATOR_CHANGED (503) while the zap uses another aggregator; NOT_DEPLOYED and ZAP_UNAVAILABLE without the contracts", async () => {
     const zap = d.contracts.basketZap!;
     await asAdmin(zap, basketZapAbi, "setAggregator", [admin.address]);
