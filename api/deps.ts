@@ -10,6 +10,7 @@ import type { Deployments } from "../src/chain/deployments.js";
 import type { JobClient } from "../src/jobs/request-reply.js";
 import type { Logger } from "../src/logger.js";
 import type { ActivityWaker } from "../src/activity/waker.js";
+import type { ReadCache } from "../src/db/answer-cache.js";
 import type { RateLimitOptions } from "./middleware/rate-limit.js";
 
 export type AppDeps = {
@@ -42,6 +43,11 @@ export type AppDeps = {
   metricsRegistry?: Registry;
   /** Wakes long-polling activity requests (default: one made by the activity routes from `reads`). */
   activityWaker?: ActivityWaker;
+  /**
+   * Answers of GET accounts/{owner} and GET activity kept in memory, invalidated by the projections'
+   * version tracker (src/db/projection-version.ts). Absent: every read goes to the database.
+   */
+  readCache?: ReadCache;
   /** Also export the process's default metrics (CPU, memory, event loop); main.ts turns it on. */
   defaultMetrics?: boolean;
 };

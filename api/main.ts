@@ -5,15 +5,19 @@ import { serve } from "@hono/node-server";
 import { config, redactUrl, rpcUrl } from "../src/config.js";
 import { createChainClient } from "../src/chain/client.js";
 import { loadDeployments } from "../src/chain/deployments.js";
+import { createReadCache } from "../src/db/answer-cache.js";
 import { createDb, migrateToLatest } from "../src/db/connect.js";
+import { ProjectionVersion } from "../src/db/projection-version.js";
 import { ensureDatabase } from "../src/db/ensure-database.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
 import { createJobClient } from "../src/jobs/request-reply.js";
 import { createLogger } from "../src/logger.js";
 import { requireServices } from "../src/services.js";
 import type { Server } from "node:http";
+import { Registry } from "prom-client";
 import { createApp } from "./app.js";
 import { answerParserErrors } from "./middleware/client-error.js";
+import { readCacheCounter } from "./middleware/metrics.js";
 import { ponderReady } from "./indexer-ready.js";
 import { createRedis, waitForRedis } from "./redis.js";
 
@@ -53,6 +57,22 @@ const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 // Prepare routes run their pipeline in the workers (`npm run worker`) of the same Redis prefix.
 const jobs = createJobClient({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull` });
 
+// Read answers in memory, invalidated by Ponder's change notifications (READ_CACHE_ENTRIES=0: off).
+const metricsRegistry = new Registry();
+const projectionVersion =
+  config.READ_CACHE_ENTRIES > 0
+    ? new ProjectionVersion({ url: config.DATABASE_URL, viewsSchema: config.VIEWS_SCHEMA, pollMs: config.READ_CACHE_POLL_MS, logger }).start()
+    : undefined;
+const readCache = projectionVersion
+  ? createReadCache({
+      version: projectionVersion,
+      entries: config.READ_CACHE_ENTRIES,
+      maxBytes: config.READ_CACHE_MB * 1024 * 1024,
+      strict: config.READ_CACHE_STRICT === "on",
+      counter: readCacheCounter(metricsRegistry),
+    })
+  : undefined;
+
 const app = createApp({
   db,
   reads,
@@ -72,6 +92,8 @@ const app = createApp({
     duration: config.RATE_LIMIT_WINDOW_SECONDS,
   },
   defaultMetrics: true,
+  metricsRegistry,
+  readCache,
 });
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: HOST }, (info) => {
@@ -94,7 +116,7 @@ async function shutdown(signal: string): Promise<void> {
   }, SHUTDOWN_GRACE_MS);
   force.unref();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close()]);
+  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close(), projectionVersion?.close()]);
   logger.info({}, "stopped");
   process.exit(0);
 }

@@ -31,6 +31,18 @@ function histogram(registry: Registry): Histogram<Labels> {
   });
 }
 
+/** Answers of the cached read routes (accounts, activity) by result: hit, miss, or bypass (tracker unusable, long poll). */
+export function readCacheCounter(registry: Registry): Counter<"route" | "result"> {
+  const existing = registry.getSingleMetric("api_read_cache_total");
+  if (existing) return existing as Counter<"route" | "result">;
+  return new Counter({
+    name: "api_read_cache_total",
+    help: "Read answers served from the in-process cache (hit), read from Postgres with the cache on (miss), or bypassing it (bypass)",
+    labelNames: ["route", "result"],
+    registers: [registry],
+  });
+}
+
 export function createHttpMetrics(options: { registry?: Registry; defaultMetrics?: boolean } = {}): HttpMetrics {
   const registry = options.registry ?? new Registry();
   if (options.defaultMetrics && !registry.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics({ register: registry });

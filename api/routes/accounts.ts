@@ -1,8 +1,9 @@
 // GET /v1/agent/accounts/{owner}: every position of a wallet, read from the indexer's projections.
 import { createRoute, z } from "@hono/zod-openapi";
+import { accountKey, cachedAnswer } from "../../src/db/answer-cache.js";
 import { DEFAULT_CLOSED_DAYS, readAccount } from "../../src/db/reads/accounts.js";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { stringify } from "../envelope.js";
 import { Account } from "../schemas/accounts.js";
 import { Address, errorResponses, okResponse } from "../schemas/common.js";
 import { createRouter } from "../validation.js";
@@ -36,9 +37,24 @@ const getAccount = createRoute({
   },
 });
 
-export const accountRoutes = (deps: Pick<AppDeps, "reads" | "deployments" | "now">) =>
+const JSON_TYPE = { "Content-Type": "application/json; charset=UTF-8" } as const;
+
+export const accountRoutes = (deps: Pick<AppDeps, "reads" | "deployments" | "now" | "readCache">) =>
   createRouter<AppEnv>().openapi(getAccount, async (c) => {
     const { owner } = c.req.valid("param");
     const { closedDays } = c.req.valid("query");
-    return ok(c, await readAccount({ reads: deps.reads, deployments: deps.deployments, owner, now: deps.now(), closedDays }));
+    const cache = deps.readCache;
+    // An account depends on every projection: the all-tables version. A cached answer is served as
+    // read (its asOf is when it was read, at most the accounts max age ago).
+    const key = accountKey(owner, closedDays);
+    if (cache) {
+      const found = await cachedAnswer(cache, cache.accounts, key, () => cache.version.snapshot());
+      cache.count("accounts", found.result);
+      if (found.value) return c.body(found.value.body, 200, JSON_TYPE) as never;
+    }
+    // The version is taken BEFORE the read that fills the entry.
+    const version = cache?.version.snapshot();
+    const body = stringify({ data: await readAccount({ reads: deps.reads, deployments: deps.deployments, owner, now: deps.now(), closedDays }) });
+    if (cache && version !== undefined) cache.accounts.set(key, { body }, version);
+    return c.body(body, 200, JSON_TYPE) as never;
   });

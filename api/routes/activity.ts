@@ -4,12 +4,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import { ActivityWaker } from "../../src/activity/waker.js";
-import { CURSOR_TTL_MS, CursorNotFoundError, MAX_CHANGES_PER_CALL, pollActivity, type ActivityAnswer } from "../../src/db/cursors.js";
+import { activityKey, cachedAnswer, type ActivityEntry, type ReadCache } from "../../src/db/answer-cache.js";
+import { ACTIVITY_TABLE } from "../../src/db/projection-version.js";
+import { CURSOR_RENEW_MS, CURSOR_TTL_MS, CursorNotFoundError, MAX_CHANGES_PER_CALL, pollActivity, type ActivityAnswer } from "../../src/db/cursors.js";
 import type { ActivityRow } from "../../src/db/reads/activity.js";
 import { isoTime } from "../../src/domain/format.js";
 import { ApiError } from "../../src/domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { ok } from "../envelope.js";
+import { stringify } from "../envelope.js";
 import { Activity } from "../schemas/accounts.js";
 import { Address, errorResponses, okResponse } from "../schemas/common.js";
 import { createRouter } from "../validation.js";
@@ -23,7 +25,8 @@ export const ACTIVITY_DESCRIPTION = [
   "The wallet's change feed, pull only. Each change is `{id, kind, subject, contract, data, txHash, block, blockHash, logIndex, time}`; `data` holds the change's figures (amounts in base units as decimal strings).",
   "**Baseline.** Call without `cursor`: the answer has no changes (read the current state from GET /v1/agent/accounts/{owner}) and a cursor at the wallet's newest change.",
   `**Polling.** Call with the cursor last returned: the answer has the wallet's changes after it, in order of \`id\`, at most ${MAX_CHANGES_PER_CALL} (or \`limit\`), and a new cursor just after the last change returned. While \`more\` is true, call again at once with the new cursor; when it is false you are up to date (poll again later, e.g. every few seconds).`,
-  "**Retries are safe.** Every answer issues a cursor, and the cursor passed in stays valid: calling again with the same cursor answers the same changes (and the same new cursor, unless more changes arrived meanwhile). Change ids are stable positions, so de-duplicate by `id`.",
+  "**Nothing new.** A poll that finds no change (and no reorg) answers the very cursor you passed, so keep polling with it. Once that cursor is more than a day old, such a poll answers a new cursor instead (issued now): use it from then on, and a cursor you keep polling with never expires.",
+  "**Retries are safe.** Every answer carries a cursor, and the cursor passed in stays valid: calling again with the same cursor answers the same changes (and the same new cursor, unless more changes arrived meanwhile). Change ids are stable positions, so de-duplicate by `id`.",
   `**Expiry.** A cursor is valid for ${TTL_DAYS} days after it was issued. An unknown cursor, another wallet's cursor, or one older than ${TTL_DAYS} days answers 404 CURSOR_NOT_FOUND: take a new baseline (and re-read the account). A \`cursor\` that is empty or longer than 128 characters is 400 INVALID_REQUEST; any other string that is not a live cursor of this wallet is 404 CURSOR_NOT_FOUND.`,
   "**Reorgs.** A cursor remembers the blocks of the changes it covers. If a chain reorganisation removed changes you were already given, the answer has `reorged: true` and starts from the last common point: `after` is at or before it (before it while the indexer is still re-processing blocks; what you then drop and get again is identical). Drop every change you hold with an id greater than `after` (and anything you derived from them), then apply `changes` (the replacement branch's changes, in order; more may follow on the next polls). A replacement change can have the same id as a removed one, so apply the rule before de-duplicating by id. Otherwise `reorged` is false and `after` is the position of the cursor you passed.",
   `**Long poll.** With a cursor and \`waitMs\` (0-${MAX_WAIT_MS} ms, default 0: answer at once), a poll that finds no change waits until one of the wallet's changes is indexed, then answers it at once (typically well under a second after its block), or answers no changes when \`waitMs\` has passed. Either answer carries a cursor, as any poll. A baseline (no cursor) never waits. Waiting requests hold no database connection, so agents may keep one waiting per wallet instead of polling every few seconds.`,
@@ -92,6 +95,39 @@ export function formatChange(row: ActivityRow) {
 /** True when a poll has something to answer now (a long poll then does not wait). */
 const hasNews = (answer: ActivityAnswer) => answer.changes.length > 0 || answer.more || answer.reorged;
 
+/** Stands for `now` while an answer is serialized; the body is split around it and `now` re-stamped. */
+const NOW_MARK = "\u0001now\u0001";
+const NOW_FIELD = `"now":${JSON.stringify(NOW_MARK)}`;
+const JSON_TYPE = { "Content-Type": "application/json; charset=UTF-8" } as const;
+
+/** An answer as its JSON body `{data}` split around `now` (the envelope's serialization, bigints as strings). */
+export function activityEntry(answer: ActivityAnswer, polledCursor: string | undefined): ActivityEntry {
+  const json = stringify({
+    data: {
+      cursor: answer.cursor,
+      since: answer.since.toISOString(),
+      now: NOW_MARK,
+      after: answer.after.toString(),
+      changes: answer.changes.map(formatChange),
+      more: answer.more,
+      reorged: answer.reorged,
+    },
+  });
+  // `now` comes third, after the cursor (base64url) and `since` (ISO): its first match is the field.
+  const at = json.indexOf(NOW_FIELD);
+  return {
+    head: json.slice(0, at) + '"now":"',
+    tail: json.slice(at + NOW_FIELD.length - 1),
+    news: hasNews(answer),
+    sinceMs: answer.since.getTime(),
+    sameCursor: answer.cursor === polledCursor,
+  };
+}
+
+/** A cached answer may answer at `now` only while its cursor is live (and, for the same cursor, not due for renewal). */
+const entryHoldsAt = (entry: ActivityEntry, now: Date) =>
+  now.getTime() - entry.sinceMs < (entry.sameCursor ? Math.min(CURSOR_RENEW_MS, CURSOR_TTL_MS) : CURSOR_TTL_MS);
+
 /**
  * A poll that waits up to `waitMs` for the owner's changes: subscribe first (so a change indexed
  * during the first read still wakes it), read, and while there is nothing to answer, wait for a wake
@@ -103,14 +139,14 @@ async function longPoll(
   owner: string,
   waitMs: number,
   signal: AbortSignal | undefined,
-  poll: () => Promise<ActivityAnswer>,
-): Promise<ActivityAnswer> {
+  poll: () => Promise<ActivityEntry>,
+): Promise<ActivityEntry> {
   const deadline = Date.now() + waitMs;
   const subscription = waker.subscribe(owner);
   try {
     await subscription.ready;
     let answer = await poll();
-    while (!hasNews(answer) && !signal?.aborted) {
+    while (!answer.news && !signal?.aborted) {
       const left = deadline - Date.now();
       if (left <= 0) break;
       const woke = await subscription.next(left, signal);
@@ -124,28 +160,42 @@ async function longPoll(
   }
 }
 
-export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "logger" | "activityWaker">) => {
+export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "logger" | "activityWaker" | "readCache">) => {
   // One waker per app (one per API process): it serves every waiting request of this app.
   const waker = deps.activityWaker ?? new ActivityWaker({ reads: deps.reads, logger: deps.logger });
+  const cache: ReadCache | undefined = deps.readCache;
+
+  /**
+   * One read of the feed as a body. With the cache: the version is taken BEFORE the read, and the
+   * answer is stored under it, so a commit during or after the read invalidates it.
+   */
+  const read = async (owner: string, cursor: string | undefined, limit: number): Promise<ActivityEntry> => {
+    const version = cursor !== undefined ? cache?.version.snapshot(ACTIVITY_TABLE, owner.toLowerCase()) : undefined;
+    const answer = await pollActivity({ db: deps.db, reads: deps.reads, owner, cursorId: cursor, limit, now: deps.now(), cursors: cache?.cursors });
+    const entry = activityEntry(answer, cursor);
+    if (cache && cursor !== undefined && version !== undefined) cache.activity.set(activityKey(owner, cursor, limit), entry, version);
+    return entry;
+  };
+
   return createRouter<AppEnv>().openapi(getActivity, async (c) => {
     const { owner } = c.req.valid("param");
     const { cursor, limit, waitMs } = c.req.valid("query");
+    c.header("Cache-Control", "no-store");
+    const answerWith = (entry: ActivityEntry) => c.body(entry.head + deps.now().toISOString() + entry.tail, 200, JSON_TYPE) as never;
     try {
-      const poll = () => pollActivity({ db: deps.db, reads: deps.reads, owner, cursorId: cursor, limit, now: deps.now() });
-      const answer =
-        cursor !== undefined && waitMs > 0
-          ? await longPoll(waker, owner, waitMs, c.req.raw.signal, poll)
-          : await poll();
-      c.header("Cache-Control", "no-store");
-      return ok(c, {
-        cursor: answer.cursor,
-        since: answer.since.toISOString(),
-        now: answer.now.toISOString(),
-        after: answer.after.toString(),
-        changes: answer.changes.map(formatChange),
-        more: answer.more,
-        reorged: answer.reorged,
-      });
+      if (cursor !== undefined && cache) {
+        // A long poll reads the database (its waits follow the waker, which reads it too).
+        const found =
+          waitMs > 0
+            ? { result: "bypass" as const }
+            : await cachedAnswer(cache, cache.activity, activityKey(owner, cursor, limit), () => cache.version.snapshot(ACTIVITY_TABLE, owner.toLowerCase()));
+        const hit = found.value && entryHoldsAt(found.value, deps.now()) ? found.value : undefined;
+        cache.count("activity", hit ? "hit" : found.result === "hit" ? "miss" : found.result);
+        if (hit) return answerWith(hit);
+      }
+      const poll = () => read(owner, cursor, limit);
+      const entry = cursor !== undefined && waitMs > 0 ? await longPoll(waker, owner, waitMs, c.req.raw.signal, poll) : await poll();
+      return answerWith(entry);
     } catch (error) {
       if (error instanceof CursorNotFoundError) throw new ApiError("CURSOR_NOT_FOUND");
       throw error;

@@ -3,9 +3,12 @@
 //
 // - A cursor is an opaque id: 192 bits, base64url (32 characters). A baseline cursor is random;
 //   the cursor answered to a poll is derived from the polled cursor's id and the new position
-//   (SHA-256), so a retried poll answers the same changes AND the same cursor (idempotent), and an
-//   agent that never moves on does not grow the table. Only someone who holds the parent cursor
-//   can derive it.
+//   (SHA-256), so a retried poll answers the same changes AND the same cursor (idempotent). A poll
+//   with nothing new (no change, no reorg) answers the cursor it was given, so an agent that polls
+//   with its latest cursor writes no row and asks the same question each time (answers can then
+//   be cached: api/routes/activity.ts); once that cursor is a day old the poll issues the derived
+//   one instead, created now, so a polling agent never meets the 14-day expiry. Only someone who
+//   holds the parent cursor can derive it.
 // - A cursor is bound to its owner: another owner's cursor answers like an unknown one.
 // - Reorgs: a cursor remembers the block of its position and the trail of recent blocks (within
 //   the indexer's reorg window) whose changes were given. A poll first checks the trail against
@@ -18,6 +21,7 @@
 //   rewinds further. That is safe: what the agent drops and is given again is identical.
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
+import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "./api-schema.js";
 import type { Projections } from "./projections.js";
 import {
@@ -45,6 +49,12 @@ export const MAX_CHANGES_PER_CALL = 500;
 
 /** What a cursor id looks like; anything else is unknown without a lookup. */
 export const CURSOR_ID = /^[A-Za-z0-9_-]{22,64}$/;
+
+/**
+ * A poll with no change answers the cursor it was given, unless that cursor is older than this: then
+ * it issues the derived one (created now), so an agent that keeps polling never meets the expiry.
+ */
+export const CURSOR_RENEW_MS = 24 * 60 * 60 * 1000;
 
 /** One in this many issued cursors also sweeps expired ones. */
 const SWEEP_EVERY = 100;
@@ -83,9 +93,47 @@ function fromRow(row: ActivityCursorRow): ActivityCursor {
   };
 }
 
+/** True when `cursor` belongs to `owner` (lowercase) and is younger than 14 days at `now`. */
+export const isLiveFor = (cursor: ActivityCursor, owner: string, now: Date): boolean =>
+  cursor.owner === owner && cursor.createdAt.getTime() > now.getTime() - CURSOR_TTL_MS;
+
+/**
+ * Cursor rows kept in process: a row never changes once stored (an insert of an existing id does
+ * nothing), so a poll with a known cursor skips its SELECT (owner and expiry are still checked on
+ * every use), and a derived cursor known to be stored skips its INSERT. One per API process.
+ */
+export class CursorCache {
+  readonly #found: LRUCache<string, ActivityCursor>;
+  readonly #stored: LRUCache<string, true>;
+
+  constructor(maxEntries: number) {
+    this.#found = new LRUCache({ max: Math.max(1, maxEntries) });
+    this.#stored = new LRUCache({ max: Math.max(1, maxEntries) });
+  }
+
+  get(id: string): ActivityCursor | undefined {
+    return this.#found.get(id);
+  }
+
+  remember(cursor: ActivityCursor): void {
+    this.#found.set(cursor.id, cursor);
+    this.#stored.set(cursor.id, true);
+  }
+
+  isStored(id: string): boolean {
+    return this.#stored.has(id);
+  }
+
+  markStored(id: string): void {
+    this.#stored.set(id, true);
+  }
+}
+
 /** The cursor with this id when it exists, belongs to `owner` and is younger than 14 days at `now`. */
-export async function findLiveCursor(db: Kysely<Database>, id: string, owner: string, now: Date): Promise<ActivityCursor | undefined> {
+export async function findLiveCursor(db: Kysely<Database>, id: string, owner: string, now: Date, cache?: CursorCache): Promise<ActivityCursor | undefined> {
   if (!CURSOR_ID.test(id)) return undefined;
+  const known = cache?.get(id);
+  if (known) return isLiveFor(known, owner.toLowerCase(), now) ? known : undefined;
   const row = await db
     .selectFrom("activity_cursor")
     .selectAll()
@@ -93,7 +141,10 @@ export async function findLiveCursor(db: Kysely<Database>, id: string, owner: st
     .where("owner", "=", owner.toLowerCase())
     .where("created_at", ">", new Date(now.getTime() - CURSOR_TTL_MS))
     .executeTakeFirst();
-  return row ? fromRow(row) : undefined;
+  if (!row) return undefined;
+  const cursor = fromRow(row);
+  cache?.remember(cursor);
+  return cursor;
 }
 
 /** A cursor as its activity_cursor row. */
@@ -130,12 +181,14 @@ export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCurs
  * Stores a derived cursor unless one with its id exists (a repeated poll): one statement, no
  * re-select, since a poll answers only the id (deterministic) and its parent's creation time.
  */
-async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date): Promise<void> {
+async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<void> {
+  if (cache?.isStored(cursor.id)) return;
   await db
     .insertInto("activity_cursor")
     .values(cursorRow(cursor, now))
     .onConflict((oc) => oc.column("id").doNothing())
     .execute();
+  cache?.markStored(cursor.id);
   if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
 }
 
@@ -192,6 +245,15 @@ export function resumePoint(cursor: Pick<ActivityCursor, "position" | "trail">, 
   return { after: windowStart < 0n ? 0n : lastPositionOf(windowStart), trail: [], reorged: true };
 }
 
+/** True when a poll answered nothing new: no change, no reorg, and the cursor's position and trail stand. */
+export function isUnchanged(
+  parent: Pick<ActivityCursor, "position" | "trail">,
+  next: { position: bigint; trail: readonly BlockRef[]; reorged: boolean; changes: number },
+): boolean {
+  if (next.reorged || next.changes > 0 || next.position !== parent.position || next.trail.length !== parent.trail.length) return false;
+  return next.trail.every((b, i) => b.number === parent.trail[i]!.number && b.hash.toLowerCase() === parent.trail[i]!.hash.toLowerCase());
+}
+
 // ---------------------------------------------------------------- the feed
 
 export type ActivityAnswer = {
@@ -215,6 +277,8 @@ export type PollActivityParameters = {
   /** Omit for a baseline. */
   cursorId?: string;
   limit?: number;
+  /** Cursor rows known in this process (optional). */
+  cursors?: CursorCache;
 };
 
 export class CursorNotFoundError extends Error {
@@ -236,10 +300,11 @@ export async function pollActivity(p: PollActivityParameters): Promise<ActivityA
     const position = head ? BigInt(head.position) : 0n;
     const trail = head ? await readOwnerBlocks(p.reads, owner, blockOfPosition(position) - REORG_WINDOW_BLOCKS + 1n, blockOfPosition(position)) : [];
     const cursor = await saveCursor(p.db, { id: newCursorId(), owner, position, trail: extendTrail(trail, []) }, p.now);
+    p.cursors?.remember(cursor);
     return { cursor: cursor.id, since: p.now, now: p.now, after: position, changes: [], more: false, reorged: false };
   }
 
-  const parent = await findLiveCursor(p.db, p.cursorId, owner, p.now);
+  const parent = await findLiveCursor(p.db, p.cursorId, owner, p.now, p.cursors);
   if (!parent) throw new CursorNotFoundError("unknown or expired cursor");
 
   // The trail check and the changes after the cursor's position are read together: without a reorg
@@ -262,7 +327,11 @@ export async function pollActivity(p: PollActivityParameters): Promise<ActivityA
     resume.trail,
     changes.map((row) => ({ number: BigInt(row.blockNumber), hash: row.blockHash })),
   );
+  // Nothing new and no reorg: the same cursor again (no row written), unless it is old enough to renew.
+  if (isUnchanged(parent, { position, trail, reorged: resume.reorged, changes: changes.length }) && p.now.getTime() - parent.createdAt.getTime() < CURSOR_RENEW_MS) {
+    return { cursor: parent.id, since: parent.createdAt, now: p.now, after: resume.after, changes, more, reorged: false };
+  }
   const childId = childCursorId(parent.id, position, trail);
-  await storeDerivedCursor(p.db, { id: childId, owner, position, trail }, p.now);
+  await storeDerivedCursor(p.db, { id: childId, owner, position, trail }, p.now, p.cursors);
   return { cursor: childId, since: parent.createdAt, now: p.now, after: resume.after, changes, more, reorged: resume.reorged };
 }

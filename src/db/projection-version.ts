@@ -1,0 +1,448 @@
+// Knows when the projections may have changed, so that read answers can be kept in memory and
+// dropped exactly then (src/db/answer-cache.ts). One per API process.
+//
+// Ponder (with a views schema) runs, in the transaction of every realtime block, a statement trigger
+// on its `_ponder_checkpoint` table that sends `pg_notify('<views>_live_query', '["activity",...]')`:
+// the tables the block wrote. NOTIFY is delivered at commit, so on receipt the rows are visible. We
+// LISTEN on it and bump a version per table. Three writes send no notification, so a poll backs it up
+// every `pollMs` (one statement):
+//   - backfill (after a crash restart, into the tables the views show): the views' checkpoint moves
+//     with no notification;
+//   - a reindex that re-creates the views over another schema (and every restart: Ponder re-creates
+//     the views at ready): the checkpoint view's OID changes;
+//   - a reorg: Ponder reverts rows in a transaction that does not touch the checkpoint, but drops and
+//     re-creates its triggers on `_ponder_checkpoint` (new trigger OIDs), visible at that commit; the
+//     replacement blocks then notify as usual. A revert is thus seen within one poll, not at once.
+// The same statement sends a heartbeat NOTIFY on a channel of this process, received on the listen
+// connection. Postgres delivers notifications in commit order, so once heartbeat k is received every
+// notification of a commit that poll k could see has been received too: a checkpoint move seen by
+// poll k with no block notification since the last explained move is a silent write (bump all).
+//
+// Unusable (snapshot() undefined: callers bypass any cache) until the first heartbeat, and whenever
+// the last heartbeat is older than `staleMs` (listen connection down, Postgres down, views missing,
+// e.g. before the first backfill or with the indexer on PGlite). Recovery, a re-LISTEN after a
+// reconnect, and any silent write bump every version, so nothing filled before is served again.
+//
+// Activity answers depend on one owner's rows only, and the activity log is append-only (a reorg
+// deletes the reverted rows): on a notification that names `activity`, one query reads which owners
+// have rows above the newest position seen so far, and bumps those owners alone. Until it answers,
+// activity snapshots are undefined (bypass). The same query reads the trigger OIDs: a reorg committed
+// before this block (its replacement rows may lie below the newest position seen) bumps all activity.
+//
+// Correctness rule for callers: take the version BEFORE the database read that fills an entry, and
+// serve the entry only while isCurrent(version): a commit landing during or after the read bumps it.
+// A commit is visible to other sessions a little before its notification reaches this process
+// (scheduling of the listening backend): barrier() closes that gap. It sends a heartbeat NOTIFY of its
+// own after the caller arrived and resolves when it comes back on the listen connection: Postgres
+// delivers notifications in commit order, so by then every commit visible before the call has been
+// heard. One barrier statement serves every caller waiting for it (at most one in flight).
+import { randomBytes } from "node:crypto";
+import type { Sql } from "postgres";
+import type { Logger } from "../logger.js";
+import { assertSchemaName } from "./api-schema.js";
+import { createPostgres } from "./connect.js";
+
+export const DEFAULT_POLL_MS = 200;
+/** A poll (or owner query) that has not answered after this long: its connection is dropped and made again. */
+const QUERY_TIMEOUT_MS = 5_000;
+
+/** What the answer caches need of a tracker. */
+export interface VersionSource {
+  /**
+   * The current version for answers that depend on `table` (all tables when omitted), or only on
+   * `owner`'s rows of the activity log (`table` "activity" with `owner`, lowercase); undefined: do not
+   * cache now.
+   */
+  snapshot(table?: string, owner?: string): number | undefined;
+  /** True while the tracker is usable and nothing the answer depends on changed since `version`. */
+  isCurrent(version: number, table?: string, owner?: string): boolean;
+  /**
+   * Resolves true once every commit visible before this call has been notified to this tracker (a
+   * heartbeat sent after the call came back: notifications arrive in commit order), false when that
+   * cannot be known in time (then do not serve from memory). Check the version after it.
+   */
+  barrier(): Promise<boolean>;
+}
+
+/** The per-owner table. */
+export const ACTIVITY_TABLE = "activity";
+/** Owners whose last change is remembered; past it the map starts over (bumping all activity). */
+const MAX_TRACKED_OWNERS = 200_000;
+
+export type ProjectionVersionOptions = {
+  url: string;
+  viewsSchema: string;
+  pollMs?: number;
+  /** Unusable when the last heartbeat is older than this (default 3 poll intervals). */
+  staleMs?: number;
+  logger?: Logger;
+  /** application_name of the poll connection; the listen connection gets `-listen` appended. */
+  applicationName?: string;
+};
+
+export type ProjectionVersionStats = {
+  usable: boolean;
+  version: number;
+  notifications: number;
+  heartbeats: number;
+  polls: number;
+  pollErrors: number;
+  bumpsAll: number;
+  listens: number;
+};
+
+type Fingerprint = { checkpoint: string; structure: string };
+
+/** The table a Ponder table name in a notification stands for (partitions are `<table>_<chainId>`). */
+export function notifiedTable(name: string): string {
+  return name.replace(/_\d+$/, "");
+}
+
+/** The tables of one notification payload (a JSON array of names), or undefined when it is not one. */
+export function parseNotification(payload: string): string[] | undefined {
+  try {
+    const value = JSON.parse(payload) as unknown;
+    if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) return undefined;
+    return value.map(notifiedTable);
+  } catch {
+    return undefined;
+  }
+}
+
+export class ProjectionVersion implements VersionSource {
+  readonly #url: string;
+  readonly #views: string;
+  readonly #pollMs: number;
+  readonly #staleMs: number;
+  readonly #logger?: Logger;
+  readonly #appName: string;
+  readonly #liveChannel: string;
+  readonly #heartbeatChannel = `agent_version_${process.pid}_${randomBytes(6).toString("hex")}`;
+  #sql: Sql;
+  #listener: Sql | undefined;
+  #listenStartedAt = 0;
+
+  // Versions: one sequence; per table the sequence value of its last change, and of the last change of all.
+  #seq = 1;
+  #allAt = 1;
+  #anyAt = 1;
+  readonly #tableAt = new Map<string, number>();
+  /** Per owner (lowercase): the sequence value of its last activity change. */
+  readonly #ownerAt = new Map<string, number>();
+  /** Activity-wide change (every owner): a revert, a lost track, or the first activity notification. */
+  #activityAllAt = 1;
+  /** The newest activity position seen by the owner query (undefined: not known, next notification bumps all activity). */
+  #lastPosition: string | undefined;
+  /** Trigger OIDs seen by the owner query. */
+  #ownerStructure: string | undefined;
+  /** An owner query is needed (a notification named activity) / running. */
+  #ownersDirty = false;
+  #ownersRunning = false;
+
+  #lastHeartbeatAt = -Infinity;
+  #usable = false;
+  #pollSeq = 0;
+  readonly #pending = new Map<number, { fingerprint?: Fingerprint; heard?: boolean }>();
+  #last: Fingerprint | undefined;
+  /** Block notifications received since the last checkpoint move they explained. */
+  #unexplained = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #closed = false;
+  /** Callers waiting for a barrier not sent yet, and the barrier in flight with the callers it covers. */
+  #barrierQueue: ((ok: boolean) => void)[] = [];
+  #barrierInFlight: { id: number; waiters: ((ok: boolean) => void)[]; timer: NodeJS.Timeout } | undefined;
+  #barrierSeq = 0;
+  readonly #stats = { notifications: 0, heartbeats: 0, polls: 0, pollErrors: 0, bumpsAll: 0, listens: 0 };
+
+  constructor(options: ProjectionVersionOptions) {
+    this.#url = options.url;
+    this.#views = assertSchemaName(options.viewsSchema);
+    this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+    this.#staleMs = options.staleMs ?? 3 * this.#pollMs;
+    this.#logger = options.logger;
+    this.#appName = options.applicationName ?? "agent-api-version";
+    this.#liveChannel = `${this.#views}_live_query`;
+    this.#sql = createPostgres({ url: this.#url, max: 1, applicationName: this.#appName });
+  }
+
+  /** Starts listening and polling (idempotent). The tracker turns usable at the first heartbeat. */
+  start(): this {
+    if (this.#closed || this.#timer || this.#listener) return this;
+    this.#listen();
+    this.#schedule(0);
+    return this;
+  }
+
+  snapshot(table?: string, owner?: string): number | undefined {
+    if (!this.#checkUsable()) return undefined;
+    if (owner !== undefined && table === ACTIVITY_TABLE) return this.#ownersDirty || this.#ownersRunning ? undefined : this.#ownerVersion(owner);
+    return this.#versionOf(table);
+  }
+
+  isCurrent(version: number, table?: string, owner?: string): boolean {
+    return this.snapshot(table, owner) === version;
+  }
+
+  get usable(): boolean {
+    return this.#checkUsable();
+  }
+
+  stats(): ProjectionVersionStats {
+    return { usable: this.#checkUsable(), version: this.#seq, ...this.#stats };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#usable = false;
+    const listener = this.#listener;
+    this.#listener = undefined;
+    this.#finishBarrier(false);
+    for (const resolve of this.#barrierQueue.splice(0)) resolve(false);
+    await Promise.allSettled([this.#sql.end({ timeout: 1 }), listener?.end({ timeout: 0 })]);
+  }
+
+  barrier(): Promise<boolean> {
+    if (this.#closed || !this.#checkUsable()) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      this.#barrierQueue.push(resolve);
+      this.#sendBarrier();
+    });
+  }
+
+  /** Sends one barrier heartbeat for every caller queued so far, unless one is in flight (it follows then). */
+  #sendBarrier(): void {
+    if (this.#barrierInFlight || this.#barrierQueue.length === 0 || this.#closed) return;
+    const id = ++this.#barrierSeq;
+    const waiters = this.#barrierQueue.splice(0);
+    const timer = setTimeout(() => this.#finishBarrier(false, id), this.#staleMs);
+    this.#barrierInFlight = { id, waiters, timer };
+    const sql = this.#sql;
+    this.#timed(sql`select pg_notify(${this.#heartbeatChannel}, ${`b${id}`})`).catch(() => this.#finishBarrier(false, id));
+  }
+
+  #finishBarrier(ok: boolean, id?: number): void {
+    const flight = this.#barrierInFlight;
+    if (!flight || (id !== undefined && flight.id !== id)) return;
+    this.#barrierInFlight = undefined;
+    clearTimeout(flight.timer);
+    for (const resolve of flight.waiters) resolve(ok);
+    this.#sendBarrier();
+  }
+
+  // ------------------------------------------------------------------ versions
+
+  #versionOf(table?: string): number {
+    if (table === undefined) return this.#anyAt;
+    return Math.max(this.#allAt, this.#tableAt.get(table) ?? 0);
+  }
+
+  #ownerVersion(owner: string): number {
+    return Math.max(this.#allAt, this.#activityAllAt, this.#ownerAt.get(owner) ?? 0);
+  }
+
+  #bumpActivity(why: string): void {
+    this.#seq++;
+    this.#activityAllAt = this.#seq;
+    this.#lastPosition = undefined;
+    if (this.#ownerAt.size > 0) this.#ownerAt.clear(); // every owner is at #activityAllAt or later now
+    this.#logger?.debug({ why, version: this.#seq }, "projection version: every activity answer may have changed");
+  }
+
+  #bumpAll(why: string): void {
+    this.#seq++;
+    this.#allAt = this.#seq;
+    this.#anyAt = this.#seq;
+    this.#lastPosition = undefined;
+    this.#ownerAt.clear();
+    this.#stats.bumpsAll++;
+    this.#logger?.debug({ why, version: this.#seq }, "projection version: everything may have changed");
+  }
+
+  #bumpTables(tables: readonly string[]): void {
+    if (tables.length === 0) return;
+    this.#seq++;
+    this.#anyAt = this.#seq;
+    for (const table of tables) this.#tableAt.set(table, this.#seq);
+  }
+
+  /** Usable while the last heartbeat is recent; any change of state bumps every version. */
+  #checkUsable(): boolean {
+    const usable = !this.#closed && performance.now() - this.#lastHeartbeatAt <= this.#staleMs;
+    if (usable !== this.#usable) {
+      this.#usable = usable;
+      this.#bumpAll(usable ? "tracker usable" : "tracker unusable");
+      if (!usable) this.#logger?.warn({ staleMs: this.#staleMs }, "projection version: no heartbeat; read caches bypassed");
+      else this.#logger?.info({}, "projection version: heartbeats flow; read caches on");
+    }
+    return usable;
+  }
+
+  // ------------------------------------------------------------------ listen
+
+  #listen(): void {
+    const listener = createPostgres({ url: this.#url, max: 1, applicationName: `${this.#appName}-listen` });
+    this.#listener = listener;
+    this.#listenStartedAt = performance.now();
+    // postgres.js re-LISTENs by itself after a reconnect and calls onlisten again: notifications may
+    // have been lost in between, so every (re)listen bumps all versions.
+    const onListen = () => {
+      this.#stats.listens++;
+      this.#unexplained = 0;
+      this.#bumpAll("listen (re)established");
+    };
+    const fail = (error: unknown) => this.#logger?.warn({ err: error }, "projection version: LISTEN failed; retrying");
+    listener.listen(this.#liveChannel, (payload) => this.#onLive(payload), onListen).catch(fail);
+    listener.listen(this.#heartbeatChannel, (payload) => this.#onHeartbeat(payload), onListen).catch(fail);
+  }
+
+  /** A listener that hears nothing while polls succeed is dead (postgres.js gives up a failed re-listen): start over. */
+  #restartListenerIfDead(): void {
+    const now = performance.now();
+    if (now - this.#lastHeartbeatAt <= 2 * this.#staleMs || now - this.#listenStartedAt <= 2 * this.#staleMs) return;
+    const old = this.#listener;
+    this.#listener = undefined;
+    void old?.end({ timeout: 0 }).catch(() => {});
+    this.#logger?.warn({}, "projection version: no heartbeat on the listen connection; reconnecting it");
+    this.#listen();
+  }
+
+  #onLive(payload: string): void {
+    this.#stats.notifications++;
+    this.#unexplained++;
+    const tables = parseNotification(payload);
+    if (tables === undefined) return this.#bumpAll("unreadable notification");
+    this.#bumpTables(tables);
+    if (tables.includes(ACTIVITY_TABLE)) {
+      this.#ownersDirty = true;
+      void this.#readOwners();
+    }
+  }
+
+  /** Which owners got activity rows since the newest position seen: bump them (or all activity after a revert). */
+  async #readOwners(): Promise<void> {
+    if (this.#ownersRunning || this.#closed) return;
+    this.#ownersRunning = true;
+    try {
+      while (this.#ownersDirty && !this.#closed) {
+        this.#ownersDirty = false;
+        const sql = this.#sql;
+        const last = this.#lastPosition;
+        const activity = sql`${sql(this.#views)}.${sql(ACTIVITY_TABLE)}`;
+        const [row] = await this.#timed(sql<{ owners: string | null; newest: string | null; structure: string | null }[]>`
+          select
+            ${last === undefined ? sql`null` : sql`(select string_agg(distinct owner, ',') from ${activity} where position > ${last})`} as owners,
+            (select max(position)::text from ${activity}) as newest,
+            (select string_agg(t.oid::text, ',' order by t.oid) from pg_trigger t
+              join pg_class c on c.oid = t.tgrelid where c.relname = '_ponder_checkpoint') as structure`);
+        const newest = row?.newest ?? "0";
+        const structure = row?.structure ?? "";
+        const reverted = last !== undefined && BigInt(newest) < BigInt(last);
+        if (last === undefined || reverted || (this.#ownerStructure !== undefined && structure !== this.#ownerStructure)) {
+          this.#bumpActivity(last === undefined ? "activity track starts" : "activity rows reverted (a reorg)");
+        } else if (row?.owners) {
+          this.#seq++;
+          if (this.#ownerAt.size > MAX_TRACKED_OWNERS) this.#bumpActivity("owner map full");
+          for (const owner of row.owners.split(",")) this.#ownerAt.set(owner.toLowerCase(), this.#seq);
+        }
+        this.#ownerStructure = structure;
+        this.#lastPosition = newest;
+      }
+    } catch (error) {
+      // Unknown what changed: every activity answer goes.
+      this.#bumpActivity("owner query failed");
+      this.#logger?.warn({ err: error }, "projection version: owner query failed");
+    } finally {
+      this.#ownersRunning = false;
+    }
+  }
+
+  #onHeartbeat(payload: string): void {
+    if (payload.startsWith("b")) return this.#finishBarrier(true, Number(payload.slice(1)));
+    const k = Number(payload);
+    if (!Number.isSafeInteger(k)) return;
+    const entry = this.#pending.get(k) ?? {};
+    entry.heard = true;
+    this.#pending.set(k, entry);
+    this.#settle(k);
+  }
+
+  // ------------------------------------------------------------------ poll
+
+  #schedule(delay: number): void {
+    if (this.#closed) return;
+    this.#timer = setTimeout(() => void this.#poll(), delay);
+    this.#timer.unref();
+  }
+
+  /** Runs `query` on the tracker's connection; one that hangs (a dead peer) is given up and the connection replaced. */
+  async #timed<T>(query: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${QUERY_TIMEOUT_MS} ms`)), QUERY_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([query, timeout]);
+    } catch (error) {
+      if (timer !== undefined && !this.#closed && (error as Error).message.startsWith("no answer")) {
+        const old = this.#sql;
+        this.#sql = createPostgres({ url: this.#url, max: 1, applicationName: this.#appName });
+        void old.end({ timeout: 0 }).catch(() => {});
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #poll(): Promise<void> {
+    const k = ++this.#pollSeq;
+    try {
+      const sql = this.#sql;
+      // One statement: the heartbeat (delivered after this statement's commit), the views' checkpoint,
+      // the checkpoint view's identity (re-created views: a restart or a reindex) and the trigger OIDs
+      // on every _ponder_checkpoint table (re-created by each reorg).
+      const [row] = await this.#timed(sql<{ checkpoint: string | null; structure: string | null }[]>`
+        select
+          pg_notify(${this.#heartbeatChannel}, ${String(k)}) as heartbeat,
+          (select string_agg(c::text, ';' order by c::text) from ${sql(this.#views)}."_ponder_checkpoint" c) as checkpoint,
+          (select c.oid::text from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = ${this.#views} and c.relname = '_ponder_checkpoint')
+          || '/' || coalesce((select string_agg(t.oid::text, ',' order by t.oid) from pg_trigger t
+            join pg_class c on c.oid = t.tgrelid where c.relname = '_ponder_checkpoint'), '') as structure`);
+      this.#stats.polls++;
+      const entry = this.#pending.get(k) ?? {};
+      entry.fingerprint = { checkpoint: row?.checkpoint ?? "", structure: row?.structure ?? "" };
+      this.#pending.set(k, entry);
+      this.#settle(k);
+    } catch (error) {
+      this.#stats.pollErrors++;
+      this.#pending.delete(k);
+      this.#logger?.debug({ err: error }, "projection version: poll failed");
+    }
+    this.#checkUsable();
+    this.#restartListenerIfDead();
+    this.#schedule(this.#pollMs);
+  }
+
+  /** Poll k is complete once both its result and its heartbeat are in: compare, and mark the tracker alive. */
+  #settle(k: number): void {
+    const entry = this.#pending.get(k);
+    if (!entry?.heard || !entry.fingerprint) return;
+    for (const key of this.#pending.keys()) if (key <= k) this.#pending.delete(key);
+    this.#stats.heartbeats++;
+    const next = entry.fingerprint;
+    const last = this.#last;
+    this.#last = next;
+    if (last !== undefined) {
+      if (next.structure !== last.structure) this.#bumpAll("views re-created or a reorg (triggers re-created)");
+      else if (next.checkpoint !== last.checkpoint) {
+        if (this.#unexplained === 0) this.#bumpAll("checkpoint moved without a notification (backfill)");
+        this.#unexplained = 0;
+      }
+    }
+    this.#lastHeartbeatAt = performance.now();
+    this.#checkUsable();
+  }
+}
