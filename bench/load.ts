@@ -20,7 +20,7 @@ import { devnetChain, TEST_MNEMONIC } from "../devnet/chain.js";
 import type { Deployments } from "../src/chain/deployments.js";
 import { dropDeployment, newDeployment, startApi } from "../test/helpers/api-process.js";
 import { readJson, startStack } from "../test/helpers/stack.js";
-import { isMain, log, percentile, printMachine, printResult, saveResult, type BenchResult, type Figure } from "./lib.js";
+import { cpuSeconds, isMain, log, percentile, printMachine, printResult, saveResult, type BenchResult, type Figure } from "./lib.js";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const WRITERS = Array.from({ length: 10 }, (_, i) => i); // funded test wallets of the devnet
@@ -138,6 +138,8 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
     const rss: { atS: number; mib: number }[] = [];
     const sampleRss = () => rss.push({ atS: Math.round((Date.now() - t0) / 1000), mib: rssMiB(api!.child.pid!) });
     sampleRss();
+    const cpuAtStart = cpuSeconds(api.child.pid);
+    const pollsAtStart = polls;
     const rssTimer = setInterval(sampleRss, soak ? 30_000 : 10_000);
     let sent = 0;
     let writeErrors = 0;
@@ -168,6 +170,13 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
     sampleRss();
     stop.abort();
     await Promise.all(loops);
+    // What the API spent per poll, and how its read cache answered (api_read_cache_total on /metrics).
+    const cpuAtEnd = cpuSeconds(api.child.pid);
+    const apiCpuMsPerPoll = cpuAtStart !== undefined && cpuAtEnd !== undefined ? ((cpuAtEnd - cpuAtStart) * 1000) / Math.max(1, polls - pollsAtStart) : NaN;
+    const cacheLine = await fetch(`${base}/metrics`)
+      .then((r) => r.text())
+      .then((text) => text.split("\n").filter((l) => l.startsWith("api_read_cache_total") && l.includes('route="activity"')).map((l) => l.replace(/^api_read_cache_total/, "")).join(", "))
+      .catch((error: Error) => `unavailable (${error.message})`);
 
     // Every agent against the activity table: its owner's rows after its baseline, once each, in order.
     const rows = await sql<{ owner: string; position: string; tx_hash: string }[]>`
@@ -207,6 +216,7 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
       { name: "poll latency p50", value: percentile(latencies, 50), unit: "ms" },
       { name: "poll latency p99", value: percentile(latencies, 99), unit: "ms" },
       { name: "poll latency max", value: latencies[latencies.length - 1] ?? NaN, unit: "ms" },
+      { name: "API CPU per poll (while the writer ran)", value: apiCpuMsPerPoll, unit: "ms" },
       { name: `API RSS at start${soak ? " (after 1 min)" : ""}`, value: rssStart, unit: "MiB" },
       { name: "API RSS at end", value: rssEnd, unit: "MiB", ...(soak ? { target: "≤ start + 15%", pass: rssEnd <= rssStart * 1.15 } : {}) },
     ];
@@ -215,6 +225,7 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
       figures,
       notes: [
         `client: one keep-alive pool of ${SOCKETS} sockets (LOAD_SOCKETS); latency is from the request to its answer, queueing for a socket included`,
+        `API read cache, activity answers: ${cacheLine || "no cache counter (READ_CACHE_ENTRIES=0?)"}`,
         `RSS samples (s: MiB): ${rss.map((s) => `${s.atS}: ${s.mib.toFixed(0)}`).join(", ")}`,
         ...failures.slice(0, 10).map((f) => `failure: ${f}`),
       ],

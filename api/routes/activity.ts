@@ -99,6 +99,8 @@ const hasNews = (answer: ActivityAnswer) => answer.changes.length > 0 || answer.
 const NOW_MARK = "\u0001now\u0001";
 const NOW_FIELD = `"now":${JSON.stringify(NOW_MARK)}`;
 const JSON_TYPE = { "Content-Type": "application/json; charset=UTF-8" } as const;
+/** How long a poll waits for the owners of a just-indexed block to be known before reading the database. */
+const OWNERS_WAIT_MS = 250;
 
 /** An answer as its JSON body `{data}` split around `now` (the envelope's serialization, bigints as strings). */
 export function activityEntry(answer: ActivityAnswer, polledCursor: string | undefined): ActivityEntry {
@@ -188,7 +190,7 @@ export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "log
         const found =
           waitMs > 0
             ? { result: "bypass" as const }
-            : await cachedAnswer(cache, cache.activity, activityKey(owner, cursor, limit), () => cache.version.snapshot(ACTIVITY_TABLE, owner.toLowerCase()));
+            : await cachedAnswer(cache, cache.activity, activityKey(owner, cursor, limit), () => cache.version.snapshot(ACTIVITY_TABLE, owner.toLowerCase()), OWNERS_WAIT_MS);
         const hit = found.value && entryHoldsAt(found.value, deps.now()) ? found.value : undefined;
         cache.count("activity", hit ? "hit" : found.result === "hit" ? "miss" : found.result);
         if (hit) return answerWith(hit);

@@ -119,7 +119,12 @@ export async function cachedAnswer<T extends object>(
   cache: AnswerCache<T>,
   key: string,
   version: () => number | undefined,
+  /** Activity: first wait up to this long for a pending per-owner lookup (a block just indexed). */
+  ownersWaitMs?: number,
 ): Promise<{ value?: T; result: CacheResult }> {
+  // Without the wait, every poll arriving while a block's owners are being read would go to the
+  // database at once (a stampede per indexed block under load).
+  if (ownersWaitMs !== undefined) await readCache.version.ownersSettled?.(ownersWaitMs);
   const before = version();
   if (before === undefined) return { result: "bypass" };
   if (!cache.get(key, before)) return { result: "miss" };
@@ -130,7 +135,8 @@ export async function cachedAnswer<T extends object>(
   return value ? { value, result: "hit" } : { result: "miss" };
 }
 
-export const DEFAULT_ACTIVITY_MAX_AGE_MS = 30_000;
+/** Belt and braces only (invalidation is by version): long enough that polling agents rarely miss on it. */
+export const DEFAULT_ACTIVITY_MAX_AGE_MS = 120_000;
 /** Accounts list ended items "in the last closedDays days" relative to now: keep them young. */
 export const DEFAULT_ACCOUNT_MAX_AGE_MS = 5_000;
 

@@ -20,8 +20,9 @@
 //
 // Unusable (snapshot() undefined: callers bypass any cache) until the first heartbeat, and whenever
 // the last heartbeat is older than `staleMs` (listen connection down, Postgres down, views missing,
-// e.g. before the first backfill or with the indexer on PGlite). Recovery, a re-LISTEN after a
-// reconnect, and any silent write bump every version, so nothing filled before is served again.
+// e.g. before the first backfill or with the indexer on PGlite). A re-LISTEN after a reconnect (the
+// only way a notification is lost) and any silent write bump every version, so nothing filled
+// before is served again; a heartbeat that was only late bumps nothing.
 //
 // Activity answers depend on one owner's rows only, and the activity log is append-only (a reorg
 // deletes the reverted rows): on a notification that names `activity`, one query reads which owners
@@ -43,6 +44,8 @@ import { assertSchemaName } from "./api-schema.js";
 import { createPostgres } from "./connect.js";
 
 export const DEFAULT_POLL_MS = 200;
+/** The least `staleMs` by default. */
+const MIN_STALE_MS = 2_000;
 /** A poll (or owner query) that has not answered after this long: its connection is dropped and made again. */
 const QUERY_TIMEOUT_MS = 5_000;
 
@@ -62,6 +65,12 @@ export interface VersionSource {
    * cannot be known in time (then do not serve from memory). Check the version after it.
    */
   barrier(): Promise<boolean>;
+  /**
+   * Resolves once no per-owner activity lookup is pending (at once when none is), or after
+   * `timeoutMs`: a poll that arrives while a block's owners are being read waits for them instead of
+   * going to the database (then its snapshot is defined again).
+   */
+  ownersSettled?(timeoutMs: number): Promise<void>;
 }
 
 /** The per-owner table. */
@@ -73,7 +82,7 @@ export type ProjectionVersionOptions = {
   url: string;
   viewsSchema: string;
   pollMs?: number;
-  /** Unusable when the last heartbeat is older than this (default 3 poll intervals). */
+  /** Unusable when the last heartbeat is older than this (default 3 poll intervals, at least 2 s). */
   staleMs?: number;
   logger?: Logger;
   /** application_name of the poll connection; the listen connection gets `-listen` appended. */
@@ -138,6 +147,8 @@ export class ProjectionVersion implements VersionSource {
   /** An owner query is needed (a notification named activity) / running. */
   #ownersDirty = false;
   #ownersRunning = false;
+  /** Callers of ownersSettled() waiting for the owner lookup to finish. */
+  #ownersWaiters: (() => void)[] = [];
 
   #lastHeartbeatAt = -Infinity;
   #usable = false;
@@ -158,7 +169,8 @@ export class ProjectionVersion implements VersionSource {
     this.#url = options.url;
     this.#views = assertSchemaName(options.viewsSchema);
     this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-    this.#staleMs = options.staleMs ?? 3 * this.#pollMs;
+    // Not tighter than 2 s: a loaded process hears its heartbeat late without having lost anything.
+    this.#staleMs = options.staleMs ?? Math.max(3 * this.#pollMs, MIN_STALE_MS);
     this.#logger = options.logger;
     this.#appName = options.applicationName ?? "agent-api-version";
     this.#liveChannel = `${this.#views}_live_query`;
@@ -200,7 +212,20 @@ export class ProjectionVersion implements VersionSource {
     this.#listener = undefined;
     this.#finishBarrier(false);
     for (const resolve of this.#barrierQueue.splice(0)) resolve(false);
+    for (const done of this.#ownersWaiters.splice(0)) done();
     await Promise.allSettled([this.#sql.end({ timeout: 1 }), listener?.end({ timeout: 0 })]);
+  }
+
+  ownersSettled(timeoutMs: number): Promise<void> {
+    if (!this.#ownersDirty && !this.#ownersRunning) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#ownersWaiters.push(done);
+    });
   }
 
   barrier(): Promise<boolean> {
@@ -267,12 +292,16 @@ export class ProjectionVersion implements VersionSource {
     for (const table of tables) this.#tableAt.set(table, this.#seq);
   }
 
-  /** Usable while the last heartbeat is recent; any change of state bumps every version. */
+  /**
+   * Usable while the last heartbeat is recent. A change of state bumps nothing by itself: a late
+   * heartbeat means a slow process, not lost notifications (they arrive in order on the same
+   * connection, and the listener keeps applying them meanwhile); lost ones come only with a
+   * reconnect, and every (re)LISTEN bumps all versions. Nothing is filled or served while unusable.
+   */
   #checkUsable(): boolean {
     const usable = !this.#closed && performance.now() - this.#lastHeartbeatAt <= this.#staleMs;
     if (usable !== this.#usable) {
       this.#usable = usable;
-      this.#bumpAll(usable ? "tracker usable" : "tracker unusable");
       if (!usable) this.#logger?.warn({ staleMs: this.#staleMs }, "projection version: no heartbeat; read caches bypassed");
       else this.#logger?.info({}, "projection version: heartbeats flow; read caches on");
     }
@@ -355,6 +384,7 @@ export class ProjectionVersion implements VersionSource {
       this.#logger?.warn({ err: error }, "projection version: owner query failed");
     } finally {
       this.#ownersRunning = false;
+      for (const done of this.#ownersWaiters.splice(0)) done();
     }
   }
 
