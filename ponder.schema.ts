@@ -240,7 +240,8 @@ export const withdrawalRequest = onchainTable(
     requestedAt: t.integer().notNull(),
     updatedAt: t.integer().notNull(),
   }),
-  (table) => ({ pk: primaryKey({ columns: [table.queue, table.id] }), ownerIdx: index().on(table.owner) }),
+  // An account lists entries by owner or receiver: with both indexes that is a bitmap OR of two lookups.
+  (table) => ({ pk: primaryKey({ columns: [table.queue, table.id] }), ownerIdx: index().on(table.owner), receiverIdx: index().on(table.receiver) }),
 );
 
 // ---------------------------------------------------------------- limit orders, grids, ladder strategies

@@ -4,10 +4,10 @@
 // rate limit (/v1) → routes. Errors thrown anywhere become catalog answers in `onError`, which
 // the outer middleware then log and count like any answer.
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { AppDeps, AppEnv, RouteGroup } from "./deps.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
+import { openCors } from "./middleware/cors.js";
 import { bodyLimit } from "./middleware/body-limit.js";
 import { createHttpMetrics } from "./middleware/metrics.js";
 import { rateLimit } from "./middleware/rate-limit.js";
@@ -37,22 +37,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.use(requestId({ limitLength: 64 }));
   app.use(requestLog(deps.logger));
   app.use(metrics.middleware);
-  // CORS, deliberately open: any origin may GET/POST /v1 routes, without credentials. Agents and
-  // browser tools call from anywhere; the API sets no cookies and its only credential (the
-  // report-card session) is an Authorization bearer token that a browser never attaches on its
-  // own, so a foreign page can do nothing with CORS that it could not do with its own token.
-  // Credentials stay off so no ambient browser state is ever sent.
-  app.use(
-    "/v1/*",
-    cors({
-      origin: "*",
-      allowMethods: ["GET", "POST"],
-      allowHeaders: ["Content-Type", "Authorization"],
-      exposeHeaders: ["Retry-After", "X-Request-Id"],
-      credentials: false,
-      maxAge: 600,
-    }),
-  );
+  app.use("/v1/*", openCors());
   app.use(bodyLimit(deps.bodyLimitBytes));
   app.use("/v1/*", noNulInJson());
   const limit = rateLimit({ ...deps.rateLimit, redis: deps.redis, logger: deps.logger });

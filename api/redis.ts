@@ -8,6 +8,8 @@ import { Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "../src/logger.js";
 
 export const FAIL_FAST_REDIS_OPTIONS = {
+  // Commands of one turn of the event loop go out in one write (every request's rate-limit script).
+  enableAutoPipelining: true,
   enableOfflineQueue: false,
   maxRetriesPerRequest: 1,
   connectTimeout: 2000,

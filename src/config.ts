@@ -66,9 +66,9 @@ const schema = z
     /** How long a quote or prepare waits for its turn in the aggregator budget before 429 BUSY. */
     AGGREGATOR_WAIT_MS: int(100, 60_000, "a number of milliseconds").default(3000),
     /** Answers of GET accounts/{owner} and GET activity kept in memory per API process, per route; 0 turns the cache off. */
-    READ_CACHE_ENTRIES: int(0, 10_000_000, "a number of entries").default(50_000),
+    READ_CACHE_ENTRIES: int(0, 10_000_000, "a number of entries").default(100_000),
     /** Memory bound of each of those two caches, in MiB of answer bodies. */
-    READ_CACHE_MB: int(1, 65_536, "a number of MiB").default(64),
+    READ_CACHE_MB: int(1, 65_536, "a number of MiB").default(256),
     /** on: every answer from memory first waits for a heartbeat round trip through Postgres (exact against any
      * commit visible before the request); off: no wait, answers may lag a commit by the notification's delivery. */
     READ_CACHE_STRICT: onOff().default("on"),

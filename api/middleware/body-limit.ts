@@ -7,10 +7,16 @@ import { ApiError } from "../../src/domain/errors.js";
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
 export function bodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): MiddlewareHandler {
-  return honoBodyLimit({
+  const limit = honoBodyLimit({
     maxSize: maxBytes,
     onError: () => {
       throw new ApiError("PAYLOAD_TOO_LARGE", `Request body too large: at most ${maxBytes} bytes`);
     },
   });
+  // An HTTP/1.1 request has a body only with one of these headers: a GET or HEAD without them skips
+  // the check, which would build the whole fetch Request (c.req.raw) for nothing on every read.
+  return (c, next) =>
+    (c.req.method === "GET" || c.req.method === "HEAD") && c.req.header("content-length") === undefined && c.req.header("transfer-encoding") === undefined
+      ? next()
+      : limit(c, next);
 }

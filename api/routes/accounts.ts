@@ -1,7 +1,8 @@
 // GET /v1/agent/accounts/{owner}: every position of a wallet, read from the indexer's projections.
 import { createRoute, z } from "@hono/zod-openapi";
-import { accountKey, cachedAnswer } from "../../src/db/answer-cache.js";
-import { DEFAULT_CLOSED_DAYS, readAccount } from "../../src/db/reads/accounts.js";
+import { accountKey, cachedAnswer, type AccountEntry } from "../../src/db/answer-cache.js";
+import { DEFAULT_CLOSED_DAYS, readAccountAnswer, type Account as AccountAnswer } from "../../src/db/reads/accounts.js";
+import { isoTime } from "../../src/domain/format.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { stringify } from "../envelope.js";
 import { Account } from "../schemas/accounts.js";
@@ -38,23 +39,55 @@ const getAccount = createRoute({
 });
 
 const JSON_TYPE = { "Content-Type": "application/json; charset=UTF-8" } as const;
+/** The shared tables an account reads beside the owner's own rows (vault figures, prices, markets, baskets). */
+export const ACCOUNT_SHARED_TABLES = ["vault", "vault_snapshot", "market", "token", "basket"] as const;
+/** How long an account read waits for the owners of a just-indexed block to be known before reading the database. */
+const OWNERS_WAIT_MS = 250;
+/** Stand for `asOf` and `closedSince` while an answer is serialized; the body is split around them. */
+const AS_OF_MARK = "\u0001asOf\u0001";
+const CLOSED_SINCE_MARK = "\u0001closedSince\u0001";
+
+/** An account answer as its JSON body split around `asOf` and `closedSince` (both re-stamped when served). */
+export function accountEntry(account: AccountAnswer, listedUntilMs: number): AccountEntry {
+  const json = stringify({ data: { ...account, asOf: AS_OF_MARK, closedSince: CLOSED_SINCE_MARK } });
+  const asOf = json.indexOf(JSON.stringify(AS_OF_MARK));
+  const closedSince = json.indexOf(JSON.stringify(CLOSED_SINCE_MARK));
+  return {
+    head: json.slice(0, asOf + 1),
+    mid: json.slice(asOf + JSON.stringify(AS_OF_MARK).length - 1, closedSince + 1),
+    tail: json.slice(closedSince + JSON.stringify(CLOSED_SINCE_MARK).length - 1),
+    listedUntilMs,
+  };
+}
+
+/** The body of `entry` as read at `now`: the same `asOf` and `closedSince` a read at `now` gives. */
+export function accountBody(entry: AccountEntry, now: Date, closedDays: number): string {
+  const cutoff = Math.floor(now.getTime() / 1000) - closedDays * 86400;
+  return entry.head + now.toISOString() + entry.mid + isoTime(cutoff) + entry.tail;
+}
 
 export const accountRoutes = (deps: Pick<AppDeps, "reads" | "deployments" | "now" | "readCache">) =>
   createRouter<AppEnv>().openapi(getAccount, async (c) => {
     const { owner } = c.req.valid("param");
     const { closedDays } = c.req.valid("query");
     const cache = deps.readCache;
-    // An account depends on every projection: the all-tables version. A cached answer is served as
-    // read (its asOf is when it was read, at most the accounts max age ago).
+    const version = () => cache?.version.ownerSnapshot?.(owner.toLowerCase(), ACCOUNT_SHARED_TABLES);
+    // An account depends on the owner's rows (tracked per owner) and on the shared tables. A cached
+    // answer is exactly what a read now would give: every write it depends on bumps its version,
+    // and time only drops ended items, which listedUntilMs covers.
     const key = accountKey(owner, closedDays);
     if (cache) {
-      const found = await cachedAnswer(cache, cache.accounts, key, () => cache.version.snapshot());
-      cache.count("accounts", found.result);
-      if (found.value) return c.body(found.value.body, 200, JSON_TYPE) as never;
+      const found = await cachedAnswer(cache, cache.accounts, key, version, OWNERS_WAIT_MS);
+      const now = deps.now();
+      const hit = found.value && now.getTime() < found.value.listedUntilMs ? found.value : undefined;
+      cache.count("accounts", hit ? "hit" : found.result === "hit" ? "miss" : found.result);
+      if (hit) return c.body(accountBody(hit, now, closedDays), 200, JSON_TYPE) as never;
     }
     // The version is taken BEFORE the read that fills the entry.
-    const version = cache?.version.snapshot();
-    const body = stringify({ data: await readAccount({ reads: deps.reads, deployments: deps.deployments, owner, now: deps.now(), closedDays }) });
-    if (cache && version !== undefined) cache.accounts.set(key, { body }, version);
-    return c.body(body, 200, JSON_TYPE) as never;
+    const before = version();
+    const now = deps.now();
+    const { account, listedUntilMs } = await readAccountAnswer({ reads: deps.reads, deployments: deps.deployments, owner, now, closedDays });
+    const entry = accountEntry(account, listedUntilMs);
+    if (cache && before !== undefined) cache.accounts.set(key, entry, before);
+    return c.body(accountBody(entry, now, closedDays), 200, JSON_TYPE) as never;
   });

@@ -91,8 +91,20 @@ export type ActivityEntry = {
   sameCursor: boolean;
 };
 
-/** A cached account answer: its whole JSON body (asOf = when it was read, at most its max age ago). */
-export type AccountEntry = { body: string };
+/**
+ * A cached account answer: its JSON body split around the values of `asOf` and `closedSince`
+ * (re-stamped on every answer), and until when its lists hold (an ended item ages out then).
+ */
+export type AccountEntry = {
+  /** Up to and including `"asOf":"`. */
+  head: string;
+  /** From the closing quote of `asOf` up to and including `"closedSince":"`. */
+  mid: string;
+  /** From the closing quote of `closedSince` on. */
+  tail: string;
+  /** Not served from this time on (ms): an ended item it lists falls out of the `closedDays` window. */
+  listedUntilMs: number;
+};
 
 export type CacheResult = "hit" | "miss" | "bypass";
 
@@ -137,8 +149,8 @@ export async function cachedAnswer<T extends object>(
 
 /** Belt and braces only (invalidation is by version): long enough that polling agents rarely miss on it. */
 export const DEFAULT_ACTIVITY_MAX_AGE_MS = 120_000;
-/** Accounts list ended items "in the last closedDays days" relative to now: keep them young. */
-export const DEFAULT_ACCOUNT_MAX_AGE_MS = 5_000;
+/** Belt and braces only: invalidation is per owner by version, and an entry ends when an ended item it lists ages out. */
+export const DEFAULT_ACCOUNT_MAX_AGE_MS = 600_000;
 
 export type CreateReadCacheParameters = {
   version: VersionSource;
@@ -168,7 +180,7 @@ export function createReadCache(p: CreateReadCacheParameters): ReadCache {
       maxEntries: p.entries,
       maxBytes: p.maxBytes,
       maxAgeMs: p.accountMaxAgeMs ?? DEFAULT_ACCOUNT_MAX_AGE_MS,
-      sizeOf: (e) => e.body.length + 32,
+      sizeOf: (e) => e.head.length + e.mid.length + e.tail.length + 48,
     }),
     cursors: new CursorCache(p.entries),
     count: (route, result) => p.counter?.inc({ route, result }),

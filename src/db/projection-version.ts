@@ -36,7 +36,9 @@
 // (scheduling of the listening backend): barrier() closes that gap. It sends a heartbeat NOTIFY of its
 // own after the caller arrived and resolves when it comes back on the listen connection: Postgres
 // delivers notifications in commit order, so by then every commit visible before the call has been
-// heard. One barrier statement serves every caller waiting for it (at most one in flight).
+// heard. One barrier statement serves every caller that arrived in the same turn of the event loop;
+// barriers are pipelined on a connection of their own (never queued behind a poll or owner query,
+// nor behind each other), so a caller waits one round trip, not up to two.
 import { randomBytes } from "node:crypto";
 import type { Sql } from "postgres";
 import type { Logger } from "../logger.js";
@@ -57,6 +59,13 @@ export interface VersionSource {
    * cache now.
    */
   snapshot(table?: string, owner?: string): number | undefined;
+  /**
+   * The current version for answers made of `owner`'s rows of the owner tables (OWNER_TABLES) and of
+   * the shared `tables` (every row of them); undefined: do not cache now. Owner rows are tracked
+   * through the activity log: the indexer writes an activity row for every owner (and receiver) of a
+   * row it writes in an owner table.
+   */
+  ownerSnapshot?(owner: string, tables: readonly string[]): number | undefined;
   /** True while the tracker is usable and nothing the answer depends on changed since `version`. */
   isCurrent(version: number, table?: string, owner?: string): boolean;
   /**
@@ -75,6 +84,23 @@ export interface VersionSource {
 
 /** The per-owner table. */
 export const ACTIVITY_TABLE = "activity";
+/**
+ * Tables whose rows belong to owners (an account reads them by owner or receiver). Every indexing
+ * handler that writes one also logs an activity change for each owner or receiver of the row
+ * (src/indexing/), so the activity owners of a block are the owners whose rows changed. A block that
+ * writes one of these without writing activity bumps every owner (it should not happen).
+ */
+export const OWNER_TABLES: ReadonlySet<string> = new Set([
+  ACTIVITY_TABLE,
+  "vault_position",
+  "deposit_request",
+  "withdrawal_request",
+  "limit_order",
+  "grid",
+  "ladder",
+  "ladder_leg",
+  "basket_balance",
+]);
 /** Owners whose last change is remembered; past it the map starts over (bumping all activity). */
 const MAX_TRACKED_OWNERS = 200_000;
 
@@ -128,6 +154,8 @@ export class ProjectionVersion implements VersionSource {
   readonly #liveChannel: string;
   readonly #heartbeatChannel = `agent_version_${process.pid}_${randomBytes(6).toString("hex")}`;
   #sql: Sql;
+  /** Barrier heartbeats only (pipelined): a slow owner query on #sql never delays a hit. */
+  #barrierSql: Sql;
   #listener: Sql | undefined;
   #listenStartedAt = 0;
 
@@ -159,9 +187,11 @@ export class ProjectionVersion implements VersionSource {
   #unexplained = 0;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
-  /** Callers waiting for a barrier not sent yet, and the barrier in flight with the callers it covers. */
+  /** Callers waiting for a barrier not sent yet (sent at the end of this turn of the event loop). */
   #barrierQueue: ((ok: boolean) => void)[] = [];
-  #barrierInFlight: { id: number; waiters: ((ok: boolean) => void)[]; timer: NodeJS.Timeout } | undefined;
+  #barrierScheduled = false;
+  /** Barriers sent and not heard yet, by id (ascending: Map keeps insertion order). */
+  readonly #barriersInFlight = new Map<number, { waiters: ((ok: boolean) => void)[]; timer: NodeJS.Timeout }>();
   #barrierSeq = 0;
   readonly #stats = { notifications: 0, heartbeats: 0, polls: 0, pollErrors: 0, bumpsAll: 0, listens: 0 };
 
@@ -175,6 +205,7 @@ export class ProjectionVersion implements VersionSource {
     this.#appName = options.applicationName ?? "agent-api-version";
     this.#liveChannel = `${this.#views}_live_query`;
     this.#sql = createPostgres({ url: this.#url, max: 1, applicationName: this.#appName });
+    this.#barrierSql = createPostgres({ url: this.#url, max: 1, applicationName: `${this.#appName}-barrier` });
   }
 
   /** Starts listening and polling (idempotent). The tracker turns usable at the first heartbeat. */
@@ -189,6 +220,13 @@ export class ProjectionVersion implements VersionSource {
     if (!this.#checkUsable()) return undefined;
     if (owner !== undefined && table === ACTIVITY_TABLE) return this.#ownersDirty || this.#ownersRunning ? undefined : this.#ownerVersion(owner);
     return this.#versionOf(table);
+  }
+
+  ownerSnapshot(owner: string, tables: readonly string[]): number | undefined {
+    if (!this.#checkUsable() || this.#ownersDirty || this.#ownersRunning) return undefined;
+    let version = this.#ownerVersion(owner);
+    for (const table of tables) version = Math.max(version, this.#versionOf(table));
+    return version;
   }
 
   isCurrent(version: number, table?: string, owner?: string): boolean {
@@ -210,10 +248,10 @@ export class ProjectionVersion implements VersionSource {
     this.#usable = false;
     const listener = this.#listener;
     this.#listener = undefined;
-    this.#finishBarrier(false);
+    this.#finishBarriers(false);
     for (const resolve of this.#barrierQueue.splice(0)) resolve(false);
     for (const done of this.#ownersWaiters.splice(0)) done();
-    await Promise.allSettled([this.#sql.end({ timeout: 1 }), listener?.end({ timeout: 0 })]);
+    await Promise.allSettled([this.#sql.end({ timeout: 1 }), this.#barrierSql.end({ timeout: 1 }), listener?.end({ timeout: 0 })]);
   }
 
   ownersSettled(timeoutMs: number): Promise<void> {
@@ -232,28 +270,45 @@ export class ProjectionVersion implements VersionSource {
     if (this.#closed || !this.#checkUsable()) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       this.#barrierQueue.push(resolve);
-      this.#sendBarrier();
+      if (this.#barrierScheduled) return;
+      this.#barrierScheduled = true;
+      // Every caller of this turn shares one statement; a barrier in flight is not waited for (it
+      // may have been sent before these callers arrived, so it cannot cover them).
+      setImmediate(() => this.#sendBarrier());
     });
   }
 
-  /** Sends one barrier heartbeat for every caller queued so far, unless one is in flight (it follows then). */
+  /** Sends one barrier heartbeat for every caller queued so far. */
   #sendBarrier(): void {
-    if (this.#barrierInFlight || this.#barrierQueue.length === 0 || this.#closed) return;
+    this.#barrierScheduled = false;
+    if (this.#barrierQueue.length === 0) return;
+    if (this.#closed) return this.#finishBarriers(false);
     const id = ++this.#barrierSeq;
     const waiters = this.#barrierQueue.splice(0);
-    const timer = setTimeout(() => this.#finishBarrier(false, id), this.#staleMs);
-    this.#barrierInFlight = { id, waiters, timer };
-    const sql = this.#sql;
-    this.#timed(sql`select pg_notify(${this.#heartbeatChannel}, ${`b${id}`})`).catch(() => this.#finishBarrier(false, id));
+    const sql = this.#barrierSql;
+    const timer = setTimeout(() => {
+      this.#finishBarriers(false, id);
+      // Not heard in time: the connection may hang on a dead peer; later barriers go on a new one.
+      if (!this.#closed && this.#barrierSql === sql) {
+        this.#barrierSql = createPostgres({ url: this.#url, max: 1, applicationName: `${this.#appName}-barrier` });
+        void sql.end({ timeout: 0 }).catch(() => {});
+      }
+    }, this.#staleMs);
+    this.#barriersInFlight.set(id, { waiters, timer });
+    sql`select pg_notify(${this.#heartbeatChannel}, ${`b${id}`})`.catch(() => this.#finishBarriers(false, id));
   }
 
-  #finishBarrier(ok: boolean, id?: number): void {
-    const flight = this.#barrierInFlight;
-    if (!flight || (id !== undefined && flight.id !== id)) return;
-    this.#barrierInFlight = undefined;
-    clearTimeout(flight.timer);
-    for (const resolve of flight.waiters) resolve(ok);
-    this.#sendBarrier();
+  /**
+   * Settles the barriers in flight up to `upTo` (all when omitted). Heard in commit order, barrier k
+   * covers every barrier sent before it; a failed or timed-out one fails only itself and earlier ones.
+   */
+  #finishBarriers(ok: boolean, upTo?: number): void {
+    for (const [id, flight] of this.#barriersInFlight) {
+      if (upTo !== undefined && id > upTo) break;
+      this.#barriersInFlight.delete(id);
+      clearTimeout(flight.timer);
+      for (const resolve of flight.waiters) resolve(ok);
+    }
   }
 
   // ------------------------------------------------------------------ versions
@@ -343,6 +398,7 @@ export class ProjectionVersion implements VersionSource {
     const tables = parseNotification(payload);
     if (tables === undefined) return this.#bumpAll("unreadable notification");
     this.#bumpTables(tables);
+    if (!tables.includes(ACTIVITY_TABLE) && tables.some((t) => OWNER_TABLES.has(t))) this.#bumpActivity("owner rows written without activity");
     if (tables.includes(ACTIVITY_TABLE)) {
       this.#ownersDirty = true;
       void this.#readOwners();
@@ -389,7 +445,7 @@ export class ProjectionVersion implements VersionSource {
   }
 
   #onHeartbeat(payload: string): void {
-    if (payload.startsWith("b")) return this.#finishBarrier(true, Number(payload.slice(1)));
+    if (payload.startsWith("b")) return this.#finishBarriers(true, Number(payload.slice(1)));
     const k = Number(payload);
     if (!Number.isSafeInteger(k)) return;
     const entry = this.#pending.get(k) ?? {};

@@ -121,7 +121,7 @@ for (const queue of ["MergedVault", "UpDepositQueue"] as const) {
       queue: event.log.address, id, vault: v, owner, receiver, assets, minShares, state: "pending", shares: null, requestedAt: timestamp, updatedAt: timestamp,
     });
     await context.db.update(vault, { address: v }).set((row) => ({ pendingAssets: row.pendingAssets + assets }));
-    await logChanges(context, event, [{ owner, kind: "vault.deposit.requested", subject: v, data: amounts({ id, assets, minShares, receiver }) }]);
+    await logChanges(context, event, requestChanges(owner, receiver, "vault.deposit.requested", v, amounts({ id, assets, minShares, receiver })));
   });
 
   ponder.on(`${queue}:DepositSettled`, async ({ event, context }) => {
@@ -152,9 +152,16 @@ async function closeDeposit(context: Context, queue: Address, id: bigint, state:
 
 /** The payer sees its request's outcome; a different receiver sees it too. */
 function depositChanges(row: { owner: Address; receiver: Address; vault: Address }, kind: string, values: Record<string, bigint>) {
-  const data = amounts(values);
-  const changes = [{ owner: row.owner, kind, subject: row.vault, data }];
-  if (row.receiver.toLowerCase() !== row.owner.toLowerCase()) changes.push({ owner: row.receiver, kind, subject: row.vault, data });
+  return requestChanges(row.owner, row.receiver, kind, row.vault, amounts(values));
+}
+
+/**
+ * A queue entry's change for its owner and, when different, its receiver: both accounts list the
+ * entry, and the API's read cache learns whose account changed from these rows (OWNER_TABLES).
+ */
+function requestChanges<D>(owner: Address, receiver: Address, kind: string, vault: Address, data: D) {
+  const changes = [{ owner, kind, subject: vault, data }];
+  if (receiver.toLowerCase() !== owner.toLowerCase()) changes.push({ owner: receiver, kind, subject: vault, data });
   return changes;
 }
 
@@ -168,7 +175,7 @@ for (const queue of ["RedeemQueue", "UpWithdrawalQueue"] as const) {
     await context.db.insert(withdrawalRequest).values({
       queue: event.log.address, id, vault: v, owner, receiver, shares, minAssetsOut, state: "pending", assets: null, requestedAt: timestamp, updatedAt: timestamp,
     });
-    await logChanges(context, event, [{ owner, kind: "vault.withdrawal.requested", subject: v, data: amounts({ id, shares, minAssetsOut, receiver }) }]);
+    await logChanges(context, event, requestChanges(owner, receiver, "vault.withdrawal.requested", v, amounts({ id, shares, minAssetsOut, receiver })));
   });
 
   ponder.on(`${queue}:RedeemCompleted`, async ({ event, context }) => {

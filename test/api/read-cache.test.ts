@@ -7,6 +7,8 @@ import postgres from "postgres";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCacheCounter } from "../../api/middleware/metrics.js";
+import { stringify } from "../../api/envelope.js";
+import { accountBody, accountEntry } from "../../api/routes/accounts.js";
 import { accountKey, activityKey, AnswerCache, createReadCache, isServable } from "../../src/db/answer-cache.js";
 import type { Database } from "../../src/db/api-schema.js";
 import { createDb, migrateToLatest } from "../../src/db/connect.js";
@@ -53,6 +55,27 @@ describe("answer cache (pure)", () => {
     expect(cache.get("big", 1, 10)).toBeUndefined();
     for (const key of ["f", "g"]) cache.set(key, { body: "w".repeat(45) }, 1, 0);
     expect(cache.bytes).toBeLessThanOrEqual(100);
+  });
+
+  it("an account entry re-stamps asOf and closedSince: byte for byte the body a read at that time gives", () => {
+    const account = {
+      owner: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+      asOf: "2026-11-01T00:00:00.000Z",
+      closedSince: "2026-10-25T00:00:00.000Z",
+      vaults: [{ vault: "0xCA5747a82dD5e18De7E5e47Eb42e3d5465B06CB2", asOf: "not the field", shares: "1.5", sharesUnits: "1500000000000" }],
+      depositRequests: [],
+      withdrawalRequests: [],
+      limitOrders: [{ id: "7", closedSince: "x", price: 1.25 }],
+      grids: [],
+      ladderStrategies: [],
+      baskets: [],
+    } as unknown as Parameters<typeof accountEntry>[0];
+    const entry = accountEntry(account, 123);
+    expect(entry.listedUntilMs).toBe(123);
+    const later = new Date("2026-11-05T12:34:56.789Z");
+    const cutoff = Math.floor(later.getTime() / 1000) - 3 * 86400;
+    const fresh = stringify({ data: { ...account, asOf: later.toISOString(), closedSince: new Date(cutoff * 1000).toISOString() } });
+    expect(accountBody(entry, later, 3)).toBe(fresh);
   });
 
   it("reads Ponder's notification payloads: table names, partitions folded, junk refused", () => {
@@ -217,6 +240,47 @@ describe("projection version tracker on Postgres", () => {
     await rows([A, 300]);
     await settled(B);
     expect(tracker.isCurrent(b, "activity", B)).toBe(false);
+  });
+
+  it("accounts: owner rows are tracked per owner through the activity log; a shared table bumps every owner", async () => {
+    const A = "0xaaaa000000000000000000000000000000000003";
+    const B = "0xbbbb000000000000000000000000000000000004";
+    const SHARED = ["vault", "token"];
+    let heard = tracker.stats().notifications;
+    /** A block: activity rows of `owners` with the owner tables it wrote, in one transaction. */
+    const block = async (tables: string[], ...entries: [string, number][]) => {
+      heard = tracker.stats().notifications;
+      await sql.begin(async (tx) => {
+        for (const [owner, position] of entries) await tx`insert into ${tx(VIEWS)}.activity values (${owner}, ${position})`;
+        await tx`select pg_notify(${`${VIEWS}_live_query`}, ${JSON.stringify(tables)})`;
+      });
+      await until("notification heard and owners read", () => tracker.stats().notifications > heard && tracker.ownerSnapshot(A, SHARED) !== undefined);
+    };
+    // The last test's reorg is seen by a poll too: let two polls pass first.
+    const polls = tracker.stats().heartbeats;
+    await until("two polls", () => tracker.stats().heartbeats >= polls + 2);
+    await block(["activity", "limit_order"], [A, 1_000]);
+    let a = tracker.ownerSnapshot(A, SHARED)!;
+    let b = tracker.ownerSnapshot(B, SHARED)!;
+    // A's order filled: A's answer goes, B's stays.
+    await block(["activity", "limit_order", "ladder_leg"], [A, 1_100]);
+    expect(tracker.ownerSnapshot(A, SHARED)).not.toBe(a);
+    expect(tracker.ownerSnapshot(B, SHARED)).toBe(b);
+    // A table the answers do not read (a pool swap) changes neither.
+    a = tracker.ownerSnapshot(A, SHARED)!;
+    await block(["pool_swap"]);
+    expect(tracker.ownerSnapshot(A, SHARED)).toBe(a);
+    expect(tracker.ownerSnapshot(B, SHARED)).toBe(b);
+    // A shared table (a token's price): every owner.
+    await block(["token", "pool_swap"]);
+    expect(tracker.ownerSnapshot(A, SHARED)).not.toBe(a);
+    expect(tracker.ownerSnapshot(B, SHARED)).not.toBe(b);
+    // An owner table written without activity (the indexer always logs one; if not): every owner.
+    a = tracker.ownerSnapshot(A, SHARED)!;
+    b = tracker.ownerSnapshot(B, SHARED)!;
+    await block(["basket_balance"]);
+    expect(tracker.ownerSnapshot(A, SHARED)).not.toBe(a);
+    expect(tracker.ownerSnapshot(B, SHARED)).not.toBe(b);
   });
 
   it("views missing (no indexer yet, or the indexer on PGlite): never usable", async () => {

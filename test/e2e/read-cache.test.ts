@@ -48,7 +48,7 @@ const registry = new Registry();
 const prefix = randomPrefix();
 
 type ActivityData = { cursor: string; since: string; changes: { id: string; kind: string; txHash: string }[]; more: boolean; reorged: boolean };
-type AccountData = { owner: string; asOf: string; depositRequests: { vault: string; state: string }[] };
+type AccountData = { owner: string; asOf: string; closedSince: string; depositRequests: { vault: string; id: string; state: string; owner: string; receiver: string; updatedAt: string }[] };
 
 async function get<T>(path: string): Promise<{ data: T; text: string }> {
   const response = await t.app.request(path);
@@ -59,6 +59,8 @@ async function get<T>(path: string): Promise<{ data: T; text: string }> {
   return { data: body.data, text };
 }
 const account = () => get<AccountData>(`/v1/agent/accounts/${agent.address}`);
+/** The app's clock runs this far ahead of the machine's (an ended entry aging out of `closedDays`). */
+let clockAheadMs = 0;
 const activity = (cursor?: string) => get<ActivityData>(`/v1/agent/accounts/${agent.address}/activity${cursor ? `?cursor=${cursor}` : ""}`);
 
 async function cacheCount(route: string, result: string): Promise<number> {
@@ -115,7 +117,7 @@ beforeAll(async () => {
   deployments = loadDeployments(stack.deploymentsFile);
   tracker = new ProjectionVersion({ url: stack.databaseUrl, viewsSchema: stack.viewsSchema, applicationName: APP_NAME }).start();
   const readCache = createReadCache({ version: tracker, entries: 10_000, maxBytes: 16 << 20, counter: readCacheCounter(registry) });
-  t = testApp({ db, redis, reads, deployments, readCache, metricsRegistry: registry, now: () => new Date(), rateLimit: { keyPrefix: `${prefix}:rl` } });
+  t = testApp({ db, redis, reads, deployments, readCache, metricsRegistry: registry, now: () => new Date(Date.now() + clockAheadMs), rateLimit: { keyPrefix: `${prefix}:rl` } });
   validator = responseValidator(await fetchOpenApi(t.app));
   // Wallet 20 is beyond the devnet's funded accounts: the admin gives it gas and USDG.
   const adminWallet = createWalletClient({ account: admin, chain, transport: http(stack.rpcUrl) });
@@ -174,6 +176,57 @@ describe("read cache on the devnet", () => {
     cursor = poll.data.cursor;
     // Polled with the new cursor, nothing new: that same cursor again.
     expect((await activity(cursor)).data.cursor).toBe(cursor);
+  });
+
+  it("an account is kept per owner: a deposit naming another receiver reaches the receiver's cached answer, which drops the entry once it ends and ages out", async () => {
+    const receiver = mnemonicToAccount(MNEMONIC, { addressIndex: 21 }).address;
+    const receiverAccount = () => get<AccountData>(`/v1/agent/accounts/${receiver}?closedDays=1`);
+    const vault = deployments.vaults.find((v) => v.family === "merged" && v.agent)!;
+    expect(await servedFromMemory(receiverAccount)).toBe(true);
+    const before = (await receiverAccount()).data.depositRequests.length;
+
+    await send(agent, { address: deployments.contracts.usdg!, abi: testTokenAbi, functionName: "approve", args: [vault.address, AMOUNT] });
+    const requested = await send(agent, { address: vault.address, abi: mergedVaultAbi, functionName: "requestDeposit", args: [AMOUNT, receiver, 0n] });
+    await indexed(requested.transactionHash);
+    // The receiver's own feed has the request (the payer's row alone would not tell the cache whose answer changed).
+    const [row] = await direct`select count(*)::int as n from ${direct(stack.viewsSchema)}.activity where tx_hash = ${requested.transactionHash} and owner = ${receiver.toLowerCase()}`;
+    expect(row!.n).toBe(1);
+    const seen = (await receiverAccount()).data.depositRequests;
+    expect(seen.length).toBe(before + 1);
+    const entry = seen.find((d) => d.owner.toLowerCase() === agent.address.toLowerCase())!;
+    expect(entry.receiver).toBe(receiver);
+
+    // End it (cancelled, unless the vault settled it first), and wait for the receiver's answer to show it ended.
+    if (entry.state === "pending") {
+      try {
+        await send(agent, { address: vault.address, abi: mergedVaultAbi, functionName: "cancelDeposit", args: [BigInt(entry.id)] });
+      } catch {
+        // settled meanwhile: ended all the same
+      }
+    }
+    let ended: AccountData["depositRequests"][number] | undefined;
+    await until("the entry ended in the receiver's answer", async () => {
+      ended = (await receiverAccount()).data.depositRequests.find((d) => d.id === entry.id && d.state !== "pending");
+      return ended !== undefined;
+    });
+    // An ended entry is listed for closedDays (1) after its last update: just before that, from memory;
+    // just after, a read of the database without it (and closedSince moves with the clock either way).
+    const updatedAtMs = Date.parse(ended!.updatedAt);
+    clockAheadMs = updatedAtMs + 86_400_000 - 2_000 - Date.now();
+    try {
+      expect(await servedFromMemory(receiverAccount)).toBe(true);
+      const last = await receiverAccount();
+      expect(last.data.depositRequests.some((d) => d.id === entry.id)).toBe(true);
+      expect(Date.parse(last.data.closedSince)).toBeLessThanOrEqual(updatedAtMs);
+      clockAheadMs = updatedAtMs + 86_400_000 + 1_000 - Date.now();
+      const n = statements;
+      const later = await receiverAccount();
+      expect(statements).toBeGreaterThan(n);
+      expect(later.data.depositRequests.some((d) => d.id === entry.id)).toBe(false);
+      expect(Date.parse(later.data.closedSince)).toBeGreaterThan(updatedAtMs);
+    } finally {
+      clockAheadMs = 0;
+    }
   });
 
   it("with its listen backend terminated, the tracker vouches for nothing read before, and comes back", async () => {

@@ -306,6 +306,15 @@ const big = (x: Dec | null | undefined): bigint => (x === null || x === undefine
 
 /** Everything the owner holds; empty lists for an owner with nothing. */
 export async function readAccount(p: ReadAccountParameters): Promise<Account> {
+  return (await readAccountAnswer(p)).account;
+}
+
+/**
+ * The account, and until when (ms) the same rows would be listed if read again with a later `now`:
+ * an ended item leaves the answer once the cutoff (`now` minus `closedDays`, in whole seconds) passes
+ * its `updatedAt`; nothing enters it by time alone (only by a write). Infinity when nothing ended.
+ */
+export async function readAccountAnswer(p: ReadAccountParameters): Promise<{ account: Account; listedUntilMs: number }> {
   const owner = lower(p.owner);
   const closedDays = p.closedDays ?? DEFAULT_CLOSED_DAYS;
   const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * 86400;
@@ -497,7 +506,18 @@ export async function readAccount(p: ReadAccountParameters): Promise<Account> {
     };
   });
 
-  return {
+  // Mirrors the statement's "ended" tests (not pending; closed) and its `updated_at >= cutoff`.
+  const endedAt = [
+    ...depositRows.filter((r) => r.state !== "pending"),
+    ...withdrawalRows.filter((r) => r.state !== "pending"),
+    ...orderRows.filter((r) => r.state === "closed"),
+    ...gridRows.filter((r) => r.state === "closed"),
+    ...ladderRows.filter((r) => r.state === "closed"),
+  ].map((r) => Number(r.updatedAt));
+  const oldestEnded = endedAt.length ? Math.min(...endedAt) : Infinity;
+  const listedUntilMs = (oldestEnded + closedDays * 86400 + 1) * 1000;
+
+  const account: Account = {
     owner: getAddress(owner),
     asOf: p.now.toISOString(),
     closedSince: isoTime(cutoff),
@@ -509,4 +529,5 @@ export async function readAccount(p: ReadAccountParameters): Promise<Account> {
     ladderStrategies,
     baskets,
   };
+  return { account, listedUntilMs };
 }
