@@ -4,11 +4,18 @@
 // with Retry-After. When Redis is down, an in-memory insurance limiter keeps limiting (per
 // replica) and requests keep being answered: limits never turn a Redis outage into errors.
 //
+// Each API process takes a client's points from Redis a lease at a time (a tenth of the limit, at
+// least 1) and spends them in memory: one Redis round trip per lease instead of per request. A lease
+// ends with its window. What this costs in exactness: a client is never let through more than the
+// limit, and with R replicas it may be refused up to (lease - 1) x (R - 1) requests early (points
+// leased by a replica it no longer calls); with one replica, or limits of 19 or fewer, it is exact.
+//
 // A factory: createApp puts one on /v1/*; a route can add a stricter one of its own, e.g.
 // `rateLimit({redis, name: "basket-plan", points: 6, duration: 60, ...})` as route middleware.
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Redis } from "ioredis";
+import { LRUCache } from "lru-cache";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "../../src/domain/errors.js";
 import type { Logger } from "../../src/logger.js";
@@ -79,6 +86,7 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
     rejectIfRedisNotReady: true, // go to the insurance limiter at once, never queue behind a dead Redis
     insuranceLimiter: new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: options.points, duration: options.duration }),
   });
+  const take = leasedConsume(limiter, Math.max(1, Math.floor(options.points / LEASE_DIVISOR)));
   const keyOf =
     parameters.key ??
     (async (c: Context) => {
@@ -90,7 +98,7 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
     if (c.req.method === "OPTIONS") return next(); // CORS preflights cost nothing
     const key = await keyOf(c);
     try {
-      await limiter.consume(key);
+      await take(key);
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
         const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
@@ -102,6 +110,45 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
       parameters.logger?.warn({ err: rejection }, "rate limiter failed; request let through");
     }
     await next();
+  };
+}
+
+/** A lease is this fraction of the limit. */
+const LEASE_DIVISOR = 10;
+/** Clients whose lease one process remembers (least recently used go first: they lease again). */
+const MAX_LEASES = 100_000;
+
+type Lease = { left: number; until: number };
+
+/**
+ * `consume(key)` in leases of `size` points: a request spends a point of its client's lease in
+ * memory, or takes a new lease; near the limit (a whole lease refused) the lease is given back and
+ * the request takes its own point. Throws the limiter's RateLimiterRes when over the limit.
+ */
+export function leasedConsume(limiter: RateLimiterRedis, size: number): (key: string) => Promise<void> {
+  if (size <= 1) return async (key) => void (await limiter.consume(key));
+  const leases = new LRUCache<string, Lease>({ max: MAX_LEASES });
+  return async (key) => {
+    const lease = leases.get(key);
+    if (lease && lease.left > 0 && Date.now() < lease.until) {
+      lease.left--;
+      return;
+    }
+    let res: RateLimiterRes;
+    try {
+      res = await limiter.consume(key, size);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      // Fewer than a lease left in this window: give the lease back, take one point.
+      await limiter.reward(key, size).catch(() => {});
+      await limiter.consume(key, 1);
+      return;
+    }
+    // Concurrent requests of one client may each have taken a lease: keep every point.
+    const now = Date.now();
+    const current = leases.get(key);
+    if (current && now < current.until) current.left += size - 1;
+    else leases.set(key, { left: size - 1, until: now + res.msBeforeNext });
   };
 }
 

@@ -37,8 +37,8 @@
 // own after the caller arrived and resolves when it comes back on the listen connection: Postgres
 // delivers notifications in commit order, so by then every commit visible before the call has been
 // heard. One barrier statement serves every caller that arrived in the same turn of the event loop;
-// barriers are pipelined on a connection of their own (never queued behind a poll or owner query,
-// nor behind each other), so a caller waits one round trip, not up to two.
+// barriers go on a connection of their own (never queued behind a poll or owner query), up to
+// MAX_BARRIERS_IN_FLIGHT pipelined at once, so a caller waits about one round trip.
 import { randomBytes } from "node:crypto";
 import type { Sql } from "postgres";
 import type { Logger } from "../logger.js";
@@ -81,6 +81,12 @@ export interface VersionSource {
    */
   ownersSettled?(timeoutMs: number): Promise<void>;
 }
+
+/**
+ * Barriers pipelined at once at most. Under load a barrier per turn of the event loop costs Postgres
+ * and this process more than it saves in waiting; callers past this wait for the next one.
+ */
+const MAX_BARRIERS_IN_FLIGHT = 2;
 
 /** The per-owner table. */
 export const ACTIVITY_TABLE = "activity";
@@ -272,17 +278,21 @@ export class ProjectionVersion implements VersionSource {
       this.#barrierQueue.push(resolve);
       if (this.#barrierScheduled) return;
       this.#barrierScheduled = true;
-      // Every caller of this turn shares one statement; a barrier in flight is not waited for (it
-      // may have been sent before these callers arrived, so it cannot cover them).
+      // Every caller of this turn shares one statement. A barrier in flight cannot cover them (it may
+      // have been sent before they arrived): a new one goes out now, or when one in flight is heard.
       setImmediate(() => this.#sendBarrier());
     });
   }
 
-  /** Sends one barrier heartbeat for every caller queued so far. */
+  /** Sends one barrier heartbeat for every caller queued so far (unless enough are in flight: then when one is heard). */
   #sendBarrier(): void {
     this.#barrierScheduled = false;
     if (this.#barrierQueue.length === 0) return;
-    if (this.#closed) return this.#finishBarriers(false);
+    if (this.#barriersInFlight.size >= MAX_BARRIERS_IN_FLIGHT && !this.#closed) return; // sent when one is heard
+    if (this.#closed) {
+      for (const resolve of this.#barrierQueue.splice(0)) resolve(false);
+      return;
+    }
     const id = ++this.#barrierSeq;
     const waiters = this.#barrierQueue.splice(0);
     const sql = this.#barrierSql;
@@ -309,6 +319,7 @@ export class ProjectionVersion implements VersionSource {
       clearTimeout(flight.timer);
       for (const resolve of flight.waiters) resolve(ok);
     }
+    if (this.#barrierQueue.length > 0 && !this.#barrierScheduled) this.#sendBarrier();
   }
 
   // ------------------------------------------------------------------ versions

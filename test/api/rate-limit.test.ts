@@ -120,4 +120,23 @@ describe("rate limit", () => {
     expect(performance.now() - started).toBeLessThan(2000); // no waiting on the dead Redis
     expect((await app.request("/v1/agent/test/ping", from("203.0.113.21"))).status).toBe(200);
   });
+
+  it("takes points from Redis a lease (a tenth of the limit) at a time: exact on one instance, never above the limit on two", async () => {
+    const limit = { points: 30, duration: 60, keyPrefix: `${prefix}:rl:lease` };
+    const one = testApp({ db, redis: redisA, rateLimit: limit, options: routes }).app;
+    const two = testApp({ db, redis: redisB, rateLimit: limit, options: routes }).app;
+    const ping = async (app: typeof one, ip: string) => (await app.request("/v1/agent/test/ping", from(ip))).status;
+
+    // One instance: 4 requests took two leases of 3 points from Redis; 30 pass, the 31st is refused.
+    for (let i = 0; i < 4; i++) expect(await ping(one, "203.0.113.30")).toBe(200);
+    expect(await redisA.get(`${limit.keyPrefix}:ip:203.0.113.30`)).toBe("6");
+    for (let i = 4; i < 30; i++) expect(await ping(one, "203.0.113.30")).toBe(200);
+    expect(await ping(one, "203.0.113.30")).toBe(429);
+
+    // Two instances, turn about: never more than 30 through, and at most a lease less (2 points) short.
+    let passed = 0;
+    for (let i = 0; i < 40; i++) if ((await ping(i % 2 ? two : one, "203.0.113.31")) === 200) passed++;
+    expect(passed).toBeLessThanOrEqual(30);
+    expect(passed).toBeGreaterThanOrEqual(28);
+  });
 });
