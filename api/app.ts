@@ -4,10 +4,10 @@
 // rate limit (/v1) → routes. Errors thrown anywhere become catalog answers in `onError`, which
 // the outer middleware then log and count like any answer.
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { requestId } from "hono/request-id";
 import type { AppDeps, AppEnv, RouteGroup } from "./deps.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
 import { openCors } from "./middleware/cors.js";
+import { requestId } from "./middleware/request-id.js";
 import { bodyLimit } from "./middleware/body-limit.js";
 import { createHttpMetrics } from "./middleware/metrics.js";
 import { rateLimit } from "./middleware/rate-limit.js";
@@ -34,7 +34,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const metrics = createHttpMetrics({ registry: deps.metricsRegistry, defaultMetrics: deps.defaultMetrics });
 
-  app.use(requestId({ limitLength: 64 }));
+  app.use(requestId(64));
   app.use(requestLog(deps.logger));
   app.use(metrics.middleware);
   app.use("/v1/*", openCors());

@@ -4,11 +4,12 @@
 // so a foreign page can do nothing with CORS that it could not do with its own token. Credentials
 // stay off so no ambient browser state is ever sent.
 //
-// Preflights go to Hono's cors middleware. Other requests get their two headers through
-// `c.header()` before the route runs: Hono's middleware sets them on `c.res` instead, which makes
-// Hono copy the route's answer into a new Response (body stream and all) on every request.
+// Preflights go to Hono's cors middleware. Other requests get their two headers before the route
+// runs (setResponseHeader): Hono's middleware sets them on `c.res` instead, which makes Hono copy
+// the route's answer into a new Response (body stream and all) on every request.
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
+import { setResponseHeader } from "./response-header.js";
 
 const EXPOSE_HEADERS = ["Retry-After", "X-Request-Id"];
 
@@ -24,8 +25,8 @@ export function openCors(): MiddlewareHandler {
   const expose = EXPOSE_HEADERS.join(",");
   return async (c, next) => {
     if (c.req.method === "OPTIONS") return preflight(c, next);
-    c.header("Access-Control-Allow-Origin", "*");
-    c.header("Access-Control-Expose-Headers", expose);
+    setResponseHeader(c, "Access-Control-Allow-Origin", "*");
+    setResponseHeader(c, "Access-Control-Expose-Headers", expose);
     await next();
   };
 }

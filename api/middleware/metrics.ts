@@ -49,12 +49,27 @@ export function createHttpMetrics(options: { registry?: Registry; defaultMetrics
   const requests = counter(registry);
   const duration = histogram(registry);
 
+  // The labelled children per (method, route, status), kept: prom-client otherwise hashes the label
+  // object on every observation. Bounded: routes are patterns and statuses few.
+  const children = new Map<string, { observe: (seconds: number) => void; inc: () => void }>();
+  const childOf = (method: string, route: string, status: string) => {
+    const key = `${method} ${route} ${status}`;
+    let child = children.get(key);
+    if (!child) {
+      const h = duration.labels(method, route, status);
+      const r = requests.labels(method, route, status);
+      child = { observe: (seconds) => h.observe(seconds), inc: () => r.inc() };
+      children.set(key, child);
+    }
+    return child;
+  };
+
   const middleware: MiddlewareHandler = async (c, next) => {
-    const stop = duration.startTimer();
+    const started = performance.now();
     await next();
-    const labels = { method: c.req.method, route: routeLabel(c), status: String(c.res.status) };
-    stop(labels);
-    requests.inc(labels);
+    const child = childOf(c.req.method, routeLabel(c), String(c.res.status));
+    child.observe((performance.now() - started) / 1000);
+    child.inc();
   };
 
   const handler: Handler = async (c) => {

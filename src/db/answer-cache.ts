@@ -51,12 +51,22 @@ export class AnswerCache<T extends object> {
 
   /** The value under `key` when it is servable at version `current` (undefined: tracker unusable). */
   get(key: string, current: number | undefined, nowMs = Date.now()): T | undefined {
+    return this.entry(key, current, nowMs)?.value;
+  }
+
+  /** The entry under `key` when it is servable at version `current`; check it again later with `holds`. */
+  entry(key: string, current: number | undefined, nowMs = Date.now()): CacheEntry<T> | undefined {
     const entry = this.#lru.get(key);
     if (!entry) return undefined;
-    if (isServable(entry, current, nowMs, this.#maxAgeMs)) return entry.value;
+    if (isServable(entry, current, nowMs, this.#maxAgeMs)) return entry;
     // Stale for good: versions only grow and time only passes.
     if (current !== undefined) this.#lru.delete(key);
     return undefined;
+  }
+
+  /** Whether an entry found before is still servable at version `current` (no second lookup). */
+  holds(entry: CacheEntry<T>, current: number | undefined, nowMs = Date.now()): boolean {
+    return isServable(entry, current, nowMs, this.#maxAgeMs);
   }
 
   /** Stores `value` read at `version` (taken BEFORE the read that produced it). */
@@ -139,12 +149,13 @@ export async function cachedAnswer<T extends object>(
   if (ownersWaitMs !== undefined) await readCache.version.ownersSettled?.(ownersWaitMs);
   const before = version();
   if (before === undefined) return { result: "bypass" };
-  if (!cache.get(key, before)) return { result: "miss" };
-  if (readCache.strict && !(await readCache.version.barrier())) return { result: "bypass" };
+  const entry = cache.entry(key, before);
+  if (!entry) return { result: "miss" };
+  if (!readCache.strict) return { value: entry.value, result: "hit" };
+  if (!(await readCache.version.barrier())) return { result: "bypass" };
   const now = version();
   if (now === undefined) return { result: "bypass" };
-  const value = cache.get(key, now);
-  return value ? { value, result: "hit" } : { result: "miss" };
+  return cache.holds(entry, now) ? { value: entry.value, result: "hit" } : { result: "miss" };
 }
 
 /** Belt and braces only (invalidation is by version): long enough that polling agents rarely miss on it. */

@@ -98,6 +98,17 @@ describe("CORS", () => {
     const refused = await raw("GET", "/v1/agent/accounts/0x1234", { origin: ORIGIN });
     expect(refused.status).toBe(400);
     expect(refused.headers["access-control-allow-origin"]).toBe("*");
+    expect(String(refused.headers["access-control-expose-headers"])).toMatch(/X-Request-Id/i);
+  });
+
+  it("every answer carries its request id: the caller's when plain and short, else a fresh one", async () => {
+    const echoed = await raw("GET", "/v1/agent/accounts/0x1234", { "x-request-id": "agent-7-req-42" });
+    expect(echoed.headers["x-request-id"]).toBe("agent-7-req-42");
+    const fresh = await raw("GET", "/health", { "x-request-id": "has spaces; and more" });
+    expect(String(fresh.headers["x-request-id"])).toMatch(/^[0-9a-f-]{36}$/);
+    const missing = await raw("GET", "/nope", {});
+    expect(missing.status).toBe(404);
+    expect(String(missing.headers["x-request-id"])).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("the sign page, health and metrics give no CORS headers: a foreign page cannot read them", async () => {
