@@ -5,7 +5,7 @@
 // replica) and requests keep being answered: limits never turn a Redis outage into errors.
 //
 // Each API process takes a client's points from Redis a lease at a time (a tenth of the limit, at
-// least 1) and spends them in memory: one Redis round trip per lease instead of per request. A lease
+// least 1 and at most 50) and spends them in memory: one Redis round trip per lease instead of per request. A lease
 // ends with its window. What this costs in exactness: a client is never let through more than the
 // limit, and with R replicas it may be refused up to (lease - 1) x (R - 1) requests early (points
 // leased by a replica it no longer calls); with one replica, or limits of 19 or fewer, it is exact.
@@ -86,7 +86,7 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
     rejectIfRedisNotReady: true, // go to the insurance limiter at once, never queue behind a dead Redis
     insuranceLimiter: new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: options.points, duration: options.duration }),
   });
-  const take = leasedConsume(limiter, Math.max(1, Math.floor(options.points / LEASE_DIVISOR)));
+  const take = leasedConsume(limiter, Math.min(MAX_LEASE, Math.max(1, Math.floor(options.points / LEASE_DIVISOR))));
   const keyOf =
     parameters.key ??
     (async (c: Context) => {
@@ -113,8 +113,9 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
   };
 }
 
-/** A lease is this fraction of the limit. */
+/** A lease is this fraction of the limit, and at most MAX_LEASE points. */
 const LEASE_DIVISOR = 10;
+const MAX_LEASE = 50;
 /** Clients whose lease one process remembers (least recently used go first: they lease again). */
 const MAX_LEASES = 100_000;
 
@@ -122,33 +123,39 @@ type Lease = { left: number; until: number };
 
 /**
  * `consume(key)` in leases of `size` points: a request spends a point of its client's lease in
- * memory, or takes a new lease; near the limit (a whole lease refused) the lease is given back and
- * the request takes its own point. Throws the limiter's RateLimiterRes when over the limit.
+ * memory, or takes a new lease (one at a time per client: concurrent requests wait for it rather than
+ * each taking one); near the limit (a whole lease refused) the lease is given back and the request
+ * takes its own point. Throws the limiter's RateLimiterRes when over the limit.
  */
 export function leasedConsume(limiter: RateLimiterRedis, size: number): (key: string) => Promise<void> {
   if (size <= 1) return async (key) => void (await limiter.consume(key));
   const leases = new LRUCache<string, Lease>({ max: MAX_LEASES });
+  const leasing = new Map<string, Promise<void>>();
   return async (key) => {
-    const lease = leases.get(key);
-    if (lease && lease.left > 0 && Date.now() < lease.until) {
-      lease.left--;
-      return;
+    for (;;) {
+      const lease = leases.get(key);
+      if (lease && lease.left > 0 && Date.now() < lease.until) {
+        lease.left--;
+        return;
+      }
+      const inFlight = leasing.get(key);
+      if (!inFlight) break;
+      await inFlight; // never rejects
     }
-    let res: RateLimiterRes;
+    let done!: () => void;
+    leasing.set(key, new Promise<void>((resolve) => (done = resolve)));
     try {
-      res = await limiter.consume(key, size);
+      const res = await limiter.consume(key, size);
+      leases.set(key, { left: size - 1, until: Date.now() + res.msBeforeNext }); // one is this request's
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       // Fewer than a lease left in this window: give the lease back, take one point.
       await limiter.reward(key, size).catch(() => {});
       await limiter.consume(key, 1);
-      return;
+    } finally {
+      leasing.delete(key);
+      done();
     }
-    // Concurrent requests of one client may each have taken a lease: keep every point.
-    const now = Date.now();
-    const current = leases.get(key);
-    if (current && now < current.until) current.left += size - 1;
-    else leases.set(key, { left: size - 1, until: now + res.msBeforeNext });
   };
 }
 

@@ -133,6 +133,11 @@ describe("rate limit", () => {
     for (let i = 4; i < 30; i++) expect(await ping(one, "203.0.113.30")).toBe(200);
     expect(await ping(one, "203.0.113.30")).toBe(429);
 
+    // A burst of concurrent requests from a fresh client: they share leases, so all 30 pass.
+    const burst = await Promise.all(Array.from({ length: 30 }, () => ping(one, "203.0.113.32")));
+    expect(burst.filter((status) => status === 200)).toHaveLength(30);
+    expect(await ping(one, "203.0.113.32")).toBe(429);
+
     // Two instances, turn about: never more than 30 through, and at most a lease less (2 points) short.
     let passed = 0;
     for (let i = 0; i < 40; i++) if ((await ping(i % 2 ? two : one, "203.0.113.31")) === 200) passed++;
