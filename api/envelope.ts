@@ -28,7 +28,8 @@ export function stringify(value: unknown): string {
   return JSON.stringify(value, replacer);
 }
 
-const JSON_HEADERS = { "Content-Type": "application/json; charset=UTF-8" } as const;
+/** The Content-Type of every JSON answer (routes that answer a pre-serialized body use it too). */
+export const JSON_HEADERS = { "Content-Type": "application/json; charset=UTF-8" } as const;
 
 /** A success answer `{data}` (status 200 unless given). */
 export function ok<T, S extends ContentfulStatusCode = 200>(

@@ -4,7 +4,7 @@ import { accountKey, cachedAnswer, type AccountEntry } from "../../src/db/answer
 import { DEFAULT_CLOSED_DAYS, readAccountAnswer, type Account as AccountAnswer } from "../../src/db/reads/accounts.js";
 import { isoTime } from "../../src/domain/format.js";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { stringify } from "../envelope.js";
+import { JSON_HEADERS, stringify } from "../envelope.js";
 import { Account } from "../schemas/accounts.js";
 import { Address, errorResponses, okResponse } from "../schemas/common.js";
 import { createRouter } from "../validation.js";
@@ -38,7 +38,6 @@ const getAccount = createRoute({
   },
 });
 
-const JSON_TYPE = { "Content-Type": "application/json; charset=UTF-8" } as const;
 /** The shared tables an account reads beside the owner's own rows (vault figures, prices, markets, baskets). */
 export const ACCOUNT_SHARED_TABLES = ["vault", "vault_snapshot", "market", "token", "basket"] as const;
 /** How long an account read waits for the owners of a just-indexed block to be known before reading the database. */
@@ -46,16 +45,20 @@ const OWNERS_WAIT_MS = 250;
 /** Stand for `asOf` and `closedSince` while an answer is serialized; the body is split around them. */
 const AS_OF_MARK = "\u0001asOf\u0001";
 const CLOSED_SINCE_MARK = "\u0001closedSince\u0001";
+/** The marks as they appear in the JSON (quoted). */
+const AS_OF_JSON = JSON.stringify(AS_OF_MARK);
+const CLOSED_SINCE_JSON = JSON.stringify(CLOSED_SINCE_MARK);
 
 /** An account answer as its JSON body split around `asOf` and `closedSince` (both re-stamped when served). */
 export function accountEntry(account: AccountAnswer, listedUntilMs: number): AccountEntry {
   const json = stringify({ data: { ...account, asOf: AS_OF_MARK, closedSince: CLOSED_SINCE_MARK } });
-  const asOf = json.indexOf(JSON.stringify(AS_OF_MARK));
-  const closedSince = json.indexOf(JSON.stringify(CLOSED_SINCE_MARK));
+  // Each split keeps the mark's quotes on both sides of where the value goes.
+  const asOf = json.indexOf(AS_OF_JSON);
+  const closedSince = json.indexOf(CLOSED_SINCE_JSON);
   return {
     head: json.slice(0, asOf + 1),
-    mid: json.slice(asOf + JSON.stringify(AS_OF_MARK).length - 1, closedSince + 1),
-    tail: json.slice(closedSince + JSON.stringify(CLOSED_SINCE_MARK).length - 1),
+    mid: json.slice(asOf + AS_OF_JSON.length - 1, closedSince + 1),
+    tail: json.slice(closedSince + CLOSED_SINCE_JSON.length - 1),
     listedUntilMs,
   };
 }
@@ -81,7 +84,7 @@ export const accountRoutes = (deps: Pick<AppDeps, "reads" | "deployments" | "now
       const now = deps.now();
       const hit = found.value && now.getTime() < found.value.listedUntilMs ? found.value : undefined;
       cache.count("accounts", hit ? "hit" : found.result === "hit" ? "miss" : found.result);
-      if (hit) return c.body(accountBody(hit, now, closedDays), 200, JSON_TYPE) as never;
+      if (hit) return c.body(accountBody(hit, now, closedDays), 200, JSON_HEADERS) as never;
     }
     // The version is taken BEFORE the read that fills the entry.
     const before = version();
@@ -89,5 +92,5 @@ export const accountRoutes = (deps: Pick<AppDeps, "reads" | "deployments" | "now
     const { account, listedUntilMs } = await readAccountAnswer({ reads: deps.reads, deployments: deps.deployments, owner, now, closedDays });
     const entry = accountEntry(account, listedUntilMs);
     if (cache && before !== undefined) cache.accounts.set(key, entry, before);
-    return c.body(accountBody(entry, now, closedDays), 200, JSON_TYPE) as never;
+    return c.body(accountBody(entry, now, closedDays), 200, JSON_HEADERS) as never;
   });

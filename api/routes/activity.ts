@@ -11,7 +11,7 @@ import type { ActivityRow } from "../../src/db/reads/activity.js";
 import { isoTime } from "../../src/domain/format.js";
 import { ApiError } from "../../src/domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { stringify } from "../envelope.js";
+import { JSON_HEADERS, stringify } from "../envelope.js";
 import { Activity } from "../schemas/accounts.js";
 import { Address, errorResponses, okResponse } from "../schemas/common.js";
 import { createRouter } from "../validation.js";
@@ -98,7 +98,6 @@ const hasNews = (answer: ActivityAnswer) => answer.changes.length > 0 || answer.
 /** Stands for `now` while an answer is serialized; the body is split around it and `now` re-stamped. */
 const NOW_MARK = "\u0001now\u0001";
 const NOW_FIELD = `"now":${JSON.stringify(NOW_MARK)}`;
-const JSON_TYPE = { "Content-Type": "application/json; charset=UTF-8" } as const;
 /** How long a poll waits for the owners of a just-indexed block to be known before reading the database. */
 const OWNERS_WAIT_MS = 250;
 
@@ -183,7 +182,7 @@ export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "log
     const { owner } = c.req.valid("param");
     const { cursor, limit, waitMs } = c.req.valid("query");
     c.header("Cache-Control", "no-store");
-    const answerWith = (entry: ActivityEntry) => c.body(entry.head + deps.now().toISOString() + entry.tail, 200, JSON_TYPE) as never;
+    const answerWith = (entry: ActivityEntry) => c.body(entry.head + deps.now().toISOString() + entry.tail, 200, JSON_HEADERS) as never;
     try {
       if (cursor !== undefined && cache) {
         // A long poll reads the database (its waits follow the waker, which reads it too).

@@ -304,13 +304,8 @@ function statementFor(reads: Kysely<Projections>): string {
 
 const big = (x: Dec | null | undefined): bigint => (x === null || x === undefined ? 0n : BigInt(x));
 
-/** Everything the owner holds; empty lists for an owner with nothing. */
-export async function readAccount(p: ReadAccountParameters): Promise<Account> {
-  return (await readAccountAnswer(p)).account;
-}
-
 /**
- * The account, and until when (ms) the same rows would be listed if read again with a later `now`:
+ * Everything the owner holds (empty lists for an owner with nothing), and until when (ms) the same rows would be listed if read again with a later `now`:
  * an ended item leaves the answer once the cutoff (`now` minus `closedDays`, in whole seconds) passes
  * its `updatedAt`; nothing enters it by time alone (only by a write). Infinity when nothing ended.
  */
