@@ -211,7 +211,12 @@ export class ProjectionVersion implements VersionSource {
     this.#appName = options.applicationName ?? "agent-api-version";
     this.#liveChannel = `${this.#views}_live_query`;
     this.#sql = createPostgres({ url: this.#url, max: 1, applicationName: this.#appName });
-    this.#barrierSql = createPostgres({ url: this.#url, max: 1, applicationName: `${this.#appName}-barrier` });
+    this.#barrierSql = this.#barrierConnection();
+  }
+
+  /** The connection barriers are pipelined on (made again when one of them is not heard in time). */
+  #barrierConnection(): Sql {
+    return createPostgres({ url: this.#url, max: 1, applicationName: `${this.#appName}-barrier` });
   }
 
   /** Starts listening and polling (idempotent). The tracker turns usable at the first heartbeat. */
@@ -288,11 +293,11 @@ export class ProjectionVersion implements VersionSource {
   #sendBarrier(): void {
     this.#barrierScheduled = false;
     if (this.#barrierQueue.length === 0) return;
-    if (this.#barriersInFlight.size >= MAX_BARRIERS_IN_FLIGHT && !this.#closed) return; // sent when one is heard
     if (this.#closed) {
       for (const resolve of this.#barrierQueue.splice(0)) resolve(false);
       return;
     }
+    if (this.#barriersInFlight.size >= MAX_BARRIERS_IN_FLIGHT) return; // sent when one is heard
     const id = ++this.#barrierSeq;
     const waiters = this.#barrierQueue.splice(0);
     const sql = this.#barrierSql;
@@ -300,7 +305,7 @@ export class ProjectionVersion implements VersionSource {
       this.#finishBarriers(false, id);
       // Not heard in time: the connection may hang on a dead peer; later barriers go on a new one.
       if (!this.#closed && this.#barrierSql === sql) {
-        this.#barrierSql = createPostgres({ url: this.#url, max: 1, applicationName: `${this.#appName}-barrier` });
+        this.#barrierSql = this.#barrierConnection();
         void sql.end({ timeout: 0 }).catch(() => {});
       }
     }, this.#staleMs);
