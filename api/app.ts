@@ -1,8 +1,9 @@
 // The agent API: cross-cutting middleware once, then the route groups.
 //
-// Order (outermost first): request id → request log → metrics → CORS (/v1) → body limit →
-// rate limit (/v1) → routes. Errors thrown anywhere become catalog answers in `onError`, which
-// the outer middleware then log and count like any answer.
+// Order (outermost first): request id → observe (log line and metrics) → CORS (/v1) → body limit →
+// no NUL (/v1) → rate limit (/v1) → routes. All but `observe` pass reads on synchronously (an async
+// frame around a request is paid on every request). Errors thrown anywhere become catalog answers in
+// `onError`, which `observe` then logs and counts like any answer.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv, RouteGroup } from "./deps.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
@@ -12,7 +13,7 @@ import { bodyLimit } from "./middleware/body-limit.js";
 import { createHttpMetrics } from "./middleware/metrics.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { noNulInJson } from "./middleware/no-nul.js";
-import { requestLog } from "./middleware/request-log.js";
+import { observeRequests } from "./middleware/observe.js";
 import { healthRoutes } from "./routes/health.js";
 import { mcpRoutes } from "./routes/mcp.js";
 import { signPageRoutes } from "./routes/sign-page.js";
@@ -35,8 +36,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   const metrics = createHttpMetrics({ registry: deps.metricsRegistry, defaultMetrics: deps.defaultMetrics });
 
   app.use(requestId(64));
-  app.use(requestLog(deps.logger));
-  app.use(metrics.middleware);
+  app.use(observeRequests(deps.logger, metrics));
   app.use("/v1/*", openCors());
   app.use(bodyLimit(deps.bodyLimitBytes));
   app.use("/v1/*", noNulInJson());

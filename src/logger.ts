@@ -5,7 +5,11 @@ export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] a
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export type LogFn = (fields: Record<string, unknown>, message?: string) => void;
-export type Logger = Record<LogLevel, LogFn> & { child(fields: Record<string, unknown>): Logger };
+export type Logger = Record<LogLevel, LogFn> & {
+  child(fields: Record<string, unknown>): Logger;
+  /** Whether lines of `level` are written (as pino's): callers on hot paths skip building fields that would be dropped. */
+  isLevelEnabled(level: LogLevel): boolean;
+};
 
 export type CreateLoggerParameters = {
   /** Lowest level written; "silent" writes nothing (default "info"). */
@@ -32,7 +36,10 @@ export function createLogger(parameters: CreateLoggerParameters = {}): Logger {
   const { level = "info", base = {}, write = defaultWrite } = parameters;
   const min = level === "silent" ? Infinity : LOG_LEVELS.indexOf(level);
   const make = (fields: Record<string, unknown>): Logger => {
-    const logger = { child: (more: Record<string, unknown>) => make({ ...fields, ...more }) } as Logger;
+    const logger = {
+      child: (more: Record<string, unknown>) => make({ ...fields, ...more }),
+      isLevelEnabled: (name: LogLevel) => LOG_LEVELS.indexOf(name) >= min,
+    } as Logger;
     for (const [index, name] of LOG_LEVELS.entries()) {
       logger[name] =
         index < min

@@ -23,10 +23,10 @@ export function openCors(): MiddlewareHandler {
     maxAge: 600,
   });
   const expose = EXPOSE_HEADERS.join(",");
-  return async (c, next) => {
+  return (c, next) => {
     if (c.req.method === "OPTIONS") return preflight(c, next);
     setResponseHeader(c, "Access-Control-Allow-Origin", "*");
     setResponseHeader(c, "Access-Control-Expose-Headers", expose);
-    await next();
+    return next();
   };
 }

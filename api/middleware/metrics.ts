@@ -1,14 +1,15 @@
 // Prometheus metrics of the HTTP side: a request counter and a latency histogram, labelled by
-// method, route pattern (never the raw path) and status. `GET /metrics` serves the registry.
-import type { Handler, MiddlewareHandler } from "hono";
+// method, route pattern (never the raw path) and status, recorded by `observeRequests`.
+// `GET /metrics` serves the registry.
+import type { Handler } from "hono";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
-import { routeLabel } from "./route-label.js";
 
 type Labels = "method" | "route" | "status";
 
 export type HttpMetrics = {
   registry: Registry;
-  middleware: MiddlewareHandler;
+  /** Counts an answered request and its latency (`observeRequests` calls it once per request). */
+  record(method: string, route: string, status: number, seconds: number): void;
   /** The handler of GET /metrics. */
   handler: Handler;
 };
@@ -64,11 +65,9 @@ export function createHttpMetrics(options: { registry?: Registry; defaultMetrics
     return child;
   };
 
-  const middleware: MiddlewareHandler = async (c, next) => {
-    const started = performance.now();
-    await next();
-    const child = childOf(c.req.method, routeLabel(c), String(c.res.status));
-    child.observe((performance.now() - started) / 1000);
+  const record = (method: string, route: string, status: number, seconds: number) => {
+    const child = childOf(method, route, String(status));
+    child.observe(seconds);
     child.inc();
   };
 
@@ -77,5 +76,5 @@ export function createHttpMetrics(options: { registry?: Registry; defaultMetrics
     return c.body(text, 200, { "Content-Type": registry.contentType });
   };
 
-  return { registry, middleware, handler };
+  return { registry, record, handler };
 }

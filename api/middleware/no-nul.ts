@@ -8,12 +8,12 @@ import { ApiError } from "../../src/domain/errors.js";
 const NUL = /\\u0000|\u0000/i;
 
 export function noNulInJson(): MiddlewareHandler {
-  return async (c, next) => {
-    const type = c.req.header("content-type") ?? "";
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && /json/i.test(type)) {
-      const text = await c.req.text(); // cached by Hono: the validator's c.req.json() reads the same text
-      if (NUL.test(text)) throw new ApiError("INVALID_REQUEST", "Text values must not contain the NUL character (\\u0000)");
-    }
+  const check: MiddlewareHandler = async (c, next) => {
+    const text = await c.req.text(); // cached by Hono: the validator's c.req.json() reads the same text
+    if (NUL.test(text)) throw new ApiError("INVALID_REQUEST", "Text values must not contain the NUL character (\\u0000)");
     await next();
   };
+  // Reads (no body) pass straight through, without an async frame of their own.
+  return (c, next) =>
+    c.req.method !== "GET" && c.req.method !== "HEAD" && /json/i.test(c.req.header("content-type") ?? "") ? check(c, next) : next();
 }

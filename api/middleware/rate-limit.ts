@@ -13,7 +13,7 @@
 // A factory: createApp puts one on /v1/*; a route can add a stricter one of its own, e.g.
 // `rateLimit({redis, name: "basket-plan", points: 6, duration: 60, ...})` as route middleware.
 import { getConnInfo } from "@hono/node-server/conninfo";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
@@ -57,21 +57,29 @@ export function clientIp(c: Context, trustProxyHops: number): string {
   }
 }
 
-/** The owner a request names, lowercased, or undefined. Reads a JSON body only when one is sent. */
-export async function requestOwner(c: Context): Promise<string | undefined> {
+/** The owner the request's path or `owner` query names, lowercased, or undefined. */
+export function ownerInUrl(c: Context): string | undefined {
   const inPath = OWNER_IN_PATH.exec(c.req.path)?.[1];
   if (inPath) return inPath.toLowerCase();
   const inQuery = c.req.query("owner");
   if (inQuery && ADDRESS.test(inQuery)) return inQuery.toLowerCase();
-  if (c.req.method === "POST" && /^application\/(?:[\w.+-]+\+)?json/i.test(c.req.header("content-type") ?? "")) {
-    try {
-      // Hono caches the body text, so the route's validator reads it again (and reports bad JSON).
-      const body: unknown = await c.req.json();
-      const owner = typeof body === "object" && body !== null ? (body as { owner?: unknown }).owner : undefined;
-      if (typeof owner === "string" && ADDRESS.test(owner)) return owner.toLowerCase();
-    } catch {
-      // Malformed JSON: the validator answers 400; limit by IP meanwhile.
-    }
+  return undefined;
+}
+
+/** Whether the request carries a JSON body (whose `owner` may name the client). */
+function hasJsonBody(c: Context): boolean {
+  return c.req.method === "POST" && /^application\/(?:[\w.+-]+\+)?json/i.test(c.req.header("content-type") ?? "");
+}
+
+/** The `owner` of a JSON body, lowercased, or undefined (also for malformed JSON). */
+async function ownerInBody(c: Context): Promise<string | undefined> {
+  try {
+    // Hono caches the body text, so the route's validator reads it again (and reports bad JSON).
+    const body: unknown = await c.req.json();
+    const owner = typeof body === "object" && body !== null ? (body as { owner?: unknown }).owner : undefined;
+    if (typeof owner === "string" && ADDRESS.test(owner)) return owner.toLowerCase();
+  } catch {
+    // Malformed JSON: the validator answers 400; limit by IP meanwhile.
   }
   return undefined;
 }
@@ -87,18 +95,19 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
     insuranceLimiter: new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: options.points, duration: options.duration }),
   });
   const take = leasedConsume(limiter, Math.min(MAX_LEASE, Math.max(1, Math.floor(options.points / LEASE_DIVISOR))));
+  // The client's key: at once for reads (owner in the URL, else the IP); a JSON body is read first.
   const keyOf =
     parameters.key ??
-    (async (c: Context) => {
-      const owner = await requestOwner(c);
-      return owner ? `owner:${owner}` : `ip:${clientIp(c, options.trustProxyHops)}`;
+    ((c: Context): string | Promise<string> => {
+      const owner = ownerInUrl(c);
+      if (owner) return `owner:${owner}`;
+      const ip = () => `ip:${clientIp(c, options.trustProxyHops)}`;
+      return hasJsonBody(c) ? ownerInBody(c).then((inBody) => (inBody ? `owner:${inBody}` : ip())) : ip();
     });
 
-  return async (c, next) => {
-    if (c.req.method === "OPTIONS") return next(); // CORS preflights cost nothing
-    const key = await keyOf(c);
+  const refuseOrPass = async (taking: Promise<void>, next: Next) => {
     try {
-      await take(key);
+      await taking;
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
         const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
@@ -110,6 +119,17 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
       parameters.logger?.warn({ err: rejection }, "rate limiter failed; request let through");
     }
     await next();
+  };
+  // A point from the client's lease goes on synchronously: no async frame for most requests.
+  const limited = (key: string, next: Next) => {
+    const taking = take(key);
+    return taking ? refuseOrPass(taking, next) : next();
+  };
+
+  return (c, next) => {
+    if (c.req.method === "OPTIONS") return next(); // CORS preflights cost nothing
+    const key = keyOf(c);
+    return typeof key === "string" ? limited(key, next) : key.then((k) => limited(k, next));
   };
 }
 
@@ -125,22 +145,25 @@ type Lease = { left: number; until: number };
  * `consume(key)` in leases of `size` points: a request spends a point of its client's lease in
  * memory, or takes a new lease (one at a time per client: concurrent requests wait for it rather than
  * each taking one); near the limit (a whole lease refused) the lease is given back and the request
- * takes its own point. Throws the limiter's RateLimiterRes when over the limit.
+ * takes its own point. Answers undefined when the point came from the lease (synchronously), else a
+ * promise that rejects with the limiter's RateLimiterRes when over the limit.
  */
-export function leasedConsume(limiter: RateLimiterRedis, size: number): (key: string) => Promise<void> {
+export function leasedConsume(limiter: RateLimiterRedis, size: number): (key: string) => Promise<void> | undefined {
   if (size <= 1) return async (key) => void (await limiter.consume(key));
   const leases = new LRUCache<string, Lease>({ max: MAX_LEASES });
   const leasing = new Map<string, Promise<void>>();
-  return async (key) => {
+  const fromLease = (key: string): boolean => {
+    const lease = leases.get(key);
+    if (!lease || lease.left <= 0 || Date.now() >= lease.until) return false;
+    lease.left--;
+    return true;
+  };
+  const takeLease = async (key: string): Promise<void> => {
     for (;;) {
-      const lease = leases.get(key);
-      if (lease && lease.left > 0 && Date.now() < lease.until) {
-        lease.left--;
-        return;
-      }
       const inFlight = leasing.get(key);
       if (!inFlight) break;
       await inFlight; // never rejects
+      if (fromLease(key)) return;
     }
     let done!: () => void;
     leasing.set(key, new Promise<void>((resolve) => (done = resolve)));
@@ -157,6 +180,7 @@ export function leasedConsume(limiter: RateLimiterRedis, size: number): (key: st
       done();
     }
   };
+  return (key) => (fromLease(key) ? undefined : takeLease(key));
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

@@ -1,9 +1,8 @@
 // One structured JSON line per request: method, path, route, status, ms, request id.
 // Never logged: query strings (cursors, tokens), headers (Authorization), bodies (signatures), and
 // the secret segment of sign links (`/sign-requests/{id}`, `/sign/{id}` are logged as `:id`).
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { Logger } from "../../src/logger.js";
-import { routeLabel } from "./route-label.js";
 
 const SECRET_SEGMENTS: [RegExp, string][] = [
   [/\/sign-requests\/[^/]+/g, "/sign-requests/:id"],
@@ -20,20 +19,16 @@ export function redactPath(path: string): string {
   return redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted;
 }
 
-export function requestLog(logger: Logger): MiddlewareHandler {
-  return async (c, next) => {
-    const started = performance.now();
-    await next();
-    const status = c.res.status;
-    const fields = {
-      requestId: c.get("requestId" as never) as string | undefined,
-      method: c.req.method,
-      path: redactPath(c.req.path),
-      route: routeLabel(c),
-      status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-    };
-    if (status >= 500) logger.warn(fields, "request");
-    else logger.info(fields, "request");
+/** Writes the line of an answered request (`observeRequests` calls it once per request). */
+export function logRequest(logger: Logger, c: Context, route: string, status: number, ms: number): void {
+  const fields = {
+    requestId: c.get("requestId" as never) as string | undefined,
+    method: c.req.method,
+    path: redactPath(c.req.path),
+    route,
+    status,
+    ms: Math.round(ms * 10) / 10,
   };
+  if (status >= 500) logger.warn(fields, "request");
+  else logger.info(fields, "request");
 }

@@ -3,22 +3,12 @@
 import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 
-// Both the request log and the metrics ask once the request is answered: found once per request.
-const labels = new WeakMap<Context, string>();
-
 export function routeLabel(c: Context): string {
-  const known = labels.get(c);
-  if (known !== undefined) return known;
-  let label = "unmatched";
   const routes = matchedRoutes(c);
   for (let index = routes.length - 1; index >= 0; index--) {
     const route = routes[index]!;
     // Middleware (`use`) is registered for method ALL; a route's handler for its own method.
-    if (route.method !== "ALL") {
-      label = route.path;
-      break;
-    }
+    if (route.method !== "ALL") return route.path;
   }
-  labels.set(c, label);
-  return label;
+  return "unmatched";
 }

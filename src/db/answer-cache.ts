@@ -177,6 +177,18 @@ export type CreateReadCacheParameters = {
   counter?: Counter<"route" | "result">;
 };
 
+/** `count` with the labelled children kept: prom-client otherwise hashes the label object on every answer. */
+function countBy(counter: Counter<"route" | "result"> | undefined): ReadCache["count"] {
+  if (!counter) return () => {};
+  const children = new Map<string, { inc: () => void }>();
+  return (route, result) => {
+    const key = `${route} ${result}`;
+    let child = children.get(key);
+    if (!child) children.set(key, (child = counter.labels(route, result)));
+    child.inc();
+  };
+}
+
 export function createReadCache(p: CreateReadCacheParameters): ReadCache {
   return {
     version: p.version,
@@ -194,6 +206,6 @@ export function createReadCache(p: CreateReadCacheParameters): ReadCache {
       sizeOf: (e) => e.head.length + e.mid.length + e.tail.length + 48,
     }),
     cursors: new CursorCache(p.entries),
-    count: (route, result) => p.counter?.inc({ route, result }),
+    count: countBy(p.counter),
   };
 }
