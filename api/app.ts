@@ -14,6 +14,7 @@ import { createHttpMetrics } from "./middleware/metrics.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { noNulInJson } from "./middleware/no-nul.js";
 import { observeRequests } from "./middleware/observe.js";
+import { PartitionedRouter } from "./router.js";
 import { healthRoutes } from "./routes/health.js";
 import { mcpRoutes } from "./routes/mcp.js";
 import { signPageRoutes } from "./routes/sign-page.js";
@@ -31,8 +32,14 @@ export const API_DESCRIPTION =
   "Read data, backtests, planners and unsigned transaction bundles for chain 4663. The service never holds keys: " +
   "every bundle takes effect only when the owner wallet signs it. Success answers {data}; errors answer {error, code, details?}.";
 
+/**
+ * Path partitions of the router (api/router.ts): /v1/strategy-finder/{token} sits beside literal
+ * routes, which only TrieRouter takes; every other path keeps RegExpRouter.
+ */
+export const ROUTER_PARTITIONS = ["/v1/strategy-finder/"] as const;
+
 export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new PartitionedRouter(ROUTER_PARTITIONS) });
   const metrics = createHttpMetrics({ registry: deps.metricsRegistry, defaultMetrics: deps.defaultMetrics });
 
   app.use(requestId(64));

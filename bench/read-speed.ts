@@ -14,9 +14,10 @@
 // Each answers req/s, p50 and p99, the ratio of each route to the bare app, and the server process's
 // CPU per request (from /proc: what the ratio is made of, and less bent by a busy machine than req/s).
 // Alone: `npx tsx bench/read-speed.ts` (READ_ACTIVITY_ROWS, READ_OWNERS, READ_POLL_OWNERS,
-// READ_CONNECTIONS, READ_DURATION_S).
+// READ_CONNECTIONS, READ_DURATION_S; READ_HOLD keeps the stack up for bench/tools/read-ab.ts).
 import { serve } from "@hono/node-server";
 import autocannon from "autocannon";
+import { writeFileSync } from "node:fs";
 import { Hono } from "hono";
 import postgres from "postgres";
 import { getAddress } from "viem";
@@ -192,6 +193,19 @@ export async function benchReadSpeed({
       drives.push(r);
     }
 
+    // READ_HOLD=FILE keeps the stack up after the drives, for bench/tools/read-ab.ts: its settings,
+    // owners and cursors go to FILE, and the run goes on (and cleans up) at SIGUSR2.
+    if (process.env.READ_HOLD) {
+      const hold = {
+        env: { DATABASE_URL: db.url, DATABASE_SCHEMA: indexer.schema, PONDER_PORT: new URL(indexer.ponderUrl).port, DEPLOYMENTS_FILE: devnet.deploymentsFile, DEVNET_PORT: String(devnet.port), REDIS_PREFIX: redisPrefix },
+        owners: ownerList,
+        cursors,
+        bare: bare.url,
+      };
+      writeFileSync(process.env.READ_HOLD, JSON.stringify(hold));
+      log(`holding the stack (settings in ${process.env.READ_HOLD}); kill -USR2 ${process.pid} to finish`);
+      await new Promise<void>((resolve) => process.once("SIGUSR2", () => resolve()));
+    }
     const [bareDrive, ...routes] = drives as [Drive, ...Drive[]];
     const figures: Figure[] = [
       { name: "activity rows", value: load.rows },

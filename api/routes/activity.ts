@@ -12,6 +12,7 @@ import { isoTime } from "../../src/domain/format.js";
 import { ApiError } from "../../src/domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { JSON_HEADERS, stringify } from "../envelope.js";
+import { setResponseHeader } from "../middleware/response-header.js";
 import { Activity } from "../schemas/accounts.js";
 import { Address, errorResponses, okResponse } from "../schemas/common.js";
 import { createRouter } from "../validation.js";
@@ -125,6 +126,9 @@ export function activityEntry(answer: ActivityAnswer, polledCursor: string | und
   };
 }
 
+/** The answer's body, stamped `now`. */
+const bodyAt = (entry: ActivityEntry, now: Date) => entry.head + now.toISOString() + entry.tail;
+
 /** A cached answer may answer at `now` only while its cursor is live (and, for the same cursor, not due for renewal). */
 const entryHoldsAt = (entry: ActivityEntry, now: Date) =>
   now.getTime() - entry.sinceMs < (entry.sameCursor ? Math.min(CURSOR_RENEW_MS, CURSOR_TTL_MS) : CURSOR_TTL_MS);
@@ -181,8 +185,8 @@ export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "log
   return createRouter<AppEnv>().openapi(getActivity, async (c) => {
     const { owner } = c.req.valid("param");
     const { cursor, limit, waitMs } = c.req.valid("query");
-    c.header("Cache-Control", "no-store");
-    const answerWith = (entry: ActivityEntry) => c.body(entry.head + deps.now().toISOString() + entry.tail, 200, JSON_HEADERS) as never;
+    // On Node's response (no WHATWG Headers object per answer); errors carry it too.
+    setResponseHeader(c, "Cache-Control", "no-store");
     try {
       if (cursor !== undefined && cache) {
         // A long poll reads the database (its waits follow the waker, which reads it too).
@@ -192,11 +196,13 @@ export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "log
             : await cachedAnswer(cache, cache.activity, activityKey(owner, cursor, limit), () => cache.version.snapshot(ACTIVITY_TABLE, owner.toLowerCase()), OWNERS_WAIT_MS);
         const hit = found.value && entryHoldsAt(found.value, deps.now()) ? found.value : undefined;
         cache.count("activity", hit ? "hit" : found.result === "hit" ? "miss" : found.result);
-        if (hit) return answerWith(hit);
+        if (hit) return c.body(bodyAt(hit, deps.now()), 200, JSON_HEADERS) as never;
       }
-      const poll = () => read(owner, cursor, limit);
-      const entry = cursor !== undefined && waitMs > 0 ? await longPoll(waker, owner, waitMs, c.req.raw.signal, poll) : await poll();
-      return answerWith(entry);
+      const entry =
+        cursor !== undefined && waitMs > 0
+          ? await longPoll(waker, owner, waitMs, c.req.raw.signal, () => read(owner, cursor, limit))
+          : await read(owner, cursor, limit);
+      return c.body(bodyAt(entry, deps.now()), 200, JSON_HEADERS) as never;
     } catch (error) {
       if (error instanceof CursorNotFoundError) throw new ApiError("CURSOR_NOT_FOUND");
       throw error;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "../../api/envelope.js";
 import { isConnectionError } from "../../api/errors.js";
 import { agentRouteGroups } from "../../api/routes/index.js";
+import type { PartitionedRouter } from "../../api/router.js";
 import type { Database } from "../../src/db/api-schema.js";
 import { createDb } from "../../src/db/connect.js";
 import { ApiError, errorCatalog } from "../../src/domain/errors.js";
@@ -214,6 +215,14 @@ describe("request errors", () => {
     expect(isConnectionError(new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNREFUSED" }) }))).toBe(true);
     expect(isConnectionError(new Error("syntax error"))).toBe(false);
     expect(isConnectionError(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
+  });
+});
+
+describe("routing", () => {
+  it("matches every path but /v1/strategy-finder/… with RegExpRouter (one precompiled expression, no tree walk)", async () => {
+    expect((await t.app.request("/health")).status).toBe(200);
+    await t.app.request("/v1/strategy-finder/track-record");
+    expect((t.app.router as PartitionedRouter<unknown>).activeRouters()).toEqual({ "/v1/strategy-finder/": "TrieRouter", "*": "RegExpRouter" });
   });
 });
 

@@ -111,6 +111,17 @@ describe("CORS", () => {
     expect(String(missing.headers["x-request-id"])).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("activity answers say Cache-Control: no-store (a cursor's answer changes), refusals too; along with CORS and the request id", async () => {
+    const refused = await raw("GET", `/v1/agent/accounts/${OWNER}/activity?cursor=not-a-live-cursor`, { origin: ORIGIN });
+    expect(refused.status).toBe(404);
+    expect(JSON.parse(refused.body).code).toBe("CURSOR_NOT_FOUND");
+    expect(refused.headers["cache-control"]).toBe("no-store");
+    expect(refused.headers["access-control-allow-origin"]).toBe("*");
+    expect(String(refused.headers["x-request-id"])).toMatch(/^[0-9a-f-]{36}$/);
+    // Other reads leave caching to the client.
+    expect((await raw("GET", "/health", {})).headers["cache-control"]).toBeUndefined();
+  });
+
   it("the sign page, health and metrics give no CORS headers: a foreign page cannot read them", async () => {
     for (const path of ["/sign/q8kVb2n5TzY1xW0aP3mL7rS9dF4gH6jKq8kV", "/health", "/metrics"]) {
       const get = await raw("GET", path, { origin: ORIGIN });

@@ -1,0 +1,103 @@
+// A/B of API variants on one read route, against a stack held by `READ_HOLD=/tmp/hold.json npx tsx
+// bench/read-speed.ts` (which writes the stack's settings, owners and cursors there and waits for
+// SIGUSR2). Each variant is an API process of its own, `name:FILE:NODE_OPTIONS` (FILE relative to the
+// repository, e.g. a `git worktree` of another commit, or empty for api/main.ts; NODE_OPTIONS may be
+// left out); drives alternate between the
+// bare app and the variants, round after round, so a busy machine bends them alike. Prints per
+// variant the median ratio to the bare app and the median API CPU per request.
+//   READ_AB_VARIANTS="head:../base/api/main.ts;new:" READ_AB_TARGET=accounts npx tsx bench/tools/read-ab.ts
+// READ_AB_HOLD (default /tmp/hold.json), READ_AB_TARGET (accounts | activity), READ_AB_ROUNDS (5),
+// READ_AB_DURATION_S (5).
+import autocannon from "autocannon";
+import { readFileSync } from "node:fs";
+import { freePort } from "../../test/helpers/stack.js";
+import { cpuSeconds, startService, type Service } from "../lib.js";
+
+type Hold = { env: Record<string, string>; owners: string[]; cursors: { owner: string; cursor: string }[]; bare: string };
+type Runs = { name: string; url: string; pid?: number; path: () => string; rps: number[]; cpuMs: number[] };
+
+const hold = JSON.parse(readFileSync(process.env.READ_AB_HOLD ?? "/tmp/hold.json", "utf8")) as Hold;
+const target = process.env.READ_AB_TARGET ?? "accounts";
+const rounds = Number(process.env.READ_AB_ROUNDS ?? 5);
+const durationS = Number(process.env.READ_AB_DURATION_S ?? 5);
+const variants = (process.env.READ_AB_VARIANTS ?? "current:").split(";").map((v) => {
+  const [name, file, nodeOptions] = v.split(":");
+  return { name: name!, file: file || "api/main.ts", nodeOptions };
+});
+
+const paths =
+  target === "accounts"
+    ? hold.owners.map((o) => `/v1/agent/accounts/${o}`)
+    : hold.cursors.map((c) => `/v1/agent/accounts/${c.owner}/activity?cursor=${c.cursor}`);
+const randomPath = () => paths[Math.floor(Math.random() * paths.length)]!;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function drive(url: string, path: () => string, seconds: number) {
+  return autocannon({ url, connections: 64, duration: seconds, requests: [{ method: "GET", setupRequest: (r) => ({ ...r, path: path() }) }] });
+}
+
+/** Every path once (the benchmark's cold pass), so the drives are of a warm API. */
+async function warm(url: string) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      while (next < paths.length) {
+        const path = paths[next++]!;
+        const res = await fetch(url + path);
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+      }
+    }),
+  );
+}
+
+const services: Service[] = [];
+try {
+  const runs: Runs[] = [{ name: "bare", url: hold.bare, path: () => "/", rps: [], cpuMs: [] }];
+  for (const v of variants) {
+    const port = await freePort();
+    const api = await startService(
+      "api",
+      v.file,
+      {
+        ...hold.env,
+        VIEWS_SCHEMA: "agent_views",
+        API_SCHEMA: "agent_api",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        RPC_URL: "",
+        REDIS_URL: process.env.REDIS_URL || "redis://127.0.0.1:6379",
+        LOG_LEVEL: "warn",
+        // Rate-limit counters of their own: each variant's reads stay under the limit as one API's would.
+        REDIS_PREFIX: `${hold.env.REDIS_PREFIX}-ab-${v.name}`,
+        ...(v.nodeOptions ? { NODE_OPTIONS: v.nodeOptions } : {}),
+      },
+      { url: `http://127.0.0.1:${port}`, readyPath: "/ready" },
+    );
+    services.push(api);
+    await warm(api.url);
+    await drive(api.url, randomPath, 2);
+    runs.push({ name: v.name, url: api.url, pid: api.process.pid, path: randomPath, rps: [], cpuMs: [] });
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const run of round % 2 ? [...runs].reverse() : runs) {
+      const cpu0 = cpuSeconds(run.pid);
+      const r = await drive(run.url, run.path, durationS);
+      const cpu1 = cpuSeconds(run.pid);
+      if (r.non2xx || r.errors) console.log(`${run.name}: ${r.non2xx} not 2xx, ${r.errors} errors`);
+      run.rps.push(r.requests.average);
+      if (cpu0 !== undefined && cpu1 !== undefined) run.cpuMs.push(((cpu1 - cpu0) * 1000) / r.requests.total);
+    }
+  }
+  const [bare, ...apis] = runs as [Runs, ...Runs[]];
+  console.log(`${target}: ${rounds} rounds of ${durationS} s; bare Hono median ${Math.round(median(bare.rps))} req/s`);
+  for (const run of apis) {
+    const ratios = run.rps.map((x, i) => x / bare.rps[i]!);
+    console.log(
+      `${run.name.padEnd(12)} ratio median ${median(ratios).toFixed(3)} [${ratios.map((x) => x.toFixed(2)).join(" ")}]; ` +
+        `${Math.round(median(run.rps))} req/s; API CPU ${median(run.cpuMs).toFixed(4)} ms/request [${run.cpuMs.map((x) => x.toFixed(3)).join(" ")}]`,
+    );
+  }
+} finally {
+  for (const s of services) await s.stop();
+}
