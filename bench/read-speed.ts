@@ -21,6 +21,7 @@ import { writeFileSync } from "node:fs";
 import { Hono } from "hono";
 import postgres from "postgres";
 import { getAddress } from "viem";
+import { API_NODE_FLAGS } from "../api/node-flags.js";
 import type { Deployments } from "../src/chain/deployments.js";
 import { responseValidator, type OpenApiDocument } from "../test/helpers/openapi-validate.js";
 import { freePort, readJson } from "../test/helpers/stack.js";
@@ -95,7 +96,7 @@ export async function benchReadSpeed({
     }
     log(`loaded in ${load.seconds.toFixed(1)} s: ${load.rows.toLocaleString("en")} activity rows, ${load.owners.toLocaleString("en")} owners; ${JSON.stringify(load.positions)}`);
 
-    // The API as `npm run api` runs it; its /ready asks the running indexer's /ready.
+    // The API as `npm run api` runs it (API_NODE_FLAGS too); its /ready asks the running indexer's /ready.
     const apiPort = await freePort();
     const api = await startService(
       "api",
@@ -118,7 +119,7 @@ export async function benchReadSpeed({
         // Profiling the API alone, e.g. READ_API_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof".
         ...(process.env.READ_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.READ_API_NODE_OPTIONS } : {}),
       },
-      { url: `http://127.0.0.1:${apiPort}`, readyPath: "/ready" },
+      { url: `http://127.0.0.1:${apiPort}`, readyPath: "/ready", nodeFlags: API_NODE_FLAGS },
     );
     services.push(api);
     const barePort = await freePort();

@@ -8,6 +8,7 @@ import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { config, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
 import { probeTcp, requireServices } from "../src/services.js";
+import { API_NODE_FLAGS } from "../api/node-flags.js";
 
 type Name = "devnet" | "indexer" | "api" | "worker";
 
@@ -33,9 +34,9 @@ const say = (line: string) => console.log(`${label("start")} ${line}`);
 const children = new Map<Name, ChildProcess>();
 let stopping = false;
 
-/** Runs `node --import tsx <file>` with its output prefixed by its name. Its death stops everything. */
+/** Runs `node --import tsx <file>` (the API with its flags) with its output prefixed by its name. Its death stops everything. */
 function spawnChild(name: Name, file: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", file], {
+  const child = spawn(process.execPath, [...(name === "api" ? API_NODE_FLAGS : []), "--import", "tsx", file], {
     cwd: repoRoot,
     env: { ...process.env, ...(colored ? { FORCE_COLOR: "1" } : {}), ...env },
     stdio: ["ignore", "pipe", "pipe"],

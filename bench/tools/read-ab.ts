@@ -1,8 +1,9 @@
 // A/B of API variants on one read route, against a stack held by `READ_HOLD=/tmp/hold.json npx tsx
 // bench/read-speed.ts` (which writes the stack's settings, owners and cursors there and waits for
-// SIGUSR2). Each variant is an API process of its own, `name:FILE:NODE_OPTIONS` (FILE relative to the
-// repository, e.g. a `git worktree` of another commit, or empty for api/main.ts; NODE_OPTIONS may be
-// left out); drives alternate between the
+// SIGUSR2). Each variant is an API process of its own, `name:FILE:FLAGS:ENV` (FILE relative to the
+// repository, e.g. a `git worktree` of another commit, or empty for api/main.ts; FLAGS, node flags
+// separated by spaces, go after API_NODE_FLAGS, so they win where they repeat one; ENV, `K=V,K=V`,
+// settings of the API's; all but the name may be left out); drives alternate between the
 // bare app and the variants, round after round, so a busy machine bends them alike. Prints per
 // variant the median ratio to the bare app and the median API CPU per request.
 //   READ_AB_VARIANTS="head:../base/api/main.ts;new:" READ_AB_TARGET=accounts npx tsx bench/tools/read-ab.ts
@@ -10,6 +11,7 @@
 // READ_AB_DURATION_S (5).
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
+import { API_NODE_FLAGS } from "../../api/node-flags.js";
 import { freePort } from "../../test/helpers/stack.js";
 import { cpuSeconds, startService, type Service } from "../lib.js";
 
@@ -21,8 +23,13 @@ const target = process.env.READ_AB_TARGET ?? "accounts";
 const rounds = Number(process.env.READ_AB_ROUNDS ?? 5);
 const durationS = Number(process.env.READ_AB_DURATION_S ?? 5);
 const variants = (process.env.READ_AB_VARIANTS ?? "current:").split(";").map((v) => {
-  const [name, file, nodeOptions] = v.split(":");
-  return { name: name!, file: file || "api/main.ts", nodeOptions };
+  const [name, file, flags, env] = v.split(":");
+  return {
+    name: name!,
+    file: file || "api/main.ts",
+    flags: (flags ?? "").split(" ").filter(Boolean),
+    env: Object.fromEntries((env ?? "").split(",").filter(Boolean).map((kv) => kv.split(/=(.*)/s, 2) as [string, string])),
+  };
 });
 
 const paths =
@@ -70,9 +77,9 @@ try {
         LOG_LEVEL: "warn",
         // Rate-limit counters of their own: each variant's reads stay under the limit as one API's would.
         REDIS_PREFIX: `${hold.env.REDIS_PREFIX}-ab-${v.name}`,
-        ...(v.nodeOptions ? { NODE_OPTIONS: v.nodeOptions } : {}),
+        ...v.env,
       },
-      { url: `http://127.0.0.1:${port}`, readyPath: "/ready" },
+      { url: `http://127.0.0.1:${port}`, readyPath: "/ready", nodeFlags: [...API_NODE_FLAGS, ...v.flags] },
     );
     services.push(api);
     await warm(api.url);

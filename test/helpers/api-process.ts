@@ -6,6 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import postgres from "postgres";
+import { API_NODE_FLAGS } from "../../api/node-flags.js";
 import { freePort, spawnTs, stopProcess, waitFor, type Stack } from "./stack.js";
 
 export type ServiceProcess = {
@@ -53,7 +54,7 @@ export async function startApi(stack: Stack, deployment: Deployment, options: { 
   const port = await freePort();
   const log = options.log ?? [];
   const url = `http://127.0.0.1:${port}`;
-  const child = spawnTs("api/main.ts", serviceEnv(stack, deployment, { PORT: String(port), BASE_URL: url, ...options.env }), options.name ?? "api", log);
+  const child = spawnTs("api/main.ts", serviceEnv(stack, deployment, { PORT: String(port), BASE_URL: url, ...options.env }), options.name ?? "api", log, API_NODE_FLAGS);
   const proc = { ...service(child, log), url, port };
   try {
     await waitFor(options.name ?? "api", async () => {
