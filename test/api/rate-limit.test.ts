@@ -3,7 +3,7 @@
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedis } from "../../api/redis.js";
+import { createRedis, waitForRedis } from "../../api/redis.js";
 import { agentRouteGroups } from "../../api/routes/index.js";
 import type { Database } from "../../src/db/api-schema.js";
 import { createSignRequest } from "../../src/db/sign-requests.js";
@@ -18,6 +18,7 @@ import {
   testApp,
   type TestDatabase,
 } from "./support.js";
+import { startRedisServer } from "../helpers/redis-server.js";
 import { testRoutes } from "./test-routes.js";
 
 const routes = { agentRoutes: [...agentRouteGroups, testRoutes()] };
@@ -119,6 +120,44 @@ describe("rate limit", () => {
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(performance.now() - started).toBeLessThan(2000); // no waiting on the dead Redis
     expect((await app.request("/v1/agent/test/ping", from("203.0.113.21"))).status).toBe(200);
+  });
+
+  it("Redis stopped: reads answer 200, limited in memory; started again: limits are counted in Redis again, across instances", async () => {
+    const server = await startRedisServer(); // a Redis of this test's own, to stop and start
+    const clients = [createRedis({ url: server.url }), createRedis({ url: server.url })] as const;
+    try {
+      await Promise.all(clients.map((c) => waitForRedis(c, 5000)));
+      const limit = { points: 3, duration: 60, keyPrefix: `${prefix}:rl:restart` };
+      const one = testApp({ db, redis: clients[0], rateLimit: limit, options: routes }).app;
+      const two = testApp({ db, redis: clients[1], rateLimit: limit, options: routes }).app;
+      const stored = await createSignRequest(db, {
+        owner: OWNER_B,
+        kind: "swap",
+        bundle: { walletSendCalls: { version: "2.0.0", chainId: "0x1237", from: OWNER_B, atomicRequired: false, calls: [] } },
+        now: new Date(),
+      });
+
+      await server.kill();
+      // Down: a read from Postgres answers, and each instance keeps limiting on its own, in memory.
+      const read = await one.request(`/v1/agent/sign-requests/${stored.id}`, from("203.0.113.30"));
+      expect(read.status).toBe(200);
+      expect((await json(read)).data.id).toBe(stored.id);
+      for (let i = 0; i < 2; i++) expect((await one.request("/v1/agent/test/ping", from("203.0.113.30"))).status).toBe(200);
+      expect((await one.request("/v1/agent/test/ping", from("203.0.113.30"))).status).toBe(429);
+      for (let i = 0; i < 3; i++) expect((await two.request("/v1/agent/test/ping", from("203.0.113.30"))).status).toBe(200);
+
+      await server.start(); // the same port, empty
+      await Promise.all(clients.map((c) => waitForRedis(c, 15_000)));
+      // Back: a client's requests are counted in Redis again, once across both instances (3 in all, not 3 each).
+      const ip = "203.0.113.31";
+      const statuses: number[] = [];
+      for (const app of [one, two, one, two, one]) statuses.push((await app.request("/v1/agent/test/ping", from(ip))).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      expect(await clients[0].keys(`${prefix}:rl:restart*`)).toEqual([`${prefix}:rl:restart:ip:${ip}`]);
+    } finally {
+      for (const c of clients) c.disconnect();
+      await server.kill();
+    }
   });
 
   it("takes points from Redis a lease (a tenth of the limit) at a time: exact on one instance, never above the limit on two", async () => {
