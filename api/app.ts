@@ -36,7 +36,7 @@ export const API_DESCRIPTION =
  * Path partitions of the router (api/router.ts): /v1/strategy-finder/{token} sits beside literal
  * routes, which only TrieRouter takes; every other path keeps RegExpRouter.
  */
-export const ROUTER_PARTITIONS = ["/v1/strategy-finder/"] as const;
+const ROUTER_PARTITIONS = ["/v1/strategy-finder/"] as const;
 
 export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new PartitionedRouter(ROUTER_PARTITIONS) });

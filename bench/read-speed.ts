@@ -14,7 +14,8 @@
 // Each answers req/s, p50 and p99, the ratio of each route to the bare app, and the server process's
 // CPU per request (from /proc: what the ratio is made of, and less bent by a busy machine than req/s).
 // Alone: `npx tsx bench/read-speed.ts` (READ_ACTIVITY_ROWS, READ_OWNERS, READ_POLL_OWNERS,
-// READ_CONNECTIONS, READ_DURATION_S; READ_HOLD keeps the stack up for bench/tools/read-ab.ts).
+// READ_CONNECTIONS, READ_DURATION_S; READ_HOLD keeps the stack up for bench/tools/read-ab.ts;
+// READ_API_NODE_FLAGS adds node flags to the API's).
 import { serve } from "@hono/node-server";
 import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
@@ -96,31 +97,17 @@ export async function benchReadSpeed({
     }
     log(`loaded in ${load.seconds.toFixed(1)} s: ${load.rows.toLocaleString("en")} activity rows, ${load.owners.toLocaleString("en")} owners; ${JSON.stringify(load.positions)}`);
 
-    // The API as `npm run api` runs it (API_NODE_FLAGS too); its /ready asks the running indexer's /ready.
-    const apiPort = await freePort();
-    const api = await startService(
-      "api",
-      "api/main.ts",
-      {
-        DATABASE_URL: db.url,
-        DATABASE_SCHEMA: indexer.schema,
-        VIEWS_SCHEMA: "agent_views",
-        API_SCHEMA: "agent_api",
-        PONDER_PORT: new URL(indexer.ponderUrl).port,
-        PORT: String(apiPort),
-        HOST: "127.0.0.1",
-        DEPLOYMENTS_FILE: devnet.deploymentsFile,
-        DEVNET_PORT: String(devnet.port),
-        RPC_URL: "",
-        REDIS_URL,
-        REDIS_PREFIX: redisPrefix,
-        // One request line per request at `info`; the figures are of the read path, not of stdout.
-        LOG_LEVEL: "warn",
-        // Profiling the API alone, e.g. READ_API_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof".
-        ...(process.env.READ_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.READ_API_NODE_OPTIONS } : {}),
-      },
-      { url: `http://127.0.0.1:${apiPort}`, readyPath: "/ready", nodeFlags: API_NODE_FLAGS },
-    );
+    // The stack the API reads (and, with READ_HOLD, what bench/tools/read-ab.ts starts its variants on).
+    const stack: ReadStack = {
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: indexer.schema,
+      PONDER_PORT: new URL(indexer.ponderUrl).port,
+      DEPLOYMENTS_FILE: devnet.deploymentsFile,
+      DEVNET_PORT: String(devnet.port),
+      REDIS_PREFIX: redisPrefix,
+    };
+    // Profiling the API alone: READ_API_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (not allowed in NODE_OPTIONS).
+    const api = await startReadApi(stack, { nodeFlags: (process.env.READ_API_NODE_FLAGS ?? "").split(" ").filter(Boolean) });
     services.push(api);
     const barePort = await freePort();
     const bare = await startService("bare-hono", "bench/read-speed.ts", { [BARE_PORT_ENV]: String(barePort) }, { url: `http://127.0.0.1:${barePort}`, readyPath: "/" });
@@ -197,12 +184,7 @@ export async function benchReadSpeed({
     // READ_HOLD=FILE keeps the stack up after the drives, for bench/tools/read-ab.ts: its settings,
     // owners and cursors go to FILE, and the run goes on (and cleans up) at SIGUSR2.
     if (process.env.READ_HOLD) {
-      const hold = {
-        env: { DATABASE_URL: db.url, DATABASE_SCHEMA: indexer.schema, PONDER_PORT: new URL(indexer.ponderUrl).port, DEPLOYMENTS_FILE: devnet.deploymentsFile, DEVNET_PORT: String(devnet.port), REDIS_PREFIX: redisPrefix },
-        owners: ownerList,
-        cursors,
-        bare: bare.url,
-      };
+      const hold: ReadHold = { stack, owners: ownerList, cursors, bare: bare.url };
       writeFileSync(process.env.READ_HOLD, JSON.stringify(hold));
       log(`holding the stack (settings in ${process.env.READ_HOLD}); kill -USR2 ${process.pid} to finish`);
       await new Promise<void>((resolve) => process.once("SIGUSR2", () => resolve()));
@@ -247,7 +229,41 @@ export async function benchReadSpeed({
   }
 }
 
-async function drive(name: string, url: string, path: () => string, connections: number, durationS: number): Promise<Drive> {
+/** What a read-speed API needs of its stack: database, indexer, devnet and Redis prefix. */
+export type ReadStack = Record<"DATABASE_URL" | "DATABASE_SCHEMA" | "PONDER_PORT" | "DEPLOYMENTS_FILE" | "DEVNET_PORT" | "REDIS_PREFIX", string>;
+/** What READ_HOLD writes for bench/tools/read-ab.ts. */
+export type ReadHold = { stack: ReadStack; owners: string[]; cursors: { owner: string; cursor: string }[]; bare: string };
+
+/**
+ * The API on `stack` as `npm run api` runs it (its own process with API_NODE_FLAGS, then `nodeFlags`,
+ * which win where they repeat one), on a free port; its /ready asks the running indexer's /ready.
+ * `file` may be another checkout's api/main.ts; `env` adds or overrides settings.
+ */
+export async function startReadApi(
+  stack: ReadStack,
+  { file = "api/main.ts", nodeFlags = [], env = {} }: { file?: string; nodeFlags?: readonly string[]; env?: Record<string, string> } = {},
+): Promise<Service> {
+  const port = await freePort();
+  return startService(
+    "api",
+    file,
+    {
+      ...stack,
+      VIEWS_SCHEMA: "agent_views",
+      API_SCHEMA: "agent_api",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      RPC_URL: "",
+      REDIS_URL,
+      // One request line per request at `info`; the figures are of the read path, not of stdout.
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    { url: `http://127.0.0.1:${port}`, readyPath: "/ready", nodeFlags: [...API_NODE_FLAGS, ...nodeFlags] },
+  );
+}
+
+export async function drive(name: string, url: string, path: () => string, connections: number, durationS: number): Promise<Drive> {
   const result = await autocannon({
     url,
     connections,
@@ -432,7 +448,7 @@ function sample<T>(list: T[], n: number): T[] {
   return copy.slice(0, n);
 }
 
-async function mapConcurrent<T, R>(items: T[], concurrency: number, run: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapConcurrent<T, R>(items: T[], concurrency: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(

@@ -3,31 +3,29 @@
 // SIGUSR2). Each variant is an API process of its own, `name:FILE:FLAGS:ENV` (FILE relative to the
 // repository, e.g. a `git worktree` of another commit, or empty for api/main.ts; FLAGS, node flags
 // separated by spaces, go after API_NODE_FLAGS, so they win where they repeat one; ENV, `K=V,K=V`,
-// settings of the API's; all but the name may be left out); drives alternate between the
+// settings of the API's; all but the name may be left out), started as read-speed.ts starts its API; drives alternate between the
 // bare app and the variants, round after round, so a busy machine bends them alike. Prints per
 // variant the median ratio to the bare app and the median API CPU per request.
 //   READ_AB_VARIANTS="head:../base/api/main.ts;new:" READ_AB_TARGET=accounts npx tsx bench/tools/read-ab.ts
 // READ_AB_HOLD (default /tmp/hold.json), READ_AB_TARGET (accounts | activity), READ_AB_ROUNDS (5),
 // READ_AB_DURATION_S (5).
-import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
-import { API_NODE_FLAGS } from "../../api/node-flags.js";
-import { freePort } from "../../test/helpers/stack.js";
-import { cpuSeconds, startService, type Service } from "../lib.js";
+import { cpuSeconds, type Service } from "../lib.js";
+import { drive, mapConcurrent, startReadApi, type ReadHold } from "../read-speed.js";
 
-type Hold = { env: Record<string, string>; owners: string[]; cursors: { owner: string; cursor: string }[]; bare: string };
 type Runs = { name: string; url: string; pid?: number; path: () => string; rps: number[]; cpuMs: number[] };
 
-const hold = JSON.parse(readFileSync(process.env.READ_AB_HOLD ?? "/tmp/hold.json", "utf8")) as Hold;
+const hold = JSON.parse(readFileSync(process.env.READ_AB_HOLD ?? "/tmp/hold.json", "utf8")) as ReadHold;
 const target = process.env.READ_AB_TARGET ?? "accounts";
 const rounds = Number(process.env.READ_AB_ROUNDS ?? 5);
 const durationS = Number(process.env.READ_AB_DURATION_S ?? 5);
+const CONNECTIONS = 64;
 const variants = (process.env.READ_AB_VARIANTS ?? "current:").split(";").map((v) => {
   const [name, file, flags, env] = v.split(":");
   return {
     name: name!,
-    file: file || "api/main.ts",
-    flags: (flags ?? "").split(" ").filter(Boolean),
+    file: file || undefined,
+    nodeFlags: (flags ?? "").split(" ").filter(Boolean),
     env: Object.fromEntries((env ?? "").split(",").filter(Boolean).map((kv) => kv.split(/=(.*)/s, 2) as [string, string])),
   };
 });
@@ -39,61 +37,35 @@ const paths =
 const randomPath = () => paths[Math.floor(Math.random() * paths.length)]!;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function drive(url: string, path: () => string, seconds: number) {
-  return autocannon({ url, connections: 64, duration: seconds, requests: [{ method: "GET", setupRequest: (r) => ({ ...r, path: path() }) }] });
-}
-
 /** Every path once (the benchmark's cold pass), so the drives are of a warm API. */
 async function warm(url: string) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 64 }, async () => {
-      while (next < paths.length) {
-        const path = paths[next++]!;
-        const res = await fetch(url + path);
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
-      }
-    }),
-  );
+  await mapConcurrent(paths, CONNECTIONS, async (path) => {
+    const res = await fetch(url + path);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+  });
 }
 
 const services: Service[] = [];
 try {
   const runs: Runs[] = [{ name: "bare", url: hold.bare, path: () => "/", rps: [], cpuMs: [] }];
   for (const v of variants) {
-    const port = await freePort();
-    const api = await startService(
-      "api",
-      v.file,
-      {
-        ...hold.env,
-        VIEWS_SCHEMA: "agent_views",
-        API_SCHEMA: "agent_api",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        RPC_URL: "",
-        REDIS_URL: process.env.REDIS_URL || "redis://127.0.0.1:6379",
-        LOG_LEVEL: "warn",
-        // Rate-limit counters of their own: each variant's reads stay under the limit as one API's would.
-        REDIS_PREFIX: `${hold.env.REDIS_PREFIX}-ab-${v.name}`,
-        ...v.env,
-      },
-      { url: `http://127.0.0.1:${port}`, readyPath: "/ready", nodeFlags: [...API_NODE_FLAGS, ...v.flags] },
-    );
+    // Rate-limit counters of its own: each variant's reads stay under the limit as one API's would.
+    const env = { REDIS_PREFIX: `${hold.stack.REDIS_PREFIX}-ab-${v.name}`, ...v.env };
+    const api = await startReadApi(hold.stack, { file: v.file, nodeFlags: v.nodeFlags, env });
     services.push(api);
     await warm(api.url);
-    await drive(api.url, randomPath, 2);
+    await drive(v.name, api.url, randomPath, CONNECTIONS, 2);
     runs.push({ name: v.name, url: api.url, pid: api.process.pid, path: randomPath, rps: [], cpuMs: [] });
   }
   for (let round = 0; round < rounds; round++) {
     for (const run of round % 2 ? [...runs].reverse() : runs) {
       const cpu0 = cpuSeconds(run.pid);
-      const r = await drive(run.url, run.path, durationS);
+      const r = await drive(run.name, run.url, run.path, CONNECTIONS, durationS);
       const cpu1 = cpuSeconds(run.pid);
       if (r.non2xx || r.errors) console.log(`${run.name}: ${r.non2xx} not 2xx, ${r.errors} errors`);
-      run.rps.push(r.requests.average);
-      if (cpu0 !== undefined && cpu1 !== undefined) run.cpuMs.push(((cpu1 - cpu0) * 1000) / r.requests.total);
+      run.rps.push(r.rps);
+      if (cpu0 !== undefined && cpu1 !== undefined) run.cpuMs.push(((cpu1 - cpu0) * 1000) / r.total);
     }
   }
   const [bare, ...apis] = runs as [Runs, ...Runs[]];
