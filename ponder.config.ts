@@ -50,6 +50,7 @@ export default createConfig({
     LimitOrderHook: source(abis.limitOrderHookAbi, c.limitOrderHook!),
     GridStrategy: source(abis.gridStrategyAbi, c.gridStrategy!),
     LadderStrategy: source(abis.ladderStrategyAbi, c.ladderStrategy!),
+    AgentAccountFactory: source(abis.agentAccountFactoryAbi, c.agentAccountFactory!),
     BasketRegistry: source(abis.basketRegistryAbi, c.basketRegistry!),
     BasketMaker: source(abis.basketMakerAbi, c.basketMaker!),
     BasketPool: {

@@ -352,6 +352,23 @@ export const ladderLeg = onchainTable(
   (table) => ({ pk: primaryKey({ columns: [table.ladderId, table.leg] }) }),
 );
 
+/**
+ * Every agent account of the factory (AccountCreated). Its owner and agent are immutable, so the row never
+ * changes; indexed by both so that a ladder-strategy via account finds the agent key's account in one read.
+ */
+export const agentAccount = onchainTable(
+  "agent_account",
+  (t) => ({
+    address: t.hex().primaryKey(),
+    owner: t.hex().notNull(),
+    /** The key that trades from the account. */
+    agent: t.hex().notNull(),
+    createdBlock: t.bigint().notNull(),
+    createdAt: t.integer().notNull(),
+  }),
+  (table) => ({ ownerIdx: index().on(table.owner), agentIdx: index().on(table.agent) }),
+);
+
 // ---------------------------------------------------------------- baskets
 
 export const basket = onchainTable("basket", (t) => ({

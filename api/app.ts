@@ -1,7 +1,7 @@
 // The agent API: cross-cutting middleware once, then the route groups.
 //
 // Order (outermost first): request id → observe (log line and metrics) → CORS (/v1) → body limit →
-// no NUL (/v1) → rate limit (/v1) → routes. All but `observe` pass reads on synchronously (an async
+// rate limit (/v1, /sign, /mcp) → no NUL (/v1) → JSON depth (/v1, /mcp) → routes. All but `observe` pass reads on synchronously (an async
 // frame around a request is paid on every request). Errors thrown anywhere become catalog answers in
 // `onError`, which `observe` then logs and counts like any answer.
 import { OpenAPIHono } from "@hono/zod-openapi";
@@ -11,12 +11,14 @@ import { openCors } from "./middleware/cors.js";
 import { requestId } from "./middleware/request-id.js";
 import { bodyLimit } from "./middleware/body-limit.js";
 import { createHttpMetrics } from "./middleware/metrics.js";
-import { rateLimit } from "./middleware/rate-limit.js";
+import { DEFAULT_RATE_LIMIT, rateLimit } from "./middleware/rate-limit.js";
 import { noNulInJson } from "./middleware/no-nul.js";
+import { maxJsonDepth } from "./middleware/json-depth.js";
+import { bearerOnly } from "./middleware/bearer-only.js";
 import { observeRequests } from "./middleware/observe.js";
 import { PartitionedRouter } from "./router.js";
 import { healthRoutes } from "./routes/health.js";
-import { mcpRoutes } from "./routes/mcp.js";
+import { MCP_PATH, mcpRoutes } from "./routes/mcp.js";
 import { signPageRoutes } from "./routes/sign-page.js";
 import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
 import { validationHook } from "./validation.js";
@@ -46,27 +48,52 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.use(observeRequests(deps.logger, metrics));
   app.use("/v1/*", openCors());
   app.use(bodyLimit(deps.bodyLimitBytes));
-  app.use("/v1/*", noNulInJson());
-  const limit = rateLimit({ ...deps.rateLimit, redis: deps.redis, logger: deps.logger });
+  // One budget per client address (and per session token) over every route that does work: /v1, the
+  // sign page (a database read per load) and /mcp (whose tool calls count again, as the same client).
+  // Before the body checks, so a flood of bad bodies is refused without reading them.
+  const limit = rateLimit({ ...deps.rateLimit, redis: deps.redis, logger: deps.logger, perSession: true });
   app.use("/v1/*", limit);
-  // The sign page reads the database on every load: it shares the /v1 budget.
   app.use("/sign/*", limit);
+  app.use(MCP_PATH, limit);
+  app.use("/v1/*", noNulInJson());
+  app.use("/v1/*", maxJsonDepth());
+  app.use(MCP_PATH, maxJsonDepth());
 
-  app.get("/metrics", metrics.handler);
+  // Metrics are served on their own port (api/main.ts); here only behind METRICS_TOKEN, if set.
+  if (deps.metricsToken) app.get("/metrics", bearerOnly(deps.metricsToken), metrics.handler);
   app.route("/", healthRoutes(deps));
   app.route("/", signPageRoutes(deps));
   for (const group of options.agentRoutes ?? agentRouteGroups) app.route("/v1/agent", group(deps));
   for (const group of options.publicRoutes ?? publicRouteGroups) app.route("/v1", group(deps));
   // MCP over Streamable HTTP: its tools call the routes above in process (src/mcp/).
-  app.route("/", mcpRoutes(app));
+  app.route("/", mcpRoutes(app, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops));
 
-  app.doc31("/v1/agent/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: { title: "Agent interface", version: "1.0.0", description: API_DESCRIPTION },
-    servers: [{ url: deps.baseUrl ?? new URL(c.req.url).origin }],
-  }));
+  app.doc31("/v1/agent/openapi.json", (c) => openApiHead(deps, new URL(c.req.url).origin));
 
   app.onError(errorHandler(deps.logger));
   app.notFound(notFoundHandler);
   return app;
 }
+
+/** The app's limit as the document states it. */
+const rateLimitPolicy = (deps: AppDeps) => {
+  const { points, duration } = { ...DEFAULT_RATE_LIMIT, ...deps.rateLimit };
+  return { requests: points, windowSeconds: duration };
+};
+
+const rateLimitNote = (deps: AppDeps) => {
+  const { requests, windowSeconds } = rateLimitPolicy(deps);
+  return (
+    `Rate limit: ${requests} requests per ${windowSeconds} s per client address on /v1, /mcp (each tool call counts too) and the sign page, ` +
+    "and as many per session token when a request carries one; never per the owner a request names. " +
+    "Answers carry RateLimit-Policy and RateLimit; over the limit: 429 RATE_LIMITED with Retry-After."
+  );
+};
+
+/** The document's head (api/routes/discovery.ts builds the same document for skill.md). */
+export const openApiHead = (deps: AppDeps, origin: string) => ({
+  openapi: "3.1.0" as const,
+  info: { title: "Agent interface", version: "1.0.0", description: `${API_DESCRIPTION} ${rateLimitNote(deps)}` },
+  "x-rate-limit": { ...rateLimitPolicy(deps), by: ["client address", "session (bearer token hash)"], headers: ["RateLimit-Policy", "RateLimit", "Retry-After"] },
+  servers: [{ url: deps.baseUrl ?? origin }],
+});

@@ -48,6 +48,8 @@ export type AppDeps = {
    * version tracker (src/db/projection-version.ts). Absent: every read goes to the database.
    */
   readCache?: ReadCache;
+  /** METRICS_TOKEN: also serve /metrics on the API port to `Authorization: Bearer <token>` (absent: 404 there; main.ts serves METRICS_PORT). */
+  metricsToken?: string;
   /** Also export the process's default metrics (CPU, memory, event loop); main.ts turns it on. */
   defaultMetrics?: boolean;
 };

@@ -45,6 +45,7 @@ const UNAVAILABLE_MESSAGES = [
   /Stream isn't writeable and enableOfflineQueue options is false/, // ioredis, offline
   /Reached the max retries per request limit/, // ioredis MaxRetriesPerRequestError
   /^Redis connection is not ready$/, // rate-limiter-flexible
+  /^Redis at \S+ is not reachable$/, // the job client (src/jobs/request-reply.ts)
   /^Connection terminated/, // pg
   /timeout exceeded when trying to connect/, // pg-pool
   /^write (EPIPE|ECONNRESET)/,

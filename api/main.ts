@@ -12,8 +12,8 @@ import { ensureDatabase } from "../src/db/ensure-database.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
 import { createJobClient } from "../src/jobs/request-reply.js";
 import { createLogger } from "../src/logger.js";
-import { requireServices } from "../src/services.js";
-import type { Server } from "node:http";
+import { requireChain, requireServices } from "../src/services.js";
+import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
 import { createApp } from "./app.js";
 import { answerParserErrors } from "./middleware/client-error.js";
@@ -31,7 +31,10 @@ function exitWith(line: string): never {
 }
 
 await requireServices({ postgres: true, redis: true });
+// A wrong chain id exits; an RPC that does not answer yet does not stop the API (reads need no chain).
+const chainUnread = await requireChain(rpcUrl(config));
 const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "api" } });
+if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
 
 // A fresh machine has no database yet; the API and the indexer may start in either order.
 await ensureDatabase(config.DATABASE_URL);
@@ -93,8 +96,20 @@ const app = createApp({
   },
   defaultMetrics: true,
   metricsRegistry,
+  metricsToken: config.METRICS_TOKEN,
   readCache,
 });
+
+// /metrics on a port of its own (METRICS_HOST:METRICS_PORT, loopback by default), never on the public one.
+const metricsServer = createServer((req, res) => {
+  if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") return void res.writeHead(404).end();
+  metricsRegistry.metrics().then(
+    (text) => res.writeHead(200, { "Content-Type": metricsRegistry.contentType }).end(text),
+    () => res.writeHead(500).end(),
+  );
+}).listen(config.METRICS_PORT, config.METRICS_HOST, () => logger.info({ host: config.METRICS_HOST, port: config.METRICS_PORT }, "metrics listening"));
+// Metrics are not worth stopping the API for: a taken port is a warning (set METRICS_PORT per process).
+metricsServer.on("error", (error: NodeJS.ErrnoException) => logger.warn({ err: { code: error.code, message: error.message } }, "metrics listener failed; /metrics is not served"));
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: HOST }, (info) => {
   logger.info({ host: info.address, port: info.port, baseUrl: config.BASE_URL, schema: config.API_SCHEMA }, "agent API listening");
@@ -119,6 +134,7 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }, SHUTDOWN_GRACE_MS);
   force.unref();
+  metricsServer.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close(), projectionVersion?.close()]);
   logger.info({}, "stopped");

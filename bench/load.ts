@@ -173,10 +173,10 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
     sampleRss();
     stop.abort();
     await Promise.all(loops);
-    // What the API spent per poll, and how its read cache answered (api_read_cache_total on /metrics).
+    // What the API spent per poll, and how its read cache answered (api_read_cache_total on the API's metrics port).
     const cpuAtEnd = cpuSeconds(api.child.pid);
     const apiCpuMsPerPoll = cpuAtStart !== undefined && cpuAtEnd !== undefined ? ((cpuAtEnd - cpuAtStart) * 1000) / Math.max(1, polls - pollsAtStart) : NaN;
-    const cacheLine = await fetch(`${base}/metrics`)
+    const cacheLine = await fetch(api.metricsUrl)
       .then((r) => r.text())
       .then((text) => text.split("\n").filter((l) => l.startsWith("api_read_cache_total") && l.includes('route="activity"')).map((l) => l.replace(/^api_read_cache_total/, "")).join(", "))
       .catch((error: Error) => `unavailable (${error.message})`);

@@ -6,7 +6,12 @@ import { join, resolve } from "node:path";
 import { config, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
 import { resetIndexForNewDevnet, resetPgliteForNewDevnet } from "../src/db/devnet-reset.js";
 import { ensureDatabase } from "../src/db/ensure-database.js";
-import { requireServices } from "../src/services.js";
+import { requireChain, requireServices } from "../src/services.js";
+
+// A wrong chain id exits here, in one line; an RPC that does not answer is left to Ponder (or to the
+// devnet check below), as before.
+const chainUnread = await requireChain(rpcUrl(config));
+if (chainUnread) console.warn(`[indexer] ${chainUnread}; starting anyway`);
 
 // DATABASE_KIND=pglite (read by ponder.config.ts) keeps the index in PGLITE_DIRECTORY: no Postgres needed.
 if (process.env.DATABASE_KIND === "pglite") {

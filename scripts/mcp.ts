@@ -16,7 +16,7 @@ import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projec
 import { createJobClient } from "../src/jobs/request-reply.js";
 import { createLogger } from "../src/logger.js";
 import { agentTools, createAgentMcpServer } from "../src/mcp/server.js";
-import { requireServices } from "../src/services.js";
+import { requireChain, requireServices } from "../src/services.js";
 
 function exitWith(line: string): never {
   console.error(line);
@@ -24,7 +24,10 @@ function exitWith(line: string): never {
 }
 
 await requireServices({ postgres: true, redis: true });
+// As the API: a wrong chain id exits, an RPC that does not answer yet does not.
+const chainUnread = await requireChain(rpcUrl(config));
 const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "mcp" }, write: (line) => process.stderr.write(line + "\n") });
+if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
 
 await ensureDatabase(config.DATABASE_URL);
 const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA, max: 4, applicationName: "agent-mcp" });

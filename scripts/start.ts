@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { config, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
-import { probeTcp, requireServices } from "../src/services.js";
+import { CHAIN_ID } from "../src/chain/client.js";
+import { probeTcp, readChainId, requireChain, requireServices } from "../src/services.js";
 import { API_NODE_FLAGS } from "../api/node-flags.js";
 
 type Name = "devnet" | "indexer" | "api" | "worker";
@@ -19,7 +20,6 @@ const PROCESSES: [Name, string][] = [
   ["worker", "workers/main.ts"],
 ];
 const READY_FILE = devnetReadyFile(config.DEPLOYMENTS_FILE);
-const DEVNET_CHAIN_ID = "0x1237";
 const DEVNET_TIMEOUT_MS = 5 * 60_000;
 const STOP_GRACE_MS = 10_000;
 
@@ -89,25 +89,14 @@ async function stop(code: number): Promise<void> {
   process.exit(code);
 }
 
-async function chainId(url: string): Promise<string | undefined> {
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      signal: AbortSignal.timeout(2000),
-    });
-    return ((await response.json()) as { result?: string }).result;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The devnet deletes ready.json when it starts and writes it once deployed and seeded. */
 async function waitForDevnet(url: string): Promise<boolean> {
   const deadline = Date.now() + DEVNET_TIMEOUT_MS;
   while (!stopping && Date.now() < deadline) {
-    if (existsSync(READY_FILE) && (await chainId(url)) === DEVNET_CHAIN_ID) return true;
+    if (existsSync(READY_FILE)) {
+      const read = await readChainId(url, 2000);
+      if ("chainId" in read && read.chainId === CHAIN_ID) return true;
+    }
     await sleep(500);
   }
   return false;
@@ -121,7 +110,7 @@ function printWallets(url: string): void {
   } catch {
     // Written by the devnet; without it there is just nothing more to print.
   }
-  say(`devnet ready at ${url} (chain 4663${ready.block === undefined ? "" : `, block ${ready.block}`})`);
+  say(`devnet ready at ${url} (chain ${CHAIN_ID}${ready.block === undefined ? "" : `, block ${ready.block}`})`);
   if (!ready.accounts?.length) return;
   say(`test wallets (mnemonic "test test test test test test test test test test test junk"):`);
   for (const account of ready.accounts) say(`  #${account.index} ${account.address}`);
@@ -162,6 +151,8 @@ async function main(): Promise<void> {
     printWallets(url);
   } else {
     say(`chain: ${redactUrl(config.RPC_URL!)}`);
+    // Once here rather than once per child: a wrong chain id exits with one line.
+    await requireChain(config.RPC_URL!);
   }
 
   for (const [name, file] of PROCESSES) {

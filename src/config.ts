@@ -52,6 +52,12 @@ const schema = z
     HOST: z.string().min(1).default("127.0.0.1"),
     /** Proxies in front of the API whose X-Forwarded-For hops are trusted for the client address. */
     TRUST_PROXY_HOPS: int(0, 10, "a number of proxy hops").default(0),
+    /** Prometheus /metrics of the API, on a port of its own (never the public API port). */
+    METRICS_PORT: port().default(9464),
+    /** The metrics listener's address: loopback unless a scraper elsewhere needs it. */
+    METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+    /** Set: the API port also serves /metrics, to `Authorization: Bearer <METRICS_TOKEN>` only (401 otherwise). Unset: 404 there. */
+    METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
     /** The per-client limit of /v1 routes (and the sign page): requests per window, in Redis, shared by
      * every API replica of the same REDIS_PREFIX. */
     RATE_LIMIT_POINTS: int(1, 10_000_000, "a number of requests").default(120),
@@ -88,9 +94,9 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-/** Hides the password of a URL such as postgresql://user:secret@host/db. */
+/** Hides the password of a URL such as postgresql://user:secret@host/db or redis://:secret@host. */
 export function redactUrl(value: string): string {
-  return value.replace(/(\/\/[^:/@]+:)[^@/]*@/, "$1***@");
+  return value.replace(/(\/\/[^:/@]*:)[^@/]*@/, "$1***@"); // redis://:password@host too
 }
 
 /** Parses an environment (pure). Empty strings count as unset. Throws ConfigError, one line. */

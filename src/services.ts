@@ -1,6 +1,8 @@
 // Postgres and Redis are required: a process that needs one checks it at start, and when it is
-// unreachable says so in one line (the URL it tried, and how to set it) and exits non-zero.
+// unreachable says so in one line (the URL it tried, and how to set it) and exits non-zero. The chain
+// is checked too, but only for its id: money moves on what is built against it.
 import { connect } from "node:net";
+import { CHAIN_ID } from "./chain/client.js";
 import { config, redactUrl } from "./config.js";
 
 /** Opens a TCP connection to host:port and closes it. Resolves null when it connects, else the reason. */
@@ -55,4 +57,39 @@ export async function requireServices(need: { postgres: boolean; redis: boolean 
       need.redis ? problem("Redis", config.REDIS_URL, 6379, "REDIS_URL") : null,
     ]),
   );
+}
+
+/** eth_chainId at `url`: the id, or why it could not be read (no answer, or not a chain id). */
+export async function readChainId(url: string, timeoutMs = 3000): Promise<{ chainId: number } | { unread: string }> {
+  try {
+    // fetch refuses credentials in a URL: they go as basic auth, as viem's transport sends them.
+    const target = new URL(url);
+    const auth = target.username ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString("base64")}` : undefined;
+    target.username = target.password = "";
+    const response = await fetch(target, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(auth ? { authorization: auth } : {}) },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const { result } = (await response.json()) as { result?: unknown };
+    if (typeof result !== "string" || !/^0x[0-9a-f]{1,16}$/i.test(result)) return { unread: `HTTP ${response.status}, no chain id in the answer` };
+    return { chainId: Number(BigInt(result)) };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return { unread: cause ?? (error as Error).message };
+  }
+}
+
+/**
+ * Exits with one line when the RPC at `url` answers a chain id other than CHAIN_ID. An RPC that does not
+ * answer is left to each process's own behaviour (the API serves reads without it): the reason is returned.
+ */
+export async function requireChain(url: string): Promise<string | null> {
+  const read = await readChainId(url);
+  if ("unread" in read) return `the chain id of the RPC at ${redactUrl(url)} could not be read (${read.unread})`;
+  if (read.chainId !== CHAIN_ID) {
+    exitWith([`The RPC at ${redactUrl(url)} is on chain ${read.chainId}, not ${CHAIN_ID} — point RPC_URL at a chain ${CHAIN_ID} node`]);
+  }
+  return null;
 }

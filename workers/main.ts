@@ -16,7 +16,7 @@ import { directAggregator } from "../src/chain/aggregator-direct.js";
 import { createJobClient } from "../src/jobs/request-reply.js";
 import { AGGREGATOR_QUEUE, queuedAggregator } from "../src/prepare/aggregator-queue.js";
 import { aggregatorProcessor, aggregatorWorkerOptions } from "./processors/aggregator.js";
-import { requireServices } from "../src/services.js";
+import { requireChain, requireServices } from "../src/services.js";
 import { prepareProcessor } from "./processors/prepare.js";
 import { Queue } from "bullmq";
 import { BACKTEST_QUEUE, SCAN_QUEUE } from "../src/backtests/jobs.js";
@@ -24,11 +24,15 @@ import { chainFees, scheduleScans } from "../src/backtests/schedule.js";
 import { backtestProcessor } from "./processors/backtest.js";
 import { scanProcessor } from "./processors/scan.js";
 import { GRADING_QUEUE, gradingProcessor, scheduleGrading } from "./processors/grading.js";
+import { PURGE_QUEUE, purgeProcessor, schedulePurge } from "./processors/purge.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
 await requireServices({ postgres: true, redis: true });
+// A wrong chain id exits; an RPC that does not answer yet only fails the jobs that need it, as before.
+const chainUnread = await requireChain(rpcUrl(config));
 const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "worker" } });
+if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
 
 await ensureDatabase(config.DATABASE_URL);
 const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA });
@@ -90,6 +94,12 @@ gradingWorker.on("error", (error) => logger.warn({ err: error.message }, "gradin
 const gradingQueue = new Queue(GRADING_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
 if (config.AGENT_REPORT_CARDS === "on") await scheduleGrading(gradingQueue).catch((error) => logger.warn({ err: (error as Error).message }, "grading schedule"));
 
+// Retention: expired sign-ins, sign requests, cursors, unmatched filings and old run logs, every 10 minutes.
+const purgeWorker = new Worker(PURGE_QUEUE, purgeProcessor({ db, now: () => new Date(), logger }), { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 1 });
+purgeWorker.on("error", (error) => logger.warn({ err: error.message }, "purge worker"));
+const purgeQueue = new Queue(PURGE_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
+await schedulePurge(purgeQueue).catch((error) => logger.warn({ err: (error as Error).message }, "purge schedule"));
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -100,9 +110,10 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }, SHUTDOWN_GRACE_MS);
   force.unref();
-  await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close(), gradingWorker.close()]);
+  await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close(), gradingWorker.close(), purgeWorker.close()]);
   await scanQueue.close();
   await gradingQueue.close();
+  await purgeQueue.close();
   await aggregatorJobs.close();
   await Promise.allSettled([db.destroy(), reads.destroy(), connection.quit()]);
   logger.info({}, "stopped");

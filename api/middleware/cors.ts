@@ -11,7 +11,7 @@ import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { setResponseHeader } from "./response-header.js";
 
-const EXPOSE_HEADERS = ["Retry-After", "X-Request-Id"];
+const EXPOSE_HEADERS = ["Retry-After", "X-Request-Id", "RateLimit", "RateLimit-Policy"];
 
 export function openCors(): MiddlewareHandler {
   const preflight = cors({

@@ -1,20 +1,28 @@
-// Per-client rate limits in Redis, so they hold across API replicas. The client is the `owner`
-// where the request names one (path /accounts/{owner}, /report-card/{owner}, /account/{owner},
-// query `owner`, or a JSON body's `owner`), else the client IP. Over the limit: 429 RATE_LIMITED
-// with Retry-After. When Redis is down, an in-memory insurance limiter keeps limiting (per
-// replica) and requests keep being answered: limits never turn a Redis outage into errors.
+// Per-client rate limits in Redis, so they hold across API replicas. A request is counted against
+// who sends it, never against what it names: its client address (the socket's, or behind
+// TRUST_PROXY_HOPS proxies the X-Forwarded-For hop), and, when it carries a session
+// (`Authorization: Bearer`), also against a hash of that token. A client naming a fresh owner each
+// time spends its own budget; a client naming someone else's address spends nothing of theirs.
+// Over the limit: 429 RATE_LIMITED with Retry-After. Every limited answer (2xx and 429) says the
+// policy and what is left (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy:
+// "client";q=120;w=60` and `RateLimit: "client";r=57;t=34`. When Redis is down, an in-memory
+// insurance limiter keeps limiting (per replica) and requests keep being answered: limits never
+// turn a Redis outage into errors.
 //
 // Each API process takes a client's points from Redis a lease at a time (a tenth of the limit, at
 // least 1 and at most 50) and spends them in memory: one Redis round trip per lease instead of per request. A lease
 // ends with its window. What this costs in exactness: a client is never let through more than the
 // limit, and with R replicas it may be refused up to (lease - 1) x (R - 1) requests early (points
 // leased by a replica it no longer calls); with one replica, or limits of 19 or fewer, it is exact.
+// `r` in the RateLimit header is what Redis had left when the lease was taken, less the lease spent.
 //
-// A factory: createApp puts one on /v1/*; a route can add a stricter one of its own, e.g.
-// `rateLimit({redis, name: "basket-plan", points: 6, duration: 60, ...})` as route middleware.
+// A factory: createApp puts one on /v1/*, /mcp and /sign/*; a route can add a stricter one of its
+// own, e.g. `rateLimit({redis, name: "basket-plan", points: 6, duration: 60, ...})`.
+import { createHash } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { Redis } from "ioredis";
+import type { ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "../../src/domain/errors.js";
@@ -36,15 +44,24 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = { points: 120, duration: 60,
 export type RateLimitParameters = Partial<RateLimitOptions> & {
   redis: Redis;
   logger?: Logger;
-  /** Overrides how the client is named (default: owner, else IP). */
-  key?: (c: Context) => string | Promise<string>;
+  /** The policy's name in the RateLimit headers (default "client"). */
+  name?: string;
+  /** Also limit a request that carries a bearer token per session (a hash of the token), at the same rate. */
+  perSession?: boolean;
+  /** Overrides the client's key (default `clientKey(clientIp(c))`); it must name who sends, never what the request names. */
+  key?: (c: Context) => string;
 };
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const OWNER_IN_PATH = /\/(?:accounts|account|report-card)\/(0x[0-9a-fA-F]{40})(?:\/|$)/;
+/**
+ * The client address an in-process caller vouches for (the /mcp route's tool calls run through
+ * `app.request` with it in their env): a remote request cannot set env, so it cannot claim one.
+ */
+export type ClientBindings = { agentClientIp?: string };
 
-/** The client IP: the socket's address, or the entry `hops` from the right of X-Forwarded-For. */
+/** The client IP: the in-process caller's, the entry `hops` from the right of X-Forwarded-For, or the socket's address. */
 export function clientIp(c: Context, trustProxyHops: number): string {
+  const vouched = (c.env as ClientBindings | undefined)?.agentClientIp;
+  if (vouched) return vouched;
   if (trustProxyHops > 0) {
     const forwarded = (c.req.header("x-forwarded-for") ?? "").split(",").map((part) => part.trim()).filter(Boolean);
     const entry = forwarded[forwarded.length - trustProxyHops];
@@ -57,79 +74,101 @@ export function clientIp(c: Context, trustProxyHops: number): string {
   }
 }
 
-/** The owner the request's path or `owner` query names, lowercased, or undefined. */
-export function ownerInUrl(c: Context): string | undefined {
-  const inPath = OWNER_IN_PATH.exec(c.req.path)?.[1];
-  if (inPath) return inPath.toLowerCase();
-  const inQuery = c.req.query("owner");
-  if (inQuery && ADDRESS.test(inQuery)) return inQuery.toLowerCase();
-  return undefined;
+/** The limiter key of a client address. */
+export const clientKey = (ip: string): string => `ip:${ip}`;
+
+/** The limiter key of a session: a hash of its bearer token (the token itself never reaches Redis or logs), or undefined. */
+export function sessionKey(c: Context): string | undefined {
+  const header = c.req.header("authorization");
+  if (!header) return undefined;
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  return token ? `session:${createHash("sha256").update(token).digest("base64url").slice(0, 22)}` : undefined;
 }
 
-/** Whether the request carries a JSON body (whose `owner` may name the client). */
-function hasJsonBody(c: Context): boolean {
-  return c.req.method === "POST" && /^application\/(?:[\w.+-]+\+)?json/i.test(c.req.header("content-type") ?? "");
+/** Adds a list item to a response header (a stricter route limiter adds its policy beside the app's). */
+function addResponseHeader(c: Context, name: string, value: string): void {
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  if (outgoing && typeof outgoing.setHeader === "function" && !outgoing.headersSent) {
+    const existing = outgoing.getHeader(name);
+    outgoing.setHeader(name, existing === undefined ? value : `${String(existing)}, ${value}`);
+  } else c.header(name, value, { append: true });
 }
 
-/** The `owner` of a JSON body, lowercased, or undefined (also for malformed JSON). */
-async function ownerInBody(c: Context): Promise<string | undefined> {
-  try {
-    // Hono caches the body text, so the route's validator reads it again (and reports bad JSON).
-    const body: unknown = await c.req.json();
-    const owner = typeof body === "object" && body !== null ? (body as { owner?: unknown }).owner : undefined;
-    if (typeof owner === "string" && ADDRESS.test(owner)) return owner.toLowerCase();
-  } catch {
-    // Malformed JSON: the validator answers 400; limit by IP meanwhile.
-  }
-  return undefined;
-}
+/** What one bucket has left after a request: points, and the end of its window (epoch ms). */
+export type Quota = { left: number; spare: number; until: number };
+
+type Bucket = { item: string; take: (key: string) => Quota | Promise<Quota> };
 
 export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
   const options = { ...DEFAULT_RATE_LIMIT, ...withoutUndefined(parameters) };
-  const limiter = new RateLimiterRedis({
-    storeClient: parameters.redis,
-    keyPrefix: options.keyPrefix,
-    points: options.points,
-    duration: options.duration,
-    rejectIfRedisNotReady: true, // go to the insurance limiter at once, never queue behind a dead Redis
-    insuranceLimiter: new RateLimiterMemory({ keyPrefix: options.keyPrefix, points: options.points, duration: options.duration }),
-  });
-  const take = leasedConsume(limiter, Math.min(MAX_LEASE, Math.max(1, Math.floor(options.points / LEASE_DIVISOR))));
-  // The client's key: at once for reads (owner in the URL, else the IP); a JSON body is read first.
-  const keyOf =
-    parameters.key ??
-    ((c: Context): string | Promise<string> => {
-      const owner = ownerInUrl(c);
-      if (owner) return `owner:${owner}`;
-      const ip = () => `ip:${clientIp(c, options.trustProxyHops)}`;
-      return hasJsonBody(c) ? ownerInBody(c).then((inBody) => (inBody ? `owner:${inBody}` : ip())) : ip();
+  const name = parameters.name ?? "client";
+  const bucket = (keyPrefix: string, item: string): Bucket => {
+    const limiter = new RateLimiterRedis({
+      storeClient: parameters.redis,
+      keyPrefix,
+      points: options.points,
+      duration: options.duration,
+      rejectIfRedisNotReady: true, // go to the insurance limiter at once, never queue behind a dead Redis
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: options.points, duration: options.duration }),
     });
+    return { item, take: leasedConsume(limiter, Math.min(MAX_LEASE, Math.max(1, Math.floor(options.points / LEASE_DIVISOR)))) };
+  };
+  const client = bucket(options.keyPrefix, name);
+  // Sessions count in the same keyspace under their own key (`session:<hash>`).
+  const session = parameters.perSession ? bucket(options.keyPrefix, "session") : undefined;
+  // Built once: the hot path only formats `r` and `t`.
+  const policy = (item: string) => `"${item}";q=${options.points};w=${options.duration}`;
+  const clientPolicy = policy(name);
+  const bothPolicies = `${clientPolicy}, ${policy("session")}`;
+  const state = (item: string, quota: Quota, now: number) =>
+    `"${item}";r=${Math.max(0, quota.spare + quota.left)};t=${Math.max(0, Math.ceil((quota.until - now) / 1000))}`;
 
-  const refuseOrPass = async (taking: Promise<void>, next: Next) => {
-    try {
-      await taking;
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) {
-        const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        throw new ApiError("RATE_LIMITED", `Too many requests: retry after ${seconds} s`, undefined, {
-          headers: { "Retry-After": String(seconds) },
-        });
-      }
+  const refused = (c: Context, item: string, rejection: unknown, policies: string): ApiError | undefined => {
+    if (!(rejection instanceof RateLimiterRes)) {
       // Both stores failed (should not happen with the memory insurance): answer rather than refuse.
       parameters.logger?.warn({ err: rejection }, "rate limiter failed; request let through");
+      return undefined;
     }
-    await next();
+    const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    addResponseHeader(c, "RateLimit-Policy", policies);
+    addResponseHeader(c, "RateLimit", `"${item}";r=0;t=${seconds}`);
+    return new ApiError("RATE_LIMITED", `Too many requests: retry after ${seconds} s`, undefined, { headers: { "Retry-After": String(seconds) } });
   };
-  // A point from the client's lease goes on synchronously: no async frame for most requests.
-  const limited = (key: string, next: Next) => {
-    const taking = take(key);
-    return taking ? refuseOrPass(taking, next) : next();
+
+  // The client's bucket, then the session's (a client over its limit spends nothing of the session's).
+  const slow = async (c: Context, next: Next, sessionId: string | undefined, first: Quota | Promise<Quota>) => {
+    const policies = sessionId ? bothPolicies : clientPolicy;
+    const states: string[] = [];
+    try {
+      states.push(state(client.item, await first, Date.now()));
+    } catch (rejection) {
+      const error = refused(c, client.item, rejection, policies);
+      if (error) throw error;
+    }
+    if (sessionId && session) {
+      try {
+        states.push(state(session.item, await session.take(sessionId), Date.now()));
+      } catch (rejection) {
+        const error = refused(c, session.item, rejection, policies);
+        if (error) throw error;
+      }
+    }
+    addResponseHeader(c, "RateLimit-Policy", policies);
+    if (states.length > 0) addResponseHeader(c, "RateLimit", states.join(", "));
+    await next();
   };
 
   return (c, next) => {
     if (c.req.method === "OPTIONS") return next(); // CORS preflights cost nothing
-    const key = keyOf(c);
-    return typeof key === "string" ? limited(key, next) : key.then((k) => limited(k, next));
+    const sessionId = session ? sessionKey(c) : undefined;
+    const taken = client.take(parameters.key ? parameters.key(c) : clientKey(clientIp(c, options.trustProxyHops)));
+    // Most requests: a point from the client's lease, synchronously, and two header strings.
+    if (sessionId === undefined && !(taken instanceof Promise)) {
+      addResponseHeader(c, "RateLimit-Policy", clientPolicy);
+      addResponseHeader(c, "RateLimit", state(client.item, taken, Date.now()));
+      return next();
+    }
+    return slow(c, next, sessionId, taken);
   };
 }
 
@@ -139,48 +178,53 @@ const MAX_LEASE = 50;
 /** Clients whose lease one process remembers (least recently used go first: they lease again). */
 const MAX_LEASES = 100_000;
 
-type Lease = { left: number; until: number };
-
 /**
  * `consume(key)` in leases of `size` points: a request spends a point of its client's lease in
  * memory, or takes a new lease (one at a time per client: concurrent requests wait for it rather than
  * each taking one); near the limit (a whole lease refused) the lease is given back and the request
- * takes its own point. Answers undefined when the point came from the lease (synchronously), else a
- * promise that rejects with the limiter's RateLimiterRes when over the limit.
+ * takes its own point. Answers the client's quota: synchronously when the point came from the lease,
+ * else a promise that rejects with the limiter's RateLimiterRes when over the limit.
  */
-export function leasedConsume(limiter: RateLimiterRedis, size: number): (key: string) => Promise<void> | undefined {
-  if (size <= 1) return async (key) => void (await limiter.consume(key));
-  const leases = new LRUCache<string, Lease>({ max: MAX_LEASES });
-  const leasing = new Map<string, Promise<void>>();
-  const fromLease = (key: string): boolean => {
-    const lease = leases.get(key);
-    if (!lease || lease.left <= 0 || Date.now() >= lease.until) return false;
-    lease.left--;
-    return true;
+export function leasedConsume(limiter: RateLimiterRedis, size: number): (key: string) => Quota | Promise<Quota> {
+  const single = async (key: string): Promise<Quota> => {
+    const res = await limiter.consume(key, 1);
+    return { left: 0, spare: res.remainingPoints, until: Date.now() + res.msBeforeNext };
   };
-  const takeLease = async (key: string): Promise<void> => {
+  if (size <= 1) return single;
+  const leases = new LRUCache<string, Quota>({ max: MAX_LEASES });
+  const leasing = new Map<string, Promise<void>>();
+  const fromLease = (key: string): Quota | undefined => {
+    const lease = leases.get(key);
+    if (!lease || lease.left <= 0 || Date.now() >= lease.until) return undefined;
+    lease.left--;
+    return lease;
+  };
+  const takeLease = async (key: string): Promise<Quota> => {
     for (;;) {
       const inFlight = leasing.get(key);
       if (!inFlight) break;
       await inFlight; // never rejects
-      if (fromLease(key)) return;
+      const lease = fromLease(key);
+      if (lease) return lease;
     }
     let done!: () => void;
     leasing.set(key, new Promise<void>((resolve) => (done = resolve)));
     try {
       const res = await limiter.consume(key, size);
-      leases.set(key, { left: size - 1, until: Date.now() + res.msBeforeNext }); // one is this request's
+      const lease = { left: size - 1, spare: res.remainingPoints, until: Date.now() + res.msBeforeNext }; // one is this request's
+      leases.set(key, lease);
+      return lease;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       // Fewer than a lease left in this window: give the lease back, take one point.
       await limiter.reward(key, size).catch(() => {});
-      await limiter.consume(key, 1);
+      return await single(key);
     } finally {
       leasing.delete(key);
       done();
     }
   };
-  return (key) => (fromLease(key) ? undefined : takeLease(key));
+  return (key) => fromLease(key) ?? takeLease(key);
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

@@ -20,7 +20,7 @@ import { ApiError } from "../../src/domain/errors.js";
 import { isoTime } from "../../src/domain/format.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { clientIp, DEFAULT_RATE_LIMIT, rateLimit } from "../middleware/rate-limit.js";
+import { clientIp, clientKey, DEFAULT_RATE_LIMIT, rateLimit } from "../middleware/rate-limit.js";
 import { BasketPlan, BasketPlanBody } from "../schemas/basket-plan.js";
 import { errorResponses, okResponse } from "../schemas/common.js";
 import { createRouter } from "../validation.js";
@@ -63,9 +63,10 @@ async function oneAtATime<T>(deps: AppDeps, key: string, run: () => Promise<T>):
 export const basketPlanRoutes = (deps: AppDeps) => {
   const base = { ...DEFAULT_RATE_LIMIT, ...deps.rateLimit };
   const keyPrefix = `${base.keyPrefix}:basket-plan`;
-  const client = (c: Context) => `ip:${clientIp(c, base.trustProxyHops)}`;
+  // Keyed on the client address (never an owner the body names), like the app's limit.
+  const client = (c: Context) => clientKey(clientIp(c, base.trustProxyHops));
   // Counted after validation: a malformed request costs the client nothing but its 400.
-  const limit = rateLimit({ redis: deps.redis, logger: deps.logger, keyPrefix, points: 6, duration: 60, trustProxyHops: base.trustProxyHops, key: client });
+  const limit = rateLimit({ redis: deps.redis, logger: deps.logger, keyPrefix, points: 6, duration: 60, trustProxyHops: base.trustProxyHops, name: "basket-plan" });
   return createRouter<AppEnv>().openapi(planBasket, async (c) => {
     const body = c.req.valid("json");
     await limit(c, async () => {});

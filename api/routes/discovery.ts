@@ -23,15 +23,11 @@ import { createRouter } from "../validation.js";
 /** The document createApp serves: the same groups, `info` and `servers` (see api/app.ts). */
 export async function servedOpenApiDocument(deps: AppDeps, origin: string): Promise<OpenApiDocument> {
   // Imported here, not at the top: index.ts imports this file.
-  const [{ agentRouteGroups, publicRouteGroups }, { API_DESCRIPTION }] = await Promise.all([import("./index.js"), import("../app.js")]);
+  const [{ agentRouteGroups, publicRouteGroups }, { openApiHead }] = await Promise.all([import("./index.js"), import("../app.js")]);
   const app = new OpenAPIHono<AppEnv>();
   for (const group of agentRouteGroups) app.route("/v1/agent", group(deps));
   for (const group of publicRouteGroups) app.route("/v1", group(deps));
-  return app.getOpenAPI31Document({
-    openapi: "3.1.0",
-    info: { title: "Agent interface", version: "1.0.0", description: API_DESCRIPTION },
-    servers: [{ url: deps.baseUrl ?? origin }],
-  }) as OpenApiDocument;
+  return app.getOpenAPI31Document(openApiHead(deps, origin)) as OpenApiDocument;
 }
 
 const text = (description: string, type: string) => ({ description, content: { [type]: { schema: z.string() } } });

@@ -1,36 +1,80 @@
 // /mcp: the agent API as an MCP server over Streamable HTTP (src/mcp/server.ts). Stateless: each POST
-// gets a server and transport of its own and a JSON answer, so any API replica serves any call and
-// nothing is kept between requests. Tool calls run the /v1 routes in process with this request's
-// client address, so they are rate limited, logged and counted like the same HTTP calls.
+// borrows a server from the app's pool and gets a transport of its own and a JSON answer, so any API
+// replica serves any call and nothing is kept between requests. The POST counts against the client's
+// rate limit (app.ts), and each tool call runs a /v1 route in process as the same client (the
+// address the limiter saw, passed in the inner request's bindings; none of the outer request's headers),
+// so it is limited, logged and counted like the same HTTP call.
+// One JSON-RPC message per POST: batches (a top-level array) were dropped by MCP 2025-06-18 and let
+// one request do a hundred calls' work; they are refused before any.
 // GET (a server-to-client stream) and DELETE (end a session) have no meaning without sessions: 405.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
-import { createAgentMcpServer } from "../../src/mcp/server.js";
+import { mcpServerPool, type ForwardedRequest } from "../../src/mcp/server.js";
 import type { AppEnv } from "../deps.js";
+import { clientIp, type ClientBindings } from "../middleware/rate-limit.js";
 
 export const MCP_PATH = "/mcp";
 
-const notAllowed = () =>
-  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: POST JSON-RPC messages to /mcp (stateless server)" }, id: null }), {
-    status: 405,
-    headers: { "Content-Type": "application/json", Allow: "POST" },
+/** A JSON-RPC error answer (id null: it answers no particular message). */
+export const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
   });
 
-/** The /mcp route of `app` (its tools call `app`'s own routes). */
-export function mcpRoutes(app: OpenAPIHono<AppEnv>): Hono<AppEnv> {
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const idOf = (message: unknown) => (isObject(message) && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null);
+const jsonRpcAnswer = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+
+/**
+ * Why a tools/call's params are not an object with a string `name` and object `arguments`, or undefined.
+ * The SDK reports these as -32603 "Internal error" with its validator's dump; they are the caller's
+ * mistake (-32602 Invalid params).
+ */
+function invalidToolCall(message: unknown): string | undefined {
+  if (!isObject(message) || message.method !== "tools/call") return undefined;
+  const params = message.params;
+  if (!isObject(params)) return "Invalid params: tools/call takes params {name, arguments}";
+  if (typeof params.name !== "string") return "Invalid params: params.name must be a tool name (string)";
+  if (params.arguments !== undefined && !isObject(params.arguments)) return "Invalid params: params.arguments must be an object";
+  return undefined;
+}
+
+const notAllowed = () => jsonRpcError(405, -32000, "Method not allowed: POST JSON-RPC messages to /mcp (stateless server)", { Allow: "POST" });
+
+/** The /mcp route of `app` (its tools call `app`'s own routes); `trustProxyHops` as the app's limiter. */
+export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
+  const pool = mcpServerPool(app);
   router.post(MCP_PATH, async (c) => {
-    const forwardedFor = c.req.header("x-forwarded-for");
-    const server = await createAgentMcpServer(app, { env: c.env, headers: forwardedFor ? { "X-Forwarded-For": forwardedFor } : {} });
+    if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
+      return jsonRpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    // The body was read (and its depth checked) by the middleware; Hono caches the text.
+    let message: unknown;
+    try {
+      message = JSON.parse(await c.req.text());
+    } catch {
+      return jsonRpcError(400, -32700, "Parse error: the body is not JSON");
+    }
+    if (Array.isArray(message)) return jsonRpcError(400, -32600, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18): send one message per POST");
+    const badParams = invalidToolCall(message);
+    if (badParams) return jsonRpcAnswer({ jsonrpc: "2.0", error: { code: -32602, message: badParams }, id: idOf(message) });
+
+    const env: ClientBindings = { agentClientIp: clientIp(c, trustProxyHops) };
+    const forward: ForwardedRequest = { env };
+    const server = await pool.take();
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      return await transport.handleRequest(c.req.raw);
+      const answer = await transport.handleRequest(c.req.raw, { parsedBody: message, authInfo: { token: "", clientId: env.agentClientIp!, scopes: [], extra: { forward } } });
+      // Through the context, so the headers set before the route (request id, RateLimit) are kept off Node too.
+      return c.newResponse(answer.body, answer);
     } finally {
-      // The JSON answer is complete once handleRequest resolves.
+      // The JSON answer is complete once handleRequest resolves; closing the transport frees the server.
       await transport.close().catch(() => {});
-      await server.close().catch(() => {});
+      pool.give(server);
     }
   });
   router.get(MCP_PATH, notAllowed);

@@ -5,11 +5,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ApiError, type ErrorCode } from "../../src/domain/errors.js";
 import { prepareThroughJob } from "../../src/prepare/job.js";
-import { runPrepare } from "../../src/prepare/pipeline.js";
+import { checkReceivers, runPrepare } from "../../src/prepare/pipeline.js";
 import { prepareKinds, type PrepareBodies, type PrepareKind } from "../../src/prepare/types.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { errorResponses, okResponse } from "../schemas/common.js";
+import { errorResponses, knownFields, okResponse } from "../schemas/common.js";
 import { prepareBodies, PrepareResult } from "../schemas/prepare.js";
 import { createRouter } from "../validation.js";
 
@@ -65,7 +65,11 @@ export const prepareRoutes = (deps: AppDeps) => {
   const router = createRouter<AppEnv>();
   for (const kind of prepareKinds) {
     router.openapi(prepareRoute(kind) as ReturnType<typeof prepareRoute>, async (c) => {
-      const body = (c.req as unknown as { valid(target: "json"): PrepareBodies[typeof kind] }).valid("json");
+      const valid = (c.req as unknown as { valid(target: "json"): PrepareBodies[typeof kind] }).valid("json");
+      // Extra fields are allowed (the spec's rule) but only checked, never carried: a receiver or
+      // recipient among them is refused here, then the job or pipeline gets the declared fields only.
+      checkReceivers(valid, valid.owner);
+      const body = knownFields(prepareBodies[kind], valid);
       if (deps.jobs) return ok(c, await prepareThroughJob(deps.jobs, kind, body));
       if (!deps.client) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
       const ctx = { db: deps.db, reads: deps.reads, deployments: deps.deployments, client: deps.client, now: deps.now, baseUrl: deps.baseUrl ?? new URL(c.req.url).origin, logger: deps.logger };

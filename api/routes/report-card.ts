@@ -20,7 +20,8 @@ const request = {
 };
 
 const RULES =
-  "Every figure comes from the chain, never from an agent: each prepared bundle is filed with the chain price, matched to mined transactions by owner, target and exact calldata, and graded by fixed rules a day after it took effect (7 days for deposits). No rate before 30 graded actions; then hitRate.lower90 is the low end of the Wilson 90% range, with the raw hits and misses.";
+  "Every figure comes from the chain, never from an agent: each prepared bundle is filed with the chain price, matched to mined transactions by owner, target and exact calldata, and graded by fixed rules a day after it took effect (7 days for deposits). No rate before 30 graded actions; then hitRate.lower90 is the low end of the Wilson 90% range, with the raw hits and misses.\n\n" +
+  "Credit: anyone may prepare a bundle for any owner, so a mined call is matched only to bundles prepared within the 10 minutes (a bundle's lifetime) before its block, never after it. When the bundles it matches carry different agentTags, no agent gets the credit: each is listed not-graded with reason ambiguous.";
 
 const getCard = createRoute({
   method: "get",

@@ -1,15 +1,18 @@
 // The strategy finder, public routes under /v1 (spec: "Public routes outside /v1/agent"):
 //   GET  /strategy-finder                 the board: past results per style over a window, beside holding
 //   GET  /strategy-finder/track-record    the board's daily picks, followed on paper for 7 days
-//   GET  /strategy-finder/attempts        runs logged for a wallet (by wallet until sessions exist)
+//   GET  /strategy-finder/attempts        runs made with a wallet's signed-in owner session
 //   POST /strategy-finder/backtest        any token on demand (a `backtest` job); every run is logged
 //   GET  /strategy-finder/{token}         every style for one token
 // The board is a repeatable job's stored result: 503 SCAN_PREPARING before the first one.
 import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { attemptsAnswer, boardAnswer, logFinderRun, tokenAnswer, trackRecordAnswer } from "../../src/backtests/finder.js";
 import { FILL_RULES } from "../../src/domain/backtest/fill-rules.js";
 import type { AppDeps, AppEnv } from "../deps.js";
+import { sessionOwner } from "../../src/report-card/sessions.js";
 import { ok } from "../envelope.js";
+import { bearerToken } from "../middleware/session.js";
 import { errorResponses, okResponse } from "../schemas/common.js";
 import {
   AttemptsAnswer, AttemptsQuery, BoardAnswer, BoardQuery, FinderBacktestAnswer, FinderBacktestBody, TokenPageAnswer, TokenPageQuery, TokenParam, TrackRecordAnswer,
@@ -39,7 +42,7 @@ const trackRecord = createRoute({
 
 const attempts = createRoute({
   method: "get", path: "/strategy-finder/attempts", tags: TAGS, summary: "A wallet's logged runs",
-  description: "Counts the on-demand runs (POST /v1/strategy-finder/backtest) logged with this wallet as identity. Sessions do not exist yet: until they do, runs are counted by wallet; then by the signed-in owner's session.",
+  description: "Counts the wallet's on-demand runs (POST /v1/strategy-finder/backtest) made with its signed-in owner session (`Authorization: Bearer <SESSION_TOKEN>` from POST /v1/agent/report-card/session). Runs without a session, or naming the wallet only in the body's `identity`, are not counted. Run logs are kept 90 days.",
   request: { query: AttemptsQuery },
   responses: { 200: okResponse(AttemptsAnswer, "The count"), ...errorResponses() },
 });
@@ -47,7 +50,7 @@ const attempts = createRoute({
 const backtest = createRoute({
   method: "post", path: "/strategy-finder/backtest", tags: TAGS, summary: "Run any token on demand",
   description:
-    "Walk-forward (no settings: the planner's lines each week, `variant` picks today's standard, tighter or wider lines for the run parameters; days 21-60, default 30) or with fixed settings over `period` (default 7d). Every run is logged (with `identity` when given)." + rules,
+    "Walk-forward (no settings: the planner's lines each week, `variant` picks today's standard, tighter or wider lines for the run parameters; days 21-60, default 30) or with fixed settings over `period` (default 7d). Every run is logged; it counts for a wallet (GET /v1/strategy-finder/attempts) only when it carries that wallet's owner session, `Authorization: Bearer <SESSION_TOKEN>` (from POST /v1/agent/report-card/session), and then for the session's owner whatever `identity` says. Without a live session the run is logged without identity." + rules,
   request: { body: { content: { "application/json": { schema: FinderBacktestBody } }, required: true } },
   responses: { 200: okResponse(FinderBacktestAnswer, "The run"), ...errorResponses("BUSY", "NO_CANDLES") },
 });
@@ -80,7 +83,10 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
       };
       const result = await runKind(deps, "finder-backtest", input);
       const summary = { mode: result.mode, returnPct: result.returnPct ?? result.averageReturnPct ?? null, verdict: result.verdict ?? null };
-      await logFinderRun(deps.db, input, b.identity, summary);
+      // Counted only for the owner of the session it carries: a body's identity proves nothing.
+      const token = bearerToken(c as unknown as Context);
+      const owner = token ? await sessionOwner(deps.db, token, deps.now()) : null;
+      await logFinderRun(deps.db, input, owner ? { kind: "wallet", value: owner } : undefined, summary, deps.now());
       return ok(c, result);
     })
     .openapi(tokenPage, async (c) => {

@@ -54,7 +54,17 @@ export const COMMON_ERROR_CODES = ["INVALID_REQUEST", "RATE_LIMITED", "INTERNAL"
 type ErrorResponse = {
   description: string;
   content: { "application/json": { schema: typeof ErrorBody } };
-  headers?: Record<string, { description: string; schema: { type: "integer" } }>;
+  headers?: Record<string, { description: string; schema: { type: "integer" | "string" } }>;
+};
+
+/** The headers of a 429 (api/middleware/rate-limit.ts); every other limited answer carries the last two as well. */
+export const RATE_LIMIT_HEADERS = {
+  "Retry-After": { description: "Seconds to wait", schema: { type: "integer" as const } },
+  "RateLimit-Policy": {
+    description: 'The limits that apply (draft-ietf-httpapi-ratelimit-headers), e.g. `"client";q=120;w=60` per client address, and `, "session";q=120;w=60` with a bearer token',
+    schema: { type: "string" as const },
+  },
+  RateLimit: { description: 'What is left of each: `"client";r=57;t=34` (r requests left, t seconds to the window\'s end)', schema: { type: "string" as const } },
 };
 
 /**
@@ -68,7 +78,7 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, ErrorRespo
     responses[status] = {
       description: lines.join("\n\n"),
       content: { "application/json": { schema: ErrorBody } },
-      ...(status === 429 ? { headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" as const } } } } : {}),
+      ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}),
     };
   }
   return responses;
@@ -77,4 +87,14 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, ErrorRespo
 /** The OpenAPI entry of a success answer `{data}`. */
 export function okResponse<T extends z.ZodType>(data: T, description: string) {
   return { description, content: { "application/json": { schema: Envelope(data) } } };
+}
+
+/**
+ * The fields of `value` that `schema` (an object schema, often loose: the spec allows extra fields)
+ * declares: what a route hands to a job or pipeline, so nothing it did not validate is queued.
+ */
+export function knownFields<T extends object>(schema: { shape: Record<string, unknown> }, value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.shape)) if (key in value) out[key] = (value as Record<string, unknown>)[key];
+  return out as T;
 }

@@ -22,7 +22,7 @@ export const CardAction = z
     reason: z
       .enum([...waitingReasons, ...notGradedReasons])
       .nullable()
-      .openapi({ description: "Why it waits or is not graded; null once graded" }),
+      .openapi({ description: "Why it waits or is not graded; null once graded. ambiguous: bundles prepared under different agentTags in the 10 minutes before the call was mined; credited to none" }),
     hit: z.boolean().nullable().openapi({ description: "Graded actions: whether the rule counts it a hit" }),
     note: z.string().openapi({ description: "The state and the verdict in words, with the chain figures compared" }),
     signed: z.boolean().openapi({ description: "Whether the bundle was seen mined; false only on the private card (waiting to be signed, or never signed)" }),

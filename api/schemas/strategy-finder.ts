@@ -37,7 +37,7 @@ export const TokenPageQuery = z.object({
 export const TokenParam = z.object({ token: Address.openapi({ param: { name: "token", in: "path" }, description: "The token's address" }) });
 
 export const AttemptsQuery = z.object({
-  kind: z.literal("wallet").openapi({ param: { name: "kind", in: "query" }, description: "wallet (the only identity kind until sessions exist)" }),
+  kind: z.literal("wallet").openapi({ param: { name: "kind", in: "query" }, description: "wallet: the runs made with this wallet's signed-in owner session" }),
   value: Address.openapi({ param: { name: "value", in: "query" }, description: "The wallet" }),
 });
 
@@ -53,7 +53,7 @@ export const FinderBacktestBody = z
     budgetUsd: z.number().min(10).max(10_000_000).default(500).openapi({ description: "USD (default 500)" }),
     days: z.number().int().min(21, { error: "must be an integer from 21 to 60" }).max(60, { error: "must be an integer from 21 to 60" }).optional().openapi({ description: "Walk-forward: days of hourly prices, 21-60 (default 30)" }),
     period: Period.optional().openapi({ description: "Fixed settings: the window replayed (default 7d)" }),
-    identity: z.object({ kind: z.literal("wallet"), value: Address }).optional().openapi({ description: "Whose run this is (counted by /v1/strategy-finder/attempts)" }),
+    identity: z.object({ kind: z.literal("wallet"), value: Address }).optional().openapi({ description: "Informational: a run counts for a wallet (GET /v1/strategy-finder/attempts) only with that wallet's owner session in `Authorization: Bearer`, never by this field" }),
   })
   .refine((b) => !(b.variant && b.settings), { error: "give variant or settings, not both", path: ["settings"] })
   .openapi("FinderBacktestBody");

@@ -11,7 +11,7 @@
 // READ_AB_DURATION_S (5).
 import { readFileSync } from "node:fs";
 import { cpuSeconds, type Service } from "../lib.js";
-import { drive, mapConcurrent, startReadApi, type ReadHold } from "../read-speed.js";
+import { drive, mapConcurrent, startReadApi, type ReadHold, clientHeaders } from "../read-speed.js";
 
 type Runs = { name: string; url: string; pid?: number; path: () => string; rps: number[]; cpuMs: number[] };
 
@@ -40,7 +40,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Every path once (the benchmark's cold pass), so the drives are of a warm API. */
 async function warm(url: string) {
   await mapConcurrent(paths, CONNECTIONS, async (path) => {
-    const res = await fetch(url + path);
+    const res = await fetch(url + path, { headers: clientHeaders(path) });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
   });

@@ -360,16 +360,26 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
   };
 }
 
-/** Every on-demand run is logged, with the identity it was made under (a wallet until sessions exist). */
-export async function logFinderRun(db: Kysely<Database>, input: FinderBacktestInput, identity: { kind: string; value: string } | undefined, summary: Record<string, unknown>) {
+/**
+ * Every on-demand run is logged; with an identity only when it was made with that wallet's signed-in
+ * owner session (the route passes the session's owner, never a wallet the body names).
+ */
+export async function logFinderRun(
+  db: Kysely<Database>,
+  input: FinderBacktestInput,
+  identity: { kind: "wallet"; value: string } | undefined,
+  summary: Record<string, unknown>,
+  now: Date,
+) {
   await db.insertInto("strategy_run").values({
     identity_kind: identity?.kind ?? null,
     identity_value: identity ? identity.value.toLowerCase() : null,
     token: input.token.toLowerCase(), strategy: input.strategy, input: input as unknown as Record<string, unknown>, summary,
+    created_at: now,
   }).execute();
 }
 
-/** GET /v1/strategy-finder/attempts: runs logged under this identity. */
+/** GET /v1/strategy-finder/attempts: runs made with this wallet's owner session. */
 export async function attemptsAnswer(db: Kysely<Database>, kind: "wallet", value: string) {
   const row = await db
     .selectFrom("strategy_run")
@@ -378,7 +388,7 @@ export async function attemptsAnswer(db: Kysely<Database>, kind: "wallet", value
     .where("identity_value", "=", value.toLowerCase())
     .executeTakeFirst();
   const last = row?.last ? new Date(row.last).toISOString() : null;
-  return { kind, value: getAddress(value), runs: Number(row?.n ?? 0), lastRunAt: last, scope: "wallet (the runs logged with this wallet as identity; by the signed-in owner's session once sessions exist)" };
+  return { kind, value: getAddress(value), runs: Number(row?.n ?? 0), lastRunAt: last, scope: "wallet (the runs made with this wallet's signed-in owner session, over the 90 days run logs are kept)" };
 }
 
 export type { ChartedToken };

@@ -5,7 +5,7 @@
 //   const client = createAgentClient({ baseUrl: "http://127.0.0.1:8080" });
 //   const vaults = await client.vaults();
 //   const result = await client.prepare("vault-deposit", { owner, vault: vaults[0].address, amount: "250" });
-//   await sendPrepared(walletClient, publicClient, result);            // ./send-prepared.ts
+//   await sendPrepared(walletClient, publicClient, result, { allow: deployments }); // ./send-prepared.ts
 //   let { cursor } = await client.activity(owner);                      // baseline
 //   const next = await client.activity(owner, { cursor, waitMs: 25_000 }); // long poll
 import type { z } from "@hono/zod-openapi";
@@ -62,13 +62,40 @@ export type AgentClientOptions = {
   fetch?: typeof fetch;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
+  /** Allow an http:// base URL that is not loopback (bundles and sessions would travel in clear). Default false. */
+  allowInsecureHttp?: boolean;
 };
+
+/** A base URL the client refuses: not http(s), or http:// to a host that is not loopback without allowInsecureHttp. */
+export class InsecureBaseUrlError extends Error {
+  override name = "InsecureBaseUrlError";
+}
+
+/** localhost, 127.0.0.0/8 and ::1: the only hosts plain http may reach by default. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InsecureBaseUrlError(`baseUrl ${baseUrl} is not a URL`);
+  }
+  if (url.protocol === "https:") return;
+  if (url.protocol !== "http:") throw new InsecureBaseUrlError(`baseUrl ${baseUrl}: only https (or http to loopback) is served`);
+  if (!isLoopbackHost(url.hostname) && !allowInsecureHttp)
+    throw new InsecureBaseUrlError(`baseUrl ${baseUrl} is plain http to a host that is not loopback: use https, or pass allowInsecureHttp: true`);
+}
 
 type Query = Record<string, string | number | boolean | undefined>;
 
 export type AgentClient = ReturnType<typeof createAgentClient>;
 
 export function createAgentClient(options: AgentClientOptions) {
+  checkBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
   const base = options.baseUrl.replace(/\/+$/, "");
   const doFetch = options.fetch ?? fetch;
 

@@ -1,10 +1,12 @@
 // Sends a PrepareResult from the owner's wallet, as the sign page does: wallet_sendCalls (EIP-5792,
 // the answer's `walletSendCalls` as is) when the wallet has it, else eth_sendTransaction one step at
 // a time in the answer's order (approvals first), waiting for each receipt before the next.
-// The service never signs: this runs in the agent's process, with the agent's wallet.
+// The service never signs: this runs in the agent's process, with the agent's wallet. Before anything
+// goes to the wallet, the bundle is checked against the caller's allow-list (./bundle-check.ts).
 import type { Account, Chain, Hex, PublicClient, TransactionReceipt, Transport, WalletClient } from "viem";
 import { isAddressEqual } from "viem";
 import type { PrepareResult } from "./agent-client.js";
+import { checkPreparedResult, type BundleAllowList } from "./bundle-check.js";
 
 export type SendPreparedReturnType = {
   /** How the bundle went out. */
@@ -16,6 +18,12 @@ export type SendPreparedReturnType = {
 };
 
 export type SendPreparedOptions = {
+  /**
+   * The service's contracts and tokens the caller trusts: a pinned deployments file (or allowListOf of it).
+   * Every step, every walletSendCalls call, spender and address argument is checked against it;
+   * a violation throws BundleCheckError and nothing is sent.
+   */
+  allow: BundleAllowList;
   /** Give up waiting for the batch or a receipt after this long (default 120 s). */
   timeoutMs?: number;
   /** Skip wallet_sendCalls (e.g. a wallet known to lack it). */
@@ -48,18 +56,20 @@ type CallsStatus = { status: number; receipts?: { transactionHash: Hex }[] };
 
 /**
  * Sends `result` from `walletClient` (whose account must be the bundle's owner) and waits until every
- * step is mined; throws SendPreparedError when a step reverts, the batch fails, or time runs out.
+ * step is mined; throws BundleCheckError (before sending) when the bundle breaks the money-safety rules
+ * against `options.allow`, SendPreparedError when a step reverts, the batch fails, or time runs out.
  */
 export async function sendPrepared(
   walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>,
   publicClient: PublicClient,
   result: PrepareResult,
-  options: SendPreparedOptions = {},
+  options: SendPreparedOptions,
 ): Promise<SendPreparedReturnType> {
   const account = walletClient.account;
   if (!account) throw new SendPreparedError("the wallet client has no account");
   if (!isAddressEqual(account.address, result.owner as Hex)) throw new SendPreparedError(`the bundle is for ${result.owner}, not ${account.address}`);
   if (Date.parse(result.expiresAt) <= Date.now()) throw new SendPreparedError("the bundle expired: prepare again");
+  checkPreparedResult(result, options.allow);
   const timeout = options.timeoutMs ?? 120_000;
 
   if (!options.fallbackOnly) {

@@ -27,6 +27,7 @@ export type Projections = {
   grid: Row<typeof schema.grid>;
   ladder: Row<typeof schema.ladder>;
   ladderLeg: Row<typeof schema.ladderLeg>;
+  agentAccount: Row<typeof schema.agentAccount>;
   basket: Row<typeof schema.basket>;
   basketBalance: Row<typeof schema.basketBalance>;
 };

@@ -1,6 +1,7 @@
 // Request-reply over BullMQ: the API enqueues a job and awaits its result with a deadline; workers
 // run it. Identical requests share one job when the caller gives a deterministic job id (a hash of the
 // inputs), and a finished job's result is kept a while, so a repeat is answered from it.
+import { redactUrl } from "../config.js";
 import { Queue, QueueEvents, type JobsOptions } from "bullmq";
 import { Redis } from "ioredis";
 
@@ -57,7 +58,7 @@ export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClien
   async function ready() {
     if (connection.status === "ready") return;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => { cleanup(); reject(new Error(`Redis at ${redisUrl} is not reachable`)); }, 2000);
+      const timer = setTimeout(() => { cleanup(); reject(new Error(`Redis at ${redactUrl(redisUrl)} is not reachable`)); }, 2000);
       const onReady = () => { cleanup(); resolve(); };
       const cleanup = () => { clearTimeout(timer); connection.off("ready", onReady); };
       connection.on("ready", onReady);
@@ -86,6 +87,10 @@ export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClien
         if (/timed out/i.test(message)) throw new JobTimeoutError(queueName, opts.timeoutMs);
         throw new JobFailedError(message);
       }
+    },
+    /** Workers connected to `queueName` now (one CLIENT LIST: for the rare path of a call that timed out). */
+    async workers(queueName: string): Promise<number> {
+      return get(queueName).queue.getWorkersCount();
     },
     async close() {
       await Promise.allSettled([...queues.values()].flatMap(({ queue, events }) => [queue.close(), events.close()]));

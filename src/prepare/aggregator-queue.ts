@@ -57,6 +57,10 @@ export function queuedAggregator(jobs: JobClient, address: Address, waitMs: numb
     try {
       return await jobs.run<R>(AGGREGATOR_QUEUE, data.op, { ...data, deadline }, { timeoutMs: waitMs, keepResultSeconds: 30 });
     } catch (error) {
+      if (error instanceof JobTimeoutError && (await jobs.workers(AGGREGATOR_QUEUE).catch(() => 0)) === 0) {
+        // No worker to run it: not a spent budget but an outage (503, not 429).
+        throw new ApiError("UNAVAILABLE", "No aggregator worker is running: retry shortly");
+      }
       if (error instanceof QueueBusyError || error instanceof JobTimeoutError) throw budgetBusy(waitMs);
       if (error instanceof JobFailedError) {
         const message = error.message;

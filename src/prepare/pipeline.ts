@@ -7,7 +7,7 @@ import { getAddress, type Address } from "viem";
 import { marketRegistryAbi } from "../../abis/index.js";
 import { simulateBundle } from "../chain/simulate.js";
 import { createSignRequest, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../db/sign-requests.js";
-import { moneySafetyViolations, walletSendCalls } from "../domain/bundles/index.js";
+import { allowListOf, moneySafetyViolations, walletSendCalls, withExtra, type AllowList } from "../domain/bundles/index.js";
 import { ApiError, isErrorCode, errorCatalog } from "../domain/errors.js";
 import { resolveGrid } from "./resolve/grid.js";
 import { resolveLadderStrategy } from "./resolve/ladder-strategy.js";
@@ -19,6 +19,7 @@ import { resolveSwap } from "./resolve/swap.js";
 import { resolveBasketBuy } from "./resolve/basket-buy.js";
 import { resolveBasketSell } from "./resolve/basket-sell.js";
 import { resolveBasketMake } from "./resolve/basket-make.js";
+import type { Deployments } from "../chain/deployments.js";
 import type { PrepareBodies, PrepareContext, PrepareKind, PrepareResult, Resolved, Resolver } from "./types.js";
 
 export const CHAIN_ID = 4663;
@@ -63,6 +64,38 @@ const REVERT_CODES = new Set([
   "SWAP_PAUSED", "BASKET_PAUSED", "BASKET_SELL_ONLY", "TOKEN_FROZEN", "TOKEN_PAUSED",
 ]);
 
+/** The zap's and maker's deadline: at most 10 minutes after the bundle is prepared. */
+export const DEADLINE_WINDOW_SECONDS = 600;
+
+/** The deployments' allow-list, made once per deployments object (the check runs on every prepare). */
+const baseAllowLists = new WeakMap<Deployments, AllowList>();
+function baseAllowList(deployments: Deployments): AllowList {
+  let list = baseAllowLists.get(deployments);
+  if (!list) baseAllowLists.set(deployments, (list = allowListOf(deployments)));
+  return list;
+}
+
+/**
+ * The money-safety self-check of every bundle (src/domain/bundles/decode.ts, all nine rules): the
+ * deployments' contracts and tokens with what the resolver adds (`resolved.allow`), deadlines within
+ * 10 minutes of the later of the service's clock and the chain time the resolver read. A violation is a
+ * builder bug, never the caller's fault: logged, and 500 INTERNAL.
+ */
+export function checkPrepared(ctx: Pick<PrepareContext, "deployments" | "logger" | "now">, kind: string, owner: Address, resolved: Resolved): void {
+  const { bundle } = resolved;
+  const clock = BigInt(Math.floor(ctx.now().getTime() / 1000));
+  const now = resolved.chainTime !== undefined && resolved.chainTime > clock ? resolved.chainTime : clock;
+  const violations = moneySafetyViolations(bundle, owner, CHAIN_ID, {
+    usdg: ctx.deployments.contracts.usdg as Address | undefined,
+    allow: withExtra(baseAllowList(ctx.deployments), resolved.allow ?? {}),
+    deadlineWindow: { now, seconds: DEADLINE_WINDOW_SECONDS },
+  });
+  if (violations.length > 0) {
+    ctx.logger.error({ kind, bundleKind: bundle.kind, violations }, "prepared bundle breaks the money-safety rules; refused");
+    throw new ApiError("INTERNAL", "The prepared bundle failed the service's own safety check");
+  }
+}
+
 export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kind: K, body: PrepareBodies[K]): Promise<PrepareResult> {
   const resolver = resolvers[kind] as Resolver<K> | undefined;
   if (!resolver) throw new ApiError("NOT_FOUND", `prepare kind ${kind} is not served`);
@@ -72,11 +105,7 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
   const { bundle } = resolved;
 
   // Self-check: a builder bug must never reach a wallet.
-  const violations = moneySafetyViolations(bundle, owner, CHAIN_ID, { usdg: ctx.deployments.contracts.usdg as Address | undefined });
-  if (violations.length > 0) {
-    ctx.logger.error({ kind, bundleKind: bundle.kind, violations }, "prepared bundle breaks the money-safety rules; refused");
-    throw new ApiError("INTERNAL", "The prepared bundle failed the service's own safety check");
-  }
+  checkPrepared(ctx, kind, owner, resolved);
 
   // The filing's chain price does not depend on the simulation: read it alongside (one round trip
   // less on the critical path); it is used only when the simulation passes.

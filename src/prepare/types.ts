@@ -7,7 +7,7 @@ import type { Deployments } from "../chain/deployments.js";
 import type { Aggregator } from "../chain/aggregator.js";
 import type { Database } from "../db/api-schema.js";
 import type { Projections } from "../db/projections.js";
-import type { Bundle, BundleKind, WalletSendCalls } from "../domain/bundles/index.js";
+import type { AllowListExtra, Bundle, BundleKind, WalletSendCalls } from "../domain/bundles/index.js";
 import type { Logger } from "../logger.js";
 
 export type PrepareContext = {
@@ -111,6 +111,11 @@ export type Resolved = {
   priceToken?: Address;
   /** Fields the answer's params show beside the builder's (decimal strings). */
   params?: Record<string, unknown>;
+  /** What the request adds to the deployments' allow-list of the money-safety check: the tokens it resolved
+   *  that the deployments do not list (a swap's unlisted token, a basket's tokens), the agent account it acts through. */
+  allow?: AllowListExtra;
+  /** The chain's latest block time (unix seconds) the deadlines were set from, when later than the service's clock. */
+  chainTime?: bigint;
 };
 
 export type Resolver<K extends PrepareKind> = (ctx: PrepareContext, body: PrepareBodies[K], owner: Address) => Promise<Resolved>;

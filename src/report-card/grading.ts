@@ -1,9 +1,16 @@
 // The grading job's I/O: match filings to mined transactions (owner, target, exact calldata, through the
 // indexer's executed calls), gather the chain facts of each matched action, and store its state, note and
 // verdict in report_action. Idempotent: every run revisits the actions that are not final yet.
+//
+// Credit only where it is due. Prepares need no session, so anyone can file a wallet's predictable call
+// (a cancel, claim or close by id) under a tag of its own. Hence: a mined call matches only filings made
+// within the bundle lifetime (10 minutes, SIGN_REQUEST_TTL_MS) before its block's time, never after it;
+// and when the filings it matches (same owner, target, calldata, in that window) carry different
+// agentTags, the action is credited to none: each of them is stored not-graded, reason "ambiguous".
 import { sql, type Kysely } from "kysely";
 import type { Database, FilingRow } from "../db/api-schema.js";
 import type { Projections } from "../db/projections.js";
+import { SIGN_REQUEST_TTL_MS } from "../db/sign-requests.js";
 import {
   actionSteps,
   actionTimeline,
@@ -24,6 +31,8 @@ export type GradingContext = { db: Kysely<Database>; reads: Kysely<Projections>;
 export type GradingSummary = { filings: number; matched: number; graded: number; waiting: number; notGraded: number; unsigned: number };
 
 const FINAL = ["graded", "not-graded"];
+/** A mined call matches filings made at most this long before its block (a bundle's lifetime). */
+const FILED_WITHIN_S = SIGN_REQUEST_TTL_MS / 1000;
 
 /** One pass over every filing that is not final. */
 export async function runGrading(ctx: GradingContext, options: { owner?: string } = {}): Promise<GradingSummary> {
@@ -40,8 +49,11 @@ export async function runGrading(ctx: GradingContext, options: { owner?: string 
   if (options.owner) q = q.where("filing.owner", "=", options.owner.toLowerCase());
   const filings = await q.execute();
   const used = await usedTransactions(ctx.db, [...new Set(filings.map((f) => f.owner))]);
+  // Filings settled earlier in this pass (as contenders of an ambiguous action): their rows above are stale.
+  const settled = new Set<string>();
 
   for (const filing of filings) {
+    if (settled.has(filing.id)) continue;
     summary.filings += 1;
     const steps = filing.steps as FiledStep[];
     const plan = planAction(filing.kind, steps);
@@ -68,6 +80,18 @@ export async function runGrading(ctx: GradingContext, options: { owner?: string 
       executedBlock = match.blockNumber;
       for (const t of txs) used.get(filing.owner)!.add(t);
       summary.matched += 1;
+      const contenders = await contendersOf(ctx.db, filing, match.firstTimestamp, match.timestamp);
+      if (new Set([filing, ...contenders].map((f) => f.agent_tag)).size > 1) {
+        const tags = [...new Set([filing, ...contenders].map((f) => f.agent_tag ?? "untagged"))].sort().join(", ");
+        const note = `${stateNote(plan, { state: "not-graded", reason: "ambiguous" })} Tags: ${tags}.`;
+        const base = { tx_hash: txs.at(-1)!, executed_at: new Date(executedAt * 1000), executed_block: executedBlock.toString() };
+        for (const f of [filing, ...contenders]) {
+          await store(ctx.db, f, { ...base, state: "not-graded", reason: "ambiguous", note, hit: null, figures: { txHashes: txs } });
+          settled.add(f.id);
+        }
+        summary.notGraded += 1;
+        continue;
+      }
     }
     const facts: ActionFacts = { chainNow, executedAt: executedAt!, ...(await gatherFacts(ctx.reads, plan, filing.owner, txs!)) };
     const timeline = actionTimeline(plan, facts);
@@ -130,14 +154,39 @@ async function usedTransactions(db: Kysely<Database>, owners: string[]): Promise
   return used;
 }
 
+/** The action steps' targets and calldata, lowercased: what two filings must share to claim one mined call. */
+const callsOf = (steps: unknown): string => JSON.stringify(actionSteps(steps as FiledStep[]).map((s) => [s.to.toLowerCase(), s.data.toLowerCase()]));
+
+/**
+ * The other filings a mined action could be credited to: same owner, same calls, not matched yet, made in
+ * the window before the action (from FILED_WITHIN_S before its last call's block to its first call's block).
+ */
+async function contendersOf(db: Kysely<Database>, filing: FilingRow, firstTimestamp: number, lastTimestamp: number): Promise<FilingRow[]> {
+  const rows = await db
+    .selectFrom("filing")
+    .leftJoin("report_action", "report_action.filing_id", "filing.id")
+    .selectAll("filing")
+    .where("filing.owner", "=", filing.owner)
+    .where("filing.id", "!=", filing.id)
+    .where("report_action.tx_hash", "is", null)
+    .where("filing.created_at", ">=", new Date((lastTimestamp - FILED_WITHIN_S) * 1000))
+    .where("filing.created_at", "<", new Date((firstTimestamp + 1) * 1000))
+    .execute();
+  const calls = callsOf(filing.steps);
+  return rows.filter((r) => callsOf(r.steps) === calls);
+}
+
 /**
  * Every action step of the filing matched, in order, to a successful mined call from the owner to the same
- * target with the exact same calldata, not matched before, mined no earlier than the previous step's.
+ * target with the exact same calldata, not matched before, mined no earlier than the previous step's, and
+ * mined within FILED_WITHIN_S after the filing (block times are whole seconds: the filing's second counts).
  */
 async function matchFiling(reads: Kysely<Projections>, filing: FilingRow, used: Set<string>) {
   const txHashes: string[] = [];
   let after = -1n;
   let last: { timestamp: number; blockNumber: bigint } | null = null;
+  let firstTimestamp: number | null = null;
+  const filedAt = Math.floor(filing.created_at.getTime() / 1000);
   for (const step of actionSteps(filing.steps as FiledStep[])) {
     const candidates = await reads
       .selectFrom("executedCall")
@@ -147,6 +196,8 @@ async function matchFiling(reads: Kysely<Projections>, filing: FilingRow, used: 
       .where("input", "=", step.data.toLowerCase() as `0x${string}`)
       .where("success", "=", true)
       .where("blockNumber", ">=", after)
+      .where("timestamp", ">=", filedAt)
+      .where("timestamp", "<=", filedAt + FILED_WITHIN_S)
       .orderBy("blockNumber")
       .limit(50)
       .execute();
@@ -155,8 +206,9 @@ async function matchFiling(reads: Kysely<Projections>, filing: FilingRow, used: 
     txHashes.push(found.txHash);
     after = found.blockNumber;
     last = { timestamp: found.timestamp, blockNumber: found.blockNumber };
+    firstTimestamp ??= found.timestamp;
   }
-  return last ? { txHashes, ...last } : null;
+  return last ? { txHashes, firstTimestamp: firstTimestamp!, ...last } : null;
 }
 
 /** The chain time the indexer has reached: the newest indexed trade or change. */

@@ -2,7 +2,24 @@
 // token (1 hour). Only the token's SHA-256 is stored. Every clock decision reads the `now` given.
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import { getAddress, verifyMessage, type Address, type Hex, type PublicClient } from "viem";
+import {
+  BaseError,
+  encodeDeployData,
+  erc6492SignatureValidatorAbi,
+  erc6492SignatureValidatorByteCode,
+  getAddress,
+  hashMessage,
+  hexToBool,
+  HttpRequestError,
+  isAddressEqual,
+  recoverAddress,
+  SocketClosedError,
+  TimeoutError,
+  WebSocketRequestError,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import type { Database } from "../db/api-schema.js";
 import { ApiError } from "../domain/errors.js";
 
@@ -45,13 +62,17 @@ export type ExchangeParameters = { owner: string; challengeId: string; signature
 /**
  * 401 CHALLENGE_EXPIRED: unknown challenge, or older than 5 minutes. 401 BAD_SIGNATURE: the challenge was
  * used already (a replay), was issued to another owner, or the signature is not the owner's over the
- * message as issued (a wrong signer or an altered message). A challenge is spent by its first exchange,
- * good or bad, so a signature can never be tried twice.
+ * message as issued (a wrong signer or an altered message). The signature is verified first, then the
+ * challenge is spent atomically: spent by its first definite answer, good or bad, so a signature is never
+ * judged twice; but a chain that does not answer (503 UNAVAILABLE) leaves it usable, to retry.
  */
 export async function exchangeChallenge(db: Kysely<Database>, p: ExchangeParameters): Promise<Session> {
   const owner = getAddress(p.owner);
   const challenge = await db.selectFrom("session_challenge").selectAll().where("id", "=", p.challengeId).executeTakeFirst();
   if (!challenge || challenge.expires_at.getTime() <= p.now.getTime()) throw new ApiError("CHALLENGE_EXPIRED");
+  if (challenge.used_at) throw new ApiError("BAD_SIGNATURE", USED);
+  // Another wallet's challenge is a definite no without the chain; otherwise ask it (may throw UNAVAILABLE).
+  const good = challenge.owner === owner.toLowerCase() && (await signedBy({ owner, message: challenge.message, signature: p.signature, client: p.client }));
   const spent = await db
     .updateTable("session_challenge")
     .set({ used_at: p.now })
@@ -59,10 +80,10 @@ export async function exchangeChallenge(db: Kysely<Database>, p: ExchangeParamet
     .where("used_at", "is", null)
     .returning("id")
     .executeTakeFirst();
-  if (!spent) throw new ApiError("BAD_SIGNATURE", "This challenge was used already: ask for a new one");
+  // A concurrent exchange answered first: this one is a replay, whatever its signature.
+  if (!spent) throw new ApiError("BAD_SIGNATURE", USED);
   if (challenge.owner !== owner.toLowerCase()) throw new ApiError("BAD_SIGNATURE", "The challenge was issued to another wallet");
-  if (!(await signedBy({ owner, message: challenge.message, signature: p.signature, client: p.client })))
-    throw new ApiError("BAD_SIGNATURE");
+  if (!good) throw new ApiError("BAD_SIGNATURE");
 
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(p.now.getTime() + SESSION_TTL_MS);
@@ -70,17 +91,36 @@ export async function exchangeChallenge(db: Kysely<Database>, p: ExchangeParamet
   return { token, owner, expiresAt: expiresAt.toISOString() };
 }
 
-/** personal_sign by `owner`: through the chain when there is one (ERC-1271 smart wallets too), else ecrecover. */
+const USED = "This challenge was used already: ask for a new one";
+
+/** No answer from the chain (a transport failure, not an RPC error reply): the service's fault, not the signer's. */
+function isOutage(error: unknown): boolean {
+  const transport = (e: unknown) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError || e instanceof SocketClosedError;
+  return error instanceof BaseError ? error.walk(transport) !== null : false;
+}
+
+/**
+ * personal_sign by `owner`. A key's signature is recovered locally (no chain needed); any other
+ * (ERC-1271 smart wallets, ERC-6492 wallets not deployed yet) is checked through the chain with the
+ * universal validator, deployless. A revert or a false is a definite no; a transport failure throws
+ * 503 UNAVAILABLE. (viem's verifyMessage turns a failed call into false, so it cannot tell them apart.)
+ */
 async function signedBy(p: { owner: Address; message: string; signature: string; client?: PublicClient }): Promise<boolean> {
-  if (!/^0x[0-9a-fA-F]+$/.test(p.signature)) return false;
+  if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(p.signature)) return false;
   const signature = p.signature as Hex;
+  const hash = hashMessage(p.message);
   try {
-    return p.client
-      ? await p.client.verifyMessage({ address: p.owner, message: p.message, signature })
-      : await verifyMessage({ address: p.owner, message: p.message, signature });
+    if (isAddressEqual(await recoverAddress({ hash, signature }), p.owner)) return true;
+  } catch {
+    // Not a 65-byte key signature: a smart wallet's, perhaps.
+  }
+  if (!p.client) return false;
+  try {
+    const data = encodeDeployData({ abi: erc6492SignatureValidatorAbi, args: [p.owner, hash, signature], bytecode: erc6492SignatureValidatorByteCode });
+    const { data: answer } = await p.client.call({ data });
+    return hexToBool(answer ?? "0x0");
   } catch (error) {
-    // A malformed signature fails to parse; a dead chain is the service's fault, not the signer's.
-    if ((error as Error).name === "HttpRequestError" || (error as Error).name === "TimeoutError") throw error;
+    if (isOutage(error)) throw new ApiError("UNAVAILABLE", "The chain did not answer while checking the signature: the challenge is still usable, retry shortly");
     return false;
   }
 }

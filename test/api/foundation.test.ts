@@ -26,6 +26,7 @@ import { testRoutes } from "./test-routes.js";
 
 const OWNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
+const METRICS_TOKEN = "metrics-token-for-tests-0123";
 let database: TestDatabase;
 let db: Kysely<Database>;
 let deadDb: Kysely<Database>;
@@ -42,6 +43,7 @@ beforeAll(async () => {
     db,
     redis,
     rateLimit: { keyPrefix: `${prefix}:rl` },
+    metricsToken: METRICS_TOKEN,
     options: { agentRoutes: [...agentRouteGroups, testRoutes({ deadDb })] },
   });
 });
@@ -259,9 +261,19 @@ describe("request log", () => {
 });
 
 describe("metrics", () => {
+  it("are not public on the API port: 401 without METRICS_TOKEN's bearer, 404 when no token is set", async () => {
+    expect((await t.app.request("/metrics")).status).toBe(401);
+    expect((await t.app.request("/metrics", { headers: { authorization: "Bearer wrong-token-of-sixteen" } })).status).toBe(401);
+    const plain = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:plain` } });
+    const missing = await plain.app.request("/metrics");
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).not.toContain("http_requests_total");
+  });
+
+
   it("counts requests and their latency by route pattern and status", async () => {
     await t.app.request("/v1/agent/test/accounts/" + OWNER);
-    const response = await t.app.request("/metrics");
+    const response = await t.app.request("/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).toContain('http_requests_total{method="GET",route="/v1/agent/test/accounts/:owner",status="200"}');

@@ -1,5 +1,6 @@
 // Rate limits live in Redis, so two API instances on the same prefix share them; when Redis is
 // down the in-memory insurance limiter keeps limiting and reads keep answering.
+import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,31 +70,91 @@ describe("rate limit", () => {
     expect(body.code).toBe("RATE_LIMITED");
     expect(body.error).toBe(`Too many requests: retry after ${retryAfter} s`);
 
-    // Another client is not affected; the probes outside /v1 are never limited.
+    // Another client is not affected; the probes (/health, /ready) are never limited.
     expect((await one.request("/v1/agent/test/ping", from("198.51.100.1"))).status).toBe(200);
     expect((await one.request("/health", from("203.0.113.7"))).status).toBe(200);
     expect(await redisA.exists(`${prefix}:rl:shared:ip:203.0.113.7`)).toBe(1);
   });
 
-  it("keys by the owner where the request names one (path or JSON body)", async () => {
-    const { app } = testApp({ db, redis: redisA, rateLimit: { points: 1, duration: 60, keyPrefix: `${prefix}:rl:owner` }, options: routes });
-    const sameIp = from("203.0.113.9");
-    expect((await app.request(`/v1/agent/test/accounts/${OWNER_A}`, sameIp)).status).toBe(200);
-    expect((await app.request(`/v1/agent/test/accounts/${OWNER_B}`, sameIp)).status).toBe(200);
-    expect((await app.request(`/v1/agent/test/accounts/${OWNER_A.toLowerCase()}`, sameIp)).status).toBe(429);
-
-    const post = (owner: string) =>
+  it("keys by the client, never by the owner a request names: a fresh owner each time is still limited, a victim is not locked out", async () => {
+    const { app } = testApp({ db, redis: redisA, rateLimit: { points: 3, duration: 60, keyPrefix: `${prefix}:rl:owner` }, options: routes });
+    const fresh = () => `0x${randomBytes(20).toString("hex")}`;
+    const attacker = from("203.0.113.9");
+    // Naming a fresh owner on each request spends the attacker's own budget.
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await app.request(`/v1/agent/test/accounts/${fresh()}`, attacker)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    // Same in a JSON body.
+    const post = (owner: string, ip: string) =>
       app.request("/v1/agent/test/echo", {
         method: "POST",
-        headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.10" },
+        headers: { "content-type": "application/json", "x-forwarded-for": ip },
         body: JSON.stringify({ owner, amount: "1" }),
       });
-    // OWNER_B already spent its point on the path route: the body's owner is the same client.
-    expect((await post(OWNER_B)).status).toBe(429);
-    const third = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
-    const first = await post(third);
+    expect((await post(fresh(), "203.0.113.9")).status).toBe(429);
+    // The attacker hammered the victim's address too: the victim (its own address) still reads it.
+    for (let i = 0; i < 5; i++) await app.request(`/v1/agent/test/accounts/${OWNER_A}`, attacker);
+    const victim = await app.request(`/v1/agent/test/accounts/${OWNER_A}`, from("198.51.100.77"));
+    expect(victim.status).toBe(200);
+    const first = await post(OWNER_B, "198.51.100.77");
     expect(first.status).toBe(200);
-    expect((await json(first)).data.owner).toBe(third); // the validator still reads the body
+    expect((await json(first)).data.owner).toBe(OWNER_B); // the validator still reads the body
+    expect(await redisA.keys(`${prefix}:rl:owner:owner:*`)).toEqual([]);
+  });
+
+  it("limits a session token per session across addresses, and per address as well", async () => {
+    const { app } = testApp({ db, redis: redisA, rateLimit: { points: 3, duration: 60, keyPrefix: `${prefix}:rl:session` }, options: routes });
+    const bearer = { authorization: "Bearer session-token-of-one-agent" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await app.request("/v1/agent/test/ping", from(`192.0.2.${i + 1}`, bearer))).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const refused = await app.request("/v1/agent/test/ping", from("192.0.2.50", bearer));
+    expect(refused.headers.get("ratelimit")).toMatch(/^"session";r=0;t=\d+$/);
+    // Another token from a fresh address passes; the token never reaches Redis in clear.
+    expect((await app.request("/v1/agent/test/ping", from("192.0.2.60", { authorization: "Bearer another-token" }))).status).toBe(200);
+    const keys = await redisA.keys(`${prefix}:rl:session:*`);
+    expect(keys.some((k) => k.includes("session-token-of-one-agent"))).toBe(false);
+    expect(keys.filter((k) => k.startsWith(`${prefix}:rl:session:session:`))).toHaveLength(2);
+    // The address's own limit still applies to a request with a session.
+    const ip = from("192.0.2.70");
+    for (let i = 0; i < 3; i++) expect((await app.request("/v1/agent/test/ping", ip)).status).toBe(200);
+    expect((await app.request("/v1/agent/test/ping", from("192.0.2.70", { authorization: "Bearer third-token" }))).status).toBe(429);
+  });
+
+  it("sends RateLimit-Policy and RateLimit on every limited answer, 2xx and 429", async () => {
+    const { app } = testApp({ db, redis: redisA, rateLimit: { points: 20, duration: 60, keyPrefix: `${prefix}:rl:headers` }, options: routes });
+    const ok = await app.request("/v1/agent/test/ping", from("203.0.113.40"));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("ratelimit-policy")).toBe('"client";q=20;w=60');
+    const state = /^"client";r=(\d+);t=(\d+)$/.exec(ok.headers.get("ratelimit") ?? "");
+    expect(state).not.toBeNull();
+    expect(Number(state![1])).toBe(19);
+    expect(Number(state![2])).toBeGreaterThan(0);
+    expect(Number(state![2])).toBeLessThanOrEqual(60);
+    const second = await app.request("/v1/agent/test/ping", from("203.0.113.40"));
+    expect(second.headers.get("ratelimit")).toMatch(/^"client";r=18;t=\d+$/);
+    const withSession = await app.request("/v1/agent/test/ping", from("203.0.113.40", { authorization: "Bearer t0k" }));
+    expect(withSession.headers.get("ratelimit-policy")).toBe('"client";q=20;w=60, "session";q=20;w=60');
+    expect(withSession.headers.get("ratelimit")).toMatch(/^"client";r=17;t=\d+, "session";r=19;t=\d+$/);
+    for (let i = 0; i < 17; i++) await app.request("/v1/agent/test/ping", from("203.0.113.40"));
+    const limited = await app.request("/v1/agent/test/ping", from("203.0.113.40"));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("ratelimit-policy")).toBe('"client";q=20;w=60');
+    expect(limited.headers.get("ratelimit")).toBe(`"client";r=0;t=${limited.headers.get("retry-after")}`);
+    // The sign page and /mcp are limited too (the same budget); probes are not.
+    expect((await app.request("/sign/q8kVb2n5TzY1xW0aP3mL7rS9dF4gH6jKq8kV", from("203.0.113.40"))).status).toBe(429);
+    const mcp = await app.request("/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": "203.0.113.40" }, body: "{}" });
+    expect(mcp.status).toBe(429);
+    expect((await app.request("/health", from("203.0.113.40"))).status).toBe(200);
+  });
+
+  it("states the limits in the OpenAPI document: x-rate-limit, the description, and the 429's headers", async () => {
+    const { app } = testApp({ db, redis: redisA, rateLimit: { points: 77, duration: 30, keyPrefix: `${prefix}:rl:doc` }, options: routes });
+    const doc = await json(await app.request("/v1/agent/openapi.json"));
+    expect(doc["x-rate-limit"]).toMatchObject({ requests: 77, windowSeconds: 30 });
+    expect(doc.info.description).toContain("77 requests per 30 s per client address");
+    const refused = doc.paths["/v1/agent/swap/quote"].get.responses["429"];
+    expect(Object.keys(refused.headers).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
   });
 
   it("keeps limiting in memory and keeps answering reads when Redis is down", async () => {

@@ -6,6 +6,7 @@ import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { getAddress } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadSeries } from "../../src/backtests/candles.js";
 import { BACKTEST_QUEUE, SCAN_QUEUE } from "../../src/backtests/jobs.js";
@@ -17,6 +18,7 @@ import { createProjectionsDb, createProjectionsPostgres, type Projections } from
 import { backtestGrid } from "../../src/domain/backtest/grid.js";
 import { createJobClient, type JobClient } from "../../src/jobs/request-reply.js";
 import { prepareBodies } from "../../api/schemas/prepare.js";
+import { createChallenge, exchangeChallenge } from "../../src/report-card/sessions.js";
 import { backtestProcessor } from "../../workers/processors/backtest.js";
 import { scanProcessor } from "../../workers/processors/scan.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, REDIS_URL, testApp, type TestDatabase } from "../api/support.js";
@@ -32,6 +34,7 @@ function expectPrepareBody(run: { route: string; body: Record<string, unknown> }
   expect(parsed.success, `${run.route}: ${JSON.stringify(parsed.error?.issues ?? [])}`).toBe(true);
 }
 const WALLET = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"; // any wallet: runs are logged, nothing is sent
+const WALLET_KEY = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"); // WALLET's devnet key
 
 let database: TestDatabase;
 let db: Kysely<Database>;
@@ -48,8 +51,8 @@ const bullPrefix = `${randomPrefix()}:bull`;
 
 type Answer<T = any> = { status: number; body: T };
 
-async function call<T = any>(method: "get" | "post", path: string, body?: unknown): Promise<Answer<T>> {
-  const res = await app.request(path, method === "post" ? { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) } : undefined);
+async function call<T = any>(method: "get" | "post", path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+  const res = await app.request(path, method === "post" ? { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) } : undefined);
   const json = (await res.json()) as T;
   expect(validator.errors(method, path.split("?")[0]!, res.status, json), `${method} ${path} ${res.status} against the OpenAPI document`).toEqual([]);
   return { status: res.status, body: json };
@@ -57,8 +60,8 @@ async function call<T = any>(method: "get" | "post", path: string, body?: unknow
 const get = <T = any>(path: string) => call<T>("get", path);
 const post = <T = any>(path: string, body: unknown) => call<T>("post", path, body);
 
-async function data<T = any>(method: "get" | "post", path: string, body?: unknown): Promise<T> {
-  const { status, body: json } = await call<{ data: T }>(method, path, body);
+async function data<T = any>(method: "get" | "post", path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
+  const { status, body: json } = await call<{ data: T }>(method, path, body, headers);
   expect(status, `${path}: ${JSON.stringify(json).slice(0, 400)}`).toBe(200);
   return json.data;
 }
@@ -260,14 +263,19 @@ describe("scans and the strategy finder (scan queue)", () => {
     }
   });
 
-  it("runs any token on demand, logs every run, and counts a wallet's attempts", async () => {
+  it("runs any token on demand, logs every run, and counts a wallet's attempts made with its owner session", async () => {
     const before = await data("get", `/v1/strategy-finder/attempts?kind=wallet&value=${WALLET}`);
     expect(before.runs).toBe(0);
-    const walk = await data("post", "/v1/strategy-finder/backtest", { token: weth, strategy: "grid", variant: "wider", days: 21, identity: { kind: "wallet", value: WALLET } });
+    // WALLET's report-card session: runs count for a wallet only with it.
+    const c = await createChallenge(db, { owner: WALLET, now: new Date() });
+    const { token } = await exchangeChallenge(db, { owner: WALLET, challengeId: c.challengeId, signature: await WALLET_KEY.signMessage({ message: c.message }), now: new Date() });
+    const session = { Authorization: `Bearer ${token}` };
+    const walk = await data("post", "/v1/strategy-finder/backtest", { token: weth, strategy: "grid", variant: "wider", days: 21 }, session);
     expect(walk.mode).toBe("walk-forward");
-    const fixed = await data("post", "/v1/strategy-finder/backtest", { token: weth, strategy: "dip-ladder", period: "1d", budgetUsd: 100, identity: { kind: "wallet", value: WALLET } });
+    const fixed = await data("post", "/v1/strategy-finder/backtest", { token: weth, strategy: "dip-ladder", period: "1d", budgetUsd: 100 }, session);
     expect(fixed.mode).toBe("fixed");
-    await data("post", "/v1/strategy-finder/backtest", { token: weth, strategy: "dip-ladder", period: "1d" });
+    // Naming the wallet without its session: logged, not counted.
+    await data("post", "/v1/strategy-finder/backtest", { token: weth, strategy: "dip-ladder", period: "1d", identity: { kind: "wallet", value: WALLET } });
     const after = await data("get", `/v1/strategy-finder/attempts?kind=wallet&value=${WALLET.toLowerCase()}`);
     expect(after.runs).toBe(2);
     const logged = await db.selectFrom("strategy_run").select("id").execute();

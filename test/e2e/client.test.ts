@@ -13,6 +13,7 @@ import {
   custom,
   decodeFunctionData,
   defineChain,
+  encodeFunctionData,
   http,
   parseUnits,
   type EIP1193RequestFn,
@@ -24,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
 import { createChainClient } from "../../src/chain/client.js";
 import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
-import { AgentApiError, createAgentClient, sendPrepared, type AgentClient, type PrepareResult } from "../../src/client/index.js";
+import { AgentApiError, BundleCheckError, createAgentClient, sendPrepared, type AgentClient, type PrepareResult } from "../../src/client/index.js";
 import type { Database } from "../../src/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
@@ -162,7 +163,7 @@ describe("the typed client and sendPrepared on the devnet", () => {
     const { cursor } = await client.activity(agent.address);
     const { result, vault } = await prepareDeposit();
     const wallet = createWalletClient({ account: agent, chain, transport: http(stack.rpcUrl) });
-    const sent = await sendPrepared(wallet, publicClient, result);
+    const sent = await sendPrepared(wallet, publicClient, result, { allow: deployments });
     expect(sent.method).toBe("eth_sendTransaction");
     expect(sent.receipts).toHaveLength(2);
     expect(sent.receipts.every((r) => r.status === "success")).toBe(true);
@@ -181,7 +182,7 @@ describe("the typed client and sendPrepared on the devnet", () => {
     const { result } = await prepareDeposit();
     const { provider, received } = batchingWallet(agent);
     const wallet = createWalletClient({ account: agent.address, chain, transport: custom(provider) });
-    const sent = await sendPrepared(wallet, publicClient, result);
+    const sent = await sendPrepared(wallet, publicClient, result, { allow: deployments });
     expect(sent.method).toBe("wallet_sendCalls");
     expect(sent.callsId).toMatch(/^0x[0-9a-f]{64}$/);
     expect(received).toEqual([result.walletSendCalls]);
@@ -191,10 +192,28 @@ describe("the typed client and sendPrepared on the devnet", () => {
     expect(change.data).toMatchObject({ assets: parseUnits(AMOUNT, 6).toString(), receiver: agent.address });
   });
 
+  it("refuses a real bundle whose approval and deposit were moved to another contract: BundleCheckError, nothing sent", async () => {
+    const { result } = await prepareDeposit();
+    const attacker = mnemonicToAccount(MNEMONIC, { addressIndex: 18 }).address;
+    // Consistent tampering: the approval's spender and the pulling step's target both become the attacker.
+    const approve = decodeFunctionData({ abi: testTokenAbi, data: result.steps[0]!.data as Hex });
+    const data = encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [attacker, approve.args![1] as bigint] });
+    for (const calls of [result.steps, result.walletSendCalls.calls] as { to: string; data: string }[][]) {
+      calls[0]!.data = data;
+      calls[1]!.to = attacker;
+    }
+    const { provider, received } = batchingWallet(agent);
+    const wallet = createWalletClient({ account: agent.address, chain, transport: custom(provider) });
+    const error = await sendPrepared(wallet, publicClient, result, { allow: deployments }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BundleCheckError);
+    expect((error as BundleCheckError).violations.some((v) => v.includes(attacker))).toBe(true);
+    expect(received).toEqual([]);
+  });
+
   it("refuses a bundle for another wallet before sending anything", async () => {
     const { result } = await prepareDeposit();
     const other = mnemonicToAccount(MNEMONIC, { addressIndex: 17 });
     const wallet = createWalletClient({ account: other, chain, transport: http(stack.rpcUrl) });
-    await expect(sendPrepared(wallet, publicClient, result)).rejects.toThrow(/not 0x/);
+    await expect(sendPrepared(wallet, publicClient, result, { allow: deployments })).rejects.toThrow(/not 0x/);
   });
 });

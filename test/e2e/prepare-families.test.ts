@@ -190,6 +190,8 @@ async function ensureAgentAccount(): Promise<Address> {
     await write(human, { address: account, abi: agentAccountAbi, functionName: "setLimits", args: [limits] });
   }
   expect(await chain.readContract({ address: account, abi: agentAccountAbi, functionName: "agent" })).toBe(agentKey.address);
+  // The agent key's account is looked up in the index (agent_account): wait until the indexer has it.
+  await until("the indexed agent account", () => reads.selectFrom("agentAccount").select("address").where("address", "=", lower(account)).executeTakeFirst());
   return account;
 }
 

@@ -21,7 +21,7 @@ import { createChainClient } from "../../src/chain/client.js";
 import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
 import type { Database } from "../../src/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
-import { decodeStepAll, moneySafetyViolations, walletSendCallsViolations } from "../../src/domain/bundles/index.js";
+import { allowListOf, decodeStepAll, moneySafetyViolations, walletSendCallsViolations } from "../../src/domain/bundles/index.js";
 import { isErrorCode } from "../../src/domain/errors.js";
 import { connectRedis, createTestDatabase, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
@@ -273,7 +273,8 @@ function problems(request: Request, data: { kind: string; owner: string; steps: 
     }
   }
   // And the service's own checker agrees, with the deadline window of this prepare.
-  const options = { usdg: tokenBy("USDG").address, deadlineWindow: { now: before, seconds: DEADLINE_SECONDS + Number(after - before) } };
+  // With the allow-list of the deployments: every token and basket here is one of them.
+  const options = { usdg: tokenBy("USDG").address, deadlineWindow: { now: before, seconds: DEADLINE_SECONDS + Number(after - before) }, allow: allowListOf(d) };
   const steps = data.steps.map((s) => ({ to: s.to, data: s.data, value: BigInt(s.value) }));
   out.push(...moneySafetyViolations({ steps }, owner, w.chainId, options));
   out.push(...walletSendCallsViolations(w, owner, options));

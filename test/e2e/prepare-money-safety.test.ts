@@ -46,7 +46,7 @@ import { createChainClient } from "../../src/chain/client.js";
 import { loadDeployments, type DeployedVault, type Deployments } from "../../src/chain/deployments.js";
 import type { Database } from "../../src/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
-import { decodeStepAll, moneySafetyViolations, walletSendCallsViolations } from "../../src/domain/bundles/index.js";
+import { allowListOf, decodeStepAll, moneySafetyViolations, walletSendCallsViolations } from "../../src/domain/bundles/index.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 
@@ -303,6 +303,8 @@ async function ensureAgentAccount(spotWif2: number): Promise<Address> {
     await write(human, { address: account, abi: agentAccountAbi, functionName: "setLimits", args: [limits] });
   }
   expect(await chain.readContract({ address: account, abi: agentAccountAbi, functionName: "agent" })).toBe(trader.address);
+  // The agent key's account is looked up in the index (agent_account): wait until the indexer has it.
+  await until("the indexed agent account", () => reads.selectFrom("agentAccount").select("address").where("address", "=", lower(account)).executeTakeFirst());
   return account;
 }
 
@@ -492,10 +494,12 @@ function problems(request: Request, data: { kind: string; owner: string; steps: 
       if (!data.steps.slice(1).every((s) => same(s.to, a.spender))) out.push(`approves ${a.spender}, which is not every later step's target`);
     }
   } else if (approvals.length > 0) out.push(`an approval where none is due: ${approvals.map((a) => a.amount).join(", ")}`);
-  // And the service's own checker agrees.
+  // And the service's own checker agrees, with the allow-list of the deployments (and the agent account):
+  // every target, spender and address argument is the owner, a service contract or a token.
   const steps = data.steps.map((s) => ({ to: s.to, data: s.data, value: BigInt(s.value) }));
-  out.push(...moneySafetyViolations({ steps }, who, w.chainId, { usdg: usdg() }));
-  out.push(...walletSendCallsViolations(w, who, { usdg: usdg() }));
+  const options = { usdg: usdg(), allow: allowListOf(d, { contracts: [state.account] }) };
+  out.push(...moneySafetyViolations({ steps }, who, w.chainId, options));
+  out.push(...walletSendCallsViolations(w, who, options));
   return out;
 }
 

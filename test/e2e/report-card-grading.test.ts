@@ -56,7 +56,7 @@ beforeAll(async () => {
   d = loadDeployments(stack.deploymentsFile);
   chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
   t = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }), rateLimit: { keyPrefix: `${prefix}:rl` } });
-  t.clock.set(new Date());
+  t.clock.set(new Date(Number((await chain.getBlock()).timestamp) * 1000));
   validator = responseValidator(await fetchOpenApi(t.app));
   // Wallets 14 and 15 carry no tokens: the admin mints them USDG and sends gas.
   for (const w of [alphaWallet, betaWallet]) {
@@ -78,7 +78,13 @@ type Step = { to: Address; data: Hex; value: string };
 
 async function prepared(from: typeof admin, kind: string, body: Record<string, unknown>) {
   const path = `/v1/agent/prepare/${kind}`;
-  const res = await t.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner: from.address, ...body }) });
+  // Filed at the chain's time (a mined call matches filings of the 10 minutes before its block, and this
+  // file moves the chain's clock); the service's clock is then put back where the test keeps it.
+  const kept = t.clock.now();
+  t.clock.set(new Date(Number((await chain.getBlock()).timestamp) * 1000));
+  const res = await Promise.resolve(t.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner: from.address, ...body }) })).finally(() =>
+    t.clock.set(kept),
+  );
   const answer = (await res.json()) as any;
   expect(res.status, `${kind}: ${JSON.stringify(answer).slice(0, 500)}`).toBe(200);
   return answer.data as { id: string; steps: Step[] };
@@ -259,8 +265,9 @@ describe("report card grading on the devnet", () => {
     expect([deposit.state, deposit.reason, typeof deposit.hit]).toEqual(["graded", null, "boolean"]);
     expect(deposit.note).toMatch(/Share price .* 7 days later/);
 
-    // 20 minutes on the service's clock: the bundle never sent is shown as never signed, on the private card only.
-    t.clock.advance(20 * 60_000);
+    // 20 minutes after it was filed, on the service's clock: the bundle never sent is shown as never signed, on the private card only.
+    const unsent = await db.selectFrom("filing").leftJoin("report_action", "report_action.filing_id", "filing.id").select("filing.created_at").where("report_action.tx_hash", "is", null).executeTakeFirstOrThrow();
+    t.clock.set(new Date(unsent.created_at.getTime() + 20 * 60_000));
     await grade();
     const priv = agent(await card(betaWallet.address, "private"), "beta");
     const never = priv.actions.filter((x) => !x.signed);

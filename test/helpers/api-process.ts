@@ -18,7 +18,7 @@ export type ServiceProcess = {
   stop(signal?: NodeJS.Signals): Promise<void>;
 };
 
-export type ApiProcess = ServiceProcess & { url: string; port: number };
+export type ApiProcess = ServiceProcess & { url: string; port: number; /** GET this for the API's Prometheus metrics (METRICS_PORT). */ metricsUrl: string };
 
 /** What every API and worker of one deployment share: the API schema and the Redis prefix. */
 export type Deployment = { apiSchema: string; redisPrefix: string };
@@ -52,10 +52,12 @@ function service(child: ChildProcess, log: string[]): ServiceProcess {
 /** `npm run api` on a free port; resolves once GET /health answers 200. */
 export async function startApi(stack: Stack, deployment: Deployment, options: { name?: string; env?: Record<string, string>; log?: string[] } = {}): Promise<ApiProcess> {
   const port = await freePort();
+  const metricsPort = await freePort(); // each API's metrics listener on a port of its own
   const log = options.log ?? [];
   const url = `http://127.0.0.1:${port}`;
-  const child = spawnTs("api/main.ts", serviceEnv(stack, deployment, { PORT: String(port), BASE_URL: url, ...options.env }), options.name ?? "api", log, API_NODE_FLAGS);
-  const proc = { ...service(child, log), url, port };
+  const env = { PORT: String(port), BASE_URL: url, METRICS_PORT: String(metricsPort), ...options.env };
+  const child = spawnTs("api/main.ts", serviceEnv(stack, deployment, env), options.name ?? "api", log, API_NODE_FLAGS);
+  const proc = { ...service(child, log), url, port, metricsUrl: `http://127.0.0.1:${env.METRICS_PORT}/metrics` };
   try {
     await waitFor(options.name ?? "api", async () => {
       if (!proc.alive()) throw new Error("exited");

@@ -1,13 +1,16 @@
 // Requests for fuzzing every route, generated with fast-check from the served OpenAPI document (so a
 // route added tomorrow is fuzzed tomorrow): for each operation, invalid requests (values off their
-// schema, wrong types, missing fields, malformed JSON, wrong content types, 1 MB bodies, deep
-// nesting, duplicated keys...) and valid-but-odd ones (schema-valid values at their edges: odd
-// casing, negative zero, huge amounts, unicode, duplicated keys and parameters, extra fields).
+// schema, wrong types, missing fields, malformed JSON, wrong content types, 1 MB bodies, nesting as
+// deep as 64 KiB allows, duplicated keys, `__proto__`/`constructor`/`prototype` keys...) and
+// valid-but-odd ones (schema-valid values at their edges: odd casing, negative zero, huge amounts,
+// unicode, duplicated keys and parameters, extra fields). Also /mcp (JSON-RPC messages) and the sign
+// page /sign/{id}, which the document does not list.
 //
 // `mustRefuse` marks the requests that are certainly invalid whatever the route does with them (the
 // fuzz then also demands a 4xx); the others only have to be answered well.
 import fc from "fast-check";
 import { getAddress } from "viem";
+import { MAX_JSON_DEPTH } from "../../api/middleware/json-depth.js";
 import { resolve, type JsonSchema, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from "../../api/discovery/catalog.js";
 
 export type FuzzRequest = {
@@ -20,6 +23,8 @@ export type FuzzRequest = {
   mustRefuse: boolean;
   /** What was done to the request, for failure messages. */
   what: string;
+  /** The only statuses the request may get (the sign page's, whose answers are known in advance). */
+  allowed?: number[];
 };
 
 export type FuzzOperation = { method: string; path: string; parameters: OpenApiParameter[]; body?: JsonSchema; bodyRequired: boolean };
@@ -27,7 +32,53 @@ export type FuzzOperation = { method: string; path: string; parameters: OpenApiP
 /** Values of the running system that make valid requests reach past the first lookup. */
 export type FuzzHints = { addresses: string[]; symbols: string[] };
 
+/**
+ * JSON text spliced in as is by `jsonText`: nesting far deeper than JSON.stringify's recursion allows
+ * (30,000 levels overflow its stack), built as text.
+ */
+export class RawJson {
+  constructor(
+    readonly text: string,
+    readonly type: "array" | "object",
+    readonly depth: number,
+  ) {}
+}
+
+/** `depth` nested arrays (2 bytes a level) or objects (`{"":`…`}`, 5 bytes a level) around 1. */
+export function deepJson(type: "array" | "object", depth: number): RawJson {
+  const text = type === "array" ? "[".repeat(depth) + "1" + "]".repeat(depth) : '{"":'.repeat(depth) + "1" + "}".repeat(depth);
+  return new RawJson(text, type, depth);
+}
+
+/** The deepest value of `type` whose text fits in `bytes`. */
+export function deepestWithin(type: "array" | "object", bytes: number): RawJson {
+  return deepJson(type, Math.max(1, Math.floor((bytes - 1) / (type === "array" ? 2 : 5))));
+}
+
+/**
+ * JSON text of `value`, RawJson spliced in. Own keys named `__proto__` are kept (JSON.stringify keeps
+ * own ones too; only an object literal's `__proto__:` sets the prototype instead of a key).
+ */
+export function jsonText(value: unknown, space?: string): string {
+  const raws: string[] = [];
+  const text = JSON.stringify(value, (_key, v: unknown) => (v instanceof RawJson ? `\u0000raw${raws.push(v.text) - 1}\u0000` : v), space);
+  return raws.length ? text.replace(/"\\u0000raw(\d+)\\u0000"/g, (_, i: string) => raws[Number(i)]!) : text;
+}
+
+/** `{...base}` with `key` set as an own data property (even `__proto__`). */
+export function withKey(base: unknown, key: string, value: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...((base && typeof base === "object" && !Array.isArray(base) ? base : {}) as object) };
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
+/** Deeper than twice the server's cap is refused whatever the counting convention. */
+export const CERTAINLY_TOO_DEEP = 2 * MAX_JSON_DEPTH;
+/** Room for a deep value beside a small body, under the 64 KiB body limit. */
+const DEEP_BUDGET = 56 * 1024;
+/** Keys that name Object.prototype's machinery: sent for real, as own keys of the JSON text. */
+const PROTO_KEYS = ["__proto__", "constructor", "prototype"] as const;
 const HEX40 = "70997970c51812dc3a010c7d01b50e0d17dc79c8";
 const JSON_TYPE = { "content-type": "application/json" };
 
@@ -110,7 +161,7 @@ export function stringBreaks(doc: OpenApiDocument, schema: JsonSchema | undefine
 function valueBreaks(doc: OpenApiDocument, schema: JsonSchema | undefined, value: unknown): boolean {
   const types = jsonTypes(doc, schema);
   if (types.size === 0) return false;
-  const t = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+  const t = value === null ? "null" : value instanceof RawJson ? value.type : Array.isArray(value) ? "array" : typeof value;
   if (!types.has(t)) return true;
   if (t === "string" && types.size === 1) return stringBreaks(doc, schema, value as string);
   if (t === "number" && types.size === 1) {
@@ -233,7 +284,10 @@ function objectArb(doc: OpenApiDocument, s: JsonSchema, hints: FuzzHints, depth:
   const base = fc.record(model, { requiredKeys });
   // Extra fields where the schema allows them (zod's default: unknown keys are stripped).
   if (s.additionalProperties === false) return base;
-  return fc.tuple(base, fc.option(fc.dictionary(fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }).filter((k) => !(k in props) && k !== "__proto__"), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), { freq: 3 })).map(([o, extra]) => ({ ...(extra ?? {}), ...o }));
+  // `__proto__`, `constructor` and `prototype` among them, as own keys really sent.
+  const extraKey = fc.oneof(fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }), fc.constantFrom(...PROTO_KEYS)).filter((k) => !Object.hasOwn(props, k));
+  const extras = fc.option(fc.array(fc.tuple(extraKey, fc.jsonValue({ maxDepth: 2 })), { maxLength: 3 }), { freq: 3 });
+  return fc.tuple(base, extras).map(([o, extra]) => (extra ?? []).reduce<Record<string, unknown>>((acc, [k, v]) => (Object.hasOwn(o, k) ? acc : withKey(acc, k, v)), { ...o }));
 }
 
 // ------------------------------------------------------------------ bad values
@@ -260,18 +314,15 @@ function deepArray(depth: number): unknown {
   for (let i = 0; i < depth; i++) v = [v];
   return v;
 }
-function deepObject(depth: number): unknown {
-  let v: unknown = {};
-  for (let i = 0; i < depth; i++) v = { a: v };
-  return v;
-}
 
 const BAD_VALUES: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom<unknown>(...BAD_STRINGS) },
   { weight: 2, arbitrary: fc.constantFrom<unknown>(...BAD_NUMBERS) },
   { weight: 2, arbitrary: fc.constantFrom<unknown>(null, true, false, [], {}, [1, 2], { owner: `0x${HEX40}` }, [`0x${HEX40}`]) },
-  { weight: 1, arbitrary: fc.integer({ min: 50, max: 2000 }).map((d) => deepArray(d)) },
-  { weight: 1, arbitrary: fc.integer({ min: 50, max: 2000 }).map((d) => deepObject(d)) },
+  // Nesting from just past the cap to as deep as fits beside a small body in 64 KiB.
+  { weight: 1, arbitrary: fc.integer({ min: 33, max: Math.floor(DEEP_BUDGET / 2) }).map((d) => deepJson("array", d)) },
+  { weight: 1, arbitrary: fc.integer({ min: 33, max: Math.floor(DEEP_BUDGET / 5) }).map((d) => deepJson("object", d)) },
+  { weight: 1, arbitrary: fc.constantFrom(...PROTO_KEYS).map((k) => withKey({}, k, { owner: `0x${HEX40}`, isAdmin: true, polluted: 1 })) },
   { weight: 1, arbitrary: fc.constant(Array.from({ length: 5000 }, (_, i) => i)) },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
@@ -284,6 +335,14 @@ const BAD_PARAMS: fc.Arbitrary<string> = fc.oneof(
 );
 
 // ------------------------------------------------------------------ serialising
+
+const isTooDeep = (value: unknown): boolean => value instanceof RawJson && value.depth >= CERTAINLY_TOO_DEEP;
+
+/** A value in a failure message. */
+export function shown(value: unknown): string {
+  if (value instanceof RawJson) return `${value.type}s nested ${value.depth} deep`;
+  return (jsonText(value) ?? String(value)).slice(0, 60);
+}
 
 /** A query or path value as text: negative zero stays "-0". */
 function asText(value: unknown): string {
@@ -426,8 +485,8 @@ export function invalidRequestArb(doc: OpenApiDocument, op: FuzzOperation, hints
           const object = { ...((b as Record<string, unknown>) ?? {}), [field]: bad };
           const refused = valueBreaks(doc, schema.properties![field], bad);
           // Sometimes the bad value comes as a duplicated key after a good one: the last one counts.
-          const text = duplicated ? `{${JSON.stringify(field)}:${JSON.stringify((b as Record<string, unknown>)?.[field] ?? "x")},${JSON.stringify(object).slice(1)}` : JSON.stringify(object);
-          return make(p, text, { ...JSON_TYPE }, refused, `body ${field} = ${JSON.stringify(bad).slice(0, 60)}${duplicated ? " (duplicated key)" : ""}`);
+          const text = duplicated ? `{${JSON.stringify(field)}:${JSON.stringify((b as Record<string, unknown>)?.[field] ?? "x")},${jsonText(object).slice(1)}` : jsonText(object);
+          return make(p, text, { ...JSON_TYPE }, refused || isTooDeep(bad), `body ${field} = ${shown(bad)}${duplicated ? " (duplicated key)" : ""}`);
         }),
       );
       const required = props.filter((k) => (schema.required ?? []).includes(k));
@@ -436,6 +495,13 @@ export function invalidRequestArb(doc: OpenApiDocument, op: FuzzOperation, hints
           fc.tuple(base, fc.constantFrom(...required)).map(([[p, b], field]) => {
             const { [field]: _gone, ...rest } = (b as Record<string, unknown>) ?? {};
             return make(p, JSON.stringify(rest), { ...JSON_TYPE }, true, `body ${field} missing`);
+          }),
+          // The required field under a prototype key instead: code that copies the body with
+          // Object.assign or a merge would find it through the prototype; a parser must not.
+          fc.tuple(base, fc.constantFrom(...required), fc.constantFrom(...PROTO_KEYS)).map(([[p, b], field, key]) => {
+            const { [field]: value, ...rest } = (b as Record<string, unknown>) ?? {};
+            const under = key === "__proto__" ? { [field]: value } : { prototype: { [field]: value }, [field]: value };
+            return make(p, jsonText(withKey(rest, key, under)), { ...JSON_TYPE }, true, `body ${field} moved under ${key}`);
           }),
         );
       }
@@ -449,10 +515,20 @@ export function invalidRequestArb(doc: OpenApiDocument, op: FuzzOperation, hints
       fc.tuple(base, fc.constantFrom(...WRONG_TYPES)).map(([[p, b], type]) =>
         make(p, JSON.stringify(b ?? {}), type ? { "content-type": type } : {}, op.bodyRequired, `content type ${JSON.stringify(type)}`),
       ),
-      fc.tuple(parts, fc.integer({ min: 1, max: 3 })).map(([p, depth]) => {
-        const text = depth === 1 ? "[".repeat(20_000) + "]".repeat(20_000) : depth === 2 ? '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000) : "[".repeat(60_000);
-        return make(p, text, { ...JSON_TYPE }, true, `deep nesting (${text.length} bytes)`);
+      // Nesting up to the body limit: the whole body, or one extra field of a valid body, as deep
+      // as fits in 64 KiB (30,000 arrays); an unclosed one too.
+      fc.tuple(base, fc.constantFrom("array", "object", "unclosed") as fc.Arbitrary<"array" | "object" | "unclosed">, fc.boolean(), fc.double({ min: 0.002, max: 1, noNaN: true })).map(([[p, b], type, asField, share]) => {
+        if (type === "unclosed") return make(p, "[".repeat(60_000), { ...JSON_TYPE }, true, "60,000 unclosed [");
+        const around = asField ? jsonText(b ?? {}).length + 16 : 0;
+        const deepest = deepestWithin(type, 65_536 - around - 64);
+        const deep = deepJson(type, Math.max(CERTAINLY_TOO_DEEP, Math.round(deepest.depth * share)));
+        const text = asField ? jsonText(withKey(b, "extra", deep)) : deep.text;
+        return make(p, text, { ...JSON_TYPE }, true, `${asField ? "a field" : "the body"}: ${shown(deep)} (${text.length} bytes)`);
       }),
+      // Prototype keys beside valid fields: sent as own keys, with payloads aimed at pollution.
+      fc.tuple(base, fc.constantFrom(...PROTO_KEYS), fc.constantFrom<unknown>({ polluted: 1, isAdmin: true }, { prototype: { polluted: 1 } }, { owner: `0x${HEX40}` }, null, 1, "x", [])).map(([[p, b], key, payload]) =>
+        make(p, jsonText(withKey(b, key, payload)), { ...JSON_TYPE }, schema.additionalProperties === false, `body + ${key} = ${JSON.stringify(payload)}`),
+      ),
     );
     // 1 MB bodies, rarely (each costs a megabyte over loopback).
     mutations.push(
@@ -494,4 +570,199 @@ export function invalidRequestArb(doc: OpenApiDocument, op: FuzzOperation, hints
     ),
   );
   return fc.oneof(...mutations);
+}
+
+// ------------------------------------------------------------------ /mcp (JSON-RPC)
+
+/** A tool as tools/list lists it. */
+export type McpTool = { name: string; inputSchema: JsonSchema };
+
+export const MCP_PATH = "/mcp";
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const PROTOCOL_VERSION = "2025-06-18";
+
+/** Request ids: the odd-but-valid ones (JSON-RPC allows a string or an integer). */
+const ODD_IDS: fc.Arbitrary<string | number> = fc.oneof(
+  fc.integer(),
+  fc.constantFrom<string | number>(0, -1, Number.MAX_SAFE_INTEGER, 2 ** 64, 1e300, "", "0", "x".repeat(2_000), "日本語🦄", "__proto__", "constructor"),
+  fc.string({ maxLength: 20 }),
+);
+/** Ids JSON-RPC does not allow. */
+const BAD_IDS: unknown[] = [1.5, -0.5, {}, [], true, 1e-300];
+
+type Rpc = { value: unknown; /** A request (has an id) whose answer must be an error. */ fails: boolean; what: string };
+
+const rpcOf = (method: unknown, params: unknown, id: unknown): Record<string, unknown> => {
+  const out: Record<string, unknown> = { jsonrpc: "2.0", method };
+  if (params !== undefined) out.params = params;
+  if (id !== undefined) out.id = id;
+  return out;
+};
+
+function toolArgsArb(doc: OpenApiDocument, tool: McpTool, hints: FuzzHints): fc.Arbitrary<Record<string, unknown>> {
+  return validValueArb(doc, { ...tool.inputSchema, type: "object" }, "arguments", hints).map((v) => (v ?? {}) as Record<string, unknown>);
+}
+
+/** JSON-RPC messages that are well formed: initialize, ping, tools/list, tools/call with schema-valid arguments, a notification. */
+function goodRpcArb(doc: OpenApiDocument, tools: McpTool[], hints: FuzzHints): fc.Arbitrary<Rpc> {
+  const call = fc.constantFrom(...tools).chain((tool) => toolArgsArb(doc, tool, hints).map((args) => ({ tool, args })));
+  return fc.oneof(
+    fc.tuple(ODD_IDS, fc.constantFrom(PROTOCOL_VERSION, "2025-03-26", "2024-11-05", "1999-01-01", "")).map(([id, version]) => ({
+      value: rpcOf("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "fuzz", version: "0" } }, id),
+      fails: false,
+      what: `initialize ${version}`,
+    })),
+    ODD_IDS.map((id) => ({ value: rpcOf("ping", undefined, id), fails: false, what: "ping" })),
+    ODD_IDS.map((id) => ({ value: rpcOf("tools/list", {}, id), fails: false, what: "tools/list" })),
+    { arbitrary: fc.tuple(ODD_IDS, call).map(([id, { tool, args }]) => ({ value: rpcOf("tools/call", { name: tool.name, arguments: args }, id), fails: false, what: `tools/call ${tool.name} (valid arguments)` })), weight: 4 },
+    fc.constant({ value: rpcOf("notifications/initialized", undefined, undefined), fails: false, what: "a notification" }),
+  );
+}
+
+/** JSON-RPC messages that certainly fail (`fails`), or are odd enough to fail or not. */
+function badRpcArb(doc: OpenApiDocument, tools: McpTool[], hints: FuzzHints): fc.Arbitrary<Rpc> {
+  const id = ODD_IDS;
+  const named = (tool: McpTool) => Object.keys(resolve(doc, tool.inputSchema).properties ?? {});
+  return fc.oneof(
+    // Unknown methods, Object.prototype's names among them.
+    fc.tuple(id, fc.constantFrom("tools/cal", "resources/list", "prompts/get", "", "__proto__", "constructor", "toString", "hasOwnProperty", "tools/list/", "TOOLS/LIST", "x".repeat(5_000))).map(([i, m]) => ({ value: rpcOf(m, {}, i), fails: true, what: `method ${JSON.stringify(m.slice(0, 40))}` })),
+    // Unknown tools.
+    fc.tuple(id, fc.constantFrom("nope", "", "__proto__", "constructor", "toString", ...tools.map((t) => t.name.toUpperCase()), ...tools.map((t) => `${t.name} `))).map(([i, name]) => ({ value: rpcOf("tools/call", { name, arguments: {} }, i), fails: true, what: `tools/call unknown ${JSON.stringify(name)}` })),
+    // A real tool, one argument off its schema (or a deep one, or a prototype key).
+    fc.tuple(id, fc.constantFrom(...tools), BAD_VALUES, fc.nat()).chain(([i, tool, bad, n]) =>
+      toolArgsArb(doc, tool, hints).map((args) => {
+        const fields = named(tool);
+        const field = fields.length ? fields[n % fields.length]! : "extra";
+        const schema = resolve(doc, tool.inputSchema);
+        // null for an optional argument may be read as leaving it out (a query parameter's tool does): not certainly wrong.
+        const optionalNull = bad === null && !(schema.required ?? []).includes(field);
+        const fails = fields.length > 0 && !optionalNull && valueBreaks(doc, schema.properties?.[field], bad);
+        return { value: rpcOf("tools/call", { name: tool.name, arguments: withKey(args, field, bad) }, i), fails, what: `tools/call ${tool.name} ${field} = ${shown(bad)}` };
+      }),
+    ),
+    // A real tool, a required argument missing.
+    fc.tuple(id, fc.constantFrom(...tools.filter((t) => (resolve(doc, t.inputSchema).required ?? []).length > 0))).chain(([i, tool]) =>
+      toolArgsArb(doc, tool, hints).map((args) => {
+        const field = resolve(doc, tool.inputSchema).required![0]!;
+        const { [field]: _gone, ...rest } = args;
+        return { value: rpcOf("tools/call", { name: tool.name, arguments: withKey(rest, "__proto__", { [field]: args[field] }) }, i), fails: true, what: `tools/call ${tool.name} ${field} under __proto__` };
+      }),
+    ),
+    // Odd argument containers and params.
+    fc.tuple(id, fc.constantFrom(...tools), fc.constantFrom<unknown>([], "x", 1, true, deepArray(3))).map(([i, tool, args]) => ({ value: rpcOf("tools/call", { name: tool.name, arguments: args }, i), fails: true, what: `tools/call ${tool.name} arguments = ${shown(args)}` })),
+    fc.tuple(id, fc.constantFrom("tools/call", "tools/list", "initialize", "ping"), fc.constantFrom<unknown>([], "x", 1, null, [1, 2])).map(([i, m, params]) => ({ value: rpcOf(m, params, i), fails: m === "tools/call" || m === "initialize", what: `${m} params = ${shown(params)}` })),
+    // Deep params, as deep as 64 KiB allows.
+    fc.tuple(id, fc.constantFrom("tools/call", "initialize", "ping"), fc.constantFrom("array", "object") as fc.Arbitrary<"array" | "object">, fc.double({ min: 0.002, max: 1, noNaN: true })).map(([i, m, type, share]) => {
+      const deep = deepJson(type, Math.max(CERTAINLY_TOO_DEEP, Math.round(deepestWithin(type, 65_000).depth * share)));
+      const params = m === "tools/call" ? { name: tools[0]!.name, arguments: { deep } } : { deep };
+      return { value: rpcOf(m, params, i), fails: true, what: `${m} with ${shown(deep)}` };
+    }),
+    // Not JSON-RPC 2.0: the transport refuses the message.
+    fc.tuple(id, fc.constantFrom<unknown>("1.0", "2", 2, null, undefined, "2.0 ")).map(([i, version]) => {
+      const value = rpcOf("ping", undefined, i);
+      if (version === undefined) delete value.jsonrpc;
+      else value.jsonrpc = version;
+      return { value, fails: true, what: `jsonrpc ${JSON.stringify(version)}` };
+    }),
+    fc.constantFrom<unknown>(...BAD_IDS).map((i) => ({ value: rpcOf("ping", undefined, i), fails: false, what: `id ${shown(i)}` })),
+    fc.tuple(id, fc.constantFrom<unknown>(1, null, {}, ["ping"])).map(([i, m]) => ({ value: rpcOf(m, undefined, i), fails: true, what: `method ${shown(m)}` })),
+  );
+}
+
+const mcpRequest = (body: string | undefined, headers: Record<string, string>, mustRefuse: boolean, what: string, kind: "invalid" | "valid", method = "POST", path = MCP_PATH): FuzzRequest => ({
+  method,
+  path,
+  headers,
+  body,
+  kind,
+  mustRefuse,
+  what: `mcp: ${what}`,
+});
+
+/** A batch (or a single message) as a request: refused when every message in it fails. */
+function batchRequest(messages: Rpc[], kind: "invalid" | "valid", style = 0): FuzzRequest {
+  const single = messages.length === 1 && style !== 1;
+  const value = single ? messages[0]!.value : messages.map((m) => m.value);
+  return mcpRequest(jsonText(value), { ...MCP_HEADERS }, messages.every((m) => m.fails), `${single ? "" : `batch of ${messages.length}: `}${messages.map((m) => m.what).join("; ")}`.slice(0, 300), kind);
+}
+
+/** Valid /mcp requests: one well-formed message each (MCP 2025-06-18 has no batches). */
+export function mcpValidRequestArb(doc: OpenApiDocument, tools: McpTool[], hints: FuzzHints): fc.Arbitrary<FuzzRequest> {
+  return goodRpcArb(doc, tools, hints).map((m) => batchRequest([m], "valid"));
+}
+
+/** Invalid /mcp requests: bad messages and batches, and refusals at the HTTP level. */
+export function mcpInvalidRequestArb(doc: OpenApiDocument, tools: McpTool[], hints: FuzzHints): fc.Arbitrary<FuzzRequest> {
+  const bad = badRpcArb(doc, tools, hints);
+  const good = goodRpcArb(doc, tools, hints);
+  const ping = jsonText(rpcOf("ping", undefined, 1));
+  return fc.oneof(
+    { weight: 8, arbitrary: bad.map((m) => batchRequest([m], "invalid")) },
+    // Batches (refused whole, or each message answered): good and bad messages mixed.
+    { weight: 1, arbitrary: fc.array(fc.oneof(bad, good), { minLength: 1, maxLength: 6 }).map((ms) => batchRequest(ms, "invalid", 1)) },
+    // Batches: empty (the SDK answers 202, as for notifications only), nested, over the SDK's 100.
+    fc.constantFrom<[string, string]>(["[]", "empty batch"], [`[[${ping}]]`, "nested batch"], [`[${Array(101).fill(ping).join(",")}]`, "101 pings"], [`[${Array(1_000).fill('{"jsonrpc":"2.0","method":"notifications/initialized"}').join(",")}]`, "1,000 notifications"]).map(([text, what]) => mcpRequest(text, { ...MCP_HEADERS }, text !== "[]", what, "invalid")),
+    // Not JSON, not JSON's type, not accepting JSON, unsupported protocol header, too large.
+    fc.constantFrom('{"jsonrpc":"2.0",', "", "nul", "{'a':1}", '{"jsonrpc":"2.0","method":"ping","id":1}{"x":1}', '"ping"', "1", "null").map((text) => mcpRequest(text, { ...MCP_HEADERS }, true, `body ${JSON.stringify(text.slice(0, 40))}`, "invalid")),
+    fc.constant(mcpRequest("\ufeff" + ping, { ...MCP_HEADERS }, false, "a byte-order mark first", "invalid")),
+    fc.constantFrom(...WRONG_TYPES).map((type) => mcpRequest(ping, { accept: MCP_HEADERS.accept, ...(type ? { "content-type": type } : {}) }, true, `content type ${JSON.stringify(type)}`, "invalid")),
+    fc.constantFrom("application/json", "text/event-stream", "*/*", "", "text/html").map((accept) => mcpRequest(ping, { "content-type": "application/json", ...(accept ? { accept } : {}) }, true, `accept ${JSON.stringify(accept)}`, "invalid")),
+    fc.constantFrom("1999-01-01", "", "latest", "2025-06-18 ", "x".repeat(500)).map((v) => mcpRequest(ping, { ...MCP_HEADERS, "mcp-protocol-version": v }, v !== "" && v !== "2025-06-18 ", `mcp-protocol-version ${JSON.stringify(v.slice(0, 20))}`, "invalid")),
+    fc.constantFrom("nope", "", "00000000-0000-0000-0000-000000000000").map((v) => mcpRequest(ping, { ...MCP_HEADERS, "mcp-session-id": v }, false, `mcp-session-id ${JSON.stringify(v)}`, "invalid")),
+    fc.boolean().map((json) => mcpRequest(json ? jsonText(rpcOf("ping", { pad: "x".repeat(1024 * 1024) }, 1)) : "x".repeat(1024 * 1024), { ...MCP_HEADERS }, true, "a 1 MB body", "invalid")),
+    // Other methods and paths.
+    fc.constantFrom("GET", "DELETE", "PUT", "PATCH", "OPTIONS").map((method) => mcpRequest(method === "GET" || method === "DELETE" || method === "OPTIONS" ? undefined : ping, { ...MCP_HEADERS }, true, `method ${method}`, "invalid", method)),
+    fc.constantFrom("/mcp/", "/mcp/x", "/MCP", "//mcp", "/mcp?x=%00", "/mcp/..", "/mcp%2f").map((path) => mcpRequest(ping, { ...MCP_HEADERS }, false, `path ${path}`, "invalid", "POST", path)),
+  );
+}
+
+// ------------------------------------------------------------------ /sign/{id}
+
+/** The sign page's known ids: one live (200) and one expired (410); any other id is unknown (404). */
+export type SignIds = { live: string; expired: string };
+
+const SIGN_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+
+/** Requests of the sign page: odd ids, path junk, other methods; `allowed` lists the statuses each may get. */
+export function signRequestArb(ids: SignIds): fc.Arbitrary<FuzzRequest> {
+  const page = (path: string, what: string, allowed: number[], method = "GET", body?: string, headers: Record<string, string> = {}): FuzzRequest => ({
+    method,
+    path,
+    headers: { accept: "text/html", ...headers },
+    body,
+    kind: "invalid",
+    mustRefuse: !allowed.some((s) => s < 300),
+    allowed,
+    what: `sign page: ${what}`,
+  });
+  const wellFormed = fc.string({ unit: fc.constantFrom(...SIGN_ID_CHARS), minLength: 22, maxLength: 64 });
+  const known = fc.constantFrom<[string, number]>([ids.live, 200], [ids.expired, 410]);
+  return fc.oneof(
+    // Ids of the right shape nobody issued; near misses of real ones; the real ones in odd spellings.
+    { weight: 3, arbitrary: wellFormed.map((id) => page(`/sign/${id}`, "unknown well-formed id", [404])) },
+    fc.tuple(known, fc.constantFrom("upper", "lower", "cut", "longer", "space", "slash", "query", "dot")).map(([[id, status], how]) => {
+      const odd: Record<string, [string, number[]]> = {
+        upper: [id.toUpperCase(), id.toUpperCase() === id ? [status] : [404]],
+        lower: [id.toLowerCase(), id.toLowerCase() === id ? [status] : [404]],
+        cut: [id.slice(0, -1), [404]],
+        longer: [`${id}A`, [404]],
+        space: [`${id}%20`, [404]],
+        slash: [`${id}/`, [404, status]],
+        query: [`${id}?id=${id}&x=%00&x[]=1`, [status]],
+        dot: [`${id}.json`, [404]],
+      };
+      const [path, allowed] = odd[how]!;
+      return page(`/sign/${path}`, `known id, ${how}`, allowed);
+    }),
+    known.map(([id, status]) => page(`/sign/${id}`, `known id (${status})`, [status])),
+    // Ids of the wrong shape.
+    fc.oneof(fc.constantFrom(...BAD_STRINGS.filter((s) => s.length < 6_000)), fc.string({ unit: "binary", maxLength: 80 }), fc.string({ maxLength: 21 }), fc.string({ minLength: 65, maxLength: 300 })).map((id) =>
+      page(`/sign/${encode(id)}`, `id ${JSON.stringify(id.slice(0, 40))}`, [400, 404]),
+    ),
+    fc.constantFrom("/sign", "/sign/", "/sign//", "/sign/%2e%2e", "/sign/..%2fhealth", "/sign/%00", "/SIGN/x", "/sign/x/y", "/sign/%2F", `/sign/${"a".repeat(6_000)}`).map((path) => page(path, `path ${path.slice(0, 40)}`, [400, 404])),
+    // Other methods (no route: 404), a body on GET (never read: a GET's fetch Request has none), odd headers.
+    fc.tuple(fc.constantFrom("POST", "PUT", "PATCH", "DELETE", "OPTIONS"), known).map(([method, [id]]) => page(`/sign/${id}`, `method ${method}`, [404, 405], method, method === "DELETE" || method === "OPTIONS" ? undefined : "{}", { "content-type": "application/json" })),
+    fc.tuple(known, fc.boolean()).map(([[id, status], large]) => page(`/sign/${id}`, `GET with a ${large ? "1 MB" : "small"} body`, [status, 400, 413], "GET", large ? "x".repeat(1024 * 1024) : "{}", { "content-type": "application/json" })),
+    fc.tuple(known, fc.constantFrom("application/json", "*/*", "", "text/html;q=0, application/xml")).map(([[id, status], accept]) => page(`/sign/${id}`, `accept ${JSON.stringify(accept)}`, [status], "GET", undefined, { accept })),
+  );
 }

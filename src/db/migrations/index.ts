@@ -6,12 +6,14 @@ import { initial } from "./0001_initial.js";
 import { activityCursorTrail } from "./0002_activity_cursor_trail.js";
 import { reportCard } from "./0003_report_card.js";
 import { strategyResults } from "./0004_strategy_results.js";
+import { retention } from "./0005_retention.js";
 
 const migrations: Record<string, (schema: string) => Migration> = {
   "0001_initial": initial,
   "0002_activity_cursor_trail": activityCursorTrail,
   "0003_report_card": reportCard,
   "0004_strategy_results": strategyResults,
+  "0005_retention": retention,
 };
 
 export function migrationProvider(schema: string): MigrationProvider {

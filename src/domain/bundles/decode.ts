@@ -20,6 +20,13 @@
 //     bptIn, maker make amountIn.
 //  6. With the `deadlineWindow` option (the time the bundle is prepared at): every unsigned argument named
 //     deadline (struct fields too) is after that time and at most `seconds` past it (the zap and maker: 600).
+// With the `allow` option (allow-list.ts: the service's contracts, and the tokens of the deployments and the
+// request), the addresses too — the pipeline and the typed client pass it:
+//  7. Every step's `to` is one of the contracts; an ERC-20 approve's `to` (the approved token) may also be a token.
+//  8. Every approval's spender is one of the contracts AND the `to` of a later pulling step of the bundle (a
+//     step rule 5 counts as spending an approval): approvals go only to the service contract the bundle uses.
+//  9. Every address-typed argument, at any depth (struct fields, arrays, the agent account's inner call), is
+//     the owner, one of the contracts or one of the tokens.
 import {
   decodeAbiParameters,
   getAddress,
@@ -32,6 +39,7 @@ import {
   type Hex,
 } from "viem";
 import * as abis from "../../../abis/index.js";
+import type { AllowList } from "./allow-list.js";
 
 export type AbiName = keyof typeof abis;
 
@@ -191,6 +199,8 @@ type NamedArgument = { path: string; position: string; value: unknown };
 type ArgumentMatch = (name: string | undefined, type: string) => boolean;
 
 const roleMatch: ArgumentMatch = (name, type) => type === "address" && isRole(name);
+/** Every address-typed argument, whatever its name. */
+const addressMatch: ArgumentMatch = (_name, type) => type === "address";
 /** `deadline` (underscores and case ignored) as any unsigned integer. */
 const deadlineMatch: ArgumentMatch = (name, type) => /^uint\d*$/.test(type) && name !== undefined && name.replace(/_/g, "").toLowerCase() === "deadline";
 
@@ -250,6 +260,8 @@ export type MoneySafetyOptions = {
   usdg?: Address;
   /** Then every argument named `deadline` (struct fields too) must be in (now, now + seconds]. */
   deadlineWindow?: DeadlineWindow;
+  /** Then rules 7-9: targets, spenders and every address argument are checked against it (allowListOf). */
+  allow?: AllowList;
 };
 
 /**
@@ -274,6 +286,11 @@ export function moneySafetyViolations(
   }
   if (chain !== 4663n) add(`chain id ${String(chainId)} is not 4663 (0x1237)`);
 
+  /** Rule 9: an address argument that is neither the owner, a contract nor a token. */
+  const foreign = (label: string, path: string, v: unknown, allow: AllowList) => {
+    const a = typeof v === "string" ? v.toLowerCase() : "";
+    if (!same(a, owner) && !allow.contracts.has(a) && !allow.tokens.has(a)) add(`${label}: ${path} is ${String(v)}, not the owner, a service contract or a token of the request`);
+  };
   type Allowance = { step: number; token: Address; spender: Address; amount: bigint; remaining: bigint; open: boolean };
   const allowances: Allowance[] = [];
   const resolve = (t: Spend["token"]) => (t === "usdg" ? options.usdg : t);
@@ -297,6 +314,20 @@ export function moneySafetyViolations(
     const label = `step ${n} (${first.contractAbiName}.${first.functionName})`;
     const selector = selectorOf(step.data);
     if (!allowedSelectors.has(selector)) add(`${label}: not an agent action`);
+    const allow = options.allow;
+    if (allow) {
+      const target = typeof step.to === "string" ? step.to.toLowerCase() : "";
+      const isApprove = selector === approveSelector;
+      if (!allow.contracts.has(target) && !(isApprove && allow.tokens.has(target)))
+        add(`${label}: to ${String(step.to)} is not ${isApprove ? "a token or contract" : "a contract"} of the service`);
+      for (const { path, value: v } of namedArguments(addressMatch, first.inputs, first.args)) foreign(label, path, v, allow);
+      if (isApprove) {
+        const spender = addr(first.args[0]);
+        const pulled = bundle.steps.slice(index + 1).some((s) => same(s.to, spender) && typeof s.data === "string" && spendBySelector.has(selectorOf(s.data)));
+        if (!spender || !allow.contracts.has(spender.toLowerCase()) || !pulled)
+          add(`${label}: the spender ${String(spender)} is not a service contract that a later step of the bundle pulls with`);
+      }
+    }
 
     // Each argument once, under the first ABI that names it a role.
     const reported = new Set<string>();
@@ -327,6 +358,7 @@ export function moneySafetyViolations(
       else {
         for (const { path, value: v } of roleArguments(call.inputs, call.args, "data."))
           if (!same(addr(v), owner)) add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
+        if (options.allow) for (const { path, value: v } of namedArguments(addressMatch, call.inputs, call.args, "data.")) foreign(label, path, v, options.allow);
         if (options.deadlineWindow)
           for (const { path, value: v } of namedArguments(deadlineMatch, call.inputs, call.args, "data.")) {
             const problem = deadlineProblem(v, options.deadlineWindow);

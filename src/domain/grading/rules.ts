@@ -21,6 +21,8 @@
 //   realizes (order-action), grid and ladder-strategy close, setRepeat and collect (grid-action), swaps
 //   (swap), agent-account calls (account), baskets and anything else (other). `orbio` is kept for
 //   products graded by their own record outside this card; no action kind here has it.
+// - Credit (src/report-card/grading.ts): a mined call matches filings made within the 10 minutes before
+//   its block; filed under several agent tags in that window, it is credited to none (ambiguous).
 import { decodeStep, type BundleKind } from "../bundles/index.js";
 import { DAY_S, WEEK_S, type ActionState, type NotGradedReason } from "./states.js";
 
@@ -30,6 +32,7 @@ export const GRADING_RULES =
   "Limit orders and ladders: a day after the last fill, a hit when the price moved the order's way (up after a buy, down after a sell). " +
   "Grid and ladder-strategy opens: a day later, a hit when the price is inside the lines. " +
   "In-kind exits, cancels, order and grid actions, swaps, account calls and baskets are not graded. " +
+  "A mined call is credited to a bundle prepared within the 10 minutes before its block; prepared under several agent tags in that window, it is credited to none (not graded, ambiguous). " +
   "lower90 is the Wilson lower bound (z = 1.6449) of hits / (hits + misses).";
 
 type Hex = `0x${string}`;
@@ -231,6 +234,7 @@ export function stateNote(plan: ActionPlan, state: ActionState | { state: "unsig
     "in-kind": "is an in-kind exit: not graded",
     "queue-cancelled": "left the queue without settling: not graded",
     account: "is an agent-account call: not graded",
+    ambiguous: "was filed under several agent tags within 10 minutes before it was mined: credited to none, not graded",
     other: "is not graded",
   } as const;
   return `${what} ${words[state.reason]}.`;

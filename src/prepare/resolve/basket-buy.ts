@@ -53,13 +53,15 @@ export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner)
   const joinOfMinimums = proportionalJoin(state.balances, state.supply, routed.map((l) => l.minOut)).bptOut;
   const byslippage = lessBps(expected, slippageBps);
   const minBptOut = joinOfMinimums < byslippage ? joinOfMinimums : byslippage;
-  const deadline = await zapDeadline(ctx);
+  const { deadline, chainTime } = await zapDeadline(ctx);
   const bundle = build(() =>
     buildBasketBuy({ owner, zap, pool: basket.pool, tokenIn: pay.address, amountIn, legs: routed.map((l) => l.leg), minBptOut, deadline }),
   );
   return {
     bundle,
     priceToken: infos.find((t) => t.symbol !== "USDG")?.address,
+    allow: { tokens: [basket.pool, pay.address, ...state.tokens] },
+    chainTime,
     params: {
       basket: { symbol: basket.symbol, listed: basket.listed },
       payWith: pay.symbol,

@@ -233,10 +233,11 @@ export function checkImpact(impactBps: number, spentUsd: number, expectedBpt: bi
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** The zap's deadline: 10 minutes after the later of the chain's time and the service's clock. */
-export async function zapDeadline(ctx: PrepareContext): Promise<bigint> {
+export async function zapDeadline(ctx: PrepareContext): Promise<{ deadline: bigint; chainTime: bigint }> {
   const block = await ctx.client.getBlock({ blockTag: "latest" });
   const now = BigInt(Math.floor(ctx.now().getTime() / 1000));
-  return (block.timestamp > now ? block.timestamp : now) + BigInt(ZAP_DEADLINE_SECONDS);
+  // The chain time goes with the bundle: the pipeline's deadline check starts its window there too.
+  return { deadline: (block.timestamp > now ? block.timestamp : now) + BigInt(ZAP_DEADLINE_SECONDS), chainTime: block.timestamp };
 }
 
 /** The quote params of a basket answer. */

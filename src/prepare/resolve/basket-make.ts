@@ -123,7 +123,7 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
   const impactBps = legsImpactBps(routed);
   const worst = routed.reduce((a, b) => (b.priceImpactBps > a.priceImpactBps ? b : a), routed[0]!);
   checkImpact(impactBps, depositUsd, INITIAL_SUPPLY, worst.leg.tokenOut);
-  const [deadline, pool, block] = await Promise.all([
+  const [{ deadline, chainTime }, pool, block] = await Promise.all([
     zapDeadline(ctx),
     ctx.client.readContract({ address: maker, abi: basketMakerAbi, functionName: "predictAddress", args: [basket, owner] }),
     ctx.client.getBlockNumber(),
@@ -142,6 +142,8 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
   return {
     bundle,
     priceToken: basket.tokens.find((t) => !same(t, usdg)),
+    allow: { tokens: [pay.address, ...basket.tokens] },
+    chainTime,
     params: {
       decimals: 18,
       pool: getAddress(pool),

@@ -55,7 +55,7 @@ export const resolveBasketSell: Resolver<"basket-sell"> = async (ctx, body, owne
   const sumOfMinimums = routed.reduce((s, l) => s + l.minOut, 0n);
   const byslippage = lessBps(expectedOut, slippageBps);
   const minOut = sumOfMinimums < byslippage ? sumOfMinimums : byslippage;
-  const deadline = await zapDeadline(ctx);
+  const { deadline, chainTime } = await zapDeadline(ctx);
   const bundle = build(() => buildBasketSell({ owner, zap, pool: basket.pool, bptIn, tokenOut: receive.address, legs: routed.map((l) => l.leg), minOut, deadline }));
 
   // The zap's own word before the pipeline's simulation: a refusal is SELL_REFUSED with its reason.
@@ -66,6 +66,8 @@ export const resolveBasketSell: Resolver<"basket-sell"> = async (ctx, body, owne
   return {
     bundle,
     priceToken: infos.find((t) => t.symbol !== "USDG")?.address,
+    allow: { tokens: [basket.pool, receive.address, ...state.tokens] },
+    chainTime,
     params: {
       basket: { symbol: basket.symbol, listed: basket.listed, sellOnly: basket.sellOnly },
       receive: receive.symbol,

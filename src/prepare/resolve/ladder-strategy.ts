@@ -72,7 +72,7 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
       };
     }
     const bundle = build(() => buildLadderStrategy(account ? { ...parameters, via: "account", account } : { ...parameters, via: "wallet", usdg: usdgOf(ctx) }));
-    return { bundle, priceToken: token.address, params };
+    return { bundle, priceToken: token.address, params, ...(account ? { allow: { contracts: [account] } } : {}) };
   }
 
   if (body.id === undefined) throw invalid("id", `is required for action ${action}`);
@@ -91,48 +91,59 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
   const bundle = build(() =>
     buildLadderStrategy(account ? { owner, ladder, action, via: "account", account, id, mask: body.mask } : { owner, ladder, action, via: "wallet", id, mask: body.mask }),
   );
-  return { bundle, priceToken: row.token as Address, params: { state: row.state } };
+  return { bundle, priceToken: row.token as Address, params: { state: row.state }, ...(account ? { allow: { contracts: [account] } } : {}) };
 };
+
+/** Accounts named in the refusal of a key that is the agent of several. */
+const LISTED_ACCOUNTS = 10;
 
 /**
  * The agent account that lets `owner` trade: the one named in the body (it must be the factory's account
  * of its owner, with `owner` its agent or owner), else the owner's own account, else the one account whose
  * agent is `owner`. 404 ACCOUNTS_DISABLED while accounts are off; 422 NO_AGENT_ACCOUNT when none fits.
+ * At most four chain reads, however many accounts the factory has: the agent's account is found in the
+ * index (agent_account), then confirmed on the chain.
  */
 async function agentAccountOf(ctx: PrepareContext, body: LadderStrategyBody, owner: Address): Promise<Address> {
   if (ctx.agentAccounts === false) throw new ApiError("ACCOUNTS_DISABLED", "Agent accounts are off on this service: use via wallet");
   const factory = contract(ctx, "agentAccountFactory");
   const readFactory = <T>(functionName: string, args: readonly unknown[] = []) =>
     ctx.client.readContract({ address: factory, abi: agentAccountFactoryAbi, functionName: functionName as never, args: args as never }) as Promise<T>;
+  const readAccount = (account: Address, functionName: "agent" | "owner") => ctx.client.readContract({ address: account, abi: agentAccountAbi, functionName });
   if (!(await readFactory<boolean>("enabled"))) throw new ApiError("ACCOUNTS_DISABLED", "Agent accounts are switched off on this chain: use via wallet");
-  const rolesOf = async (account: Address) => {
-    try {
-      const [agent, accountOwner] = await Promise.all([
-        ctx.client.readContract({ address: account, abi: agentAccountAbi, functionName: "agent" }),
-        ctx.client.readContract({ address: account, abi: agentAccountAbi, functionName: "owner" }),
-      ]);
-      return { agent, owner: accountOwner };
-    } catch {
-      return undefined; // not an agent account (no code, or another contract)
-    }
-  };
 
   if (body.account !== undefined) {
     const account = getAddress(body.account);
-    const roles = await rolesOf(account);
-    const genuine = roles && isAddressEqual(await readFactory<Address>("accountOf", [roles.owner]), account);
+    const roles = await Promise.all([readAccount(account, "agent"), readAccount(account, "owner")]).catch(() => undefined); // no code, or another contract
+    const genuine = roles && isAddressEqual(await readFactory<Address>("accountOf", [roles[1]]), account);
     if (!roles || !genuine) throw new ApiError("NO_AGENT_ACCOUNT", `${account} is not an agent account of this service's factory`);
-    if (!isAddressEqual(roles.agent, owner) && !isAddressEqual(roles.owner, owner)) {
-      throw new ApiError("NO_AGENT_ACCOUNT", `${account} lets ${roles.agent} trade, not ${owner}`);
+    if (!isAddressEqual(roles[0], owner) && !isAddressEqual(roles[1], owner)) {
+      throw new ApiError("NO_AGENT_ACCOUNT", `${account} lets ${roles[0]} trade, not ${owner}`);
     }
     return account;
   }
   const own = await readFactory<Address>("accountOf", [owner]);
   if (!isAddressEqual(own, zeroAddress)) return own;
-  const all = await readFactory<readonly Address[]>("accounts");
-  const roles = await Promise.all(all.map(async (a) => ({ account: a, roles: await rolesOf(a) })));
-  const mine = roles.filter((r) => r.roles && isAddressEqual(r.roles.agent, owner)).map((r) => r.account);
-  if (mine.length === 0) throw new ApiError("NO_AGENT_ACCOUNT", `${owner} is the agent of no agent account, and owns none: create one with the account factory first`);
-  if (mine.length > 1) throw invalid("account", `${owner} is the agent of ${mine.length} accounts (${mine.join(", ")}): name one`);
-  return mine[0]!;
+  // Owner and agent are immutable in an account: the index can be late (a block or two), never wrong.
+  const rows = await ctx.reads
+    .selectFrom("agentAccount")
+    .select(["address", "owner"])
+    .where("agent", "=", owner.toLowerCase() as Address)
+    .orderBy("address")
+    .limit(LISTED_ACCOUNTS)
+    .execute();
+  if (rows.length === 0) {
+    throw new ApiError("NO_AGENT_ACCOUNT", `${owner} is the agent of no agent account, and owns none: create one with the account factory first (one created seconds ago may not be indexed yet: name it with account)`);
+  }
+  if (rows.length > 1) {
+    const listed = rows.map((r) => getAddress(r.address)).join(", ");
+    throw invalid("account", `${owner} is the agent of ${rows.length === LISTED_ACCOUNTS ? "at least " : ""}${rows.length} accounts (${listed}): name one`);
+  }
+  // Confirmed on the chain (one batch): the factory's account of that owner, traded by this key.
+  const account = getAddress(rows[0]!.address);
+  const [ofOwner, agent] = await Promise.all([readFactory<Address>("accountOf", [rows[0]!.owner]), readAccount(account, "agent")]);
+  if (!isAddressEqual(ofOwner, account) || !isAddressEqual(agent, owner)) {
+    throw new ApiError("NO_AGENT_ACCOUNT", `${owner} is the agent of no agent account of this service's factory on the chain now`);
+  }
+  return account;
 }

@@ -121,5 +121,5 @@ export const resolveSwap: Resolver<"swap"> = async (ctx, body, owner) => {
   );
   const usdg = ctx.deployments.contracts.usdg;
   const market = [t.tokenIn, t.tokenOut].find((x) => !x.native && x.listed && !(usdg && same(x.address, usdg)));
-  return { bundle, priceToken: market?.address, params: { quote: figures, slippageBps: t.slippageBps } };
+  return { bundle, priceToken: market?.address, allow: { tokens: [t.tokenIn.address, t.tokenOut.address] }, params: { quote: figures, slippageBps: t.slippageBps } };
 };

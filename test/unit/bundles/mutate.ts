@@ -1,5 +1,5 @@
 // Hand-made twins of built steps, for showing that the money-safety check does fail.
-import { encodeFunctionData, type Abi, type AbiParameter, type Address } from "viem";
+import { encodeFunctionData, type Abi, type AbiParameter, type Address, type Hex } from "viem";
 import * as abis from "../../../abis/index.js";
 import { decodeStep, type CheckedStep } from "../../../src/domain/bundles/index.js";
 
@@ -45,4 +45,51 @@ export function withRole(step: CheckedStep, k: number, other: Address): CheckedS
     return value;
   };
   return reencode(step, (args) => d.inputs.map((p, i) => walk(p, p.type, args[i])));
+}
+
+// ---- every address argument, whatever its name (the allow-list rules) ----
+
+type Leaf = (p: AbiParameter, type: string, value: unknown) => unknown;
+
+/** `args` of `inputs` with every address leaf passed through `leaf` (struct fields and array elements too). */
+function mapAddresses(inputs: readonly AbiParameter[], args: readonly unknown[], leaf: Leaf): unknown[] {
+  const walk = (p: AbiParameter, type: string, value: unknown): unknown => {
+    const array = /^(.*)\[\d*\]$/.exec(type);
+    if (array) return (value as unknown[]).map((v) => walk(p, array[1]!, v));
+    if (type === "tuple" && "components" in p) {
+      const obj = { ...(value as Record<string, unknown>) };
+      for (const c of p.components) obj[c.name!] = walk(c, c.type, obj[c.name!]);
+      return obj;
+    }
+    return type === "address" ? leaf(p, type, value) : value;
+  };
+  return inputs.map((p, i) => walk(p, p.type, args[i]));
+}
+
+/** The agent account's inner call, when the step is `ladder(bytes)`. */
+function innerOf(step: CheckedStep): CheckedStep | undefined {
+  const d = decodeStep(step);
+  return d?.contractAbiName === "agentAccountAbi" && d.functionName === "ladder" ? { to: step.to, data: d.args[0] as Hex, value: 0n } : undefined;
+}
+
+/** How many address arguments the step has (the agent account's inner call included). */
+export function addressCount(step: CheckedStep): number {
+  const d = decodeStep(step);
+  if (!d) return 0;
+  let count = 0;
+  mapAddresses(d.inputs, d.args, (_p, _t, v) => (count++, v));
+  const inner = innerOf(step);
+  return count + (inner ? addressCount(inner) : 0);
+}
+
+/** The step with its `k`-th address argument (outer first, then the inner call's) set to `other`. */
+export function withAddress(step: CheckedStep, k: number, other: Address): CheckedStep {
+  const d = decodeStep(step)!;
+  let seen = 0;
+  const outer = reencode(step, (args) => mapAddresses(d.inputs, args, (_p, _t, v) => (seen++ === k ? other : v)));
+  if (seen > k) return outer;
+  const inner = innerOf(step);
+  if (!inner) throw new Error(`step has no address argument ${k}`);
+  const changed = withAddress(inner, k - seen, other);
+  return reencode(step, () => [changed.data]);
 }
