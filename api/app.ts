@@ -1,7 +1,7 @@
 // The agent API: cross-cutting middleware once, then the route groups.
 //
 // Order (outermost first): request id → observe (log line and metrics) → CORS (/v1) → body limit →
-// rate limit (/v1, /sign, /mcp) → no NUL (/v1) → JSON depth (/v1, /mcp) → routes. All but `observe` pass reads on synchronously (an async
+// rate limit (/v1, /sign, /mcp) → no NUL (/v1) → index gate (/v1) → JSON depth (/v1, /mcp) → routes. All but `observe` pass reads on synchronously (an async
 // frame around a request is paid on every request). Errors thrown anywhere become catalog answers in
 // `onError`, which `observe` then logs and counts like any answer.
 import { OpenAPIHono } from "@hono/zod-openapi";
@@ -16,6 +16,7 @@ import { noNulInJson } from "./middleware/no-nul.js";
 import { maxJsonDepth } from "./middleware/json-depth.js";
 import { bearerOnly } from "./middleware/bearer-only.js";
 import { observeRequests } from "./middleware/observe.js";
+import { indexGate } from "./middleware/index-gate.js";
 import { PartitionedRouter } from "./router.js";
 import { healthRoutes } from "./routes/health.js";
 import { MCP_PATH, mcpRoutes } from "./routes/mcp.js";
@@ -56,6 +57,8 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.use("/sign/*", limit);
   app.use(MCP_PATH, limit);
   app.use("/v1/*", noNulInJson());
+  // While the index is not ready, its reads answer 503 UNAVAILABLE with Retry-After (never a 500).
+  if (deps.index) app.use("/v1/*", indexGate(deps.index));
   app.use("/v1/*", maxJsonDepth());
   app.use(MCP_PATH, maxJsonDepth());
 
@@ -70,7 +73,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
 
   app.doc31("/v1/agent/openapi.json", (c) => openApiHead(deps, new URL(c.req.url).origin));
 
-  app.onError(errorHandler(deps.logger));
+  app.onError(errorHandler(deps.logger, deps.index));
   app.notFound(notFoundHandler);
   return app;
 }

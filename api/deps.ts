@@ -12,6 +12,7 @@ import type { Logger } from "../src/logger.js";
 import type { ActivityWaker } from "../src/activity/waker.js";
 import type { ReadCache } from "../src/db/answer-cache.js";
 import type { RateLimitOptions } from "./middleware/rate-limit.js";
+import type { IndexGateSource } from "./middleware/index-gate.js";
 
 export type AppDeps = {
   /** The API's own schema (sign requests, filings, sessions...), from `createDb`. */
@@ -31,6 +32,11 @@ export type AppDeps = {
   now: () => Date;
   /** True once the indexer has caught up; `/ready` answers 503 until it is. */
   indexerReady: () => boolean | Promise<boolean>;
+  /**
+   * The index's readiness (src/db/index-readiness.ts): /v1 reads answer 503 UNAVAILABLE until it is
+   * ready, and scans are served only when made on its chain. Absent (tests): no gate, any scan.
+   */
+  index?: IndexGateSource & { readonly viewsSchema: string; chain(): string | undefined; viewsMissing(): void };
   /** Public base URL, e.g. https://agents.example.com (sign links). */
   baseUrl?: string;
   /** The per-client limit of /v1 routes; defaults in middleware/rate-limit.ts. */

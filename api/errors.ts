@@ -4,6 +4,7 @@
 //   matching code (Hono throws these before the zod hook runs);
 // - Postgres refusing a request's text for its bytes (a NUL: SQLSTATE 22021) → 400 INVALID_REQUEST;
 // - Postgres / Redis / BullMQ / chain RPC connection failures → 503 UNAVAILABLE;
+// - a missing view of the index (before the indexer made them, a devnet restart) → 503 UNAVAILABLE;
 // - anything else → a logged 500 INTERNAL with no stack or message of the fault in the body.
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -82,9 +83,23 @@ export function isUnstorableText(error: unknown): boolean {
   return error instanceof Error && error.name === "PostgresError" && (error as { code?: unknown }).code === "22021";
 }
 
-export function errorHandler(logger: Logger): ErrorHandler {
+/**
+ * A view of the index is missing (SQLSTATE 42P01 naming a relation of `viewsSchema`): the indexer has
+ * not made its views yet, or dropped them (a devnet restart). Transient, like a dependency that is down.
+ */
+export function isMissingView(error: unknown, viewsSchema: string): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === "42P01" && error.message.includes(`"${viewsSchema}.`);
+}
+
+/** `index` (the app's readiness source), when given: a missing view answers 503 and closes the gate at once. */
+export function errorHandler(logger: Logger, index?: { readonly viewsSchema: string; viewsMissing(): void }): ErrorHandler {
   return (error, c) => {
     if (error instanceof ApiError) return fail(c, error);
+    if (index && isMissingView(error, index.viewsSchema)) {
+      index.viewsMissing();
+      logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "index views missing");
+      return fail(c, new ApiError("UNAVAILABLE", "The index is not ready (its views are being made): retry shortly", undefined, { headers: { "Retry-After": "5" } }));
+    }
     if (error instanceof HTTPException) {
       const apiError = fromHttpException(error);
       if (apiError.code === "INTERNAL") logFault(logger, c, error);

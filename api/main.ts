@@ -2,12 +2,13 @@
 // 1 when either is unreachable), migrates its schema, listens on PORT, and stops gracefully on
 // SIGTERM/SIGINT (stops accepting, lets in-flight requests finish, closes its connections).
 import { serve } from "@hono/node-server";
-import { config, redactUrl, rpcUrl } from "../src/config.js";
+import { config, redactUrl, rpcUrl, usesDevnet } from "../src/config.js";
 import { createChainClient } from "../src/chain/client.js";
 import { loadDeployments } from "../src/chain/deployments.js";
 import { createReadCache } from "../src/db/answer-cache.js";
 import { createDb, migrateToLatest } from "../src/db/connect.js";
 import { ProjectionVersion } from "../src/db/projection-version.js";
+import { genesisHash, IndexReadiness } from "../src/db/index-readiness.js";
 import { ensureDatabase } from "../src/db/ensure-database.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
 import { createJobClient } from "../src/jobs/request-reply.js";
@@ -76,16 +77,33 @@ const readCache = projectionVersion
     })
   : undefined;
 
+// Reads of the index answer 503 until it is ready (views made, backfill done, on the devnet: of the running chain).
+const chainClient = createChainClient(rpcUrl(config));
+const index = new IndexReadiness({
+  url: config.DATABASE_URL,
+  viewsSchema: config.VIEWS_SCHEMA,
+  genesis: () => genesisHash(chainClient),
+  devnet: usesDevnet(config),
+  logger,
+  applicationName: "agent-api-readiness",
+});
+// The first look before listening (an index already ready is served at once), but at most 3 s: an RPC
+// that does not answer must not hold the API's start.
+await Promise.race([index.start(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+const ponderCaughtUp = ponderReady(`http://127.0.0.1:${config.PONDER_PORT}/ready`);
+
 const app = createApp({
   db,
   reads,
   deployments,
-  client: createChainClient(rpcUrl(config)),
+  client: chainClient,
   redis,
   jobs,
   logger,
   now: () => new Date(),
-  indexerReady: ponderReady(`http://127.0.0.1:${config.PONDER_PORT}/ready`),
+  // /ready: the index readable (as the /v1 gate sees it) and Ponder's own /ready once.
+  indexerReady: async () => index.ready() && (await ponderCaughtUp()),
+  index,
   baseUrl: config.BASE_URL,
   reportCards: { enabled: config.AGENT_REPORT_CARDS === "on", reads: config.AGENT_REPORT_CARDS_READS },
   rateLimit: {
@@ -136,7 +154,7 @@ async function shutdown(signal: string): Promise<void> {
   force.unref();
   metricsServer.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close(), projectionVersion?.close()]);
+  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close(), projectionVersion?.close(), index.close()]);
   logger.info({}, "stopped");
   process.exit(0);
 }

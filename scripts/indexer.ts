@@ -31,6 +31,8 @@ const ponderBin = join(repoRoot, "node_modules", "ponder", "dist", "esm", "bin",
 // Ponder runs every file under its root's src/ as indexing code and hashes them all into its build id;
 // indexer/ (see its README) gives it a root whose src/ holds only src/indexing and src/api.
 const args = ["--root", join(repoRoot, "indexer"), "--config", "../ponder.config.ts", "start", "--schema", config.DATABASE_SCHEMA, "--views-schema", config.VIEWS_SCHEMA, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
-const child = spawn(process.execPath, [ponderBin, ...args], { cwd: repoRoot, stdio: "inherit", env: { ...process.env, DATABASE_URL: config.DATABASE_URL } });
+// Ponder takes PORT over --port: PORT is the API's (npm start passes one environment to all), never Ponder's.
+const { PORT: _apiPort, ...environment } = process.env;
+const child = spawn(process.execPath, [ponderBin, ...args], { cwd: repoRoot, stdio: "inherit", env: { ...environment, DATABASE_URL: config.DATABASE_URL } });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -4,7 +4,7 @@
 import { hostname } from "node:os";
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { config, redactUrl, rpcUrl } from "../src/config.js";
+import { config, redactUrl, rpcUrl, usesDevnet } from "../src/config.js";
 import { createChainClient } from "../src/chain/client.js";
 import { loadDeployments } from "../src/chain/deployments.js";
 import { createDb, migrateToLatest } from "../src/db/connect.js";
@@ -20,7 +20,8 @@ import { requireChain, requireServices } from "../src/services.js";
 import { prepareProcessor } from "./processors/prepare.js";
 import { Queue } from "bullmq";
 import { BACKTEST_QUEUE, SCAN_QUEUE } from "../src/backtests/jobs.js";
-import { chainFees, scheduleScans } from "../src/backtests/schedule.js";
+import { chainFees, runScansNow, scheduleScans } from "../src/backtests/schedule.js";
+import { genesisHash, IndexReadiness } from "../src/db/index-readiness.js";
 import { backtestProcessor } from "./processors/backtest.js";
 import { scanProcessor } from "./processors/scan.js";
 import { GRADING_QUEUE, gradingProcessor, scheduleGrading } from "./processors/grading.js";
@@ -76,15 +77,35 @@ worker.on("error", (error) => logger.warn({ err: error.message }, "worker"));
 worker.on("ready", () => logger.info({ queue: PREPARE_QUEUE, prefix: `${config.REDIS_PREFIX}:bull` }, "worker ready"));
 
 // Backtests and planners (request-reply, CPU-bound: 2 at a time), and the repeatable scans (grid
-// tokens, ladder tokens, the strategy-finder board; one at a time, every 10 minutes, scheduled here).
+// tokens, ladder tokens, the strategy-finder board; one at a time, every 10 minutes, scheduled here,
+// and at once whenever the index becomes ready; a failed one is retried 30 s later).
 const backtestWorker = new Worker(BACKTEST_QUEUE, backtestProcessor({ reads, logger }), { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 2 });
 backtestWorker.on("error", (error) => logger.warn({ err: error.message }, "backtest worker"));
-const scanWorker = new Worker(SCAN_QUEUE, scanProcessor({ db, reads, deployments, now: () => new Date(), fees: chainFees(client, deployments), logger }), {
+// Scans read the index only once it is ready, and carry the chain they were made on (its genesis hash).
+const index = new IndexReadiness({
+  url: config.DATABASE_URL,
+  viewsSchema: config.VIEWS_SCHEMA,
+  genesis: () => genesisHash(client),
+  devnet: usesDevnet(config),
+  logger,
+  pollMs: 2000,
+  applicationName: "agent-worker-readiness",
+});
+const scanChainOf = async () => index.chain() ?? genesisHash(client);
+const scanWorker = new Worker(SCAN_QUEUE, scanProcessor({ db, reads, deployments, now: () => new Date(), fees: chainFees(client, deployments), logger, chain: scanChainOf, indexReady: () => index.ready() }), {
   connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 1, lockDuration: 120_000,
 });
 scanWorker.on("error", (error) => logger.warn({ err: error.message }, "scan worker"));
 const scanQueue = new Queue(SCAN_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
 await scheduleScans(scanQueue).catch((error) => logger.warn({ err: (error as Error).message }, "scan schedule"));
+// The index became ready, or is a new one (re-created views, another chain): every scan now, not at the next tick.
+index.onChange((state) => {
+  if (!state.ready || !state.generation) return;
+  runScansNow(scanQueue, `${state.generation}-${(state.chain ?? "unknown").slice(0, 18)}`).catch((error) =>
+    logger.warn({ err: (error as Error).message }, "scans on index ready"),
+  );
+});
+void index.start();
 
 // The report card: match filings to mined calls and grade them, every minute, one pass at a time.
 const gradingWorker = new Worker(GRADING_QUEUE, gradingProcessor({ db, reads, now: () => new Date(), logger }), {
@@ -111,6 +132,7 @@ async function shutdown(signal: string): Promise<void> {
   }, SHUTDOWN_GRACE_MS);
   force.unref();
   await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close(), gradingWorker.close(), purgeWorker.close()]);
+  await index.close();
   await scanQueue.close();
   await gradingQueue.close();
   await purgeQueue.close();

@@ -10,7 +10,7 @@ import { readTokenMarkets, type TokenMarketRow } from "../../src/db/reads/tokens
 import { checksum, isoTime, priceUsd } from "../../src/domain/format.js";
 import { USDG_DECIMALS } from "../../src/domain/price.js";
 import { round } from "../../src/domain/vault-figures.js";
-import { TOKEN_CATEGORIES, type TokenListing, type TokensQuery } from "../schemas/tokens.js";
+import { tokenListCategory, type TokenListing, type TokensQuery } from "../schemas/tokens.js";
 
 type Deps = { reads: Kysely<Projections>; deployments: Deployments };
 type Listing = z.infer<typeof TokenListing>;
@@ -38,7 +38,7 @@ export async function tokenListAnswer({ reads, deployments }: Deps, chain: Servi
   };
 
   const listing = (r: TokenMarketRow): Listing => {
-    const category = TOKEN_CATEGORIES.find((c) => c === r.category) ?? "unclassified";
+    const category = tokenListCategory(r.category);
     const price = priceUsd(r.priceX18);
     return {
       address: checksum(r.address),
@@ -59,10 +59,9 @@ export async function tokenListAnswer({ reads, deployments }: Deps, chain: Servi
     };
   };
 
-  const category = query.category === "other" ? "unclassified" : query.category;
   const q = query.q?.toLowerCase();
   const matches = (r: TokenMarketRow) =>
-    (!category || r.category === category) &&
+    (!query.category || tokenListCategory(r.category) === query.category) &&
     (!q || (q.startsWith("0x") ? r.address.toLowerCase().startsWith(q) : r.symbol.toLowerCase().includes(q) || r.name.toLowerCase().includes(q)));
 
   const bySort: Record<Query["sort"], (a: Listing, b: Listing) => number> = {

@@ -17,7 +17,7 @@ export const RULES: readonly string[] = [
   "Activity cursors last 14 days; after that (or for any unknown cursor) the feed answers 404 CURSOR_NOT_FOUND: take a new baseline.",
   "Amounts are decimal strings. Pairs name the same amount twice: `x` in whole units of its token and `xUnits` in base units. USDG has 6 decimals, vault shares 12 (stock-token vault shares 18), basket tokens 18.",
   "Address inputs are 0x followed by 40 hexadecimal characters; addresses in answers are checksummed. Times are ISO 8601 in UTC.",
-  "A success answers `{data}`; an error answers `{error, code, details?}` with a code from the error catalog below. Any route can answer 400 INVALID_REQUEST, 429 RATE_LIMITED (wait the Retry-After seconds) and 503 UNAVAILABLE (retry shortly).",
+  "A success answers `{data}`; an error answers `{error, code, details?}` with a code from the error catalog below. Any route can answer 400 INVALID_REQUEST, 429 RATE_LIMITED (wait the Retry-After seconds) and 503 UNAVAILABLE (retry after the Retry-After seconds, or shortly; while the index is being built, every read answers it).",
 ];
 
 /** How an agent works with the service, step by step. */
@@ -25,5 +25,6 @@ export const WORKFLOW: readonly string[] = [
   "Discover: read this document, or the OpenAPI 3.1 description at /v1/agent/openapi.json (the single source of every request and answer shape).",
   "Read: GET /v1/agent/products for what is offered now, the vault list and details, and GET /v1/agent/accounts/{owner} for everything a wallet holds.",
   "Follow changes: call GET /v1/agent/accounts/{owner}/activity once without a cursor (a baseline), then with the cursor last returned; while `more` is true call again at once; when `reorged` is true, drop what you hold after `after` and apply the changes given.",
-  "Act: POST /v1/agent/prepare/{kind} builds an unsigned bundle (steps, sign link, walletSendCalls). Give the sign link to the owner, or send the calls from the owner's wallet. Then watch the activity feed for the result.",
+  "Act: POST /v1/agent/prepare/{kind} builds an unsigned bundle (steps, sign link, walletSendCalls, issues). Give the sign link to the owner, or send the calls from the owner's wallet. Then watch the activity feed for the result.",
+  "Fund: a wallet short of funds still gets its bundle (200); `issues.balance` names the token, what the wallet holds (`actual`) and what the bundle spends (`expected`), in base units. Fund the wallet, then send within the 10 minutes (or prepare again). `issues.allowance` is informational: the bundle's own approve step sets it.",
 ];

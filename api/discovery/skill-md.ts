@@ -60,7 +60,7 @@ export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   }
   out.push("");
   out.push(
-    "Retry 429 after the Retry-After seconds and 503 shortly. Do not retry 400, 404 or 422 unchanged: fix the request (the `error` text and `details.field` name the problem).",
+    "Retry 429 and 503 after the Retry-After seconds (503 without it: shortly). Do not retry 400, 404 or 422 unchanged: fix the request (the `error` text and `details.field` name the problem).",
     "",
   );
   return out.join("\n");

@@ -76,14 +76,14 @@ const ladderPlan = createRoute({
 
 const gridTokens = createRoute({
   method: "get", path: "/grid/tokens", tags: TAGS, summary: "The latest grid scan",
-  description: `The latest grid scan of every charted token at the live strategy fee (every 10 minutes; 60 days of hourly prices, 200 USDG): good tokens first, then weak ones with their reasons. Each has today's lines (buyPrice, sellPrice, amountUsdg of the grid prepare) and its weekly walk-forward results. 503 SCAN_PREPARING until the first scan is stored.${rules}`,
+  description: `The latest grid scan of every charted token at the live strategy fee (every 10 minutes, and as soon as the index is ready; 60 days of hourly prices, 200 USDG): good tokens first, then weak ones with their reasons. Each has today's lines (buyPrice, sellPrice, amountUsdg of the grid prepare) and its weekly walk-forward results. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.${rules}`,
   request: { query: GridTokensQuery },
   responses: responses(GridTokensAnswer, "The scan", ["SCAN_PREPARING"]),
 });
 
 const ladderTokens = createRoute({
   method: "get", path: "/ladder/tokens", tags: TAGS, summary: "The latest dip-ladder scan",
-  description: `The dip ladder (5 buys 10% apart, each selling at +50% after fees, repeating) run on every scanned token, good first, each with its record (500 USD started at any midnight in the last 30 days, held a week), today's lines and warnings. 503 SCAN_PREPARING until the first scan is stored.${rules}`,
+  description: `The dip ladder (5 buys 10% apart, each selling at +50% after fees, repeating) run on every scanned token, good first, each with its record (500 USD started at any midnight in the last 30 days, held a week), today's lines and warnings. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.${rules}`,
   request: { query: LadderTokensQuery },
   responses: responses(LadderTokensAnswer, "The scan", ["SCAN_PREPARING"]),
 });
@@ -165,13 +165,13 @@ export const backtestRoutes = (deps: AppDeps) =>
     })
     .openapi(gridTokens, async (c) => {
       const q = c.req.valid("query");
-      const { payload, at } = await readScan<GridScanPayload>(deps.db, "grid-tokens");
+      const { payload, at } = await readScan<GridScanPayload>(deps.db, "grid-tokens", "latest", deps.index?.chain());
       const tokens = scanAnswer(payload.tokens, { limit: q.limit, include: q.include, category: q.category, score: (e) => e.averageReturnPct });
       return ok(c, { asOf: payload.asOf, scannedAt: at.toISOString(), feeBps: payload.feeBps, days: payload.days, amountUsd: payload.amountUsd, scanned: payload.tokens.length, tokens });
     })
     .openapi(ladderTokens, async (c) => {
       const q = c.req.valid("query");
-      const { payload, at } = await readScan<LadderScanPayload>(deps.db, "ladder-tokens");
+      const { payload, at } = await readScan<LadderScanPayload>(deps.db, "ladder-tokens", "latest", deps.index?.chain());
       const tokens = scanAnswer(payload.tokens, { limit: q.limit, include: q.include, score: (e) => e.record.averageReturnPct });
       return ok(c, { asOf: payload.asOf, scannedAt: at.toISOString(), feeBps: payload.feeBps, amountUsd: payload.amountUsd, scanned: payload.tokens.length, tokens });
     });

@@ -1,6 +1,7 @@
 // POST /v1/agent/baskets/plan: check a basket before making it. Nothing is stored. The tokens and
 // weights with the anchor rule, each token's kind, trade-list status and liquidity class (two aggregator
-// quotes per token, through the route budget), a look-back simulated over past hourly chain prices,
+// quotes per token, through the route budget), a look-back simulated over past hourly prices (market
+// prices for a stock-only basket: its stock tokens' USDG markets; chain prices otherwise),
 // the name check, listed baskets with the same tokens, the maker's readiness, `ready` and notes.
 // 6 a minute per client, one at a time (429 RATE_LIMITED).
 import { createRoute } from "@hono/zod-openapi";
@@ -169,7 +170,7 @@ async function liquidityOf(aggregator: Aggregator, usdg: Address | undefined, to
 }
 
 type Lookback =
-  | { state: "ok"; prices: "chain"; days: number; from: string; to: string; growthPct: number | null; worstDropPct: number; feesPer1kUsd: number; trades: number; tvlUsd: number; windows: { from: string; to: string; changePct: number; feesPer1kUsd: number; trades: number }[] }
+  | { state: "ok"; prices: "market" | "chain"; days: number; from: string; to: string; growthPct: number | null; worstDropPct: number; feesPer1kUsd: number; trades: number; tvlUsd: number; windows: { from: string; to: string; changePct: number; feesPer1kUsd: number; trades: number }[] }
   | { state: "unavailable"; code: string; reason: string };
 
 /** Hourly closes of every token (USDG at 1) over `days`, carried forward, then the simulation. */
@@ -217,10 +218,12 @@ async function lookbackOf(deps: Deps, tokens: Address[], weights: bigint[], body
   );
   const days = (times[times.length - 1]! - times[0]!) / DAY;
   const result = simulateLookback({ weights: weights.map((w) => x18ToPct(w) / 100), times, prices, fee: body.swapFeePct / 100, windowSeconds: days > 14 ? 7 * DAY : DAY });
+  // A stock-only basket (USDG aside) is priced by its stocks' markets, as the spec's plan table says, and
+  // only then is its growth shown.
   const stockOnly = tokens.every((t) => (usdg && same(t, usdg)) || listedToken(t)?.category === "stock");
   return {
     state: "ok",
-    prices: "chain",
+    prices: stockOnly ? "market" : "chain",
     days: Math.round(days * 100) / 100,
     from: isoTime(times[0]!),
     to: isoTime(times[times.length - 1]!),

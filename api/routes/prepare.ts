@@ -17,7 +17,7 @@ const PREPARE_CODES: ErrorCode[] = ["RECEIVER_NOT_OWNER", "SIMULATION_FAILED", "
 
 /** basket-buy's refusals (basket-sell answers them too, where they apply). */
 const BASKET_TRADE_CODES: ErrorCode[] = [
-  "UNKNOWN_BASKET", "BAD_TOKEN", "NATIVE_ETH_IN", "BASKET_SELL_ONLY", "BASKET_PAUSED", "TOKEN_PAUSED", "TOKEN_FROZEN", "TOKEN_SHORTFALL", "AMOUNT_TOO_SMALL",
+  "UNKNOWN_BASKET", "BAD_TOKEN", "NATIVE_ETH_IN", "BASKET_SELL_ONLY", "BASKET_PAUSED", "TOKEN_PAUSED", "TOKEN_FROZEN", "AMOUNT_TOO_SMALL",
   "BASKET_NO_ROUTE", "PRICE_IMPACT_TOO_HIGH", "LEG_MINIMUM_TOO_LOW", "ROUTE_TOO_LARGE", "ZAP_UNAVAILABLE", "AGGREGATOR_CHANGED",
 ];
 
@@ -37,11 +37,11 @@ const codesOf: Record<PrepareKind, ErrorCode[]> = {
   ],
   swap: ["UNKNOWN_TOKEN", "NOT_A_TOKEN", "SAME_TOKEN", "NATIVE_ETH_IN", "SWAP_NO_ROUTE", "SWAP_PAUSED", "SWAP_CONTRACTS_CHANGED", "SWAP_UNAVAILABLE"],
   "basket-buy": [...BASKET_TRADE_CODES],
-  "basket-sell": [...BASKET_TRADE_CODES, "NOTHING_TO_SELL", "SELL_REFUSED"],
+  "basket-sell": [...BASKET_TRADE_CODES, "NOTHING_TO_SELL", "TOKEN_SHORTFALL", "SELL_REFUSED"],
   "basket-make": [
     "PRICE_IMPACT_TOO_HIGH", "UNKNOWN_TOKEN", "NATIVE_ETH_TOKEN", "NATIVE_ETH_IN", "BAD_DEPOSIT_TOKEN", "NOT_ON_TRADE_LIST", "DUPLICATE_TOKEN", "TOKEN_COUNT",
     "WEIGHT_TOO_SMALL", "WEIGHTS_SUM", "NO_ANCHOR", "MAKE_FEE", "BAD_NAME", "BAD_SYMBOL", "RESERVED_SYMBOL", "NAME_NOT_ALLOWED", "NAME_IS_TOKEN",
-    "SYMBOL_NOT_ALLOWED", "SYMBOL_IS_TOKEN", "SYMBOL_TAKEN", "DEPOSIT_TOO_SMALL", "AMOUNT_TOO_SMALL", "TOKEN_PAUSED", "TOKEN_FROZEN", "TOKEN_SHORTFALL",
+    "SYMBOL_NOT_ALLOWED", "SYMBOL_IS_TOKEN", "SYMBOL_TAKEN", "DEPOSIT_TOO_SMALL", "AMOUNT_TOO_SMALL", "TOKEN_PAUSED", "TOKEN_FROZEN",
     "BASKET_NO_ROUTE", "LEG_MINIMUM_TOO_LOW", "ROUTE_TOO_LARGE", "MAKE_REFUSED", "MAKER_NOT_DEPLOYED", "TRADE_LIST_LOADING", "ZAP_UNAVAILABLE", "AGGREGATOR_CHANGED",
   ],
 };
@@ -52,7 +52,7 @@ function prepareRoute(kind: PrepareKind) {
     path: `/prepare/${kind}`,
     tags: ["Prepare"],
     summary: `Prepare ${kind}`,
-    description: `${prepareBodies[kind].description ?? ""}\n\nThe whole bundle is simulated before answering (a revert is 422 SIMULATION_FAILED with the decoded reason), stored as a SignRequest for 10 minutes and filed for the owner's report card.`,
+    description: `${prepareBodies[kind].description ?? ""}\n\nThe whole bundle is simulated before answering (a revert is 422 SIMULATION_FAILED with the decoded reason), stored as a SignRequest for 10 minutes and filed for the owner's report card. An owner short of funds is no refusal: the answer is 200 with the bundle and \`issues\` (0x Swap API v2's shape, amounts as decimal strings in base units): \`issues.balance\` {token, actual, expected} when the owner holds less than the bundle spends (fund the owner, then send; the bundle was simulated as if funded), \`issues.allowance\` {spender, actual} when the allowance is below what the bundle approves (informational: the bundle's approve sets it), \`issues.simulationIncomplete\` true when the shortfall kept the bundle from being simulated in full.`,
     request: { body: { content: { "application/json": { schema: prepareBodies[kind] } }, required: true } },
     responses: {
       200: okResponse(PrepareResult, "The unsigned bundle, its sign link and walletSendCalls"),

@@ -20,7 +20,7 @@ const request = {
 };
 
 const RULES =
-  "Every figure comes from the chain, never from an agent: each prepared bundle is filed with the chain price, matched to mined transactions by owner, target and exact calldata, and graded by fixed rules a day after it took effect (7 days for deposits). No rate before 30 graded actions; then hitRate.lower90 is the low end of the Wilson 90% range, with the raw hits and misses.\n\n" +
+  "Every figure comes from the chain, never from an agent: each prepared bundle is filed with the chain price, matched to mined transactions by owner, target and exact calldata, and graded by fixed rules a day after it took effect (7 days for deposits). No rate before 30 graded actions; then hitRate.lower90 is the low end of the Wilson 90% range, with the raw hits and misses. The rates count every graded action on record (the whole history: graded actions are never deleted), while the card lists the newest 500 actions; a bundle never signed never counts.\n\n" +
   "Credit: anyone may prepare a bundle for any owner, so a mined call is matched only to bundles prepared within the 10 minutes (a bundle's lifetime) before its block, never after it. When the bundles it matches carry different agentTags, no agent gets the credit: each is listed not-graded with reason ambiguous.";
 
 const getCard = createRoute({
@@ -30,6 +30,8 @@ const getCard = createRoute({
   summary: "An owner's report card",
   description: `${RULES}\n\nExecuted actions only, grouped by agentTag. Public unless the service sets AGENT_REPORT_CARDS_READS=owner; then it needs the owner's session too (401 SESSION_REQUIRED).`,
   request,
+  // The session is optional here: needed only in the owner read mode (the MCP tool takes it as sessionToken).
+  security: [{}, { session: [] }] as Record<string, string[]>[],
   responses: { 200: okResponse(ReportCard, "The public card"), ...errorResponses("SESSION_REQUIRED", "REPORT_CARDS_DISABLED") },
 });
 

@@ -66,7 +66,7 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
   createRouter<AppEnv>()
     .openapi(board, async (c) => {
       const q = c.req.valid("query");
-      return ok(c, await boardAnswer(deps.db, { budgetUsd: q.budget, periodDays: days(q.period), token: q.token, category: q.category, strategy: q.strategy }));
+      return ok(c, await boardAnswer(deps.db, { budgetUsd: q.budget, periodDays: days(q.period), token: q.token, category: q.category, strategy: q.strategy }, deps.index?.chain()));
     })
     .openapi(trackRecord, async (c) => ok(c, await trackRecordAnswer(deps.db)))
     .openapi(attempts, async (c) => {
@@ -92,5 +92,5 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
     .openapi(tokenPage, async (c) => {
       const { token } = c.req.valid("param");
       const q = c.req.valid("query");
-      return ok(c, await tokenAnswer(deps.db, token, days(q.period), q.budget));
+      return ok(c, await tokenAnswer(deps.db, token, days(q.period), q.budget, deps.index?.chain()));
     });

@@ -205,13 +205,15 @@ export const RangesResult = z
 
 const GridLines = z
   .object({
+    action: z.literal("open").openapi({ description: "action of the grid prepare" }),
+    token: Address.openapi({ description: "token of the grid prepare" }),
     buyPrice: PriceText("buyPrice of the grid prepare"),
     sellPrice: PriceText("sellPrice of the grid prepare"),
-    amountUsdg: z.string().openapi({ description: "amount (USDG) of the grid prepare" }),
+    amountUsdg: z.string().openapi({ description: "amountUsdg (whole USDG) of the grid prepare" }),
     gap: num("sell / buy - 1"),
   })
   .nullable()
-  .openapi("GridLines");
+  .openapi("GridLines", { description: "A grid prepare body: add `owner` and POST it to /v1/agent/prepare/grid (gap is ignored there)" });
 
 const PrepareHint = (route: string) =>
   z

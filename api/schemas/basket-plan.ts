@@ -51,11 +51,14 @@ export const BasketLookback = z
   .union([
     z.object({
       state: z.literal("ok"),
-      prices: z.enum(["market", "chain"]).openapi({ description: "Whose prices: this service has chain prices only, so always chain" }),
+      prices: z.enum(["market", "chain"]).openapi({
+        description:
+          "Whose prices: market for a stock-only basket (its stock tokens' market prices, the hourly closes of their USDG markets, USDG at 1), chain otherwise",
+      }),
       days: z.number().openapi({ description: "Days simulated (shortened to the history there is)" }),
       from: Timestamp,
       to: Timestamp,
-      growthPct: z.number().nullable().openapi({ description: "Stock-only baskets: the simulated change over the window, percent; else null" }),
+      growthPct: z.number().nullable().openapi({ description: "Stock-only baskets (prices market): the simulated change over the window at those market prices, percent; else null" }),
       worstDropPct: z.number().openapi({ description: "The largest fall from a running high, percent" }),
       feesPer1kUsd: z.number().openapi({ description: "Swap fees earned per 1,000 USD started" }),
       trades: z.number().int().openapi({ description: "Hourly rebalances by the keeper that traded" }),

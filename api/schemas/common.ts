@@ -27,7 +27,8 @@ export const Envelope = <T extends z.ZodType>(data: T) => z.object({ data });
 export const ErrorDetails = z
   .object({
     part: z.number().int().min(1).optional().openapi({ description: "The part, from 1" }),
-    minimum: z.string().optional().openapi({ description: "Exact minimum in base units of `unit`" }),
+    minimum: z.string().optional().openapi({ description: "Exact minimum in base units of `unit`; a price bound (WRONG_SIDE, NO_TRIP_HEADROOM, ACCOUNT_SPREAD) is a priceX18: USDG per whole token, 18 decimals" }),
+    maximum: z.string().optional().openapi({ description: "Exact maximum in base units of `unit`: CAPACITY's room left in the vault; WRONG_SIDE's highest buy line (priceX18)" }),
     unit: z.enum(["USDG", "token"]).optional(),
     priceUsd: z.number().optional().openapi({ description: "USDG per whole token" }),
     limitUsd: z.number().optional().openapi({ description: "The limit the price broke" }),
@@ -48,8 +49,8 @@ export const ErrorBody = z
   })
   .openapi("Error");
 
-/** Codes any read or prepare route can answer. */
-export const COMMON_ERROR_CODES = ["INVALID_REQUEST", "RATE_LIMITED", "INTERNAL", "UNAVAILABLE"] as const satisfies readonly ErrorCode[];
+/** Codes any read or prepare route can answer (the spec's 429 is RATE_LIMITED or BUSY on every one). */
+export const COMMON_ERROR_CODES = ["INVALID_REQUEST", "RATE_LIMITED", "BUSY", "INTERNAL", "UNAVAILABLE"] as const satisfies readonly ErrorCode[];
 
 type ErrorResponse = {
   description: string;
@@ -79,6 +80,8 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, ErrorRespo
       description: lines.join("\n\n"),
       content: { "application/json": { schema: ErrorBody } },
       ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}),
+      // UNAVAILABLE while the index is built and SCAN_PREPARING say when to ask again.
+      ...(status === 503 ? { headers: { "Retry-After": { description: "Seconds to wait (while the index is built, or a scan is prepared)", schema: { type: "integer" as const } } } } : {}),
     };
   }
   return responses;

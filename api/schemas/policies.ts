@@ -11,7 +11,7 @@ export const PolicyDocument = z
   .object({
     provider: z.enum(["privy", "turnkey"]),
     chainId: z.literal(4663),
-    wallet: z.string().nullable().openapi({ description: "The wallet given, lowercase; null unless given" }),
+    wallet: Address.nullable().openapi({ description: "The wallet given, checksummed (the conditions hold it lowercase); null unless given" }),
     placeholders: z.record(z.string(), z.string()).openapi({ description: "Each placeholder left in the document and what to put in its place" }),
     contracts: z
       .object({
@@ -31,7 +31,7 @@ export const PolicyDocument = z
           }),
         ),
       })
-      .openapi({ description: "The addresses the rules name (lowercase): agent vaults, their queues and routers, the hook, the grid strategy, the basket zap and USDG" }),
+      .openapi({ description: "The addresses the rules name, checksummed (the conditions hold them lowercase): agent vaults, their queues and routers, the hook, the grid strategy, the basket zap and USDG" }),
     policies: z
       .array(
         z.object({

@@ -27,7 +27,7 @@ export const VaultDepositBody = z
   })
   .openapi("VaultDepositBody", {
     description:
-      "merged: approve USDG to the vault, then requestDeposit(assets, owner, minShares). up (bundle kind up-vault-deposit): approve USDG to the deposit queue, then requestDeposit(assets, owner, minimumSharesOut). minShares is the vault's convertToShares now less slippageBps. stock-token (bundle kind stock-vault-deposit): approve USDG to the stock vault router, then deposit({vault, usdgIn, minShares, receiver: owner, aggregator, swapData}) with an aggregator leg USDG to the stock token (minShares: previewDeposit of the leg's quote less slippageBps). Refusals with the vault's reason: 422 DEPOSITS_CLOSED, DEPOSITS_PAUSED, VAULT_FULL, CAPACITY; AMOUNT_TOO_SMALL under the vault's minimum.",
+      "merged: approve USDG to the vault, then requestDeposit(assets, owner, minShares). up (bundle kind up-vault-deposit): approve USDG to the deposit queue, then requestDeposit(assets, owner, minimumSharesOut). minShares is the vault's convertToShares now less slippageBps. stock-token (bundle kind stock-vault-deposit): approve USDG to the stock vault router, then deposit({vault, usdgIn, minShares, receiver: owner, aggregator, swapData}) with an aggregator leg USDG to the stock token (minShares: previewDeposit of the leg's quote less slippageBps). Refusals with the vault's reason: 422 DEPOSITS_CLOSED, DEPOSITS_PAUSED, VAULT_FULL, CAPACITY (details.maximum: the room left under the cap now); AMOUNT_TOO_SMALL under the vault's minimum.",
   });
 
 export const VaultCancelDepositBody = z
@@ -57,7 +57,7 @@ export const VaultCancelWithdrawBody = z
 export const LimitOrderBody = z
   .looseObject({
     ...common,
-    token: z.string().min(1).max(64).openapi({ description: "A listed market token: symbol or address", example: "WETH" }),
+    token: z.string().min(1).max(64).openapi({ description: "Any token with an open USDG market, by address (see GET /v1/tokens), or a verified token's symbol", example: "WETH" }),
     side: Side,
     amount: Amount.openapi({ description: "The input, in whole units: the token when selling, USDG when buying", example: "600" }),
     price: Price.optional().openapi({ description: "The limit line, USDG per whole token (required unless type is market)" }),
@@ -68,7 +68,7 @@ export const LimitOrderBody = z
 export const LadderBody = z
   .looseObject({
     ...common,
-    token: z.string().min(1).max(64).openapi({ description: "A listed market token: symbol or address" }),
+    token: z.string().min(1).max(64).openapi({ description: "Any token with an open USDG market, by address, or a verified token's symbol" }),
     side: Side,
     orders: z
       .array(z.object({ amount: Amount.openapi({ description: "Input of this order, whole units (token when selling, USDG when buying)" }), price: Price }))
@@ -92,10 +92,11 @@ export const GridBody = z
   .looseObject({
     ...common,
     action: z.enum(["open", "openWithMarket", "close", "setRepeat", "collect"]),
-    token: z.string().min(1).max(64).optional().openapi({ description: "open, openWithMarket: a listed market token" }),
+    token: z.string().min(1).max(64).optional().openapi({ description: "open, openWithMarket: any token with an open USDG market, by address, or a verified token's symbol" }),
     buyPrice: Price.optional().openapi({ description: "open, openWithMarket: the buy line" }),
     sellPrice: Price.optional().openapi({ description: "open, openWithMarket: the sell line, above the buy line" }),
-    amount: Amount.optional().openapi({ description: "open, openWithMarket: USDG the grid starts with, whole USDG" }),
+    amountUsdg: Amount.optional().openapi({ description: "open, openWithMarket: USDG the grid starts with, whole USDG (as grid-tokens lines give it)" }),
+    amount: Amount.optional().openapi({ description: "The older name of amountUsdg, still taken (both given must agree)" }),
     repeat: z.boolean().optional().openapi({ description: "open (default true), setRepeat (required)" }),
     id: Id.optional().openapi({ description: "close, setRepeat, collect: the grid's id" }),
   })
@@ -108,7 +109,7 @@ export const LadderStrategyBody = z
   .looseObject({
     ...common,
     action: z.enum(["open", "close", "setRepeat", "collect"]),
-    token: z.string().min(1).max(64).optional().openapi({ description: "open: a listed market token" }),
+    token: z.string().min(1).max(64).optional().openapi({ description: "open: a token with an open market listed on the ladder strategy, by address, or a verified token's symbol" }),
     legs: z
       .array(z.object({ buyPrice: Price, sellPrice: Price, amount: Amount.openapi({ description: "USDG (or the token for sellFirst), whole units" }) }))
       .min(1)
@@ -158,7 +159,7 @@ export const BasketBuyBody = z
   })
   .openapi("BasketBuyBody", {
     description:
-      "Approve exactly `amount` of the paid token to the basket zap, then buy(pool, tokenIn, amountIn, legs, minBptOut, recipient = owner, deadline): the zap buys each basket token through the aggregator (one leg per token, split by weight) and joins in proportion; leftovers go to the owner. Deadline 10 minutes; no service fee (the aggregator's price impact is in params.quote). params: side, pool, zap, token, amount, minOut, expectedOut, recipient, deadline, legs, slippageBps, quote {block, valueUsd, costUsd, priceImpactPct}, approvals.",
+      "Approve exactly `amount` of the paid token to the basket zap, then buy(pool, tokenIn, amountIn, legs, minBptOut, recipient = owner, deadline): the zap buys each basket token through the aggregator (one leg per token, split by weight) and joins in proportion; leftovers go to the owner. Deadline 10 minutes; no service fee (the aggregator's price impact is in params.quote). params: side, pool, zap, token, amount, minOut, expectedOut, recipient, deadline, legs, slippageBps, quote {block, valueUsd, costUsd, priceImpactPct}, approvals. 404 UNKNOWN_BASKET for a symbol no listed basket has or a contract that is no basket; 404 NOT_FOUND for an address with no contract at all.",
   });
 
 export const BasketSellBody = z
@@ -223,6 +224,31 @@ export const PrepareStep = z
   })
   .openapi("PrepareStep");
 
+const BaseUnits = z.string().regex(/^\d+$/).openapi({ description: "Base units of the token, decimal digits", example: "250000000" });
+
+export const PrepareIssues = z
+  .object({
+    balance: z
+      .object({
+        token: Address.openapi({ description: "The token the owner holds too little of" }),
+        actual: BaseUnits.openapi({ description: "What the owner holds now, in base units (decimal string)" }),
+        expected: BaseUnits.openapi({ description: "What the bundle spends of it, in base units (decimal string)" }),
+      })
+      .nullable()
+      .openapi({ description: "Not null when the owner holds less than the bundle spends: fund the owner, then send the bundle (prepare again after 10 minutes). The bundle was simulated as if funded." }),
+    allowance: z
+      .object({
+        spender: Address.openapi({ description: "The contract the bundle approves" }),
+        actual: BaseUnits.openapi({ description: "The owner's allowance to it now, in base units (decimal string)" }),
+      })
+      .nullable()
+      .openapi({ description: "Not null when the owner's allowance is below what the bundle spends. Informational: the bundle's own approve step sets it." }),
+    simulationIncomplete: z.boolean().openapi({ description: "True when the bundle could not be simulated in full because of the balance shortfall (its balance could not be granted in the simulation): it may still revert for another reason" }),
+  })
+  .openapi("PrepareIssues", {
+    description: "What stands between the owner and the bundle, in 0x Swap API v2's shape (amounts as decimal strings in base units). A short balance is no refusal: the answer is 200 with the bundle and `balance` set.",
+  });
+
 export const PrepareResult = z
   .object({
     id: z.string().openapi({ description: "The sign request's id (the secret of its sign link)" }),
@@ -234,5 +260,6 @@ export const PrepareResult = z
     expiresAt: Timestamp.openapi({ description: "10 minutes after prepare; prepare again after it" }),
     walletSendCalls: WalletSendCalls,
     simulation: z.object({ method: z.enum(["eth_simulateV1", "eth_call+stateOverride"]) }).openapi({ description: "How the whole bundle was simulated before answering" }),
+    issues: PrepareIssues,
   })
   .openapi("PrepareResult", { description: "An unsigned bundle for the owner's wallet, stored as a SignRequest for 10 minutes" });

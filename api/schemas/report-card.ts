@@ -10,7 +10,10 @@ export const HitRate = z
     misses: z.number().int(),
     howGraded: z.string().openapi({ description: "The grading rules, in words" }),
   })
-  .openapi("HitRate", { description: "null before 30 graded actions" });
+  .openapi("HitRate", {
+    description:
+      "null before 30 graded actions. Window: every graded action on record (the owner's whole history; graded actions are never deleted), not only the listed ones; an action counts once graded from the chain, and a bundle never signed never counts",
+  });
 
 export const CardAction = z
   .object({
@@ -38,9 +41,9 @@ export const CardAgent = z
   .object({
     name: z.string().nullable().openapi({ description: "The agent's tag; null for actions prepared without one" }),
     ready: z.boolean().openapi({ description: "True once 30 actions are graded (hitRate is given)" }),
-    graded: z.number().int().openapi({ description: "Graded actions so far" }),
+    graded: z.number().int().openapi({ description: "Graded actions on record (all of them, listed or not)" }),
     hitRate: HitRate.nullable(),
-    actions: z.array(CardAction).openapi({ description: "Newest first" }),
+    actions: z.array(CardAction).openapi({ description: "Newest first, of the card's newest 500 (empty for an agent whose graded actions are all older)" }),
   })
   .openapi("ReportCardAgent");
 
@@ -49,7 +52,7 @@ export const ReportCard = z
     owner: Address,
     view: z.enum(["public", "private"]),
     asOf: Timestamp,
-    hitRate: HitRate.nullable().openapi({ description: "Over every agent of the card" }),
+    hitRate: HitRate.nullable().openapi({ description: "Over every agent of the card (with `agent`, that agent), counting every graded action on record" }),
     agents: z.array(CardAgent).openapi({ description: "Grouped by agentTag (the untagged group last)" }),
   })
   .openapi("ReportCard");

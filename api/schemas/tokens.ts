@@ -2,10 +2,16 @@
 import { z } from "@hono/zod-openapi";
 import { Address, Timestamp } from "./common.js";
 
-export const TOKEN_CATEGORIES = ["stock", "crypto", "utility", "meme", "unclassified"] as const;
+/** The spec's categories of /v1/tokens. */
+export const TOKEN_CATEGORIES = ["stock", "utility", "meme", "other"] as const;
+export type TokenListCategory = (typeof TOKEN_CATEGORIES)[number];
 export const TokenCategory = z.enum(TOKEN_CATEGORIES).openapi("TokenCategory", {
-  description: "The service list's category; unclassified for tokens it does not list",
+  description: "stock, utility or meme from the service's list; other for every other token (the list's crypto tokens, and tokens it does not list)",
 });
+
+/** A token's list category (stock, crypto, utility, meme, unclassified) as /v1/tokens names it. */
+export const tokenListCategory = (category: string): TokenListCategory =>
+  category === "stock" || category === "utility" || category === "meme" ? category : "other";
 
 export const TokensQuery = z.object({
   q: z
@@ -16,9 +22,9 @@ export const TokensQuery = z.object({
     .optional()
     .openapi({ description: "Search: part of a symbol or name (any case), or a whole or partial address (0x...)", example: "eth" }),
   category: z
-    .enum([...TOKEN_CATEGORIES, "other"])
+    .enum(TOKEN_CATEGORIES)
     .optional()
-    .openapi({ description: "Only this category; `other` is an alias of unclassified" }),
+    .openapi({ description: "Only this category (other: every token that is not stock, utility or meme)" }),
   sort: z
     .enum(["volume", "price", "liquidity", "symbol"])
     .default("volume")

@@ -19,7 +19,7 @@ import { loadSeries, readChartedTokens, readVaultSharePrices, type ChartedToken 
 import type { FinderBacktestInput } from "./jobs.js";
 import { asOfBucket } from "./jobs.js";
 import { dipPrepareBody, NOTE, tokenRef, tokenSeries, type BacktestContext } from "./run.js";
-import { readScan, storeScan, type ScanContext } from "./scans.js";
+import { readScan, scanChain, storeScan, type ScanContext } from "./scans.js";
 
 const DAY = 86_400;
 /** History loaded per token: the longest window and the window before it (grid lines are picked there). */
@@ -56,6 +56,7 @@ export type BoardPayload = {
 
 /** The board job: compute, store, then record the day's picks and follow the open ones on paper. */
 export async function runFinderBoard(ctx: ScanContext): Promise<BoardPayload> {
+  const chain = await scanChain(ctx);
   const now = ctx.now();
   const asOf = asOfBucket(now);
   const fees = await ctx.fees();
@@ -107,7 +108,7 @@ export async function runFinderBoard(ctx: ScanContext): Promise<BoardPayload> {
     const results = vaultPeriodResults(prices, asOf, hold);
     if (results.length) board.vaults.push({ vault: { address: getAddress(v.address), name: v.name, family: v.family }, token: token ? tokenRef(token) : null, results });
   }
-  await storeScan(ctx.db, "strategy-finder", "board", board, now);
+  await storeScan(ctx.db, "strategy-finder", "board", board, now, chain);
   await recordPicks(ctx, board);
   await followPicks(ctx, asOf);
   return board;
@@ -123,7 +124,7 @@ function boardEntries(board: BoardPayload): BoardEntry<Subject>[] {
 /** Run parameters of a result: the prepare route and body (the caller adds `owner`). */
 export function runParameters(r: PeriodResult, subject: Subject, budgetUsd: number, ladderFeeBps: number, lastClose: number | null) {
   if (r.style === "grid" && subject.kind === "token") {
-    return { route: "/v1/agent/prepare/grid", body: { action: "open", token: subject.token.address, buyPrice: priceString(r.buyPrice!), sellPrice: priceString(r.sellPrice!), amount: usd(budgetUsd).toFixed(2), repeat: true } as Record<string, unknown> };
+    return { route: "/v1/agent/prepare/grid", body: { action: "open", token: subject.token.address, buyPrice: priceString(r.buyPrice!), sellPrice: priceString(r.sellPrice!), amountUsdg: usd(budgetUsd).toFixed(2), repeat: true } as Record<string, unknown> };
   }
   if (r.style === "dip-ladder" && subject.kind === "token") {
     // Today's lines: from the latest close (the result's own start price is in the past).
@@ -145,8 +146,8 @@ function nextSteps(r: PeriodResult, subject: Subject): string[] {
 export type BoardQuery = { budgetUsd: number; periodDays: number; token?: string; category?: string; strategy?: FinderStyle };
 
 /** GET /v1/strategy-finder from the stored board. */
-export async function boardAnswer(db: Kysely<Database>, q: BoardQuery) {
-  const { payload: board } = await readScan<BoardPayload>(db, "strategy-finder", "board");
+export async function boardAnswer(db: Kysely<Database>, q: BoardQuery, chain?: string) {
+  const { payload: board } = await readScan<BoardPayload>(db, "strategy-finder", "board", chain);
   const key = q.token ? board.tokens.find((t) => t.token.address.toLowerCase() === q.token!.toLowerCase())?.token.address ?? getAddress(q.token) : undefined;
   const ranked = rankBoard(boardEntries(board), { periodDays: q.periodDays, style: q.strategy, key, category: q.category });
   const walk = (e: BoardEntry<Subject>) => {
@@ -186,8 +187,8 @@ function resultFigures(r: PeriodResult, budgetUsd: number) {
 }
 
 /** GET /v1/strategy-finder/{token} from the stored board. */
-export async function tokenAnswer(db: Kysely<Database>, token: string, periodDays: number, budgetUsd: number) {
-  const { payload: board } = await readScan<BoardPayload>(db, "strategy-finder", "board");
+export async function tokenAnswer(db: Kysely<Database>, token: string, periodDays: number, budgetUsd: number, chain?: string) {
+  const { payload: board } = await readScan<BoardPayload>(db, "strategy-finder", "board", chain);
   const t = board.tokens.find((x) => x.token.address.toLowerCase() === token.toLowerCase());
   if (!t) throw new ApiError("NO_CANDLES", "The token is not on the strategy finder's board: it has no USDG market or no prices yet");
   const subject: Subject = { kind: "token", token: t.token };
@@ -310,7 +311,7 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
         starts: plan.windows.map((w) => ({ start: iso(w.from), end: iso(w.to), returnPct: pct(w.returnPct), pnlUsd: usd(w.profitUsd), holdReturnPct: pct(w.holdReturnPct), trades: w.roundTrips * 2 })),
         averageReturnPct: plan.averageReturnPct === null ? null : pct(plan.averageReturnPct),
         worstReturnPct: plan.worstReturnPct === null ? null : pct(plan.worstReturnPct),
-        run: pick ? { route: "/v1/agent/prepare/grid", body: { action: "open", token: tokenRef(token).address, buyPrice: priceString(pick.buyPrice), sellPrice: priceString(pick.sellPrice), amount: usd(i.budgetUsd).toFixed(2), repeat: true } as Record<string, unknown> } : null,
+        run: pick ? { route: "/v1/agent/prepare/grid", body: { action: "open", token: tokenRef(token).address, buyPrice: priceString(pick.buyPrice), sellPrice: priceString(pick.sellPrice), amountUsdg: usd(i.budgetUsd).toFixed(2), repeat: true } as Record<string, unknown> } : null,
         note: NOTE,
       };
     }

@@ -88,7 +88,9 @@ export async function ranges(ctx: BacktestContext, i: BacktestInputs["ranges"], 
   };
 }
 
-export const gridLines = (l: GridLines | null) => l && { buyPrice: priceString(l.buyPrice), sellPrice: priceString(l.sellPrice), amountUsdg: String(l.amountUsdg), gap: pct(l.gap * 10000) / 10000 };
+/** A plan's lines as a grid prepare body: with `owner` added, POST /v1/agent/prepare/grid opens them. */
+export const gridLines = (token: string, l: GridLines | null) =>
+  l && { action: "open" as const, token: getAddress(token), buyPrice: priceString(l.buyPrice), sellPrice: priceString(l.sellPrice), amountUsdg: String(l.amountUsdg), gap: pct(l.gap * 10000) / 10000 };
 
 /** The grid plan's answer shape (also each entry of the grid scan). */
 export function gridPlanAnswer(token: ChartedToken, plan: GridPlan, days: number) {
@@ -96,7 +98,7 @@ export function gridPlanAnswer(token: ChartedToken, plan: GridPlan, days: number
     token: tokenRef(token),
     verdict: plan.verdict, reasons: plan.reasons, feeBps: plan.feeBps, minGap: plan.minGap, days, windowDays: plan.windowDays,
     lastClose: plan.lastClose,
-    today: gridLines(plan.today), tighter: gridLines(plan.tighter), wider: gridLines(plan.wider),
+    today: gridLines(token.address, plan.today), tighter: gridLines(token.address, plan.tighter), wider: gridLines(token.address, plan.wider),
     windows: plan.windows.map((w) => ({
       from: iso(w.from), to: iso(w.to), buyPrice: priceString(w.buyPrice), sellPrice: priceString(w.sellPrice), gap: w.gap,
       roundTrips: w.roundTrips, profitUsd: usd(w.profitUsd), returnPct: pct(w.returnPct), holdReturnPct: pct(w.holdReturnPct),
@@ -104,7 +106,7 @@ export function gridPlanAnswer(token: ChartedToken, plan: GridPlan, days: number
     averageReturnPct: plan.averageReturnPct === null ? null : pct(plan.averageReturnPct),
     worstReturnPct: plan.worstReturnPct === null ? null : pct(plan.worstReturnPct),
     positiveWindows: plan.positiveWindows,
-    prepare: plan.today ? { route: "/v1/agent/prepare/grid", body: { action: "open", token: getAddress(token.address), buyPrice: priceString(plan.today.buyPrice), sellPrice: priceString(plan.today.sellPrice), amount: String(plan.today.amountUsdg), repeat: true } } : null,
+    prepare: plan.today ? { route: "/v1/agent/prepare/grid", body: { action: "open", token: getAddress(token.address), buyPrice: priceString(plan.today.buyPrice), sellPrice: priceString(plan.today.sellPrice), amountUsdg: String(plan.today.amountUsdg), repeat: true } } : null,
   };
 }
 

@@ -74,6 +74,11 @@ export function revertReason(error: unknown): string {
   return (error as Error).message ?? String(error);
 }
 
+/** The storage key of `balances[owner]` for a `mapping(address => uint256)` at `slot` (Solidity layout). */
+export function balanceKey(slot: bigint, owner: Address): Hex {
+  return keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [owner, slot]));
+}
+
 function allowanceKey(slot: bigint, owner: Address, spender: Address): Hex {
   const inner = keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [owner, slot]));
   return keccak256(encodeAbiParameters([{ type: "address" }, { type: "bytes32" }], [spender, inner]));
@@ -104,6 +109,39 @@ export async function findAllowanceSlot(client: PublicClient, token: Address): P
   throw new Error(`cannot find the allowance slot of ${token}`);
 }
 
+/** Per client (a chain): a token's layout is the same at every call. */
+const balanceSlots = new WeakMap<PublicClient, Map<string, bigint | null>>();
+
+/**
+ * The storage slot of an ERC20's balance mapping, found as the allowance slot is; null when no slot
+ * under 20 answers (a token of another layout): its balance cannot be granted by an override.
+ */
+export async function findBalanceSlot(client: PublicClient, token: Address): Promise<bigint | null> {
+  let cache = balanceSlots.get(client);
+  if (!cache) balanceSlots.set(client, (cache = new Map()));
+  const cached = cache.get(token.toLowerCase());
+  if (cached !== undefined) return cached;
+  const owner = "0x00000000000000000000000000000000000a11ce" as Address;
+  const probe = 0x5eedn;
+  for (let slot = 0n; slot < 20n; slot++) {
+    const value = await client
+      .readContract({
+        address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner],
+        stateOverride: [{ address: token, stateDiff: [{ slot: balanceKey(slot, owner), value: pad(numberToHex(probe), { size: 32 }) }] }],
+      })
+      .catch((error: unknown) => {
+        if (nodeUnreachable(error)) throw error;
+        return 0n;
+      });
+    if (value === probe) {
+      cache.set(token.toLowerCase(), slot);
+      return slot;
+    }
+  }
+  cache.set(token.toLowerCase(), null);
+  return null;
+}
+
 function approvalOf(step: SimStep): { spender: Address; amount: bigint } | null {
   try {
     const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data: step.data });
@@ -115,10 +153,14 @@ function approvalOf(step: SimStep): { spender: Address; amount: bigint } | null 
 /** Clients whose node said it lacks eth_simulateV1: not asked again (a JSON-RPC round trip less per bundle). */
 const withoutSimulateV1 = new WeakSet<PublicClient>();
 
-export async function simulateBundle(client: PublicClient, from: Address, steps: SimStep[]): Promise<SimulationResult> {
-  const simulated = withoutSimulateV1.has(client) ? null : await simulateV1(client, from, steps);
+/**
+ * `grants`: state the bundle is simulated over (e.g. the owner's balance of a token it is short of:
+ * src/chain/bundle-funds.ts), as stateDiff entries.
+ */
+export async function simulateBundle(client: PublicClient, from: Address, steps: SimStep[], grants: StateOverride = []): Promise<SimulationResult> {
+  const simulated = withoutSimulateV1.has(client) ? null : await simulateV1(client, from, steps, grants);
   if (simulated) return simulated;
-  const overrides: StateOverride = [];
+  const overrides: StateOverride = [...grants];
   for (const [i, step] of steps.entries()) {
     const approval = approvalOf(step);
     if (approval) {
@@ -147,11 +189,13 @@ function merge(overrides: StateOverride): StateOverride {
 }
 
 /** eth_simulateV1, or null when the node does not have it. */
-async function simulateV1(client: PublicClient, from: Address, steps: SimStep[]): Promise<SimulationResult | null> {
+async function simulateV1(client: PublicClient, from: Address, steps: SimStep[], grants: StateOverride): Promise<SimulationResult | null> {
+  // eth_simulateV1 takes the overrides as {address: {stateDiff: {slot: value}}}.
+  const stateOverrides = Object.fromEntries(merge(grants).map((o) => [o.address, { stateDiff: Object.fromEntries((o.stateDiff ?? []).map((d) => [d.slot, d.value])) }]));
   try {
     const results = await client.request({
       method: "eth_simulateV1" as never,
-      params: [{ blockStateCalls: [{ calls: steps.map((s) => ({ from, to: s.to, data: s.data, value: numberToHex(s.value ?? 0n) })) }], validation: false }, "latest"] as never,
+      params: [{ blockStateCalls: [{ ...(grants.length ? { stateOverrides } : {}), calls: steps.map((s) => ({ from, to: s.to, data: s.data, value: numberToHex(s.value ?? 0n) })) }], validation: false }, "latest"] as never,
     }) as unknown as { calls: { status: Hex; returnData: Hex; error?: { message: string; data?: Hex } }[] }[];
     const calls = results[0]?.calls ?? [];
     const failed = calls.findIndex((c) => c.status !== "0x1");

@@ -85,6 +85,8 @@ export interface ScanResultTable {
   key: string;
   payload: Json<unknown>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The genesis block hash of the chain the scan was made on (migration 0006); null: unknown. */
+  chain: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** What the chain says about a filing: matched transaction, grading state and verdict. Migration 0003. */

@@ -27,12 +27,12 @@ export const errorCatalog = {
   PAYMENT_REQUIRED: { status: 402, message: "Payment required", when: "backtest grid and backtest ladder over more than 30 days, in the x402 shape (only the declaration is implemented: no payment is taken yet); declared on ranges, which are free now" },
 
   // 404
-  NOT_FOUND: { status: 404, message: "Not found", when: "unknown routes, unknown or expired sign requests, basket-buy with an unknown basket, prepare routes naming an unknown order, grid, ladder or request id" },
+  NOT_FOUND: { status: 404, message: "Not found", when: "unknown routes, unknown or expired sign requests, basket-buy and basket-sell naming an address with no contract (a contract that is no basket is UNKNOWN_BASKET), prepare routes naming an unknown order, grid, ladder or request id" },
   NOT_AGENT_VAULT: { status: 404, message: "Not a vault agents may use", when: "vault and prepare routes, for any vault agents may not use" },
   CURSOR_NOT_FOUND: { status: 404, message: "Unknown or expired cursor", when: "activity with an unknown cursor or one older than 14 days: call again without a cursor for a new baseline" },
   REPORT_CARDS_DISABLED: { status: 404, message: "Report cards are disabled", when: "report-card routes while report cards are off" },
   ACCOUNTS_DISABLED: { status: 404, message: "Agent accounts are disabled", when: "ladder-strategy via account while agent accounts are off (the service's AGENT_ACCOUNTS, or the chain's account factory)" },
-  UNKNOWN_BASKET: { status: 404, message: "Unknown basket", when: basketBuy },
+  UNKNOWN_BASKET: { status: 404, message: "Unknown basket", when: `${basketBuy}: a symbol no listed basket has, or a contract the basket registry does not know` },
 
   // 409
   SWAP_CONTRACTS_CHANGED: { status: 409, message: "The swap contracts changed; prepare again", when: "swap prepare" },
@@ -67,16 +67,16 @@ export const errorCatalog = {
   DEPOSITS_CLOSED: { status: 422, message: "The vault does not take deposits", when: "vault-deposit into a closed vault (the answer carries the reason)" },
   DEPOSITS_PAUSED: { status: 422, message: "Deposits into the vault are paused", when: "vault-deposit into a paused vault (the answer carries the reason)" },
   VAULT_FULL: { status: 422, message: "The vault is full", when: "vault-deposit into a full vault (the answer carries the reason)" },
-  CAPACITY: { status: 422, message: "The deposit exceeds the vault's remaining capacity", when: "vault-deposit above the vault's room (the answer carries the reason)" },
+  CAPACITY: { status: 422, message: "The deposit exceeds the vault's remaining capacity", when: "vault-deposit above the vault's room (details {maximum, unit}: the room left under its cap now)" },
 
   // 422: ladder-strategy (each names the part and its exact minimum in details {part, minimum, unit})
   NOT_LISTED: { status: 422, message: "The market is not listed", when: "ladder-strategy" },
   MARKET_NOT_OPEN: { status: 422, message: "The market is not open", when: "ladder-strategy, limit-order, ladder, grid open" },
-  WRONG_SIDE: { status: 422, message: "A line is on the wrong side of the price now", when: "ladder-strategy (details.part)" },
+  WRONG_SIDE: { status: 422, message: "A line is on the wrong side of the price now", when: "ladder-strategy (details {part, minimum or maximum, unit, priceUsd, limitUsd}: the part and its exact price bound as priceX18, the lowest sell line of a sell-first part or the highest buy line)" },
   NO_REFERENCE: { status: 422, message: "The market has no reference price", when: "ladder-strategy" },
   FIRST_TOO_SMALL: { status: 422, message: "The first part is below its minimum", when: "ladder-strategy (details {part, minimum, unit})" },
   FOLLOW_UP_TOO_SMALL: { status: 422, message: "A follow-up part is below its minimum", when: "ladder-strategy (details {part, minimum, unit})" },
-  NO_TRIP_HEADROOM: { status: 422, message: "A part's round trip does not clear the fees", when: "ladder-strategy (details {part, minimum, unit})" },
+  NO_TRIP_HEADROOM: { status: 422, message: "A part's round trip does not clear the fees", when: "ladder-strategy (details {part, minimum, unit}: the lowest sell line that passes, priceX18)" },
 
   // 422: basket-buy, basket-sell
   BAD_TOKEN: { status: 422, message: "This token cannot pay for or be received from this basket", when: basketBuy },
@@ -84,7 +84,7 @@ export const errorCatalog = {
   BASKET_PAUSED: { status: 422, message: "The basket is paused", when: basketBuy },
   TOKEN_PAUSED: { status: 422, message: "A basket token is paused", when: `${basketBuy}, basket-make (details.token)` },
   TOKEN_FROZEN: { status: 422, message: "A basket token is frozen", when: `${basketBuy} (details.token)` },
-  TOKEN_SHORTFALL: { status: 422, message: "Not enough of a token to complete the trade", when: `${basketBuy} (details.token)` },
+  TOKEN_SHORTFALL: { status: 422, message: "Not enough of a token to complete the trade", when: "basket-sell: the owner holds fewer basket tokens than the amount (details.token). A buy short of funds is no refusal: 200 with issues.balance" },
   AMOUNT_TOO_SMALL: { status: 422, message: "The amount is too small", when: `${basketBuy}, basket-make, vault-deposit, limit-order, ladder, grid open (details {minimum, unit})` },
   BASKET_NO_ROUTE: { status: 422, message: "The aggregator has no route for a basket token", when: `${basketBuy}, basket-make (details.token)` },
   PRICE_IMPACT_TOO_HIGH: { status: 422, message: "The price impact is over 3%", when: `${basketBuy}, basket-make (details {priceUsd, limitUsd})` },
@@ -132,11 +132,11 @@ export const errorCatalog = {
   ACCOUNT_BUDGET: { status: 422, message: "The open exceeds the account's budget", when: "ladder-strategy via account open (details {minimum, unit, limitUsd}: the USDG the open commits, and what the budget has left)" },
   ACCOUNT_FEE_CAP: { status: 422, message: "The strategy fee is above the account's fee cap", when: "ladder-strategy via account open" },
   ACCOUNT_SPREAD: { status: 422, message: "A part's spread is below the account's minimum", when: "ladder-strategy via account open (details {part, minimum, unit, priceUsd}: the lowest sell line that passes)" },
-  SIMULATION_FAILED: { status: 422, message: "The bundle would revert", when: "any prepare route: the simulation of the whole bundle reverts (the message carries the decoded reason and the step)" },
+  SIMULATION_FAILED: { status: 422, message: "The bundle would revert", when: "any prepare route: the simulation of the whole bundle reverts for a reason other than the owner's balance (the message carries the decoded reason and the step); a short balance answers 200 with issues.balance" },
 
   // 429
   RATE_LIMITED: { status: 429, message: "Too many requests: retry after the Retry-After seconds", when: "any route, per client (IP, or owner where given)" },
-  BUSY: { status: 429, message: "The service is busy: retry shortly", when: "routes that run jobs, when the job queue is saturated; swap quote, basket plan and the prepares with aggregator legs, when the aggregator route budget has no turn within the wait (AGGREGATOR_WAIT_MS)" },
+  BUSY: { status: 429, message: "The service is busy: retry shortly", when: "any read or prepare route (treat it as RATE_LIMITED: wait Retry-After); answered today by the routes that run jobs, when the job queue is saturated, and by swap quote, basket plan and the prepares with aggregator legs, when the aggregator route budget has no turn within the wait (AGGREGATOR_WAIT_MS)" },
 
   // 500
   INTERNAL: { status: 500, message: "Internal error", when: "an unexpected fault (logged; never caused by the request)" },
@@ -165,8 +165,10 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export type ErrorDetails = {
   /** The ladder-strategy part, from 1. */
   part?: number;
-  /** Exact minimum in base units of `unit`. */
+  /** Exact minimum in base units of `unit` (a price bound: priceX18, USDG per whole token with 18 decimals). */
   minimum?: string;
+  /** Exact maximum in base units of `unit`: CAPACITY's room left, WRONG_SIDE's highest buy line (priceX18). */
+  maximum?: string;
   unit?: "USDG" | "token";
   /** USDG per whole token. */
   priceUsd?: number;

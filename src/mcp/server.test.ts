@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../../test/api/support.js";
 import type { Database } from "../db/api-schema.js";
 import { prepareKinds } from "../prepare/types.js";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createChallenge, exchangeChallenge } from "../report-card/sessions.js";
 import { toolName } from "./tools.js";
 
 let database: TestDatabase;
@@ -82,6 +84,39 @@ describe("MCP over /mcp", () => {
     expect(missing.isError).toBe(true);
     expect(missing.structuredContent).toEqual(await http.json());
     expect((missing.structuredContent as { code: string }).code).toBe("NOT_FOUND");
+  });
+
+  it("the report-card tools take the owner's session: required on the private card, optional on the public one, which needs it when AGENT_REPORT_CARDS_READS=owner", async () => {
+    const owned = testApp({ db, redis, reportCards: { enabled: true, reads: "owner" }, rateLimit: { keyPrefix: `${prefix}:rl-owner` } });
+    const ownedClient = new Client({ name: "test-owner", version: "1.0.0" });
+    await ownedClient.connect(new StreamableHTTPClientTransport(new URL("http://agent.test/mcp"), { fetch: async (url, init) => owned.app.request(String(url), init) }));
+    try {
+      const { tools } = await ownedClient.listTools();
+      const card = tools.find((tool) => tool.name === "report_card_owner")!;
+      const privateCard = tools.find((tool) => tool.name === "report_card_private")!;
+      expect(Object.keys(card.inputSchema.properties ?? {})).toContain("sessionToken");
+      expect(card.inputSchema.required ?? []).not.toContain("sessionToken");
+      expect(privateCard.inputSchema.required).toContain("sessionToken");
+
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      const without = await ownedClient.callTool({ name: "report_card_owner", arguments: { owner: wallet.address } });
+      expect([without.isError, (without.structuredContent as { code: string }).code]).toEqual([true, "SESSION_REQUIRED"]);
+      const challenge = await createChallenge(db, { owner: wallet.address, now: owned.clock.now() });
+      const { token } = await exchangeChallenge(db, {
+        owner: wallet.address,
+        challengeId: challenge.challengeId,
+        signature: await wallet.signMessage({ message: challenge.message }),
+        now: owned.clock.now(),
+      });
+      const withToken = await ownedClient.callTool({ name: "report_card_owner", arguments: { owner: wallet.address, sessionToken: token } });
+      expect(withToken.isError ?? false).toBe(false);
+      expect(withToken.structuredContent).toMatchObject({ data: { owner: wallet.address, view: "public", hitRate: null } });
+      // The public mode still answers without one.
+      const open = await client.callTool({ name: "report_card_owner", arguments: { owner: wallet.address } });
+      expect(open.isError ?? false).toBe(false);
+    } finally {
+      await ownedClient.close();
+    }
   });
 
   it("GET and DELETE /mcp answer 405 (stateless server)", async () => {

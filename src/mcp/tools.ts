@@ -15,6 +15,8 @@ import { z } from "@hono/zod-openapi";
 import { operationsOf, type OpenApiDocument, type Operation } from "../../api/discovery/catalog.js";
 import { errorCatalog } from "../domain/errors.js";
 
+const SESSION_TOKEN = "The owner's session token (POST /v1/agent/report-card/session)";
+
 /** Routes that answer documents, not JSON data: agents read them over HTTP. */
 const NOT_TOOLS = /\/(openapi\.json|skill\.md|llms\.txt|reference)$/;
 
@@ -31,6 +33,8 @@ export type AgentTool = {
   hasBody: boolean;
   /** True when the route needs the owner's session (`sessionToken` argument). */
   needsSession: boolean;
+  /** True when the route takes the owner's session (`sessionToken` argument), required or not. */
+  takesSession: boolean;
   inputSchema: z.ZodObject;
   readOnly: boolean;
 };
@@ -82,8 +86,17 @@ export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): Agent
     for (const part of [params, query, body]) {
       for (const [name, field] of Object.entries(part?.shape ?? {})) shape[name] = described(name, field as z.ZodType);
     }
-    const needsSession = (definition.route.security?.length ?? 0) > 0;
-    if (needsSession) shape.sessionToken = z.string().min(1).describe("The owner's session token (POST /v1/agent/report-card/session), sent as Authorization: Bearer");
+    // OpenAPI security: any requirement takes the session; an empty one ({}) among them makes it optional
+    // (the public report card, which needs it only when the service sets AGENT_REPORT_CARDS_READS=owner).
+    const security = definition.route.security ?? [];
+    const takesSession = security.length > 0;
+    const needsSession = takesSession && !security.some((s) => typeof s === "object" && s !== null && Object.keys(s).length === 0);
+    if (takesSession) {
+      const token = z.string().min(1);
+      shape.sessionToken = needsSession
+        ? token.describe(`${SESSION_TOKEN}, sent as Authorization: Bearer`)
+        : token.optional().describe(`${SESSION_TOKEN}, sent as Authorization: Bearer when given: needed when the service makes this read the owner's (401 SESSION_REQUIRED without it)`);
+    }
     const inputSchema = body && isLoose(body) ? z.looseObject(shape) : z.object(shape);
 
     let name = toolName(method, path);
@@ -99,6 +112,7 @@ export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): Agent
       queryParams: Object.keys(query?.shape ?? {}),
       hasBody: body !== undefined,
       needsSession,
+      takesSession,
       inputSchema,
       readOnly: method === "GET" || /\/(backtest|baskets\/plan)/.test(path),
     });
@@ -138,7 +152,7 @@ export function toolRequest(tool: AgentTool, args: Record<string, unknown>): { u
     for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
   }
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (tool.needsSession) {
+  if (tool.takesSession) {
     if (typeof rest.sessionToken === "string") headers.Authorization = `Bearer ${rest.sessionToken}`;
     delete rest.sessionToken;
   }

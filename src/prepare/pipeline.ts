@@ -5,9 +5,9 @@
 import { randomBytes } from "node:crypto";
 import { getAddress, type Address } from "viem";
 import { marketRegistryAbi } from "../../abis/index.js";
-import { simulateBundle } from "../chain/simulate.js";
+import { simulateFunded } from "../chain/bundle-funds.js";
 import { createSignRequest, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../db/sign-requests.js";
-import { allowListOf, moneySafetyViolations, walletSendCalls, withExtra, type AllowList } from "../domain/bundles/index.js";
+import { allowListOf, ladderRevertDetails, moneySafetyViolations, walletSendCalls, withExtra, type AllowList } from "../domain/bundles/index.js";
 import { ApiError, isErrorCode, errorCatalog } from "../domain/errors.js";
 import { resolveGrid } from "./resolve/grid.js";
 import { resolveLadderStrategy } from "./resolve/ladder-strategy.js";
@@ -108,9 +108,10 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
   checkPrepared(ctx, kind, owner, resolved);
 
   // The filing's chain price does not depend on the simulation: read it alongside (one round trip
-  // less on the critical path); it is used only when the simulation passes.
-  const [simulation, chainPrice] = await Promise.all([
-    simulateBundle(ctx.client, owner, bundle.steps),
+  // less on the critical path); it is used only when the simulation passes. A short balance is no
+  // refusal: it is simulated over and answered in `issues` (agents prepare first and fund second).
+  const [{ simulation, issues }, chainPrice] = await Promise.all([
+    simulateFunded(ctx.client, owner, bundle.steps),
     resolved.priceToken
       ? ctx.client
           .readContract({ address: getAddress(ctx.deployments.contracts.markets!), abi: marketRegistryAbi, functionName: "priceX18", args: [resolved.priceToken] })
@@ -120,7 +121,8 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
   if (!simulation.ok) {
     const code = simulation.reason.split(" ")[0]!;
     const message = `step ${simulation.step + 1} of ${bundle.steps.length} would revert: ${simulation.reason} (simulated with ${simulation.method})`;
-    if (REVERT_CODES.has(code) && isErrorCode(code) && errorCatalog[code].status === 422) throw new ApiError(code, message);
+    // A ladder open's per-part refusal keeps its {part, minimum|maximum, unit} from the contract's error.
+    if (REVERT_CODES.has(code) && isErrorCode(code) && errorCatalog[code].status === 422) throw new ApiError(code, message, ladderRevertDetails(simulation.reason, bundle.params));
     throw new ApiError("SIMULATION_FAILED", message);
   }
 
@@ -138,6 +140,7 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
     expiresAt: expiresAt.toISOString(),
     walletSendCalls: walletSendCalls(bundle, owner),
     simulation: { method: simulation.method },
+    issues,
   };
 
   await ctx.db.transaction().execute(async (trx) => {

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import type { Address, PublicClient } from "viem";
 import type { Deployments } from "../chain/deployments.js";
 import type { Aggregator } from "../chain/aggregator.js";
+import type { BundleIssues } from "../chain/bundle-funds.js";
 import type { Database } from "../db/api-schema.js";
 import type { Projections } from "../db/projections.js";
 import type { AllowListExtra, Bundle, BundleKind, WalletSendCalls } from "../domain/bundles/index.js";
@@ -59,6 +60,8 @@ export type GridBody = CommonBody & {
   token?: string;
   buyPrice?: string;
   sellPrice?: string;
+  /** USDG the grid starts with (the spec's name); `amount` is its older alias. */
+  amountUsdg?: string;
   amount?: string;
   repeat?: boolean;
   id?: string;
@@ -133,4 +136,6 @@ export type PrepareResult = {
   expiresAt: string;
   walletSendCalls: WalletSendCalls;
   simulation: { method: "eth_simulateV1" | "eth_call+stateOverride" };
+  /** What stands between the owner and the bundle (0x Swap API v2's shape): a short balance answers 200 with it. */
+  issues: BundleIssues;
 };

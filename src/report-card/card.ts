@@ -1,10 +1,12 @@
 // Reading a report card: the owner's filings with what the grading job found, grouped by agent tag.
 // The public card lists executed actions only; the private card also lists bundles waiting to be signed
-// and bundles never signed (`signed: false`).
-import type { Kysely } from "kysely";
+// and bundles never signed (`signed: false`). The card lists the newest 500 actions, but its hit rates
+// count every graded action on record (a matched filing is never deleted): the window is the owner's
+// whole record. Unsigned filings never count.
+import { sql, type Kysely } from "kysely";
 import { getAddress } from "viem";
 import type { Database } from "../db/api-schema.js";
-import { groupByAgent, hitRateOf, planAction, stateNote, type CardAction, type CardAgent, type FiledStep, type HitRate } from "../domain/grading/index.js";
+import { groupByAgent, hitRateOfCounts, planAction, stateNote, type CardAction, type CardAgent, type FiledStep, type GradedCounts, type HitRate } from "../domain/grading/index.js";
 
 /** A bundle not seen mined this long after it was prepared is shown as never signed (its sign link lasts 10 minutes). */
 const NEVER_SIGNED_AFTER_MS = 15 * 60_000;
@@ -43,7 +45,7 @@ export async function readReportCard(db: Kysely<Database>, p: { owner: string; v
     .limit(CARD_ACTION_LIMIT);
   if (p.agent) q = q.where("filing.agent_tag", "=", p.agent);
   if (p.view === "public") q = q.where("report_action.tx_hash", "is not", null);
-  const rows = await q.execute();
+  const [rows, counts] = await Promise.all([q.execute(), gradedCounts(db, p.owner, p.agent)]);
 
   const actions = rows.map((r): CardAction & { signed: boolean } => {
     const plan = planAction(r.kind, r.steps as FiledStep[]);
@@ -80,7 +82,30 @@ export async function readReportCard(db: Kysely<Database>, p: { owner: string; v
     owner: getAddress(p.owner),
     view: p.view,
     asOf: p.now.toISOString(),
-    hitRate: hitRateOf(actions),
-    agents: groupByAgent(actions) as ReportCard["agents"],
+    hitRate: hitRateOfCounts([...counts.values()].reduce((sum, c) => ({ hits: sum.hits + c.hits, misses: sum.misses + c.misses }), { hits: 0, misses: 0 })),
+    agents: groupByAgent(actions, counts) as ReportCard["agents"],
   };
+}
+
+/**
+ * Hits and misses per agent tag over every graded action of the owner (one agent's with `agent`), however
+ * old: graded with a verdict and matched to a mined transaction (an unsigned filing never counts).
+ */
+async function gradedCounts(db: Kysely<Database>, owner: string, agent: string | undefined): Promise<Map<string | null, GradedCounts>> {
+  let q = db
+    .selectFrom("report_action")
+    .innerJoin("filing", "filing.id", "report_action.filing_id")
+    .select([
+      "filing.agent_tag",
+      sql<string>`count(*) filter (where ${sql.ref("report_action.hit")})`.as("hits"),
+      sql<string>`count(*) filter (where not ${sql.ref("report_action.hit")})`.as("misses"),
+    ])
+    .where("report_action.owner", "=", owner.toLowerCase())
+    .where("report_action.state", "=", "graded")
+    .where("report_action.hit", "is not", null)
+    .where("report_action.tx_hash", "is not", null)
+    .groupBy("filing.agent_tag");
+  if (agent) q = q.where("filing.agent_tag", "=", agent);
+  const rows = await q.execute();
+  return new Map(rows.map((r) => [r.agent_tag, { hits: Number(r.hits), misses: Number(r.misses) }]));
 }

@@ -92,6 +92,22 @@ describe("GET /v1/agent/skill.md", () => {
   });
 });
 
+describe("the prepare answers' issues (0x Swap API v2's shape)", () => {
+  it("the OpenAPI document's PrepareResult requires issues {balance, allowance, simulationIncomplete}; skill.md says what they mean", async () => {
+    const schemas = (doc as { components: { schemas: Record<string, { required?: string[]; properties?: Record<string, { type?: unknown; required?: string[] }> }> } }).components.schemas;
+    expect(schemas.PrepareResult!.required).toContain("issues");
+    const issues = schemas.PrepareIssues!;
+    expect(issues.required).toEqual(["balance", "allowance", "simulationIncomplete"]);
+    expect(issues.properties!.balance).toMatchObject({ type: ["object", "null"], required: ["token", "actual", "expected"] });
+    expect(issues.properties!.allowance).toMatchObject({ type: ["object", "null"], required: ["spender", "actual"] });
+    expect(issues.properties!.simulationIncomplete!.type).toBe("boolean");
+    const text = await (await t.app.request("/v1/agent/skill.md")).text();
+    expect(text).toContain("`issues.balance` names the token");
+    expect(text).toContain("`issues.balance` {token, actual, expected} when the owner holds less than the bundle spends");
+    expect(text).toMatch(/### POST \/v1\/agent\/prepare\/swap[\s\S]*?`issues.simulationIncomplete` true/);
+  });
+});
+
 describe("GET /v1/agent/llms.txt", () => {
   it("is plain text naming every path of the served OpenAPI document and every error code", async () => {
     const response = await t.app.request("/v1/agent/llms.txt");

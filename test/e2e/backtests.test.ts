@@ -175,8 +175,11 @@ describe("backtests and planners (backtest queue)", () => {
     expect(r.windowDays).toBe(1); // 2 days of devnet history: daily windows
     expect(r.minGap).toBeCloseTo(1 / 0.997 ** 2 - 1, 12);
     if (r.today) {
-      expect(r.prepare.body).toMatchObject({ action: "open", token: getAddress(weth), buyPrice: r.today.buyPrice, sellPrice: r.today.sellPrice, amount: "200" });
+      expect(r.prepare.body).toMatchObject({ action: "open", token: getAddress(weth), buyPrice: r.today.buyPrice, sellPrice: r.today.sellPrice, amountUsdg: "200" });
       expectPrepareBody(r.prepare);
+      // Each line is itself the grid prepare's body (add owner).
+      expect(r.today).toMatchObject({ action: "open", token: getAddress(weth), amountUsdg: "200" });
+      expectPrepareBody({ route: "/v1/agent/prepare/grid", body: r.today });
     }
     const tight = await get(`/v1/agent/grid/plan?token=${weth}&gap=0.005`);
     expect([tight.status, tight.body.code]).toEqual([422, "GAP_TOO_TIGHT"]);

@@ -7,6 +7,7 @@ import { activityCursorTrail } from "./0002_activity_cursor_trail.js";
 import { reportCard } from "./0003_report_card.js";
 import { strategyResults } from "./0004_strategy_results.js";
 import { retention } from "./0005_retention.js";
+import { scanChain } from "./0006_scan_chain.js";
 
 const migrations: Record<string, (schema: string) => Migration> = {
   "0001_initial": initial,
@@ -14,6 +15,7 @@ const migrations: Record<string, (schema: string) => Migration> = {
   "0003_report_card": reportCard,
   "0004_strategy_results": strategyResults,
   "0005_retention": retention,
+  "0006_scan_chain": scanChain,
 };
 
 export function migrationProvider(schema: string): MigrationProvider {

@@ -2,7 +2,7 @@
 // owner's agent account.
 import { encodeFunctionData, maxUint256, type Address, type Hex } from "viem";
 import { agentAccountAbi, ladderStrategyAbi } from "../../../abis/index.js";
-import { BundleError, type Bundle } from "./types.js";
+import { BundleError, type Bundle, type BundleErrorDetails } from "./types.js";
 import { approvalParam, approveStep, checkAddress, checkBoolean, checkMask, checkUint, required, step } from "./utils.js";
 
 export const ladderStrategyActions = ["open", "close", "setRepeat", "collect"] as const;
@@ -159,14 +159,7 @@ function checkAgainstMarket(legs: readonly LadderStrategyLeg[], sellFirst: boole
   if (spot <= 0n) throw new BundleError("NO_REFERENCE", "the market has no reference price now");
   legs.forEach((l, i) => {
     const ok = sellFirst ? l.sellPriceX18 > spot : l.buyPriceX18 > 0n && l.buyPriceX18 < spot;
-    if (!ok) {
-      const line = sellFirst ? l.sellPriceX18 : l.buyPriceX18;
-      throw new BundleError(
-        "WRONG_SIDE",
-        `part ${i + 1}: its ${sellFirst ? "sell line must be above" : "buy line must be below"} the price now (${toUsd(spot)} USDG)`,
-        { part: i + 1, priceUsd: toUsd(line), limitUsd: toUsd(spot) },
-      );
-    }
+    if (!ok) throw wrongSide(i, sellFirst, spot, sellFirst ? l.sellPriceX18 : l.buyPriceX18);
   });
   legs.forEach((l, i) => {
     const minimum = minLegAmount(i, sellFirst, l.sellPriceX18, market);
@@ -190,6 +183,47 @@ function checkAgainstMarket(legs: readonly LadderStrategyLeg[], sellFirst: boole
       );
     }
   });
+}
+
+/**
+ * WRONG_SIDE for part `leg` (from 0): its line is on the wrong side of the price now. The details name the
+ * part and its exact price bound (priceX18): the lowest sell line that passes (`minimum`, sell-first) or
+ * the highest buy line (`maximum`, buy-first).
+ */
+function wrongSide(leg: number, sellFirst: boolean, spotX18: bigint, lineX18: bigint | undefined): BundleError {
+  const bound = sellFirst ? spotX18 + 1n : spotX18 - 1n;
+  const line = lineX18 === undefined ? {} : { priceUsd: toUsd(lineX18) };
+  return new BundleError(
+    "WRONG_SIDE",
+    `part ${leg + 1}: its ${sellFirst ? "sell line must be above" : "buy line must be below"} the price now (${toUsd(spotX18)} USDG): ${sellFirst ? "at least" : "at most"} priceX18 ${bound}`,
+    { part: leg + 1, ...(sellFirst ? { minimum: bound.toString() } : { maximum: bound.toString() }), unit: "USDG", ...line, limitUsd: toUsd(spotX18) },
+  );
+}
+
+/**
+ * The details of a per-part refusal the contract itself answered (a custom error, decoded as
+ * "CODE leg bound"), from the open's params (sellFirst, unit, legs): the same details as the builder's
+ * refusals, for when the market moved between the check and the simulation. Undefined for anything else.
+ */
+export function ladderRevertDetails(reason: string, params: Record<string, unknown>): BundleErrorDetails | undefined {
+  const [code, legText, boundText] = reason.split(" ");
+  if (legText === undefined || boundText === undefined || !/^\d+$/.test(legText) || !/^\d+$/.test(boundText)) return undefined;
+  const leg = Number(legText);
+  const bound = BigInt(boundText);
+  const sellFirst = params.sellFirst === true;
+  const legs = Array.isArray(params.legs) ? (params.legs as { buyPriceX18?: string; sellPriceX18?: string }[]) : [];
+  const line = legs[leg]?.[sellFirst ? "sellPriceX18" : "buyPriceX18"];
+  switch (code) {
+    case "WRONG_SIDE":
+      return wrongSide(leg, sellFirst, bound, line === undefined ? undefined : BigInt(line)).details;
+    case "FIRST_TOO_SMALL":
+    case "FOLLOW_UP_TOO_SMALL":
+      return { part: leg + 1, minimum: bound.toString(), unit: sellFirst ? "token" : "USDG" };
+    case "NO_TRIP_HEADROOM":
+      return { part: leg + 1, minimum: bound.toString(), unit: "USDG", priceUsd: toUsd(bound) };
+    default:
+      return undefined;
+  }
 }
 
 /** LadderStrategy.minLegAmount: USDG for buy-first; for sell-first the token worth it at the sell line, rounded up. */

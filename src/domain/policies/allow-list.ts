@@ -4,11 +4,11 @@
 //
 // Every rule also needs chain id 4663 and a value of 0 (added by the writers). Calldata is read by
 // position: word i of the arguments is data[4 + 32 i .. 4 + 32 (i + 1)]; an address is its last 20 bytes.
-// Addresses are lowercase. Rules cover exactly the spec's list: stock-token vault deposits and the up
+// Addresses in the rules are lowercase (the document's `contracts` and `wallet` are checksummed). Rules cover exactly the spec's list: stock-token vault deposits and the up
 // vault's in-kind exit name the receiver inside a struct, and are left to the sign link; so are the
 // actions the list does not name (swaps, ladder strategies, basket make, agent-account calls, and
 // merged-vault withdrawals through the redeem queue).
-import { toFunctionSelector, type Abi, type AbiFunction, type Address } from "viem";
+import { getAddress, toFunctionSelector, type Abi, type AbiFunction, type Address } from "viem";
 import {
   basketZapAbi,
   gridStrategyAbi,
@@ -151,23 +151,26 @@ export function allowRules(d: PolicyDeployments): AllowRule[] {
   return rules;
 }
 
-/** The contracts a document lists (spec: vaults, queues, routers, hook, grid strategy, basket zap and USDG). */
+/**
+ * The contracts a document lists (spec: vaults, queues, routers, hook, grid strategy, basket zap and USDG),
+ * checksummed as every answer gives addresses; only the conditions keep them lowercase.
+ */
 export function policyContracts(d: PolicyDeployments): Record<string, unknown> {
   const agent = d.vaults.filter((v) => v.agent);
-  const l = (a: string | undefined) => (a ? a.toLowerCase() : null);
+  const c = (a: string | undefined) => (a ? getAddress(a) : null);
   return {
-    usdg: l(d.contracts.usdg),
-    limitOrderHook: l(d.contracts.limitOrderHook),
-    gridStrategy: l(d.contracts.gridStrategy),
-    basketZap: l(d.contracts.basketZap),
-    stockVaultRouter: l(d.contracts.stockVaultRouter),
+    usdg: c(d.contracts.usdg),
+    limitOrderHook: c(d.contracts.limitOrderHook),
+    gridStrategy: c(d.contracts.gridStrategy),
+    basketZap: c(d.contracts.basketZap),
+    stockVaultRouter: c(d.contracts.stockVaultRouter),
     vaults: agent.map((v) => ({
-      address: v.address.toLowerCase(),
+      address: getAddress(v.address),
       family: v.family,
-      ...(v.depositQueue ? { depositQueue: v.depositQueue.toLowerCase() } : {}),
-      ...(v.withdrawalQueue ? { withdrawalQueue: v.withdrawalQueue.toLowerCase() } : {}),
-      ...(v.redeemQueue ? { redeemQueue: v.redeemQueue.toLowerCase() } : {}),
-      ...(v.router ? { router: v.router.toLowerCase() } : {}),
+      ...(v.depositQueue ? { depositQueue: getAddress(v.depositQueue) } : {}),
+      ...(v.withdrawalQueue ? { withdrawalQueue: getAddress(v.withdrawalQueue) } : {}),
+      ...(v.redeemQueue ? { redeemQueue: getAddress(v.redeemQueue) } : {}),
+      ...(v.router ? { router: getAddress(v.router) } : {}),
     })),
   };
 }
@@ -175,7 +178,7 @@ export function policyContracts(d: PolicyDeployments): Record<string, unknown> {
 /** The spec's notes, shared by both documents. */
 export const POLICY_NOTES = [
   "Every rule needs chain id 4663 and a transaction value of zero.",
-  "Calldata is sliced by position and addresses are lowercase.",
+  "Calldata is sliced by position and addresses in the conditions are lowercase (the document's `contracts` and `wallet` are checksummed).",
   "Stock-token vault deposits and the up vault's in-kind exit name the receiver inside a struct, so the rules do not allow them: sign those with the sign link.",
   "Swaps, ladder strategies, basket make, agent-account calls and merged-vault withdrawals through the redeem queue are not on the allow-list: sign those with the sign link.",
   "The policies list the addresses that are current: fetch them again when GET /v1/agent/products changes.",
@@ -192,7 +195,10 @@ export type PolicyDocument = {
   notes: string[];
 };
 
-/** The wallet as the documents write it (lowercase), or null. */
+/** The wallet as the conditions hold it (lowercase, as the providers compare it), or null. */
 export function normalizeWallet(wallet: string | undefined): Address | null {
   return wallet ? (wallet.toLowerCase() as Address) : null;
 }
+
+/** The wallet as the document's `wallet` field gives it: checksummed, or null. */
+export const documentWallet = (wallet: Address | null): Address | null => (wallet ? getAddress(wallet) : null);

@@ -2,7 +2,7 @@
 // with field_source and operator). Transaction fields are `ethereum_transaction` conditions; arguments are
 // `ethereum_calldata` conditions decoded with the function's ABI, which reads them by position. Pure.
 import type { AbiFunction } from "viem";
-import { allowRules, normalizeWallet, POLICY_CHAIN_ID, POLICY_NOTES, policyContracts, WALLET_PLACEHOLDER, type AllowRule, type PolicyDeployments, type PolicyDocument } from "./allow-list.js";
+import { allowRules, documentWallet, normalizeWallet, POLICY_CHAIN_ID, POLICY_NOTES, policyContracts, WALLET_PLACEHOLDER, type AllowRule, type PolicyDeployments, type PolicyDocument } from "./allow-list.js";
 
 export type PrivyCondition =
   | { field_source: "ethereum_transaction"; field: "to" | "value" | "chain_id"; operator: "eq" | "in"; value: string | string[] }
@@ -57,7 +57,7 @@ export function privyPolicyDocument(d: PolicyDeployments, walletInput?: string):
   return {
     provider: "privy",
     chainId: POLICY_CHAIN_ID,
-    wallet,
+    wallet: documentWallet(wallet),
     placeholders: wallet ? {} : { [WALLET_PLACEHOLDER]: "The agent wallet's address, lowercase with 0x" },
     contracts: policyContracts(d),
     policies: allowRules(d).flatMap((rule) =>

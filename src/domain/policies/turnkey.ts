@@ -1,7 +1,7 @@
 // Turnkey's policy document: one ALLOW policy per allow-list rule, its condition in Turnkey's policy
 // language (`eth.tx.to`, `eth.tx.data[a..b]`, `eth.tx.chain_id`, `eth.tx.value`, single-quoted strings),
 // its consensus naming the agent's non-root user. Pure.
-import { allowRules, normalizeWallet, POLICY_CHAIN_ID, POLICY_NOTES, policyContracts, WALLET_PLACEHOLDER, type AllowRule, type PolicyDeployments, type PolicyDocument } from "./allow-list.js";
+import { allowRules, documentWallet, normalizeWallet, POLICY_CHAIN_ID, POLICY_NOTES, policyContracts, WALLET_PLACEHOLDER, type AllowRule, type PolicyDeployments, type PolicyDocument } from "./allow-list.js";
 
 export const TURNKEY_USER_PLACEHOLDER = "<USER_ID>";
 
@@ -34,7 +34,7 @@ export function turnkeyPolicyDocument(d: PolicyDeployments, walletInput?: string
   return {
     provider: "turnkey",
     chainId: POLICY_CHAIN_ID,
-    wallet,
+    wallet: documentWallet(wallet),
     placeholders: {
       ...(wallet ? {} : { [WALLET_PLACEHOLDER]: "The agent wallet's address: 40 lowercase hex characters without 0x, as calldata slices hold it" }),
       [TURNKEY_USER_PLACEHOLDER]: "The id of the agent's non-root Turnkey user (the API key the agent signs with)",

@@ -2,14 +2,15 @@
 // through the zap. The payment is split over the basket's tokens by weight, each bought through the
 // aggregator (one route per token, through the route budget); the zap joins in proportion. Refusals:
 // 404 UNKNOWN_BASKET; 422 BASKET_SELL_ONLY, BASKET_PAUSED, BAD_TOKEN, NATIVE_ETH_IN, TOKEN_PAUSED,
-// TOKEN_FROZEN, TOKEN_SHORTFALL, AMOUNT_TOO_SMALL, BASKET_NO_ROUTE, PRICE_IMPACT_TOO_HIGH (over 3%),
-// LEG_MINIMUM_TOO_LOW, ROUTE_TOO_LARGE; 503 NOT_DEPLOYED, ZAP_UNAVAILABLE, AGGREGATOR_CHANGED.
+// TOKEN_FROZEN, AMOUNT_TOO_SMALL, BASKET_NO_ROUTE, PRICE_IMPACT_TOO_HIGH (over 3%), LEG_MINIMUM_TOO_LOW,
+// ROUTE_TOO_LARGE; 503 NOT_DEPLOYED, ZAP_UNAVAILABLE, AGGREGATOR_CHANGED. An owner short of the paid token
+// is no refusal: the answer's `issues.balance` says so (src/chain/bundle-funds.ts).
 import { proportionalJoin } from "../../chain/basket-legs.js";
 import { buildBasketBuy } from "../../domain/bundles/index.js";
 import { ApiError } from "../../domain/errors.js";
 import type { Resolver } from "../types.js";
 import {
-  basketAggregator, basketSideToken, checkAggregator, checkBalance, checkImpact, checkLegMinimums, checkTokenUsable, contractOr503,
+  basketAggregator, basketSideToken, checkAggregator, checkImpact, checkLegMinimums, checkTokenUsable, contractOr503,
   legsImpactBps, poolState, priceX18, quoteParam, resolveBasket, routeLegs, tokenInfo, valueUsd, zapDeadline,
 } from "./basket-common.js";
 import { build, lessBps, slippageOf, toBaseUnits, units } from "./common.js";
@@ -26,7 +27,6 @@ export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner)
   if (amountIn === 0n) throw new ApiError("AMOUNT_TOO_SMALL", "amount must be more than 0", { minimum: "1", unit: "token" });
   const infos = await Promise.all(state.tokens.map((t) => tokenInfo(ctx, t)));
   await Promise.all([checkTokenUsable(ctx, pay, [owner, zap]), ...infos.map((t) => checkTokenUsable(ctx, t, [zap, basket.pool]))]);
-  await checkBalance(ctx, pay, owner, amountIn);
   await checkAggregator(ctx, zap, aggregator);
 
   // Split by weight; the last leg takes the rounding (the zap requires the legs to spend at most amountIn).

@@ -1,7 +1,7 @@
 // What basket-buy, basket-sell and basket-make share: the zap and registry, the basket by address or
 // listed symbol, the pool's state, the paid or received token, the aggregator legs (one route per
 // basket token, through the route budget) with their checks (LEG_MINIMUM_TOO_LOW, PRICE_IMPACT_TOO_HIGH),
-// token checks (TOKEN_FROZEN, TOKEN_PAUSED, TOKEN_SHORTFALL) and the 10-minute zap deadline.
+// token checks (TOKEN_FROZEN, TOKEN_PAUSED) and the 10-minute zap deadline.
 import { getAddress, isAddress, parseAbi, type Address } from "viem";
 import { basketPoolAbi, basketRegistryAbi, basketZapAbi, marketRegistryAbi, testTokenAbi } from "../../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError, type Aggregator } from "../../chain/aggregator.js";
@@ -43,7 +43,10 @@ export async function checkAggregator(ctx: PrepareContext, contract: Address, ag
   }
 }
 
-/** A basket by pool address (any registered one) or listed symbol; 404 UNKNOWN_BASKET otherwise. */
+/**
+ * A basket by pool address (any registered one) or listed symbol; 404 UNKNOWN_BASKET otherwise, or 404
+ * NOT_FOUND for an address with no contract at all.
+ */
 export async function resolveBasket(ctx: PrepareContext, input: string): Promise<BasketTarget> {
   const registry = contractOr503(ctx, "basketRegistry");
   let pool: Address;
@@ -66,7 +69,12 @@ export async function resolveBasket(ctx: PrepareContext, input: string): Promise
     ctx.client.readContract({ address: registry, abi: basketRegistryAbi, functionName: "isListed", args: [pool] }),
     ctx.client.readContract({ address: registry, abi: basketRegistryAbi, functionName: "isSellOnly", args: [pool] }),
   ]);
-  if (!registered) throw new ApiError("UNKNOWN_BASKET", `${pool} is not a basket`);
+  if (!registered) {
+    // Nothing at all at the address is 404 NOT_FOUND; a contract the registry does not know, UNKNOWN_BASKET.
+    const code = await ctx.client.getCode({ address: pool });
+    if (!code || code === "0x") throw new ApiError("NOT_FOUND", `Nothing is deployed at ${pool} on chain 4663: give a basket's address or a listed basket's symbol`);
+    throw new ApiError("UNKNOWN_BASKET", `${pool} is not a basket`);
+  }
   const symbol = await ctx.client.readContract({ address: pool, abi: basketPoolAbi, functionName: "symbol" });
   return { pool, symbol, listed, sellOnly };
 }
@@ -134,19 +142,6 @@ export async function checkTokenUsable(ctx: PrepareContext, token: BasketToken, 
   if (paused) throw new ApiError("TOKEN_PAUSED", `${token.symbol} is paused`, { token: token.address });
   const at = frozen.findIndex(Boolean);
   if (at >= 0) throw new ApiError("TOKEN_FROZEN", `${token.symbol} is frozen for ${holders[at]}`, { token: token.address });
-}
-
-/** 422 TOKEN_SHORTFALL when `holder` has less than `amount` of `token`. */
-export async function checkBalance(ctx: PrepareContext, token: BasketToken, holder: Address, amount: bigint): Promise<bigint> {
-  const balance = await ctx.client.readContract({ address: token.address, abi: testTokenAbi, functionName: "balanceOf", args: [holder] });
-  if (balance < amount) {
-    throw new ApiError("TOKEN_SHORTFALL", `The owner holds ${units(balance, token.decimals)} ${token.symbol}, less than ${units(amount, token.decimals)}`, {
-      token: token.address,
-      minimum: amount.toString(),
-      unit: "token",
-    });
-  }
-  return balance;
 }
 
 export type RoutedLeg = { leg: Leg; quote: bigint; minOut: bigint; priceImpactBps: number };

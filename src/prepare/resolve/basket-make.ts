@@ -2,7 +2,8 @@
 // worth at least 25 USD) split by weight and bought through the aggregator (one route per token, through
 // the route budget). The name, symbol, tokens, weights and fee are permanent; the basket is unverified
 // until the service lists it. Refusals: every 422 of the spec's basket-make row, and 503
-// MAKER_NOT_DEPLOYED, TRADE_LIST_LOADING, ZAP_UNAVAILABLE, AGGREGATOR_CHANGED.
+// MAKER_NOT_DEPLOYED, TRADE_LIST_LOADING, ZAP_UNAVAILABLE, AGGREGATOR_CHANGED. An owner short of the deposit
+// is no refusal: the answer's `issues.balance` says so.
 import { randomBytes } from "node:crypto";
 import { getAddress, isAddress, toHex, type Address } from "viem";
 import { basketMakerAbi, basketRegistryAbi } from "../../../abis/index.js";
@@ -15,7 +16,7 @@ import { buildBasketMake, BASKET_FEES } from "../../domain/bundles/index.js";
 import { ApiError, isErrorCode } from "../../domain/errors.js";
 import type { PrepareContext, Resolver } from "../types.js";
 import {
-  basketAggregator, checkAggregator, checkBalance, checkImpact, checkLegMinimums, checkTokenUsable, contractOr503, legsImpactBps, priceX18,
+  basketAggregator, checkAggregator, checkImpact, checkLegMinimums, checkTokenUsable, contractOr503, legsImpactBps, priceX18,
   quoteParam, routeLegs, tokenInfo, valueUsd, zapDeadline, type BasketToken,
 } from "./basket-common.js";
 import { build, slippageOf, toBaseUnits, units } from "./common.js";
@@ -95,7 +96,6 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
     });
   }
   await Promise.all([checkTokenUsable(ctx, pay, [owner, maker]), ...tokens.map((t) => checkTokenUsable(ctx, t, [maker]))]);
-  await checkBalance(ctx, pay, owner, amountIn);
   await checkAggregator(ctx, maker, aggregator);
 
   // Tokens sorted by address, as the maker requires, with their weights.

@@ -11,7 +11,7 @@ import { agentAccountAbi, agentAccountFactoryAbi, ladderStrategyAbi } from "../.
 import { accountLimitRefusal, buildLadderStrategy } from "../../domain/bundles/index.js";
 import { ApiError } from "../../domain/errors.js";
 import type { LadderStrategyBody, PrepareContext, Resolver } from "../types.js";
-import { build, contract, invalid, marketToken, priceNow, same, toBaseUnits, toId, toPriceX18, usdgOf } from "./common.js";
+import { build, contract, invalid, marketTokenOf, priceNow, same, toBaseUnits, toId, toPriceX18, usdgOf } from "./common.js";
 
 export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, body, owner) => {
   const ladder = contract(ctx, "ladderStrategy");
@@ -25,7 +25,7 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
   if (action === "open") {
     if (body.token === undefined) throw invalid("token", "is required for action open");
     if (body.legs === undefined) throw invalid("legs", "is required for action open");
-    const token = marketToken(ctx, body.token);
+    const token = await marketTokenOf(ctx, body.token);
     const [listed, open] = await Promise.all([read<boolean>("isListed", [token.address]), read<boolean>("marketOpen", [token.address])]);
     if (!listed) throw new ApiError("NOT_LISTED", `${token.symbol} is not listed for ladder strategies`, { token: token.address });
     if (!open) throw new ApiError("MARKET_NOT_OPEN", `${token.symbol}'s ladder market is not open`, { token: token.address });
@@ -72,7 +72,7 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
       };
     }
     const bundle = build(() => buildLadderStrategy(account ? { ...parameters, via: "account", account } : { ...parameters, via: "wallet", usdg: usdgOf(ctx) }));
-    return { bundle, priceToken: token.address, params, ...(account ? { allow: { contracts: [account] } } : {}) };
+    return { bundle, priceToken: token.address, params, allow: { tokens: [token.address], ...(account ? { contracts: [account] } : {}) } };
   }
 
   if (body.id === undefined) throw invalid("id", `is required for action ${action}`);

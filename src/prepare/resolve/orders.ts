@@ -1,25 +1,25 @@
-// limit-order, ladder and order-action on the limit-order hook. Orders are checked as the hook checks
-// them (an open market: 422 MARKET_NOT_OPEN; each order worth at least the hook's minimum: 422
-// AMOUNT_TOO_SMALL with the minimum), actions against the order's projection (404 NOT_FOUND, 422
-// NOT_YOUR_ORDER, ORDER_CLOSED, NOTHING_FILLED, NOTHING_TO_CLAIM).
+// limit-order, ladder and order-action on the limit-order hook. Orders take any token with a market, by
+// address or verified symbol (marketTokenOf), and are checked as the hook checks them (an open market:
+// 422 MARKET_NOT_OPEN; each order worth at least the hook's minimum: 422 AMOUNT_TOO_SMALL with the
+// minimum), actions against the order's projection (404 NOT_FOUND, 422 NOT_YOUR_ORDER, ORDER_CLOSED,
+// NOTHING_FILLED, NOTHING_TO_CLAIM).
 import type { Address } from "viem";
 import { limitOrderHookAbi, poolAbi } from "../../../abis/index.js";
-import type { DeployedToken } from "../../chain/deployments.js";
 import { buildLadder, buildLimitOrder, buildOrderAction } from "../../domain/bundles/index.js";
 import { ApiError } from "../../domain/errors.js";
 import { tokenToUsdg } from "../../domain/price.js";
 import type { PrepareContext, Resolver } from "../types.js";
-import { build, contract, invalid, lessBps, marketToken, openPool, same, slippageOf, toBaseUnits, toId, toPriceX18, units, usdgOf } from "./common.js";
+import { build, contract, invalid, lessBps, marketTokenOf, openPool, same, slippageOf, toBaseUnits, toId, toPriceX18, units, usdgOf, type MarketToken } from "./common.js";
 
 const USDG_DECIMALS = 6;
 
 /** The input's decimals: the token's when selling, USDG's when buying. */
-const inputDecimals = (token: DeployedToken, sell: boolean) => (sell ? token.decimals : USDG_DECIMALS);
+const inputDecimals = (token: MarketToken, sell: boolean) => (sell ? token.decimals : USDG_DECIMALS);
 
 /** The hook's smallest order in USDG base units (read together with the other reads of a resolver). */
 const minOrderUsdg = (ctx: PrepareContext, hook: Address) => ctx.client.readContract({ address: hook, abi: limitOrderHookAbi, functionName: "minOrderUsdg" });
 
-function checkSize(minimum: bigint, token: DeployedToken, sell: boolean, amountIn: bigint, priceX18: bigint, part?: number) {
+function checkSize(minimum: bigint, token: MarketToken, sell: boolean, amountIn: bigint, priceX18: bigint, part?: number) {
   const value = sell ? tokenToUsdg(amountIn, token.decimals, priceX18) : amountIn;
   if (amountIn === 0n || value < minimum) {
     const which = part === undefined ? "The order" : `Order ${part}`;
@@ -33,7 +33,7 @@ function checkSize(minimum: bigint, token: DeployedToken, sell: boolean, amountI
 
 export const resolveLimitOrder: Resolver<"limit-order"> = async (ctx, body, owner) => {
   const hook = contract(ctx, "limitOrderHook");
-  const token = marketToken(ctx, body.token);
+  const token = await marketTokenOf(ctx, body.token);
   // Reads issued in one tick go out as one JSON-RPC batch (src/chain/client.ts).
   const [pool, minimum] = await Promise.all([openPool(ctx, token), minOrderUsdg(ctx, hook)]);
   const sell = body.side === "sell";
@@ -58,18 +58,18 @@ export const resolveLimitOrder: Resolver<"limit-order"> = async (ctx, body, owne
     const minAmountOut = lessBps(net, slippageBps);
     params.expectedOut = net.toString();
     const bundle = build(() => buildLimitOrder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, amountIn, market: true, minAmountOut }));
-    return { bundle, priceToken: token.address, params };
+    return { bundle, priceToken: token.address, params, allow: { tokens: [token.address] } };
   }
   if (body.price === undefined) throw invalid("price", "is required for a limit order");
   const priceX18 = toPriceX18("price", body.price);
   checkSize(minimum, token, sell, amountIn, priceX18);
   const bundle = build(() => buildLimitOrder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, amountIn, priceX18 }));
-  return { bundle, priceToken: token.address, params: { ...params, price: body.price } };
+  return { bundle, priceToken: token.address, params: { ...params, price: body.price }, allow: { tokens: [token.address] } };
 };
 
 export const resolveLadder: Resolver<"ladder"> = async (ctx, body, owner) => {
   const hook = contract(ctx, "limitOrderHook");
-  const token = marketToken(ctx, body.token);
+  const token = await marketTokenOf(ctx, body.token);
   const [, minimum] = await Promise.all([openPool(ctx, token), minOrderUsdg(ctx, hook)]);
   const sell = body.side === "sell";
   const orders = body.orders.map((o, i) => ({
@@ -78,7 +78,7 @@ export const resolveLadder: Resolver<"ladder"> = async (ctx, body, owner) => {
   }));
   for (const [i, o] of orders.entries()) checkSize(minimum, token, sell, o.amountIn, o.priceX18, i + 1);
   const bundle = build(() => buildLadder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, orders }));
-  return { bundle, priceToken: token.address, params: { side: body.side } };
+  return { bundle, priceToken: token.address, params: { side: body.side }, allow: { tokens: [token.address] } };
 };
 
 export const resolveOrderAction: Resolver<"order-action"> = async (ctx, body, owner) => {

@@ -1,13 +1,14 @@
 // vault-deposit: USDG into an agent vault. Refuses, with the vault's own reason, when the vault does not
 // take the deposit (the projection's status first, then the vault's checkDeposit view, which is what
-// requestDeposit checks): 422 DEPOSITS_CLOSED / DEPOSITS_PAUSED / VAULT_FULL / CAPACITY, and
+// requestDeposit checks): 422 DEPOSITS_CLOSED / DEPOSITS_PAUSED / VAULT_FULL / CAPACITY (with the room left), and
 // AMOUNT_TOO_SMALL under the vault's minimum.
 // Stock-token vaults (bundle kind stock-vault-deposit): the router swaps the USDG to the stock token
 // with an aggregator leg (through the route budget), then deposits; the vault's checks and minimum
 // shares are on the stock tokens the route is expected to bring.
-import { getAddress } from "viem";
-import { mergedVaultAbi, stockVaultAbi, stockVaultRouterAbi } from "../../../abis/index.js";
+import { getAddress, type Abi, type Address } from "viem";
+import { mergedVaultAbi, stockVaultAbi, stockVaultRouterAbi, upDepositQueueAbi } from "../../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError } from "../../chain/aggregator.js";
+import type { DeployedVault } from "../../chain/deployments.js";
 import { same } from "../../chain/aggregator-tokens.js";
 import { revertReason } from "../../chain/simulate.js";
 import { buildVaultDeposit } from "../../domain/bundles/index.js";
@@ -49,11 +50,13 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
     if (code === "DEPOSITS_PAUSED") throw new ApiError("DEPOSITS_PAUSED", `Deposits into the vault are paused: ${reason}`);
     if (code === "VAULT_FULL") throw new ApiError("VAULT_FULL", `The vault is full: ${reason}`);
     if (code === "CAPACITY") {
-      const room = row.depositCap > row.totalAssets + row.pendingAssets ? row.depositCap - row.totalAssets - row.pendingAssets : 0n;
-      throw new ApiError("CAPACITY", `The deposit exceeds the vault's remaining capacity (about ${units(room, unitDecimals)} ${stock ? "stock tokens" : "USDG"})`, {
-        minimum: "1",
-        unit: unitName,
-      });
+      const room = await roomLeft(ctx, deployed);
+      const unitWords = stock ? "stock tokens" : "USDG";
+      throw new ApiError(
+        "CAPACITY",
+        `The deposit (${units(checked, unitDecimals)} ${unitWords}) exceeds the vault's remaining capacity: ${units(room, unitDecimals)} ${unitWords} left`,
+        { maximum: room.toString(), unit: unitName },
+      );
     }
     if (code === "DEPOSIT_TOO_SMALL") {
       throw new ApiError("AMOUNT_TOO_SMALL", `The vault's smallest deposit is ${units(row.minDeposit, unitDecimals)} ${stock ? "stock tokens" : "USDG"}`, {
@@ -115,6 +118,25 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
     params: { amount: units(assets, USDG_DECIMALS), expectedShares: expectedShares.toString(), slippageBps, status: row.status, reason },
   };
 };
+
+/**
+ * The room left under the vault's deposit cap now, in the unit it checks (USDG, or the stock token): what
+ * its checkDeposit compares, cap less total assets less queued deposits (merged: the vault's own queue;
+ * up: its deposit queue's). Read from the chain, as the projection's figures may be hours old.
+ */
+async function roomLeft(ctx: Parameters<Resolver<"vault-deposit">>[0], deployed: Pick<DeployedVault, "address" | "family" | "depositQueue">): Promise<bigint> {
+  const read = (address: Address, abi: Abi, functionName: string) => ctx.client.readContract({ address, abi, functionName } as never) as Promise<bigint>;
+  const [cap, total, queued] = await Promise.all([
+    read(deployed.address, mergedVaultAbi, "depositCap"),
+    read(deployed.address, mergedVaultAbi, "totalAssets"),
+    deployed.family === "merged"
+      ? read(deployed.address, mergedVaultAbi, "queuedAssets")
+      : deployed.family === "up" && deployed.depositQueue
+        ? read(deployed.depositQueue, upDepositQueueAbi, "queuedAssets")
+        : Promise.resolve(0n),
+  ]);
+  return cap > total + queued ? cap - total - queued : 0n;
+}
 
 /** The router and the USDG → stock-token route (recipient the router), or 503 when the aggregator cannot serve. */
 async function stockLeg(ctx: Parameters<Resolver<"vault-deposit">>[0], deployed: { token: `0x${string}`; router?: `0x${string}` }, assets: bigint, slippageBps: number) {

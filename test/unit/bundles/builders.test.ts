@@ -17,6 +17,7 @@ import {
   buildVaultDeposit,
   buildVaultWithdraw,
   decodeStep,
+  ladderRevertDetails,
   type Bundle,
   type LadderStrategyMarket,
 } from "../../../src/domain/bundles/index.js";
@@ -281,11 +282,28 @@ describe("buildLadderStrategy", () => {
     it("NO_REFERENCE", () => {
       expect(refusal(() => buildLadderStrategy({ ...open, market: { ...market, priceX18: 0n } })).code).toBe("NO_REFERENCE");
     });
-    it("WRONG_SIDE names the part", () => {
+    it("WRONG_SIDE names the part and its exact price bound: the highest buy line, or the lowest sell line of a sell-first part", () => {
       const bad = [legs[0]!, { ...legs[1]!, buyPriceX18: 10n * 10n ** 18n, sellPriceX18: 13n * 10n ** 18n }];
-      expect(refusal(() => buildLadderStrategy({ ...open, legs: bad, market }))).toEqual({ code: "WRONG_SIDE", details: { part: 2, priceUsd: 10, limitUsd: 10 } });
+      expect(refusal(() => buildLadderStrategy({ ...open, legs: bad, market }))).toEqual({
+        code: "WRONG_SIDE",
+        details: { part: 2, maximum: (10n * 10n ** 18n - 1n).toString(), unit: "USDG", priceUsd: 10, limitUsd: 10 },
+      });
       // Sell-first: the sell line must be above the price now.
-      expect(refusal(() => buildLadderStrategy({ ...open, sellFirst: true, legs: [{ ...legs[0]!, sellPriceX18: 10n * 10n ** 18n }], market })).code).toBe("WRONG_SIDE");
+      expect(refusal(() => buildLadderStrategy({ ...open, sellFirst: true, legs: [{ ...legs[0]!, sellPriceX18: 10n * 10n ** 18n }], market }))).toEqual({
+        code: "WRONG_SIDE",
+        details: { part: 1, minimum: (10n * 10n ** 18n + 1n).toString(), unit: "USDG", priceUsd: 10, limitUsd: 10 },
+      });
+    });
+    it("the contract's own per-part refusals (a simulation revert) get the same details", () => {
+      const params = buildLadderStrategy({ ...open, market }).params;
+      const sellFirstParams = { ...params, sellFirst: true, unit: "token" };
+      const spot = (10n * 10n ** 18n).toString();
+      expect(ladderRevertDetails(`WRONG_SIDE 1 ${spot}`, params)).toEqual({ part: 2, maximum: (10n * 10n ** 18n - 1n).toString(), unit: "USDG", priceUsd: 8, limitUsd: 10 });
+      expect(ladderRevertDetails(`WRONG_SIDE 0 ${spot}`, sellFirstParams)).toMatchObject({ part: 1, minimum: (10n * 10n ** 18n + 1n).toString(), unit: "USDG" });
+      expect(ladderRevertDetails("FIRST_TOO_SMALL 0 10000000", params)).toEqual({ part: 1, minimum: "10000000", unit: "USDG" });
+      expect(ladderRevertDetails("FOLLOW_UP_TOO_SMALL 2 123", sellFirstParams)).toEqual({ part: 3, minimum: "123", unit: "token" });
+      expect(ladderRevertDetails(`NO_TRIP_HEADROOM 0 ${9_090_000_000_000_000_001n}`, params)).toMatchObject({ part: 1, minimum: "9090000000000000001", unit: "USDG" });
+      for (const reason of ["NOT_LISTED", "PAUSED", "VAULT_FULL 1 2", "WRONG_SIDE x 1"]) expect(ladderRevertDetails(reason, params)).toBeUndefined();
     });
     it("FIRST_TOO_SMALL and FOLLOW_UP_TOO_SMALL name the part and the exact minimum", () => {
       expect(refusal(() => buildLadderStrategy({ ...open, legs: [{ ...legs[0]!, amount: 49_999_999n }, legs[1]!], market }))).toEqual({

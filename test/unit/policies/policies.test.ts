@@ -210,18 +210,25 @@ describe("wallet policy documents against the bundle builders", () => {
 });
 
 describe("the documents' shape", () => {
-  it("without a wallet: wallet null and {{WALLET_ADDRESS}} in the conditions; with one: filled in, lowercase", () => {
+  it("without a wallet: wallet null and {{WALLET_ADDRESS}} in the conditions; with one: filled in, lowercase in the conditions, checksummed in `wallet` and `contracts`", () => {
     for (const make of [privyPolicyDocument, turnkeyPolicyDocument]) {
       const open = make(deployments);
       expect(open.wallet).toBeNull();
       expect(JSON.stringify(open.policies)).toContain(WALLET_PLACEHOLDER);
       expect(open.placeholders).toHaveProperty(WALLET_PLACEHOLDER);
-      const filled = make(deployments, getAddress(wallet));
-      expect(filled.wallet).toBe(wallet.toLowerCase());
+      const filled = make(deployments, wallet.toLowerCase());
+      expect(filled.wallet).toBe(getAddress(wallet));
       expect(JSON.stringify(filled.policies)).not.toContain(WALLET_PLACEHOLDER);
+      expect(JSON.stringify(filled.policies)).toContain(wallet.toLowerCase().slice(2));
       expect(filled.chainId).toBe(4663);
-      // Addresses are lowercase everywhere.
-      expect(JSON.stringify(filled)).not.toMatch(/0x[0-9a-f]*[A-F][0-9a-fA-F]*/);
+      // The conditions hold addresses lowercase, as the providers compare them...
+      expect(JSON.stringify(filled.policies)).not.toMatch(/0x[0-9a-f]*[A-F][0-9a-fA-F]*/);
+      // ...while the document's addresses are checksummed, as every answer gives them.
+      const contracts = filled.contracts as { usdg: string; gridStrategy: string; vaults: Record<string, string>[] };
+      expect(contracts.usdg).toBe(getAddress(usdg));
+      expect(contracts.gridStrategy).toBe(getAddress(grid));
+      expect(contracts.vaults.length).toBeGreaterThan(0);
+      for (const v of contracts.vaults) for (const [key, value] of Object.entries(v)) if (key !== "family") expect(value).toBe(getAddress(value));
     }
   });
 

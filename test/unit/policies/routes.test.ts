@@ -2,6 +2,7 @@
 // OpenAPI document; `wallet` fills the placeholder; a bad wallet is 400.
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
+import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../../src/db/api-schema.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, noDeployments, randomPrefix, testApp, type TestDatabase } from "../../api/support.js";
@@ -43,9 +44,14 @@ describe("policy routes", () => {
       expect(validator.errors("get", path, 200, body)).toEqual([]);
       expect(body.data).toMatchObject({ provider, chainId: 4663, wallet: null });
       expect(JSON.stringify(body.data.policies)).toContain("{{WALLET_ADDRESS}}");
-      expect(body.data.contracts.usdg).toBe("0x00000000000000000000000000000000000000a1");
-      const filled = await json(await t.app.request(`${path}?wallet=${WALLET}`));
-      expect(filled.data.wallet).toBe(WALLET.toLowerCase());
+      // The document's addresses are checksummed; the conditions keep them lowercase.
+      expect(body.data.contracts.usdg).toBe("0x00000000000000000000000000000000000000A1");
+      expect(body.data.contracts.vaults[0].address).toBe("0x00000000000000000000000000000000000000B1");
+      expect(JSON.stringify(body.data.policies)).toContain("0x00000000000000000000000000000000000000a1".slice(2));
+      expect(JSON.stringify(body.data.policies)).not.toContain("00000000000000000000000000000000000000A1");
+      const filled = await json(await t.app.request(`${path}?wallet=${WALLET.toLowerCase()}`));
+      expect(validator.errors("get", path, 200, filled)).toEqual([]);
+      expect(filled.data.wallet).toBe(getAddress(WALLET));
       expect(JSON.stringify(filled.data.policies)).toContain(WALLET.toLowerCase().slice(2));
       expect(JSON.stringify(filled.data.policies)).not.toContain("{{WALLET_ADDRESS}}");
       const bad = await t.app.request(`${path}?wallet=0x12`);

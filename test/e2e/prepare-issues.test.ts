@@ -1,0 +1,146 @@
+// Agents prepare first and fund second: a wallet that holds nothing (test wallet 24) prepares a vault
+// deposit, a limit order, a swap and a basket buy. Each answers 200 with the bundle, its sign request and
+// filing, and `issues.balance` naming the token it lacks and both amounts. Once the admin (wallet 10)
+// has funded it, the same requests carry `balance: null`, and every bundle executes, signed and sent with
+// viem. Every answer is validated against the served OpenAPI document.
+import type { Kysely } from "kysely";
+import type { Redis } from "ioredis";
+import { createPublicClient, createWalletClient, decodeFunctionData, defineChain, encodeFunctionData, erc20Abi, formatUnits, http, parseEther, type Address, type Hex, type PublicClient } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
+import { createChainClient } from "../../src/chain/client.js";
+import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
+import type { Database } from "../../src/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
+import { connectRedis, createTestDatabase, migratedDb, testApp, type TestDatabase } from "../api/support.js";
+import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+
+const stack = inject("stack");
+const MNEMONIC = "test test test test test test test test test test test junk";
+const wallet = mnemonicToAccount(MNEMONIC, { addressIndex: 24 });
+const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
+const owner = wallet.address;
+const USDG = 10n ** 6n;
+
+let database: TestDatabase;
+let db: Kysely<Database>;
+let reads: Kysely<Projections>;
+let redis: Redis;
+let d: Deployments;
+let chain: PublicClient;
+let local: ReturnType<typeof testApp>;
+let validator: ResponseValidator;
+
+const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const walletOf = (acc: typeof wallet) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
+const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!;
+const balanceOf = (token: Address) => chain.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await migratedDb(database);
+  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
+  redis = await connectRedis();
+  d = loadDeployments(stack.deploymentsFile);
+  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
+  local = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }) });
+  validator = responseValidator(await fetchOpenApi(local.app));
+});
+
+afterAll(async () => {
+  redis?.disconnect();
+  await reads?.destroy();
+  await db?.destroy();
+  await database?.drop();
+});
+
+type Step = { to: Address; data: Hex; value: string };
+type Issues = { balance: { token: Address; actual: string; expected: string } | null; allowance: { spender: Address; actual: string } | null; simulationIncomplete: boolean };
+type Prepared = { id: string; steps: Step[]; issues: Issues };
+
+async function prepared(kind: string, body: Record<string, unknown>): Promise<Prepared> {
+  const path = `/v1/agent/prepare/${kind}`;
+  const res = await local.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner, ...body }) });
+  const answer = (await res.json()) as { data: Prepared };
+  expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
+  expect(res.status, `${kind}: ${JSON.stringify(answer).slice(0, 600)}`).toBe(200);
+  return answer.data as Prepared;
+}
+
+async function send(from: typeof wallet, tx: { to: Address; data?: Hex; value?: bigint }) {
+  const hash = await walletOf(from).sendTransaction({ to: tx.to, data: tx.data, value: tx.value ?? 0n });
+  expect((await chain.waitForTransactionReceipt({ hash })).status, `transaction to ${tx.to}`).toBe("success");
+}
+
+/** The spender and amount of the bundle's (first) approve. */
+const approvalOf = (result: Prepared) => {
+  const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data: result.steps[0]!.data });
+  expect(functionName).toBe("approve");
+  return { token: result.steps[0]!.to, spender: args[0] as Address, amount: args[1] as bigint };
+};
+
+describe("issues: prepare first, fund second", () => {
+  it("an unfunded wallet gets each bundle with issues.balance; funded, the same requests carry balance null and execute", async () => {
+    const usdg = d.contracts.usdg! as Address;
+    const link = tokenBy("LINK");
+    expect(await balanceOf(usdg)).toBe(0n);
+    expect(await balanceOf(link.address)).toBe(0n);
+
+    // A sell of about 50 USDG of LINK, its line 30% above the market (it rests).
+    const spot = await chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "priceX18", args: [link.address] });
+    const step = 10n ** BigInt(Math.max(link.decimals - 4, 0));
+    const linkAmount = (((50n * 10n ** 18n * 10n ** BigInt(link.decimals)) / spot) / step) * step;
+    const merged = d.vaults.find((v) => v.family === "merged" && v.token.toLowerCase() === tokenBy("WBTC").address.toLowerCase())!;
+    const requests: { kind: string; body: Record<string, unknown>; token: Address; expected: bigint }[] = [
+      { kind: "vault-deposit", body: { vault: merged.address, amount: "100" }, token: usdg, expected: 100n * USDG },
+      { kind: "limit-order", body: { token: "LINK", side: "sell", amount: formatUnits(linkAmount, link.decimals), price: formatUnits((spot * 13n) / 10n, 18) }, token: link.address, expected: linkAmount },
+      { kind: "swap", body: { tokenIn: "USDG", tokenOut: "WETH", amount: "100" }, token: usdg, expected: 100n * USDG },
+      { kind: "basket-buy", body: { basket: "BLUE", amount: "100" }, token: usdg, expected: 100n * USDG },
+    ];
+
+    for (const r of requests) {
+      const result = await prepared(r.kind, r.body);
+      const approval = approvalOf(result);
+      expect(approval.token.toLowerCase(), r.kind).toBe(r.token.toLowerCase());
+      expect(result.issues, r.kind).toEqual({
+        balance: { token: approval.token, actual: "0", expected: r.expected.toString() },
+        allowance: { spender: approval.spender, actual: "0" },
+        simulationIncomplete: false,
+      });
+      expect(BigInt(result.issues.balance!.actual)).toBeLessThan(BigInt(result.issues.balance!.expected));
+      // Stored and filed like any bundle: the sign link shows it, the report card has it.
+      const stored = await local.app.request(`/v1/agent/sign-requests/${result.id}`);
+      expect(stored.status).toBe(200);
+      expect(((await stored.json()) as { data: Prepared }).data.issues).toEqual(result.issues);
+      const filing = await db.selectFrom("filing").selectAll().where("sign_request_id", "=", result.id).executeTakeFirstOrThrow();
+      expect(filing.owner).toBe(owner.toLowerCase());
+    }
+
+    // The admin funds the wallet: gas, USDG and LINK.
+    await send(admin, { to: owner, value: parseEther("1") });
+    await send(admin, { to: usdg, data: encodeFunctionData({ abi: testTokenAbi, functionName: "mint", args: [owner, 1_000n * USDG] }) });
+    await send(admin, { to: link.address, data: encodeFunctionData({ abi: testTokenAbi, functionName: "mint", args: [owner, linkAmount] }) });
+
+    for (const r of requests) {
+      // The swap's router is approved beforehand: then the allowance is no issue either.
+      if (r.kind === "swap") {
+        const before = approvalOf(await prepared(r.kind, r.body));
+        await send(wallet, { to: usdg, data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [before.spender, r.expected] }) });
+      }
+      const result = await prepared(r.kind, r.body);
+      expect(result.issues.balance, r.kind).toBeNull();
+      expect(result.issues.simulationIncomplete).toBe(false);
+      expect(result.issues.allowance, r.kind).toEqual(r.kind === "swap" ? null : { spender: approvalOf(result).spender, actual: "0" });
+      for (const s of result.steps) {
+        expect(s.value).toBe("0");
+        await send(wallet, { to: s.to, data: s.data });
+      }
+    }
+    // Every bundle spent what it said it would (the basket zap hands back what its legs leave: cents).
+    const left = await balanceOf(usdg);
+    expect(left).toBeGreaterThanOrEqual(700n * USDG);
+    expect(left).toBeLessThan(701n * USDG);
+    expect(await balanceOf(link.address)).toBe(0n);
+  });
+});
