@@ -10,7 +10,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
-import { mcpServerPool, type ForwardedRequest } from "../../src/mcp/server.js";
+import { mcpServerPool, toolArgumentsProblem, type ForwardedRequest } from "../../src/mcp/server.js";
 import type { AppEnv } from "../deps.js";
 import { clientIp, type ClientBindings } from "../middleware/rate-limit.js";
 
@@ -41,6 +41,13 @@ function invalidToolCall(message: unknown): string | undefined {
   return undefined;
 }
 
+/** A tools/call whose arguments break its tool's advertised primitive types (see toolArgumentsProblem). */
+function argumentsProblem(app: OpenAPIHono<AppEnv>, message: unknown): Promise<string | undefined> | undefined {
+  if (!isObject(message) || message.method !== "tools/call" || !isObject(message.params)) return undefined;
+  const { name, arguments: args } = message.params;
+  return typeof name === "string" && isObject(args) ? toolArgumentsProblem(app, name, args) : undefined;
+}
+
 const notAllowed = () => jsonRpcError(405, -32000, "Method not allowed: POST JSON-RPC messages to /mcp (stateless server)", { Allow: "POST" });
 
 /** The /mcp route of `app` (its tools call `app`'s own routes); `trustProxyHops` as the app's limiter. */
@@ -59,7 +66,7 @@ export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number): Hon
       return jsonRpcError(400, -32700, "Parse error: the body is not JSON");
     }
     if (Array.isArray(message)) return jsonRpcError(400, -32600, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18): send one message per POST");
-    const badParams = invalidToolCall(message);
+    const badParams = invalidToolCall(message) ?? (await argumentsProblem(app, message));
     if (badParams) return jsonRpcAnswer({ jsonrpc: "2.0", error: { code: -32602, message: badParams }, id: idOf(message) });
 
     const env: ClientBindings = { agentClientIp: clientIp(c, trustProxyHops) };

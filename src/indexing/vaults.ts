@@ -1,11 +1,8 @@
 // Vaults of the three families: their status and figures, share positions, queued deposits and
-// queued withdrawals. A pair vault's books (its USDG and token) follow every event that moves them
-// (deposits settled, burns, rebalances, harvests), so readers can value them at the price now; a
-// stock-token vault's assets follow its deposits, withdrawals and harvests.
+// queued withdrawals.
 import { ponder, type Context } from "ponder:registry";
-import { depositRequest, token, vault, vaultPosition, vaultSnapshot, withdrawalRequest } from "ponder:schema";
+import { depositRequest, vault, vaultPosition, vaultSnapshot, withdrawalRequest } from "ponder:schema";
 import type { Address } from "viem";
-import { booksAfterBurn, vaultTotalAssets } from "../domain/vault-figures.js";
 import { amounts, logChanges } from "./activity.js";
 import { vaultOf } from "./deployments.js";
 
@@ -32,8 +29,6 @@ async function ensureVault(context: Context, address: Address, timestamp: bigint
       rangeLowerX18: 0n,
       rangeUpperX18: 0n,
       totalAssets: 0n,
-      usdgAssets: 0n,
-      tokenAssets: 0n,
       totalSupply: 0n,
       pendingAssets: 0n,
       harvestedGross: 0n,
@@ -42,16 +37,6 @@ async function ensureVault(context: Context, address: Address, timestamp: bigint
     })
     .onConflictDoNothing();
   return v.address;
-}
-
-type Books = { usdgAssets: bigint; tokenAssets: bigint };
-
-/** A pair vault's new books, with totalAssets valued at its token's indexed price now (as the vault would). */
-async function setBooks(context: Context, address: Address, books: Books, timestamp: bigint) {
-  const row = (await context.db.find(vault, { address }))!;
-  const market = await context.db.find(token, { address: row.token });
-  const totalAssets = vaultTotalAssets({ family: row.family, ...books, totalAssets: 0n }, { decimals: market?.decimals ?? null, priceX18: market?.priceX18 ?? null });
-  await context.db.update(vault, { address }).set({ ...books, totalAssets, updatedAt: Number(timestamp) });
 }
 
 ponder.on("VaultRegistry:VaultListed", async ({ event, context }) => {
@@ -83,8 +68,6 @@ for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
     await context.db.update(vault, { address }).set((row) => ({
       totalAssets,
       totalSupply,
-      // A pair vault books its income, after the fee, in USDG (PairVault.harvest).
-      usdgAssets: family === "StockVault" ? row.usdgAssets : row.usdgAssets + gross - fee,
       harvestedGross: row.harvestedGross + gross,
       harvestedFees: row.harvestedFees + fee,
       updatedAt: timestamp,
@@ -102,10 +85,7 @@ for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
     const timestamp = Number(event.block.timestamp);
     for (const [owner, delta] of [[from, -value], [to, value]] as const) {
       if (owner === ZERO) {
-        const row = (await context.db.find(vault, { address }))!;
-        await context.db.update(vault, { address }).set({ totalSupply: row.totalSupply - delta });
-        // A pair vault's burn takes the shares' pro-rata USDG and token off its books.
-        if (delta > 0n && family !== "StockVault") await setBooks(context, address, booksAfterBurn(row, value, row.totalSupply), event.block.timestamp);
+        await context.db.update(vault, { address }).set((row) => ({ totalSupply: row.totalSupply - delta }));
         continue;
       }
       await context.db
@@ -119,24 +99,6 @@ for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
     ]);
   });
 }
-
-for (const family of ["MergedVault", "UpVault"] as const) {
-  ponder.on(`${family}:Rebalanced`, async ({ event, context }) => {
-    const address = await ensureVault(context, event.log.address, event.block.timestamp);
-    await setBooks(context, address, { usdgAssets: event.args.usdgAssets, tokenAssets: event.args.tokenAssets }, event.block.timestamp);
-  });
-}
-
-// A stock-token vault holds its stock: deposits add to it, withdrawals take from it.
-ponder.on("StockVault:Deposit", async ({ event, context }) => {
-  const address = await ensureVault(context, event.log.address, event.block.timestamp);
-  await context.db.update(vault, { address }).set((row) => ({ totalAssets: row.totalAssets + event.args.assets, updatedAt: Number(event.block.timestamp) }));
-});
-
-ponder.on("StockVault:Withdraw", async ({ event, context }) => {
-  const address = await ensureVault(context, event.log.address, event.block.timestamp);
-  await context.db.update(vault, { address }).set((row) => ({ totalAssets: row.totalAssets - event.args.assets, updatedAt: Number(event.block.timestamp) }));
-});
 
 ponder.on("MergedVault:RangeChanged", async ({ event, context }) => {
   const address = await ensureVault(context, event.log.address, event.block.timestamp);
@@ -165,9 +127,7 @@ for (const queue of ["MergedVault", "UpDepositQueue"] as const) {
   ponder.on(`${queue}:DepositSettled`, async ({ event, context }) => {
     const { id, assets, shares } = event.args;
     const row = await closeDeposit(context, event.log.address, id, "settled", event.block.timestamp, shares);
-    // Settled USDG joins the pair vault's books (PairVault._mintForDeposit).
-    const books = await context.db.update(vault, { address: row.vault }).set((v) => ({ pendingAssets: v.pendingAssets - assets }));
-    await setBooks(context, row.vault, { usdgAssets: books.usdgAssets + assets, tokenAssets: books.tokenAssets }, event.block.timestamp);
+    await context.db.update(vault, { address: row.vault }).set((v) => ({ pendingAssets: v.pendingAssets - assets, totalAssets: v.totalAssets + assets }));
     await logChanges(context, event, depositChanges(row, "vault.deposit.settled", { id, assets, shares }));
   });
 

@@ -115,6 +115,24 @@ function cachedToolList(app: OpenAPIHono<any>): Promise<ListToolsResult> {
   return list;
 }
 
+type JsonProperty = { type?: unknown };
+
+/**
+ * Why a tools/call's arguments break the primitive types its tool advertises, or undefined. The SDK
+ * validates with the routes' own schemas, whose query parameters coerce strings (as HTTP sends them):
+ * it would read `limit: true` as 1. A boolean, object or array is never an integer, number or string.
+ */
+export async function toolArgumentsProblem(app: OpenAPIHono<any>, name: string, args: Record<string, unknown>): Promise<string | undefined> {
+  const tool = (await cachedToolList(app)).tools.find((t) => t.name === name);
+  const properties = (tool?.inputSchema.properties ?? {}) as Record<string, JsonProperty>;
+  for (const [key, value] of Object.entries(args)) {
+    const type = properties[key]?.type;
+    if (type !== "integer" && type !== "number" && type !== "string") continue;
+    if (typeof value === "boolean" || (typeof value === "object" && value !== null)) return `Invalid params: arguments.${key} must be ${type === "string" ? "a string" : `a ${type}`}`;
+  }
+  return undefined;
+}
+
 /** Idle servers a pool keeps (more are built under concurrency, then dropped). */
 const MAX_IDLE = 16;
 

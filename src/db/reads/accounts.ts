@@ -1,6 +1,6 @@
-// An owner's positions, read from the indexer's projections: vault shares (valued as the vault
-// converts them now: its books at the token's latest indexed price), deposit and withdrawal queue
-// entries, limit orders, grids, ladder strategies with their parts, and basket tokens. Answer-shaped: checksummed addresses, decimal-string amount pairs
+// An owner's positions, read from the indexer's projections: vault shares (valued at the vault's
+// last harvest), deposit and withdrawal queue entries, limit orders, grids, ladder strategies with
+// their parts, and basket tokens. Answer-shaped: checksummed addresses, decimal-string amount pairs
 // (`x` in whole units, `xUnits` in base units), USD prices as numbers, ISO 8601 times.
 //
 // What is listed: every open item (shares above zero, pending queue entries, open or stopped
@@ -12,7 +12,6 @@ import { CompiledQuery, type Kysely } from "kysely";
 import type { Deployments, VaultFamily } from "../../chain/deployments.js";
 import { amountPair, isoTime, priceUsd } from "../../domain/format.js";
 import { tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
-import { convertToAssets, vaultTotalAssets } from "../../domain/vault-figures.js";
 import type { Projections } from "../projections.js";
 
 /** Days of ended items an account answer lists, by default. */
@@ -35,7 +34,7 @@ export type VaultShares = {
   agent: boolean;
   status: string;
   asset: TokenRef;
-  /** When the figures behind `value` last moved (the vault's books or its token's price); the value holds at the answer's asOf. */
+  /** When the share price used for `value` was read (the vault's last harvest), or null. */
   valuedAt: string | null;
   valueUsd: number | null;
   updatedAt: string;
@@ -189,7 +188,7 @@ function nullablePair<N extends string>(name: N, amount: bigint | null, decimals
 // ---------------------------------------------------------------- the one statement
 //
 // The whole account is one SQL statement: Postgres assembles every list as JSON (each sub-select an
-// index lookup on `owner`, the vault and its token joined by key, ladder parts nested), so an
+// index lookup on `owner`, the vault's latest snapshot a lateral lookup, ladder parts nested), so an
 // answer costs one round trip and one JSON.parse instead of 9-11 statements in three waves through
 // kysely. Amounts (numeric(78)) are cast to text, since a JSON number would lose digits. Ended items
 // beyond MAX_CLOSED_ITEMS are cut in SQL (the newest kept); open ones are always listed.
@@ -198,10 +197,7 @@ function nullablePair<N extends string>(name: N, amount: bigint | null, decimals
 type Dec = string;
 type Wire<T, Amounts extends keyof T, Nullable extends keyof T = never> = Omit<T, Amounts | Nullable> & { [K in Amounts]: Dec } & { [K in Nullable]: Dec | null };
 
-type WirePosition = {
-  vault: Hex; shares: Dec; updatedAt: number; family: string; token: Hex; agent: boolean; status: string;
-  totalAssets: Dec; usdgAssets: Dec; tokenAssets: Dec; totalSupply: Dec; vaultUpdatedAt: number; tokenUpdatedAt: number | null;
-};
+type WirePosition = { vault: Hex; shares: Dec; updatedAt: number; family: string; token: Hex; agent: boolean; status: string; totalAssets: Dec; totalSupply: Dec; snapshotAt: number | null; snapshotAssets: Dec | null; snapshotSupply: Dec | null };
 type WireDeposit = Wire<Projections["depositRequest"], "id" | "assets" | "minShares", "shares">;
 type WireWithdrawal = Wire<Projections["withdrawalRequest"], "id" | "shares" | "minAssetsOut", "assets">;
 type WireOrder = Wire<Projections["limitOrder"], "id" | "amountIn" | "priceX18" | "filledIn" | "filledOut" | "commission" | "remaining" | "owed0" | "owed1" | "claimed0" | "claimed1"> & { quoteIs0: boolean | null };
@@ -250,11 +246,11 @@ function accountStatement(schema: string | undefined): string {
 with
   p as (
     select v_p.vault, v_p.shares::text as shares, v_p.updated_at as "updatedAt", v.family, v.token, v.agent, v.status,
-           v.total_assets::text as "totalAssets", v.usdg_assets::text as "usdgAssets", v.token_assets::text as "tokenAssets",
-           v.total_supply::text as "totalSupply", v.updated_at as "vaultUpdatedAt", vt.updated_at as "tokenUpdatedAt"
+           v.total_assets::text as "totalAssets", v.total_supply::text as "totalSupply",
+           s.timestamp as "snapshotAt", s.total_assets::text as "snapshotAssets", s.total_supply::text as "snapshotSupply"
     from ${t("vault_position")} v_p
     join ${t("vault")} v on v.address = v_p.vault
-    left join ${t("token")} vt on vt.address = v.token
+    left join lateral (select vs.timestamp, vs.total_assets, vs.total_supply from ${t("vault_snapshot")} vs where vs.vault = v_p.vault order by vs.timestamp desc limit 1) s on true
     where v_p.owner = $1 and v_p.shares > 0),
   d as (${openAndEnded("deposit_request", depositColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
   w as (${openAndEnded("withdrawal_request", withdrawalColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
@@ -351,13 +347,10 @@ export async function readAccountAnswer(p: ReadAccountParameters): Promise<{ acc
   const vaults: VaultShares[] = positions.map((row) => {
     const family = row.family as VaultFamily;
     const asset = family === "stock-token" ? tokenRef(row.token) : usdg;
-    // The shares as the vault would convert them now: its books at the token's latest indexed price.
-    const market = tokens.get(lower(row.token));
-    const books = { family, usdgAssets: big(row.usdgAssets), tokenAssets: big(row.tokenAssets), totalAssets: big(row.totalAssets) };
-    const totalAssets = vaultTotalAssets(books, { decimals: market?.decimals ?? null, priceX18: market?.priceX18 ?? null });
-    const supply = big(row.totalSupply);
+    const snapshotted = row.snapshotAt !== null;
+    const [assets, supply] = snapshotted ? [big(row.snapshotAssets), big(row.snapshotSupply)] : [big(row.totalAssets), big(row.totalSupply)];
     const shares = big(row.shares);
-    const value = supply > 0n ? convertToAssets(shares, { family, totalAssets, totalSupply: supply }) : null;
+    const value = supply > 0n ? (shares * assets) / supply : null;
     return {
       vault: getAddress(row.vault),
       name: vaultNames.get(lower(row.vault)) ?? null,
@@ -368,7 +361,7 @@ export async function readAccountAnswer(p: ReadAccountParameters): Promise<{ acc
       ...amountPair("shares", shares, SHARE_DECIMALS[family] ?? 18),
       ...nullablePair("value", value, asset.decimals),
       valueUsd: value === null ? null : usdOf(asset.address, value),
-      valuedAt: isoTime(Math.max(row.vaultUpdatedAt, row.tokenUpdatedAt ?? 0)),
+      valuedAt: snapshotted ? isoTime(row.snapshotAt!) : null,
       updatedAt: isoTime(row.updatedAt),
     };
   });
