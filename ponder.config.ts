@@ -3,9 +3,9 @@
 import { createConfig, factory } from "ponder";
 import { getAbiItem, type Address } from "viem";
 import * as abis from "./abis/index.js";
-import { loadDeployments } from "./src/chain/deployments.js";
+import { loadDeployments } from "./adapters/chain/deployments.js";
 import { resolve } from "node:path";
-import { config, indexerRpc, repoRoot } from "./src/config.js";
+import { config, indexerRpc, repoRoot } from "./adapters/config.js";
 
 const d = loadDeployments(config.DEPLOYMENTS_FILE);
 const c = d.contracts as Record<string, Address>;
@@ -18,7 +18,7 @@ const source = <A>(abi: A, address: Address | Address[]) => ({ chain, abi, addre
 
 // Postgres, unless a user asks for PGlite with DATABASE_KIND=pglite: an embedded Postgres inside the
 // indexer's process (in PGLITE_DIRECTORY, default .ponder/pglite), so the API and the workers cannot read
-// it. DATABASE_KIND and PGLITE_DIRECTORY are read here, not in src/config.ts, because only the indexer uses them.
+// it. DATABASE_KIND and PGLITE_DIRECTORY are read here, not in adapters/config.ts, because only the indexer uses them.
 const databaseKind = process.env.DATABASE_KIND || "postgres";
 if (databaseKind !== "postgres" && databaseKind !== "pglite") {
   throw new Error(`DATABASE_KIND=${JSON.stringify(databaseKind)} must be "postgres" or "pglite"`);

@@ -1,4 +1,4 @@
-// Projections of chain 4663, written only by the indexing functions in src/indexing/. Every row can be
+// Projections of chain 4663, written only by the indexing functions in src/. Every row can be
 // rebuilt from the chain. Amounts are base units (bigint); prices are priceX18 (USDG per whole token,
 // 18 decimals); times are unix seconds.
 import { index, onchainTable, primaryKey, type PgColumnsBuilders } from "ponder";

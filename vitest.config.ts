@@ -9,10 +9,10 @@ export default defineConfig({
     fileParallelism: false,
     reporters: ["default"],
     // Vite writes its own BASE_URL ("/", its public path) into process.env, where it would clash
-    // with ours (a URL). Empty counts as unset in src/config.ts, so the default applies.
+    // with ours (a URL). Empty counts as unset in adapters/config.ts, so the default applies.
     env: { BASE_URL: "" },
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude: ["test/e2e/**"] } },
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] } },
       // The devnet and the indexer run once per run of these, as processes of their own (test/helpers/stack.ts).
       { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: ["test/global-setup.ts"] } },
     ],

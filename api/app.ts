@@ -22,6 +22,8 @@ import { healthRoutes } from "./routes/health.js";
 import { MCP_PATH, mcpRoutes } from "./routes/mcp.js";
 import { signPageRoutes } from "./routes/sign-page.js";
 import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
+import { discoveryRoutes } from "./routes/discovery.js";
+import type { OpenApiDocument } from "../contract/discovery/catalog.js";
 import { validationHook } from "./validation.js";
 
 export type CreateAppOptions = {
@@ -67,8 +69,10 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.route("/", healthRoutes(deps));
   app.route("/", signPageRoutes(deps));
   for (const group of options.agentRoutes ?? agentRouteGroups) app.route("/v1/agent", group(deps));
+  const served = (origin: string) => app.getOpenAPI31Document(openApiHead(deps, origin)) as OpenApiDocument;
+  app.route("/v1/agent", discoveryRoutes(deps, served));
   for (const group of options.publicRoutes ?? publicRouteGroups) app.route("/v1", group(deps));
-  // MCP over Streamable HTTP: its tools call the routes above in process (src/mcp/).
+  // MCP over Streamable HTTP: its tools call the routes above in process (mcp/).
   app.route("/", mcpRoutes(app, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops));
 
   app.doc31("/v1/agent/openapi.json", (c) => openApiHead(deps, new URL(c.req.url).origin));
@@ -93,7 +97,7 @@ const rateLimitNote = (deps: AppDeps) => {
   );
 };
 
-/** The document's head (api/routes/discovery.ts builds the same document for skill.md). */
+/** The document's head: /v1/agent/openapi.json and the discovery documents (skill.md) share it. */
 export const openApiHead = (deps: AppDeps, origin: string) => ({
   openapi: "3.1.0" as const,
   info: { title: "Agent interface", version: "1.0.0", description: `${API_DESCRIPTION} ${rateLimitNote(deps)}` },

@@ -4,13 +4,13 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import type { Registry } from "prom-client";
 import type { PublicClient } from "viem";
-import type { Database } from "../src/db/api-schema.js";
-import type { Projections } from "../src/db/projections.js";
-import type { Deployments } from "../src/chain/deployments.js";
-import type { JobClient } from "../src/jobs/request-reply.js";
-import type { Logger } from "../src/logger.js";
-import type { ActivityWaker } from "../src/activity/waker.js";
-import type { ReadCache } from "../src/db/answer-cache.js";
+import type { Database } from "../adapters/db/api-schema.js";
+import type { Projections } from "../adapters/db/projections.js";
+import type { Deployments } from "../adapters/chain/deployments.js";
+import type { JobClient } from "../adapters/queue/request-reply.js";
+import type { Logger } from "../adapters/logger.js";
+import type { ActivityWaker } from "../usecases/activity/waker.js";
+import type { ReadCache } from "../usecases/read-cache.js";
 import type { RateLimitOptions } from "./middleware/rate-limit.js";
 import type { IndexGateSource } from "./middleware/index-gate.js";
 
@@ -33,7 +33,7 @@ export type AppDeps = {
   /** True once the indexer has caught up; `/ready` answers 503 until it is. */
   indexerReady: () => boolean | Promise<boolean>;
   /**
-   * The index's readiness (src/db/index-readiness.ts): /v1 reads answer 503 UNAVAILABLE until it is
+   * The index's readiness (adapters/db/index-readiness.ts): /v1 reads answer 503 UNAVAILABLE until it is
    * ready, and scans are served only when made on its chain. Absent (tests): no gate, any scan.
    */
   index?: IndexGateSource & { readonly viewsSchema: string; chain(): string | undefined; viewsMissing(): void };
@@ -51,7 +51,7 @@ export type AppDeps = {
   activityWaker?: ActivityWaker;
   /**
    * Answers of GET accounts/{owner} and GET activity kept in memory, invalidated by the projections'
-   * version tracker (src/db/projection-version.ts). Absent: every read goes to the database.
+   * version tracker (adapters/db/projection-version.ts). Absent: every read goes to the database.
    */
   readCache?: ReadCache;
   /** METRICS_TOKEN: also serve /metrics on the API port to `Authorization: Bearer <token>` (absent: 404 there; main.ts serves METRICS_PORT). */

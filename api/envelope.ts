@@ -4,7 +4,7 @@
 import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JSONParsed } from "hono/utils/types";
-import { ApiError, errorCatalog, type ErrorCode, type ErrorDetails } from "../src/domain/errors.js";
+import { ApiError, errorCatalog, type ErrorCode, type ErrorDetails } from "../domain/errors.js";
 
 /** The JSON shape of a value once serialised: bigint → string, Date → string. */
 export type Serialized<T> = T extends bigint

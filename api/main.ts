@@ -2,25 +2,25 @@
 // 1 when either is unreachable), migrates its schema, listens on PORT, and stops gracefully on
 // SIGTERM/SIGINT (stops accepting, lets in-flight requests finish, closes its connections).
 import { serve } from "@hono/node-server";
-import { config, redactUrl, rpcUrl, usesDevnet } from "../src/config.js";
-import { createChainClient } from "../src/chain/client.js";
-import { loadDeployments } from "../src/chain/deployments.js";
-import { createReadCache } from "../src/db/answer-cache.js";
-import { createDb, migrateToLatest } from "../src/db/connect.js";
-import { ProjectionVersion } from "../src/db/projection-version.js";
-import { genesisHash, IndexReadiness } from "../src/db/index-readiness.js";
-import { ensureDatabase } from "../src/db/ensure-database.js";
-import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
-import { createJobClient } from "../src/jobs/request-reply.js";
-import { createLogger } from "../src/logger.js";
-import { requireChain, requireServices } from "../src/services.js";
+import { config, redactUrl, rpcUrl, usesDevnet } from "../adapters/config.js";
+import { createChainClient } from "../adapters/chain/client.js";
+import { loadDeployments } from "../adapters/chain/deployments.js";
+import { createReadCache } from "../usecases/read-cache.js";
+import { createDb, migrateToLatest } from "../adapters/db/connect.js";
+import { ProjectionVersion } from "../adapters/db/projection-version.js";
+import { genesisHash, IndexReadiness } from "../adapters/db/index-readiness.js";
+import { ensureDatabase } from "../adapters/db/ensure-database.js";
+import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
+import { createJobClient } from "../adapters/queue/request-reply.js";
+import { createLogger } from "../adapters/logger.js";
+import { requireChain, requireServices } from "../adapters/services.js";
 import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
 import { createApp } from "./app.js";
 import { answerParserErrors } from "./middleware/client-error.js";
 import { readCacheCounter } from "./middleware/metrics.js";
 import { ponderReady } from "./indexer-ready.js";
-import { createRedis, waitForRedis } from "./redis.js";
+import { createRedis, waitForRedis } from "../adapters/redis.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const HOST = config.HOST;

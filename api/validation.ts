@@ -5,7 +5,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import type { z } from "zod";
-import { ApiError } from "../src/domain/errors.js";
+import { ApiError } from "../domain/errors.js";
 
 type Issue = z.core.$ZodIssue;
 

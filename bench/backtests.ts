@@ -1,4 +1,4 @@
-// Backtest speed: the pure simulation core (src/domain/backtest/, src/domain/strategy-finder/) over
+// Backtest speed: the pure simulation core (domain/backtest/, domain/strategy-finder/) over
 // seeded synthetic candles, as the jobs run it (candle loading from Postgres is not timed here).
 //   grid backtest   one run over 90 days of 10-minute candles (12,960)          target < 2 ms per run
 //   ranges          every allowed gap x 48 buy lines over the same 90 days       target < 100 ms
@@ -7,12 +7,12 @@
 //                   their start prices and volatilities, 60 days hourly): periods 1-30 per style,
 //                   the grid walk-forward and the dip-ladder record per token
 // Run alone: `npx tsx bench/backtests.ts`; bench/run.ts can call `benchBacktests()`.
-import { dipLadderRecord } from "../src/domain/backtest/dip-ladder.js";
-import { backtestGrid } from "../src/domain/backtest/grid.js";
-import { planGrid } from "../src/domain/backtest/grid-plan.js";
-import { findRanges } from "../src/domain/backtest/ranges.js";
-import { toSeries, type PriceSeries, type SimCandle } from "../src/domain/backtest/series.js";
-import { tokenPeriodResults } from "../src/domain/strategy-finder/board.js";
+import { dipLadderRecord } from "../domain/backtest/dip-ladder.js";
+import { backtestGrid } from "../domain/backtest/grid.js";
+import { planGrid } from "../domain/backtest/grid-plan.js";
+import { findRanges } from "../domain/backtest/ranges.js";
+import { toSeries, type PriceSeries, type SimCandle } from "../domain/backtest/series.js";
+import { tokenPeriodResults } from "../domain/strategy-finder/board.js";
 import { devnetTokens } from "../devnet/tokens.js";
 import { isMain, printMachine, printResult, round, type BenchResult } from "./lib.js";
 

@@ -6,7 +6,7 @@ import postgres from "postgres";
 import { createPublicClient, createWalletClient, http, parseUnits, type Address, type Hex } from "viem";
 import { limitOrderHookAbi, poolAbi, testTokenAbi } from "../abis/index.js";
 import { accountAddress, devnetChain } from "../devnet/chain.js";
-import type { Deployments } from "../src/chain/deployments.js";
+import type { Deployments } from "../adapters/chain/deployments.js";
 import { readJson } from "../test/helpers/stack.js";
 import { isMain, log, percentile, printMachine, printResult, saveResult, startDevnet, startIndexer, waitReady, type BenchResult } from "./lib.js";
 

@@ -18,7 +18,7 @@ import { createPublicClient, createWalletClient, http, parseUnits, type Address 
 import { mnemonicToAccount } from "viem/accounts";
 import { limitOrderHookAbi, poolAbi, testTokenAbi } from "../abis/index.js";
 import { devnetChain, TEST_MNEMONIC } from "../devnet/chain.js";
-import type { Deployments } from "../src/chain/deployments.js";
+import type { Deployments } from "../adapters/chain/deployments.js";
 import { dropDeployment, newDeployment, startApi } from "../test/helpers/api-process.js";
 import { readJson, startStack } from "../test/helpers/stack.js";
 import { cpuSeconds, isMain, log, percentile, printMachine, printResult, saveResult, type BenchResult, type Figure } from "./lib.js";

@@ -14,13 +14,13 @@ import { createPublicClient, createWalletClient, http, parseUnits, type Address,
 import { mnemonicToAccount } from "viem/accounts";
 import { limitOrderHookAbi, poolAbi, testTokenAbi } from "../abis/index.js";
 import { createApp } from "../api/app.js";
-import { createRedis, waitForRedis } from "../api/redis.js";
+import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { devnetChain, TEST_MNEMONIC } from "../devnet/chain.js";
-import { ActivityWaker } from "../src/activity/waker.js";
-import type { Deployments } from "../src/chain/deployments.js";
-import { createDb, migrateToLatest } from "../src/db/connect.js";
-import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
-import { createLogger } from "../src/logger.js";
+import { ActivityWaker } from "../usecases/activity/waker.js";
+import type { Deployments } from "../adapters/chain/deployments.js";
+import { createDb, migrateToLatest } from "../adapters/db/connect.js";
+import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
+import { createLogger } from "../adapters/logger.js";
 import { freePort, readJson } from "../test/helpers/stack.js";
 import { deleteRedisKeys, isMain, log, percentile, printMachine, printResult, saveResult, startDevnet, startIndexer, waitReady, type BenchResult } from "./lib.js";
 

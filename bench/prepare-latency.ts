@@ -16,16 +16,16 @@ import { createPublicClient, createWalletClient, formatUnits, http, type Address
 import { marketRegistryAbi, mergedVaultAbi, testTokenAbi, upDepositQueueAbi } from "../abis/index.js";
 import { createApp } from "../api/app.js";
 import { ponderReady } from "../api/indexer-ready.js";
-import { createRedis, waitForRedis } from "../api/redis.js";
+import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { accountAddress, devnetChain } from "../devnet/chain.js";
-import { createChainClient } from "../src/chain/client.js";
-import { loadDeployments, type DeployedVault, type Deployments } from "../src/chain/deployments.js";
-import { createDb, migrateToLatest } from "../src/db/connect.js";
-import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
-import { createJobClient } from "../src/jobs/request-reply.js";
-import { createLogger } from "../src/logger.js";
-import { runPrepare } from "../src/prepare/pipeline.js";
-import type { PrepareBodies, PrepareKind } from "../src/prepare/types.js";
+import { createChainClient } from "../adapters/chain/client.js";
+import { loadDeployments, type DeployedVault, type Deployments } from "../adapters/chain/deployments.js";
+import { createDb, migrateToLatest } from "../adapters/db/connect.js";
+import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
+import { createJobClient } from "../adapters/queue/request-reply.js";
+import { createLogger } from "../adapters/logger.js";
+import { runPrepare } from "../usecases/prepare/pipeline.js";
+import type { PrepareBodies, PrepareKind } from "../usecases/prepare/types.js";
 import { responseValidator, type OpenApiDocument } from "../test/helpers/openapi-validate.js";
 import { freePort } from "../test/helpers/stack.js";
 import {

@@ -23,7 +23,7 @@ import { Hono } from "hono";
 import postgres from "postgres";
 import { getAddress } from "viem";
 import { API_NODE_FLAGS } from "../api/node-flags.js";
-import type { Deployments } from "../src/chain/deployments.js";
+import type { Deployments } from "../adapters/chain/deployments.js";
 import { responseValidator, type OpenApiDocument } from "../test/helpers/openapi-validate.js";
 import { freePort, readJson } from "../test/helpers/stack.js";
 import {

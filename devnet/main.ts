@@ -2,7 +2,7 @@
 // addresses, 90 days of seeded history, then a live market simulator and keeper.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { config, devnetReadyFile } from "../src/config.js";
+import { config, devnetReadyFile } from "../adapters/config.js";
 import { accountAddress, startChain } from "./chain.js";
 import { compileContracts } from "./compile.js";
 import { deployAll } from "./deploy/all.js";

@@ -1,8 +1,8 @@
 // The market simulator: keeps a simulated price per token and trades the pools towards it.
 import { decodeAbiParameters, toEventSelector, type Address, type Hex, type TransactionReceipt } from "viem";
 import { marketMakerAbi, poolAbi } from "../abis/index.js";
-import { priceToX18 } from "../src/domain/price.js";
-import type { DeployedToken } from "../src/chain/deployments.js";
+import { priceToX18 } from "../domain/price.js";
+import type { DeployedToken } from "../adapters/chain/deployments.js";
 import type { DeployContext } from "./deploy/context.js";
 import { nextPrice, seededRandom } from "./seed/price-paths.js";
 import { devnetTokens, type DevnetToken } from "./tokens.js";

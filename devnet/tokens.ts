@@ -1,5 +1,5 @@
 // The devnet's token universe: what is deployed, its market's starting price and liquidity, and
-// how the simulator moves it. Whether the service lists a token is in src/chain/token-list.ts.
+// how the simulator moves it. Whether the service lists a token is in adapters/chain/token-list.ts.
 export type TokenCategory = "stock" | "crypto" | "utility" | "meme" | "unclassified";
 
 export type DevnetToken = {

@@ -1,4 +1,4 @@
-// Every SQL query is parameterised: scans the service's code (api/, src/, workers/; tests excluded)
+// Every SQL query is parameterised: scans the service's code (every product room; tests excluded)
 // with the TypeScript parser and fails on any SQL that is not built by a tagged template (kysely's
 // and postgres.js's `sql`...`` bind every `${value}` as a parameter) or the query builder:
 //
@@ -23,49 +23,49 @@ export type Allowed = { file: string; rule: Rule; contains: string; why: string 
 /** The reviewed exceptions: what each one runs, and why no request value can reach its text. */
 export const ALLOWED: Allowed[] = [
   {
-    file: "src/db/postgres-js-dialect.ts",
+    file: "adapters/db/postgres-js-dialect.ts",
     rule: "unsafe",
     contains: "target.unsafe(query.sql, params",
     why: "runs kysely's compiled SQL with its parameter array: the values are bound, never inlined",
   },
   {
-    file: "src/db/postgres-js-dialect.ts",
+    file: "adapters/db/postgres-js-dialect.ts",
     rule: "unsafe",
     contains: "target.unsafe(query.sql, toParameters(query.parameters)",
     why: "the streaming form of the same: compiled SQL, bound parameters",
   },
   {
-    file: "src/db/postgres-js-dialect.ts",
+    file: "adapters/db/postgres-js-dialect.ts",
     rule: "raw",
     contains: "CompiledQuery.raw(",
     why: "transaction control of the dialect: begin (isolation level and access mode from kysely's typed settings), commit, rollback, and savepoints named by kysely, quoted with quoteIdent",
   },
   {
-    file: "src/db/ensure-database.ts",
+    file: "adapters/db/ensure-database.ts",
     rule: "unsafe",
     contains: "create database",
     why: "an identifier cannot be a bound parameter; the name comes from DATABASE_URL (operator config), quoted with \"\" escaped",
   },
   {
-    file: "src/db/devnet-reset.ts",
+    file: "adapters/db/devnet-reset.ts",
     rule: "unsafe",
     contains: "drop schema if exists ponder_sync cascade",
     why: "a constant statement",
   },
   {
-    file: "src/db/devnet-reset.ts",
+    file: "adapters/db/devnet-reset.ts",
     rule: "unsafe",
     contains: "drop schema if exists \"${schema.replace",
-    why: "an identifier from DATABASE_SCHEMA (config, a plain identifier by src/config.ts), quoted with \"\" escaped",
+    why: "an identifier from DATABASE_SCHEMA (config, a plain identifier by adapters/config.ts), quoted with \"\" escaped",
   },
   {
-    file: "src/db/reads/accounts.ts",
+    file: "adapters/db/reads/accounts.ts",
     rule: "template",
     contains: "select v_p.vault",
     why: "the account's one statement, built once per views schema: the only interpolations are table names of VIEWS_SCHEMA (config, quoted) and constant column lists; every value is a bound $n parameter",
   },
   {
-    file: "src/db/reads/accounts.ts",
+    file: "adapters/db/reads/accounts.ts",
     rule: "raw",
     contains: "CompiledQuery.raw(statementFor(p.reads), [owner, cutoff",
     why: "runs that statement with its values as bound parameters",
@@ -76,7 +76,7 @@ const SQL_WORDS =
   /\b(select\s+(\*|[\w".()*]+(\s+as\s+\w+)?(\s*,\s*[\w".()*]+(\s+as\s+\w+)?)*)\s+from\s|insert\s+into|update\s+\S+\s+set|delete\s+from|drop\s+(table|schema|database|view|index)|create\s+(table|schema|database|index|view|or\s+replace)|alter\s+(table|schema)|truncate\s+\S+|grant\s+\S+)\b/i;
 
 const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..");
-export const SCANNED = ["api", "src", "workers"];
+export const SCANNED = ["src", "domain", "contract", "usecases", "adapters", "api", "workers", "mcp", "client"];
 
 function filesUnder(dir: string): string[] {
   const out: string[] = [];

@@ -3,10 +3,10 @@
 // into a new schema can be switched to with no downtime (see README).
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
-import { config, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
-import { resetIndexForNewDevnet, resetPgliteForNewDevnet } from "../src/db/devnet-reset.js";
-import { ensureDatabase } from "../src/db/ensure-database.js";
-import { requireChain, requireServices } from "../src/services.js";
+import { config, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
+import { resetIndexForNewDevnet, resetPgliteForNewDevnet } from "../adapters/db/devnet-reset.js";
+import { ensureDatabase } from "../adapters/db/ensure-database.js";
+import { requireChain, requireServices } from "../adapters/services.js";
 
 // A wrong chain id exits here, in one line; an RPC that does not answer is left to Ponder (or to the
 // devnet check below), as before.
@@ -28,9 +28,9 @@ if (process.env.DATABASE_KIND === "pglite") {
 }
 
 const ponderBin = join(repoRoot, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
-// Ponder runs every file under its root's src/ as indexing code and hashes them all into its build id;
-// indexer/ (see its README) gives it a root whose src/ holds only src/indexing and src/api.
-const args = ["--root", join(repoRoot, "indexer"), "--config", "../ponder.config.ts", "start", "--schema", config.DATABASE_SCHEMA, "--views-schema", config.VIEWS_SCHEMA, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
+// Ponder runs every file under src/ as indexing code and hashes them all into its build id, so src/ holds
+// only the indexing functions and Ponder's src/api/ (test/indexer/build-id.test.ts).
+const args = ["start", "--schema", config.DATABASE_SCHEMA, "--views-schema", config.VIEWS_SCHEMA, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
 // Ponder takes PORT over --port: PORT is the API's (npm start passes one environment to all), never Ponder's.
 const { PORT: _apiPort, ...environment } = process.env;
 const child = spawn(process.execPath, [ponderBin, ...args], { cwd: repoRoot, stdio: "inherit", env: { ...environment, DATABASE_URL: config.DATABASE_URL } });

@@ -1,22 +1,22 @@
 // `npm run mcp`: the agent API as an MCP server over stdio, for agents that start their tools as a
 // local process. It builds the API as `npm run api` does (same configuration, Postgres, Redis, the
 // chain, prepares through the workers of the same Redis prefix) without listening on a port; every
-// tool call runs the API's route in this process (src/mcp/server.ts). stdout carries the protocol
+// tool call runs the API's route in this process (mcp/server.ts). stdout carries the protocol
 // only: logs go to stderr.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createApp } from "../api/app.js";
 import { ponderReady } from "../api/indexer-ready.js";
-import { createRedis, waitForRedis } from "../api/redis.js";
-import { createChainClient } from "../src/chain/client.js";
-import { loadDeployments } from "../src/chain/deployments.js";
-import { config, redactUrl, rpcUrl } from "../src/config.js";
-import { createDb, migrateToLatest } from "../src/db/connect.js";
-import { ensureDatabase } from "../src/db/ensure-database.js";
-import { createProjectionsDb, createProjectionsPostgres } from "../src/db/projections.js";
-import { createJobClient } from "../src/jobs/request-reply.js";
-import { createLogger } from "../src/logger.js";
-import { agentTools, createAgentMcpServer } from "../src/mcp/server.js";
-import { requireChain, requireServices } from "../src/services.js";
+import { createRedis, waitForRedis } from "../adapters/redis.js";
+import { createChainClient } from "../adapters/chain/client.js";
+import { loadDeployments } from "../adapters/chain/deployments.js";
+import { config, redactUrl, rpcUrl } from "../adapters/config.js";
+import { createDb, migrateToLatest } from "../adapters/db/connect.js";
+import { ensureDatabase } from "../adapters/db/ensure-database.js";
+import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
+import { createJobClient } from "../adapters/queue/request-reply.js";
+import { createLogger } from "../adapters/logger.js";
+import { agentTools, createAgentMcpServer } from "../mcp/server.js";
+import { requireChain, requireServices } from "../adapters/services.js";
 
 function exitWith(line: string): never {
   console.error(line);

@@ -6,9 +6,9 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { config, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../src/config.js";
-import { CHAIN_ID } from "../src/chain/client.js";
-import { probeTcp, readChainId, requireChain, requireServices } from "../src/services.js";
+import { config, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
+import { CHAIN_ID } from "../adapters/chain/client.js";
+import { probeTcp, readChainId, requireChain, requireServices } from "../adapters/services.js";
 import { API_NODE_FLAGS } from "../api/node-flags.js";
 
 type Name = "devnet" | "indexer" | "api" | "worker";

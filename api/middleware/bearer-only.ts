@@ -2,7 +2,7 @@
 // anything else is 401 SESSION_REQUIRED. Guards /metrics on the API port when METRICS_TOKEN is set.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../../src/domain/errors.js";
+import { ApiError } from "../../domain/errors.js";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
 

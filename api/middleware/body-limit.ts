@@ -2,7 +2,7 @@
 // before anything reads it. Hono checks Content-Length first and counts streamed bodies.
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
-import { ApiError } from "../../src/domain/errors.js";
+import { ApiError } from "../../domain/errors.js";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 

@@ -4,7 +4,7 @@
 // connection closes (the parser cannot resync on it). Not middleware: a listener of the server.
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { errorCatalog } from "../../src/domain/errors.js";
+import { errorCatalog } from "../../domain/errors.js";
 
 type ParserError = Error & { code?: string };
 

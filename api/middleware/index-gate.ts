@@ -1,10 +1,10 @@
 // 503 UNAVAILABLE with Retry-After on every /v1 route that reads the index while it is not ready
-// (src/db/index-readiness.ts: before the indexer has made its views, after a devnet restart until the
+// (adapters/db/index-readiness.ts: before the indexer has made its views, after a devnet restart until the
 // new index is built). Without it those reads failed with "relation does not exist": 500 INTERNAL.
 // Routes that never read the index pass: the documents, sessions, sign requests and policies.
 // Synchronous: the state is polled in the background, never per request.
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../../src/domain/errors.js";
+import { ApiError } from "../../domain/errors.js";
 
 /** What a client waits before asking again while the index is built. */
 export const INDEX_RETRY_AFTER_SECONDS = 5;

@@ -3,7 +3,7 @@
 // into a queued job, structured clone) overflow the stack on it (a 500). The scan is one pass over
 // the raw text counting brackets outside strings: no parse, no recursion.
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../../src/domain/errors.js";
+import { ApiError } from "../../domain/errors.js";
 
 export const MAX_JSON_DEPTH = 32;
 

@@ -3,7 +3,7 @@
 // such a value would fail deep inside a prepare (in a worker, where the API's own mapping of
 // Postgres' refusal cannot reach) as a 500. No field of the API has a use for NUL.
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../../src/domain/errors.js";
+import { ApiError } from "../../domain/errors.js";
 
 const NUL = /\\u0000|\u0000/i;
 

@@ -2,7 +2,7 @@
 // Prometheus figures (metrics.ts), both under the route pattern that answered (route-label.ts).
 // One middleware for both, as it wraps every request: one async frame and one route lookup.
 import type { MiddlewareHandler } from "hono";
-import type { Logger } from "../../src/logger.js";
+import type { Logger } from "../../adapters/logger.js";
 import type { HttpMetrics } from "./metrics.js";
 import { logRequest } from "./request-log.js";
 import { routeLabel } from "./route-label.js";

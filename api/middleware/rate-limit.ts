@@ -25,8 +25,8 @@ import type { Redis } from "ioredis";
 import type { ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { ApiError } from "../../src/domain/errors.js";
-import type { Logger } from "../../src/logger.js";
+import { ApiError } from "../../domain/errors.js";
+import type { Logger } from "../../adapters/logger.js";
 
 export type RateLimitOptions = {
   /** Requests allowed per client and window. */

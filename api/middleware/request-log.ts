@@ -2,7 +2,7 @@
 // Never logged: query strings (cursors, tokens), headers (Authorization), bodies (signatures), and
 // the secret segment of sign links (`/sign-requests/{id}`, `/sign/{id}` are logged as `:id`).
 import type { Context } from "hono";
-import type { Logger } from "../../src/logger.js";
+import type { Logger } from "../../adapters/logger.js";
 
 const SECRET_SEGMENTS: [RegExp, string][] = [
   [/\/sign-requests\/[^/]+/g, "/sign-requests/:id"],

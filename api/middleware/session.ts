@@ -3,8 +3,8 @@
 // another owner's is the same 401 SESSION_REQUIRED (nothing tells a caller which).
 import type { Context } from "hono";
 import type { Address } from "viem";
-import { ApiError } from "../../src/domain/errors.js";
-import { sessionOwner } from "../../src/report-card/sessions.js";
+import { ApiError } from "../../domain/errors.js";
+import { sessionOwner } from "../../usecases/sessions.js";
 import type { AppDeps } from "../deps.js";
 
 /** The bearer token of the request, or null. */

@@ -1,12 +1,12 @@
 // GET /v1/agent/accounts/{owner}: every position of a wallet, read from the indexer's projections.
 import { createRoute, z } from "@hono/zod-openapi";
-import { accountKey, cachedAnswer, type AccountEntry } from "../../src/db/answer-cache.js";
-import { DEFAULT_CLOSED_DAYS, readAccountAnswer, type Account as AccountAnswer } from "../../src/db/reads/accounts.js";
-import { isoTime } from "../../src/domain/format.js";
+import { accountKey, cachedAnswer, type AccountEntry } from "../../usecases/read-cache.js";
+import { DEFAULT_CLOSED_DAYS, readAccountAnswer, type Account as AccountAnswer } from "../../adapters/db/reads/accounts.js";
+import { isoTime } from "../../domain/format.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { JSON_HEADERS, stringify } from "../envelope.js";
-import { Account } from "../schemas/accounts.js";
-import { Address, errorResponses, okResponse } from "../schemas/common.js";
+import { Account } from "../../contract/accounts.js";
+import { Address, errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../validation.js";
 
 const getAccount = createRoute({

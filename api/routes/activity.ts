@@ -3,18 +3,18 @@
 // description below, which is what the OpenAPI document, skill.md and llms.txt show.
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { ActivityWaker } from "../../src/activity/waker.js";
-import { activityKey, cachedAnswer, type ActivityEntry, type ReadCache } from "../../src/db/answer-cache.js";
-import { ACTIVITY_TABLE } from "../../src/db/projection-version.js";
-import { CURSOR_RENEW_MS, CURSOR_TTL_MS, CursorNotFoundError, MAX_CHANGES_PER_CALL, pollActivity, type ActivityAnswer } from "../../src/db/cursors.js";
-import type { ActivityRow } from "../../src/db/reads/activity.js";
-import { isoTime } from "../../src/domain/format.js";
-import { ApiError } from "../../src/domain/errors.js";
+import { ActivityWaker } from "../../usecases/activity/waker.js";
+import { activityKey, cachedAnswer, type ActivityEntry, type ReadCache } from "../../usecases/read-cache.js";
+import { ACTIVITY_TABLE } from "../../adapters/db/projection-version.js";
+import { CURSOR_RENEW_MS, CURSOR_TTL_MS, CursorNotFoundError, MAX_CHANGES_PER_CALL, pollActivity, type ActivityAnswer } from "../../usecases/activity/cursors.js";
+import type { ActivityRow } from "../../adapters/db/reads/activity.js";
+import { isoTime } from "../../domain/format.js";
+import { ApiError } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { JSON_HEADERS, stringify } from "../envelope.js";
 import { setResponseHeader } from "../middleware/response-header.js";
-import { Activity } from "../schemas/accounts.js";
-import { Address, errorResponses, okResponse } from "../schemas/common.js";
+import { Activity } from "../../contract/accounts.js";
+import { Address, errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../validation.js";
 
 const TTL_DAYS = CURSOR_TTL_MS / 86_400_000;

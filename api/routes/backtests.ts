@@ -7,20 +7,20 @@
 // here); identical inputs share one job and its cached result. The fill rules are in every description.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { backtestThroughJob, asOfBucket, type BacktestJobData, type BacktestKind, type BacktestInputs } from "../../src/backtests/jobs.js";
-import { runBacktest } from "../../src/backtests/run.js";
-import { readScan, scanAnswer, type GridScanPayload, type LadderScanPayload } from "../../src/backtests/scans.js";
-import { sharedServiceChainStateReader, type ServiceChainState } from "../../src/chain/service-state.js";
-import { FILL_RULES } from "../../src/domain/backtest/fill-rules.js";
-import { breakEvenGap } from "../../src/domain/backtest/ranges.js";
-import { ApiError, type ErrorCode } from "../../src/domain/errors.js";
+import { backtestThroughJob, asOfBucket, type BacktestJobData, type BacktestKind, type BacktestInputs } from "../../usecases/backtest-runs/jobs.js";
+import { runBacktest } from "../../usecases/backtest-runs/run.js";
+import { readScan, scanAnswer, type GridScanPayload, type LadderScanPayload } from "../../usecases/backtest-runs/scans.js";
+import { sharedServiceChainStateReader, type ServiceChainState } from "../../adapters/chain/service-state.js";
+import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
+import { breakEvenGap } from "../../domain/backtest/ranges.js";
+import { ApiError, type ErrorCode } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import {
   GridBacktestBody, GridBacktestResult, GridPlanAnswer, GridPlanQuery, GridTokensAnswer, GridTokensQuery, LadderBacktestBody, LadderBacktestResult,
   LadderPlanAnswer, LadderPlanQuery, LadderTokensAnswer, LadderTokensQuery, PaymentRequiredBody, RangesQuery, RangesResult,
-} from "../schemas/backtests.js";
-import { errorResponses, okResponse } from "../schemas/common.js";
+} from "../../contract/backtests.js";
+import { errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../validation.js";
 
 /** Days a backtest replays for free; more answers 402 (declared only: no payment is taken yet). */

@@ -1,13 +1,13 @@
 // GET /v1/baskets, /baskets/{pool}, /baskets/{pool}/history, /baskets/{pool}/account/{owner}: the
 // public basket routes. A pool that is not a basket answers 404 UNKNOWN_BASKET.
 import { createRoute, z } from "@hono/zod-openapi";
-import { sharedServiceChainStateReader } from "../../src/chain/service-state.js";
-import { ApiError } from "../../src/domain/errors.js";
-import { basketAccountAnswer, basketDetailAnswer, basketHistoryAnswer, basketListAnswer } from "../answers/baskets.js";
+import { sharedServiceChainStateReader } from "../../adapters/chain/service-state.js";
+import { ApiError } from "../../domain/errors.js";
+import { basketAccountAnswer, basketDetailAnswer, basketHistoryAnswer, basketListAnswer } from "../../usecases/answers/baskets.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { Basket, BasketAccount, BasketHistory, BasketHistoryQuery } from "../schemas/baskets.js";
-import { Address, errorResponses, okResponse } from "../schemas/common.js";
+import { Basket, BasketAccount, BasketHistory, BasketHistoryQuery } from "../../contract/baskets.js";
+import { Address, errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../validation.js";
 
 const tags = ["Baskets"];

@@ -3,32 +3,20 @@
 // - GET /v1/agent/llms.txt   plain-text guide
 // - GET /v1/agent/reference  interactive API reference (self-contained HTML; loads openapi.json)
 //
-// skill.md and llms.txt are pure functions (api/discovery/) of the OpenAPI document the app serves
-// at /v1/agent/openapi.json and of the error catalog. A route group cannot reach the app that
-// mounts it, so the document is rebuilt here from the same catalog, exactly as createApp builds it:
-// every group of api/routes/index.ts mounted at the same prefix, the same `info` and `servers`.
-// A test checks the two documents are equal.
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+// skill.md and llms.txt are pure functions (contract/discovery/) of the OpenAPI document the app serves
+// at /v1/agent/openapi.json and of the error catalog: createApp hands these routes the function that
+// makes that document.
+import { createRoute, z } from "@hono/zod-openapi";
 import { randomBytes } from "node:crypto";
 import type { Context } from "hono";
-import { errorCatalog } from "../../src/domain/errors.js";
-import type { OpenApiDocument } from "../discovery/catalog.js";
-import { renderLlmsTxt } from "../discovery/llms-txt.js";
-import { referenceCsp, renderReferenceHtml } from "../discovery/reference-html.js";
-import { renderSkillMd } from "../discovery/skill-md.js";
+import { errorCatalog } from "../../domain/errors.js";
+import type { OpenApiDocument } from "../../contract/discovery/catalog.js";
+import { renderLlmsTxt } from "../../contract/discovery/llms-txt.js";
+import { referenceCsp, renderReferenceHtml } from "../../contract/discovery/reference-html.js";
+import { renderSkillMd } from "../../contract/discovery/skill-md.js";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { errorResponses } from "../schemas/common.js";
+import { errorResponses } from "../../contract/fields.js";
 import { createRouter } from "../validation.js";
-
-/** The document createApp serves: the same groups, `info` and `servers` (see api/app.ts). */
-export async function servedOpenApiDocument(deps: AppDeps, origin: string): Promise<OpenApiDocument> {
-  // Imported here, not at the top: index.ts imports this file.
-  const [{ agentRouteGroups, publicRouteGroups }, { openApiHead }] = await Promise.all([import("./index.js"), import("../app.js")]);
-  const app = new OpenAPIHono<AppEnv>();
-  for (const group of agentRouteGroups) app.route("/v1/agent", group(deps));
-  for (const group of publicRouteGroups) app.route("/v1", group(deps));
-  return app.getOpenAPI31Document(openApiHead(deps, origin)) as OpenApiDocument;
-}
 
 const text = (description: string, type: string) => ({ description, content: { [type]: { schema: z.string() } } });
 
@@ -61,7 +49,8 @@ const getReference = createRoute({
   responses: { 200: text("The reference page (text/html)", "text/html"), ...errorResponses() },
 });
 
-export const discoveryRoutes = (deps: AppDeps) => {
+/** `served(origin)`: the document the app serves at /v1/agent/openapi.json (api/app.ts). */
+export const discoveryRoutes = (deps: AppDeps, served: (origin: string) => OpenApiDocument) => {
   // The document depends only on the deps and the origin: build it once per origin.
   const documents = new Map<string, Promise<OpenApiDocument>>();
   const documentFor = (c: Context) => {
@@ -69,7 +58,7 @@ export const discoveryRoutes = (deps: AppDeps) => {
     const key = deps.baseUrl ?? origin;
     let document = documents.get(key);
     if (!document) {
-      document = servedOpenApiDocument(deps, origin);
+      document = Promise.resolve().then(() => served(origin));
       document.catch(() => documents.delete(key));
       if (documents.size < 16) documents.set(key, document);
     }

@@ -3,7 +3,7 @@
 // - GET /ready: 200 only when Postgres answers and the indexer has caught up, else 503 UNAVAILABLE.
 import { Hono } from "hono";
 import { sql } from "kysely";
-import { ApiError } from "../../src/domain/errors.js";
+import { ApiError } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 

@@ -20,7 +20,6 @@ import { backtestRoutes } from "./backtests.js";
 import { basketPlanRoutes } from "./baskets-plan.js";
 import { swapRoutes } from "./swap.js";
 import { activityRoutes } from "./activity.js";
-import { discoveryRoutes } from "./discovery.js";
 import { basketRoutes } from "./baskets.js";
 import { policyRoutes } from "./policies.js";
 import { prepareRoutes } from "./prepare.js";
@@ -32,12 +31,12 @@ import { strategyFinderRoutes } from "./strategy-finder.js";
 import { tokenRoutes } from "./tokens.js";
 import { vaultRoutes } from "./vaults.js";
 
-/** Mounted at /v1/agent: their paths are relative to it ("/vaults/{vault}"). */
+/** Mounted at /v1/agent: their paths are relative to it ("/vaults/{vault}"). The discovery routes
+ * (skill.md, llms.txt, reference) are mounted there too, by createApp, which hands them the document. */
 export const agentRouteGroups: RouteGroup[] = [
   signRequestRoutes,
   accountRoutes,
   activityRoutes,
-  discoveryRoutes,
   productRoutes,
   vaultRoutes,
   prepareRoutes,

@@ -1,4 +1,4 @@
-// /mcp: the agent API as an MCP server over Streamable HTTP (src/mcp/server.ts). Stateless: each POST
+// /mcp: the agent API as an MCP server over Streamable HTTP (mcp/server.ts). Stateless: each POST
 // borrows a server from the app's pool and gets a transport of its own and a JSON answer, so any API
 // replica serves any call and nothing is kept between requests. The POST counts against the client's
 // rate limit (app.ts), and each tool call runs a /v1 route in process as the same client (the
@@ -10,7 +10,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
-import { mcpServerPool, toolArgumentsProblem, type ForwardedRequest } from "../../src/mcp/server.js";
+import { mcpServerPool, toolArgumentsProblem, type ForwardedRequest } from "../../mcp/server.js";
 import type { AppEnv } from "../deps.js";
 import { clientIp, type ClientBindings } from "../middleware/rate-limit.js";
 

@@ -1,11 +1,11 @@
 // GET /v1/agent/policies/privy and /v1/agent/policies/turnkey: wallet policies that allow only the
 // service's agent actions (the spec's allow-list), for the current deployments.
 import { createRoute, type z } from "@hono/zod-openapi";
-import { privyPolicyDocument, turnkeyPolicyDocument, type PolicyDeployments } from "../../src/domain/policies/index.js";
+import { privyPolicyDocument, turnkeyPolicyDocument, type PolicyDeployments } from "../../domain/policies/index.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { errorResponses, okResponse } from "../schemas/common.js";
-import { PolicyDocument, PolicyQuery } from "../schemas/policies.js";
+import { errorResponses, okResponse } from "../../contract/fields.js";
+import { PolicyDocument, PolicyQuery } from "../../contract/policies.js";
 import { createRouter } from "../validation.js";
 
 /** The builders' document, as the answer schema types it. */

@@ -1,16 +1,16 @@
-// POST /v1/agent/prepare/{kind}: the body is validated here, the pipeline (src/prepare/pipeline.ts) runs
+// POST /v1/agent/prepare/{kind}: the body is validated here, the pipeline (usecases/prepare/pipeline.ts) runs
 // in a worker of the `prepare` queue when the app has a job client (its aggregator calls then spend the
 // route budget of the `aggregator` queue), else in this process (the aggregator called directly). The answer is the PrepareResult, already stored as the SignRequest and
 // filed for the report card.
 import { createRoute } from "@hono/zod-openapi";
-import { ApiError, type ErrorCode } from "../../src/domain/errors.js";
-import { prepareThroughJob } from "../../src/prepare/job.js";
-import { checkReceivers, runPrepare } from "../../src/prepare/pipeline.js";
-import { prepareKinds, type PrepareBodies, type PrepareKind } from "../../src/prepare/types.js";
+import { ApiError, type ErrorCode } from "../../domain/errors.js";
+import { prepareThroughJob } from "../../usecases/prepare/job.js";
+import { checkReceivers, runPrepare } from "../../usecases/prepare/pipeline.js";
+import { prepareKinds, type PrepareBodies, type PrepareKind } from "../../usecases/prepare/types.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { errorResponses, knownFields, okResponse } from "../schemas/common.js";
-import { prepareBodies, PrepareResult } from "../schemas/prepare.js";
+import { errorResponses, knownFields, okResponse } from "../../contract/fields.js";
+import { prepareBodies, PrepareResult } from "../../contract/prepare.js";
 import { createRouter } from "../validation.js";
 
 const PREPARE_CODES: ErrorCode[] = ["RECEIVER_NOT_OWNER", "SIMULATION_FAILED", "NOT_FOUND", "BUSY", "NOT_DEPLOYED"];

@@ -2,12 +2,12 @@
 // come from the chain, read at most every 10 seconds; with the RPC down the answer says so in each
 // `reason` and gives null where it cannot know (never a 500).
 import { createRoute } from "@hono/zod-openapi";
-import { sharedServiceChainStateReader } from "../../src/chain/service-state.js";
-import { productsAnswer } from "../answers/products.js";
+import { sharedServiceChainStateReader } from "../../adapters/chain/service-state.js";
+import { productsAnswer } from "../../usecases/answers/products.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { errorResponses, okResponse } from "../schemas/common.js";
-import { Products } from "../schemas/products.js";
+import { errorResponses, okResponse } from "../../contract/fields.js";
+import { Products } from "../../contract/products.js";
 import { createRouter } from "../validation.js";
 
 const getProducts = createRoute({

@@ -2,13 +2,13 @@
 // and GET /v1/agent/report-card/{owner}/private (the owner's session): graded from the chain only.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { ApiError } from "../../src/domain/errors.js";
-import { readReportCard } from "../../src/report-card/card.js";
+import { ApiError } from "../../domain/errors.js";
+import { readReportCard } from "../../usecases/report-card/card.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { requireOwnerSession, SESSION_SECURITY_SCHEME } from "../middleware/session.js";
-import { Address, AgentTag, errorResponses, okResponse } from "../schemas/common.js";
-import { ReportCard } from "../schemas/report-card.js";
+import { Address, AgentTag, errorResponses, okResponse } from "../../contract/fields.js";
+import { ReportCard } from "../../contract/report-card.js";
 import { createRouter } from "../validation.js";
 
 /** The stored states and reasons are the schema's (the card maps unsigned filings onto them). */

@@ -2,13 +2,13 @@
 // owner wallet (personal_sign) for a one-hour session token that reads the private report card.
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { ApiError } from "../../src/domain/errors.js";
-import { createChallenge, exchangeChallenge } from "../../src/report-card/sessions.js";
+import { ApiError } from "../../domain/errors.js";
+import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { clientIp, DEFAULT_RATE_LIMIT, rateLimit } from "../middleware/rate-limit.js";
-import { errorResponses, okResponse } from "../schemas/common.js";
-import { ChallengeRequest, Session, SessionChallenge, SessionRequest } from "../schemas/session.js";
+import { errorResponses, okResponse } from "../../contract/fields.js";
+import { ChallengeRequest, Session, SessionChallenge, SessionRequest } from "../../contract/session.js";
 import { createRouter } from "../validation.js";
 
 /** Challenges, and sessions, each client (IP) may create per window: stored rows, so limited by who asks, not by owner. */

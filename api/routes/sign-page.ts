@@ -4,7 +4,7 @@
 // An unknown id answers 404 and an expired one 410, both as pages that say so; neither carries calldata.
 import { Hono, type Context } from "hono";
 import { getAddress, isAddress, type Address } from "viem";
-import { describeSteps } from "../../src/domain/bundles/describe.js";
+import { describeSteps } from "../../domain/bundles/describe.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { renderSignPage, renderUnknownPage } from "../sign-page/html.js";
 import { findSignRequest } from "../sign-page/load.js";

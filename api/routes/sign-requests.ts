@@ -3,12 +3,12 @@
 // and an unknown, malformed or expired id all answer the same 404.
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { findLiveSignRequest } from "../../src/db/sign-requests.js";
-import { ApiError } from "../../src/domain/errors.js";
+import { findLiveSignRequest } from "../../adapters/db/sign-requests.js";
+import { ApiError } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { errorResponses, okResponse } from "../schemas/common.js";
-import { SignRequest } from "../schemas/sign-request.js";
+import { errorResponses, okResponse } from "../../contract/fields.js";
+import { SignRequest } from "../../contract/sign-request.js";
 import { createRouter } from "../validation.js";
 
 const getSignRequest = createRoute({

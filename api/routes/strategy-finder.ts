@@ -7,16 +7,16 @@
 // The board is a repeatable job's stored result: 503 SCAN_PREPARING before the first one.
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { attemptsAnswer, boardAnswer, logFinderRun, tokenAnswer, trackRecordAnswer } from "../../src/backtests/finder.js";
-import { FILL_RULES } from "../../src/domain/backtest/fill-rules.js";
+import { attemptsAnswer, boardAnswer, logFinderRun, tokenAnswer, trackRecordAnswer } from "../../usecases/backtest-runs/finder.js";
+import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { sessionOwner } from "../../src/report-card/sessions.js";
+import { sessionOwner } from "../../usecases/sessions.js";
 import { ok } from "../envelope.js";
 import { bearerToken } from "../middleware/session.js";
-import { errorResponses, okResponse } from "../schemas/common.js";
+import { errorResponses, okResponse } from "../../contract/fields.js";
 import {
   AttemptsAnswer, AttemptsQuery, BoardAnswer, BoardQuery, FinderBacktestAnswer, FinderBacktestBody, TokenPageAnswer, TokenPageQuery, TokenParam, TrackRecordAnswer,
-} from "../schemas/strategy-finder.js";
+} from "../../contract/strategy-finder.js";
 import { createRouter } from "../validation.js";
 import { liveState, runKind } from "./backtests.js";
 

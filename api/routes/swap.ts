@@ -2,16 +2,16 @@
 // 0.1% fee, and the minimum at slippageBps. Nothing is stored; the aggregator call spends the route
 // budget that prepares share (the `aggregator` queue when the app has a job client: 429 BUSY past it).
 import { createRoute } from "@hono/zod-openapi";
-import { directAggregator } from "../../src/chain/aggregator-direct.js";
-import type { Aggregator } from "../../src/chain/aggregator.js";
-import { config } from "../../src/config.js";
-import { ApiError } from "../../src/domain/errors.js";
-import { queuedAggregator } from "../../src/prepare/aggregator-queue.js";
-import { quoteSwap } from "../../src/prepare/resolve/swap.js";
+import { directAggregator } from "../../adapters/chain/aggregator-direct.js";
+import type { Aggregator } from "../../adapters/chain/aggregator.js";
+import { config } from "../../adapters/config.js";
+import { ApiError } from "../../domain/errors.js";
+import { queuedAggregator } from "../../usecases/prepare/aggregator-queue.js";
+import { quoteSwap } from "../../usecases/prepare/resolve/swap.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { errorResponses, okResponse } from "../schemas/common.js";
-import { SwapQuote, SwapQuoteQuery } from "../schemas/swap.js";
+import { errorResponses, okResponse } from "../../contract/fields.js";
+import { SwapQuote, SwapQuoteQuery } from "../../contract/swap.js";
 import { createRouter } from "../validation.js";
 
 const getQuote = createRoute({

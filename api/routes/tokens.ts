@@ -1,12 +1,12 @@
 // GET /v1/tokens: every charted token, busiest first, with its price, 24-hour volume, liquidity,
 // category, verification and whether its limit-order, grid and ladder-strategy markets are open.
 import { createRoute, z } from "@hono/zod-openapi";
-import { sharedServiceChainStateReader } from "../../src/chain/service-state.js";
-import { tokenListAnswer } from "../answers/tokens.js";
+import { sharedServiceChainStateReader } from "../../adapters/chain/service-state.js";
+import { tokenListAnswer } from "../../usecases/answers/tokens.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { errorResponses, okResponse } from "../schemas/common.js";
-import { TokenListing, TokensQuery } from "../schemas/tokens.js";
+import { errorResponses, okResponse } from "../../contract/fields.js";
+import { TokenListing, TokensQuery } from "../../contract/tokens.js";
 import { createRouter } from "../validation.js";
 
 const listTokens = createRoute({

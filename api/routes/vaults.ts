@@ -1,12 +1,12 @@
 // GET /v1/agent/vaults, /vaults/{vault}, /vaults/{vault}/prices, /vaults/{vault}/earnings: the vaults
 // agents may use. Any other vault (unknown, not listed, or not for agents) answers 404 NOT_AGENT_VAULT.
 import { createRoute, z } from "@hono/zod-openapi";
-import { ApiError } from "../../src/domain/errors.js";
-import { agentVaultDetail, agentVaultEarnings, agentVaultList, agentVaultPrices } from "../answers/vaults.js";
+import { ApiError } from "../../domain/errors.js";
+import { agentVaultDetail, agentVaultEarnings, agentVaultList, agentVaultPrices } from "../../usecases/answers/vaults.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { Address, errorResponses, okResponse } from "../schemas/common.js";
-import { AgentVault, AgentVaultDetail, VaultEarnings, VaultPrices } from "../schemas/vaults.js";
+import { Address, errorResponses, okResponse } from "../../contract/fields.js";
+import { AgentVault, AgentVaultDetail, VaultEarnings, VaultPrices } from "../../contract/vaults.js";
 import { createRouter } from "../validation.js";
 
 const tags = ["Vaults"];

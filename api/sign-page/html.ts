@@ -2,7 +2,7 @@
 // data for the script goes in a JSON block with `<` escaped, so no stored value can end it. The live page
 // carries the calls; an expired one shows the steps in words only, with the warning and no button (its
 // calldata must not be reused).
-import type { StepDescription } from "../../src/domain/bundles/describe.js";
+import type { StepDescription } from "../../domain/bundles/describe.js";
 import { SIGN_PAGE_SCRIPT, SIGN_PAGE_STYLE } from "./script.js";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

@@ -1,10 +1,10 @@
 // The names the sign page gives addresses: the deployments' tokens (verified when on the service's token
 // list), vault shares, baskets and the service's contracts, with the ABI each contract's calls are read with.
 import type { Address } from "viem";
-import type { Deployments, VaultFamily } from "../../src/chain/deployments.js";
-import { listedToken } from "../../src/chain/token-list.js";
-import type { AbiName } from "../../src/domain/bundles/decode.js";
-import type { DescribeContract, DescribeNames, DescribeToken } from "../../src/domain/bundles/describe.js";
+import type { Deployments, VaultFamily } from "../../adapters/chain/deployments.js";
+import { listedToken } from "../../adapters/chain/token-list.js";
+import type { AbiName } from "../../domain/bundles/decode.js";
+import type { DescribeContract, DescribeNames, DescribeToken } from "../../domain/bundles/describe.js";
 
 const vaultAbi: Record<VaultFamily, AbiName> = { merged: "mergedVaultAbi", up: "upVaultAbi", "stock-token": "stockVaultAbi" };
 /** Share decimals (spec Conventions): 12, and 18 for stock-token vaults. */

@@ -1,6 +1,6 @@
 // Deploys every product family in a fixed order (so addresses are deterministic) and composes
 // the deployments file.
-import type { Deployments } from "../../src/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { DeployContext } from "./context.js";
 import { deployCore } from "./core.js";
 import { deployVaults } from "./vaults.js";

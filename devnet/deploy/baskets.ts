@@ -2,13 +2,15 @@
 // sell-only, one paused) and one basket a test wallet made itself. Deterministic: fixed order, fixed salts.
 import { keccak256, toHex, type Address, type Hex } from "viem";
 import { basketMakerAbi, basketPoolAbi, basketRegistryAbi, basketZapAbi, testTokenAbi } from "../../abis/index.js";
-import type { DeployedBasket } from "../../src/chain/deployments.js";
-import { aggregatorQuote, buildLegs, lessSlippage, proportionalJoin } from "../../src/chain/basket-legs.js";
+import type { DeployedBasket } from "../../adapters/chain/deployments.js";
+import { aggregatorQuote, buildLegs } from "../../adapters/chain/basket-legs.js";
+import { lessSlippage, proportionalJoin } from "../../domain/basket-pool.js";
 import { accountAddress } from "../chain.js";
 import type { CoreDeployment } from "./core.js";
 import type { DeployContext } from "./context.js";
 
-export { buildLegs, buildSellLegs, aggregatorQuote, proportionalJoin, proportionalExit } from "../../src/chain/basket-legs.js";
+export { buildLegs, buildSellLegs, aggregatorQuote } from "../../adapters/chain/basket-legs.js";
+export { proportionalJoin, proportionalExit } from "../../domain/basket-pool.js";
 
 export type BasketDeployment = {
   basketRegistry: Address;

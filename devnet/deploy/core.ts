@@ -2,8 +2,8 @@
 // aggregator stand-in, the swap router and the market maker. Test wallets 0-9 get every token.
 import { parseEther, type Address } from "viem";
 import { marketRegistryAbi, poolAbi, testTokenAbi, weth9Abi } from "../../abis/index.js";
-import { priceToX18, usdgToToken } from "../../src/domain/price.js";
-import type { DeployedToken } from "../../src/chain/deployments.js";
+import { priceToX18, usdgToToken } from "../../domain/price.js";
+import type { DeployedToken } from "../../adapters/chain/deployments.js";
 import { accountAddress, multicall3Address } from "../chain.js";
 import { devnetTokens } from "../tokens.js";
 import type { DeployContext } from "./context.js";

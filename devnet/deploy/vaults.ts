@@ -12,7 +12,7 @@ import {
   upVaultAbi,
   vaultRegistryAbi,
 } from "../../abis/index.js";
-import type { DeployedToken, DeployedVault, VaultFamily } from "../../src/chain/deployments.js";
+import type { DeployedToken, DeployedVault, VaultFamily } from "../../adapters/chain/deployments.js";
 import type { CoreDeployment } from "./core.js";
 import type { DeployContext } from "./context.js";
 

@@ -1,5 +1,5 @@
 // The keeper of every family, as sources of due calls for one MarketMaker batch.
-import type { Deployments } from "../../src/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { DeployContext } from "../deploy/context.js";
 import { basketKeeperCalls } from "./baskets.js";
 import type { KeeperSource } from "./run.js";

@@ -11,7 +11,7 @@
 // cancelled; grids and ladders opened, traded, closed; pauses; markets opened or closed).
 import { encodeFunctionData, type Address, type Hex, type TransactionReceipt } from "viem";
 import { gridStrategyAbi, ladderStrategyAbi, limitOrderHookAbi, poolAbi } from "../../abis/index.js";
-import { spotPriceX18, tokenToUsdg, usdgToToken } from "../../src/domain/price.js";
+import { spotPriceX18, tokenToUsdg, usdgToToken } from "../../domain/price.js";
 import type { DeployContext } from "../deploy/context.js";
 import { poolReservesIn, type Reserves } from "../market.js";
 

@@ -12,7 +12,7 @@ import {
   upVaultAbi,
   upWithdrawalQueueAbi,
 } from "../../abis/index.js";
-import type { DeployedVault } from "../../src/chain/deployments.js";
+import type { DeployedVault } from "../../adapters/chain/deployments.js";
 import type { DeployContext } from "../deploy/context.js";
 import { TARGET_TOKEN_BPS } from "../deploy/vaults.js";
 import { seededRandom } from "../seed/price-paths.js";

@@ -17,9 +17,10 @@ import {
   upDepositQueueAbi,
   upWithdrawalQueueAbi,
 } from "../../abis/index.js";
-import { buildSellLegs, aggregatorQuote, lessSlippage, proportionalExit } from "../../src/chain/basket-legs.js";
-import type { DeployedVault, Deployments } from "../../src/chain/deployments.js";
-import { priceToX18 } from "../../src/domain/price.js";
+import { buildSellLegs, aggregatorQuote } from "../../adapters/chain/basket-legs.js";
+import { lessSlippage, proportionalExit } from "../../domain/basket-pool.js";
+import type { DeployedVault, Deployments } from "../../adapters/chain/deployments.js";
+import { priceToX18 } from "../../domain/price.js";
 import { accountAddress } from "../chain.js";
 import type { DeployContext } from "../deploy/context.js";
 import type { CoreDeployment } from "../deploy/core.js";

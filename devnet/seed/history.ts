@@ -1,6 +1,6 @@
 // Seeds history fast: blocks with timestamps stepped from the genesis (90 days ago) to now, each step
 // moving every market in one transaction and running the keeper in a second, plus scripted user activity.
-import type { Deployments } from "../../src/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { DeployContext } from "../deploy/context.js";
 import { runKeeper, type KeeperSource } from "../keeper/run.js";
 import { trackStrategyKeeper } from "../keeper/strategies.js";

@@ -9,11 +9,11 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentRouteGroups } from "../../api/routes/index.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { CURSOR_TTL_MS } from "../../src/db/cursors.js";
-import { errorCatalog, isErrorCode } from "../../src/domain/errors.js";
-import type { JsonSchema, OpenApiDocument, OpenApiOperation } from "../../api/discovery/catalog.js";
-import { resolve } from "../../api/discovery/catalog.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { CURSOR_TTL_MS } from "../../usecases/activity/cursors.js";
+import { errorCatalog, isErrorCode } from "../../domain/errors.js";
+import type { JsonSchema, OpenApiDocument, OpenApiOperation } from "../../contract/discovery/catalog.js";
+import { resolve } from "../../contract/discovery/catalog.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 import { testRoutes } from "./test-routes.js";
 

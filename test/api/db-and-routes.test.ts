@@ -2,9 +2,9 @@
 import type { Redis } from "ioredis";
 import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../src/db/api-schema.js";
-import { createDb, migrateToLatest } from "../../src/db/connect.js";
-import { createSignRequest, SIGN_REQUEST_TTL_MS } from "../../src/db/sign-requests.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createDb, migrateToLatest } from "../../adapters/db/connect.js";
+import { createSignRequest, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
 import {
   connectRedis,
   createTestDatabase,

@@ -5,12 +5,12 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "../../api/envelope.js";
-import { isConnectionError } from "../../api/errors.js";
+import { isConnectionError } from "../../adapters/failures.js";
 import { agentRouteGroups } from "../../api/routes/index.js";
 import type { PartitionedRouter } from "../../api/router.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createDb } from "../../src/db/connect.js";
-import { ApiError, errorCatalog } from "../../src/domain/errors.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createDb } from "../../adapters/db/connect.js";
+import { ApiError, errorCatalog } from "../../domain/errors.js";
 import {
   connectRedis,
   createTestDatabase,

@@ -6,10 +6,10 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCAN_RETRY_SECONDS, storeScan } from "../../src/backtests/scans.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { IndexReadiness } from "../../src/db/index-readiness.js";
-import { createProjectionsDb, createProjectionsPostgres } from "../../src/db/projections.js";
+import { SCAN_RETRY_SECONDS, storeScan } from "../../usecases/backtest-runs/scans.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { IndexReadiness } from "../../adapters/db/index-readiness.js";
+import { createProjectionsDb, createProjectionsPostgres } from "../../adapters/db/projections.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 
 const VIEWS = "agent_views";

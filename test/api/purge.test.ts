@@ -3,7 +3,7 @@
 // strategy-finder runs after 90 days, in bounded batches, and keeps every live row and every matched filing.
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../src/db/api-schema.js";
+import type { Database } from "../../adapters/db/api-schema.js";
 import { purgeExpired, RETENTION } from "../../workers/processors/purge.js";
 import { createTestDatabase, migratedDb, testClock, type TestDatabase } from "./support.js";
 

@@ -4,10 +4,10 @@ import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedis, waitForRedis } from "../../api/redis.js";
+import { createRedis, waitForRedis } from "../../adapters/redis.js";
 import { agentRouteGroups } from "../../api/routes/index.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createSignRequest } from "../../src/db/sign-requests.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createSignRequest } from "../../adapters/db/sign-requests.js";
 import {
   connectRedis,
   createTestDatabase,

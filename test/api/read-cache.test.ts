@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCacheCounter } from "../../api/middleware/metrics.js";
 import { stringify } from "../../api/envelope.js";
 import { accountBody, accountEntry } from "../../api/routes/accounts.js";
-import { accountKey, activityKey, AnswerCache, createReadCache, isServable } from "../../src/db/answer-cache.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createDb, migrateToLatest } from "../../src/db/connect.js";
-import { createProjectionsDb, type Projections } from "../../src/db/projections.js";
-import { isUnchanged } from "../../src/db/cursors.js";
-import { notifiedTable, parseNotification, ProjectionVersion } from "../../src/db/projection-version.js";
+import { accountKey, activityKey, AnswerCache, createReadCache, isServable } from "../../usecases/read-cache.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createDb, migrateToLatest } from "../../adapters/db/connect.js";
+import { createProjectionsDb, type Projections } from "../../adapters/db/projections.js";
+import { isUnchanged } from "../../usecases/activity/cursors.js";
+import { notifiedTable, parseNotification, ProjectionVersion } from "../../adapters/db/projection-version.js";
 import { connectRedis, createTestDatabase, deleteKeys, randomPrefix, testApp, testClock, type TestDatabase } from "./support.js";
 
 const until = async (what: string, check: () => boolean, timeoutMs = 5_000) => {

@@ -8,8 +8,8 @@ import { createPublicClient, custom, getAddress, http, type PublicClient } from 
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIGN_IN_LIMIT } from "../../api/routes/session.js";
-import { SIGNATURE_MAX_BYTES } from "../../api/schemas/session.js";
-import type { Database } from "../../src/db/api-schema.js";
+import { SIGNATURE_MAX_BYTES } from "../../contract/session.js";
+import type { Database } from "../../adapters/db/api-schema.js";
 import { freePort } from "../helpers/stack.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 

@@ -5,8 +5,8 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Database } from "../../src/db/api-schema.js";
-import { createChallenge, exchangeChallenge } from "../../src/report-card/sessions.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 
 vi.mock("../../api/routes/backtests.js", async (original) => ({

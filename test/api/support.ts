@@ -4,15 +4,15 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
-import type { Deployments } from "../../src/chain/deployments.js";
-import type { Projections } from "../../src/db/projections.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
+import type { Projections } from "../../adapters/db/projections.js";
 import postgres from "postgres";
 import { createApp, type CreateAppOptions } from "../../api/app.js";
 import type { AppDeps } from "../../api/deps.js";
-import { createRedis, waitForRedis } from "../../api/redis.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createDb, migrateToLatest } from "../../src/db/connect.js";
-import { createLogger, type Logger } from "../../src/logger.js";
+import { createRedis, waitForRedis } from "../../adapters/redis.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createDb, migrateToLatest } from "../../adapters/db/connect.js";
+import { createLogger, type Logger } from "../../adapters/logger.js";
 
 export const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -5,9 +5,9 @@ import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import type { AppEnv, RouteGroup } from "../../api/deps.js";
 import { ok } from "../../api/envelope.js";
-import { Address, AgentTag, Amount, errorResponses, okResponse } from "../../api/schemas/common.js";
+import { Address, AgentTag, Amount, errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../../api/validation.js";
-import { ApiError } from "../../src/domain/errors.js";
+import { ApiError } from "../../domain/errors.js";
 
 const EchoBody = z.object({
   owner: Address,

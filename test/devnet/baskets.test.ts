@@ -16,7 +16,7 @@ import {
   type BasketSpec,
 } from "../../devnet/deploy/baskets.js";
 import { basketKeeperCalls } from "../../devnet/keeper/baskets.js";
-import { lessSlippage } from "../../src/chain/basket-legs.js";
+import { lessSlippage } from "../../domain/basket-pool.js";
 import { bootCore, type CoreFixture } from "../helpers/devnet.js";
 
 let fx: CoreFixture;

@@ -4,8 +4,8 @@ import { encodeFunctionData, getAddress, parseEventLogs, parseUnits, type Addres
 import { beforeAll, describe, expect, it } from "vitest";
 import { marketMakerAbi, poolAbi, swapRouterAbi, testTokenAbi } from "../../abis/index.js";
 import { accountAddress } from "../../devnet/chain.js";
-import { createDevAggregator } from "../../src/chain/dev-aggregator.js";
-import { priceToX18 } from "../../src/domain/price.js";
+import { createDevAggregator } from "../../adapters/chain/dev-aggregator.js";
+import { priceToX18 } from "../../domain/price.js";
 import { bootCore, type CoreFixture } from "../helpers/devnet.js";
 
 let f: CoreFixture;

@@ -31,7 +31,7 @@ import {
 import { accountAddress, devnetChain } from "../../devnet/chain.js";
 import { deployStrategies, strategyParams, type StrategyDeployment } from "../../devnet/deploy/strategies.js";
 import { strategyKeeperCalls } from "../../devnet/keeper/strategies.js";
-import { priceToX18, tokenToUsdg } from "../../src/domain/price.js";
+import { priceToX18, tokenToUsdg } from "../../domain/price.js";
 import { bootCore, type CoreFixture } from "../helpers/devnet.js";
 
 let f: CoreFixture;

@@ -29,7 +29,7 @@ import {
 import { accountAddress, devnetChain } from "../../devnet/chain.js";
 import { deployVaults, UP_QUEUE_MINIMUM_SHARES, VaultStatus, type VaultDeployment } from "../../devnet/deploy/vaults.js";
 import { harvestCalls, vaultKeeperCalls } from "../../devnet/keeper/vaults.js";
-import type { DeployedVault } from "../../src/chain/deployments.js";
+import type { DeployedVault } from "../../adapters/chain/deployments.js";
 import { bootCore, type CoreFixture } from "../helpers/devnet.js";
 
 let f: CoreFixture;

@@ -9,10 +9,10 @@ import { createPublicClient, createWalletClient, defineChain, http, parseUnits, 
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
-import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
-import { lastPositionOf } from "../../src/db/reads/activity.js";
+import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import { lastPositionOf } from "../../adapters/db/reads/activity.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { startStack, type StartedStack } from "../helpers/stack.js";
 

@@ -8,11 +8,11 @@ import { createPublicClient, createWalletClient, defineChain, getAddress, http, 
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { basketPoolAbi, gridStrategyAbi, ladderStrategyAbi, limitOrderHookAbi, mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
-import { createRedis } from "../../api/redis.js";
-import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { CURSOR_TTL_MS } from "../../src/db/cursors.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
+import { createRedis } from "../../adapters/redis.js";
+import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { CURSOR_TTL_MS } from "../../usecases/activity/cursors.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 import { connectRedis, createTestDatabase, DEAD_REDIS_URL, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 

@@ -11,15 +11,15 @@ import { createPublicClient, createWalletClient, decodeFunctionData, defineChain
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { basketMakerAbi, basketPoolAbi, basketZapAbi, mergedVaultAbi, stockVaultRouterAbi, testTokenAbi } from "../../abis/index.js";
-import { NoRouteError, type Aggregator } from "../../src/chain/aggregator.js";
-import { directAggregator } from "../../src/chain/aggregator-direct.js";
-import { createChainClient } from "../../src/chain/client.js";
-import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
-import { ApiError } from "../../src/domain/errors.js";
-import { runPrepare } from "../../src/prepare/pipeline.js";
-import type { PrepareBodies, PrepareContext } from "../../src/prepare/types.js";
+import { NoRouteError, type Aggregator } from "../../adapters/chain/aggregator.js";
+import { directAggregator } from "../../adapters/chain/aggregator-direct.js";
+import { createChainClient } from "../../adapters/chain/client.js";
+import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import { ApiError } from "../../domain/errors.js";
+import { runPrepare } from "../../usecases/prepare/pipeline.js";
+import type { PrepareBodies, PrepareContext } from "../../usecases/prepare/types.js";
 import { connectRedis, createTestDatabase, migratedDb, noProjections, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 

@@ -23,11 +23,11 @@ import {
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
-import { createChainClient } from "../../src/chain/client.js";
-import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
-import { AgentApiError, BundleCheckError, createAgentClient, sendPrepared, type AgentClient, type PrepareResult } from "../../src/client/index.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
+import { createChainClient } from "../../adapters/chain/client.js";
+import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import { AgentApiError, BundleCheckError, createAgentClient, sendPrepared, type AgentClient, type PrepareResult } from "../../client/index.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { freePort } from "../helpers/stack.js";
 

@@ -2,7 +2,7 @@
 // every contract, each with code on chain.
 import { createPublicClient, http, type Address } from "viem";
 import { describe, expect, inject, it } from "vitest";
-import type { Deployments } from "../../src/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import { readJson } from "../helpers/stack.js";
 
 const stack = inject("stack");

@@ -21,11 +21,11 @@ import fc from "fast-check";
 import { encodeFunctionData, erc20Abi } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { OpenApiDocument } from "../../api/discovery/catalog.js";
-import { loadDeployments } from "../../src/chain/deployments.js";
-import { createDb } from "../../src/db/connect.js";
-import { createSignRequest, SIGN_REQUEST_TTL_MS } from "../../src/db/sign-requests.js";
-import { errorCatalog, isErrorCode } from "../../src/domain/errors.js";
+import type { OpenApiDocument } from "../../contract/discovery/catalog.js";
+import { loadDeployments } from "../../adapters/chain/deployments.js";
+import { createDb } from "../../adapters/db/connect.js";
+import { createSignRequest, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
+import { errorCatalog, isErrorCode } from "../../domain/errors.js";
 import { dropDeployment, newDeployment, startApi, startWorker, type ApiProcess, type ServiceProcess } from "../helpers/api-process.js";
 import {
   invalidRequestArb,

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
 import { limitOrderHookAbi, marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
 import { accountAddress, devnetChain } from "../../devnet/chain.js";
-import type { Deployments } from "../../src/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import {
   chainHead,
   createDatabase,

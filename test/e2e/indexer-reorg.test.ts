@@ -16,8 +16,8 @@ import {
   upDepositQueueAbi,
 } from "../../abis/index.js";
 import { accountAddress, devnetChain } from "../../devnet/chain.js";
-import { lessSlippage } from "../../src/chain/basket-legs.js";
-import type { Deployments } from "../../src/chain/deployments.js";
+import { lessSlippage } from "../../domain/basket-pool.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import {
   chainHead,
   differencesFromChain,

@@ -5,8 +5,8 @@ import { createPublicClient, createWalletClient, getAddress, http, parseEther, t
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, inject, it } from "vitest";
 import { agentAccountAbi, agentAccountFactoryAbi } from "../../abis/index.js";
-import { chain4663 } from "../../src/chain/client.js";
-import { loadDeployments } from "../../src/chain/deployments.js";
+import { chain4663 } from "../../adapters/chain/client.js";
+import { loadDeployments } from "../../adapters/chain/deployments.js";
 import { differencesFromChain, indexedBlock, projectionsSql } from "../helpers/indexer.js";
 
 const stack = inject("stack");

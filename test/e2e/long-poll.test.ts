@@ -10,10 +10,10 @@ import { createPublicClient, createWalletClient, defineChain, http, parseUnits, 
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
-import { ActivityWaker } from "../../src/activity/waker.js";
-import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
+import { ActivityWaker } from "../../usecases/activity/waker.js";
+import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { freePort } from "../helpers/stack.js";
 

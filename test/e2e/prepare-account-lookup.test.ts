@@ -8,14 +8,14 @@ import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount, type Privat
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { agentAccountFactoryAbi, marketRegistryAbi } from "../../abis/index.js";
-import { chain4663 } from "../../src/chain/client.js";
-import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
-import { ApiError } from "../../src/domain/errors.js";
-import { createLogger } from "../../src/logger.js";
-import { resolveLadderStrategy } from "../../src/prepare/resolve/ladder-strategy.js";
-import type { LadderStrategyBody, PrepareContext } from "../../src/prepare/types.js";
+import { chain4663 } from "../../adapters/chain/client.js";
+import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import { ApiError } from "../../domain/errors.js";
+import { createLogger } from "../../adapters/logger.js";
+import { resolveLadderStrategy } from "../../usecases/prepare/resolve/ladder-strategy.js";
+import type { LadderStrategyBody, PrepareContext } from "../../usecases/prepare/types.js";
 
 const stack = inject("stack");
 const admin = mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: 10 });

@@ -24,12 +24,12 @@ import {
   testTokenAbi,
   upWithdrawalQueueAbi,
 } from "../../abis/index.js";
-import { createChainClient } from "../../src/chain/client.js";
-import { loadDeployments, type DeployedVault, type Deployments } from "../../src/chain/deployments.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
-import { createJobClient } from "../../src/jobs/request-reply.js";
-import { PREPARE_QUEUE } from "../../src/prepare/job.js";
+import { createChainClient } from "../../adapters/chain/client.js";
+import { loadDeployments, type DeployedVault, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import { createJobClient } from "../../adapters/queue/request-reply.js";
+import { PREPARE_QUEUE } from "../../usecases/prepare/job.js";
 import { prepareProcessor } from "../../workers/processors/prepare.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, REDIS_URL, testApp, type TestDatabase } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";

@@ -17,12 +17,12 @@ import { createPublicClient, createWalletClient, defineChain, erc20Abi, formatUn
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testTokenAbi, weth9Abi } from "../../abis/index.js";
-import { createChainClient } from "../../src/chain/client.js";
-import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
-import { allowListOf, decodeStepAll, moneySafetyViolations, walletSendCallsViolations } from "../../src/domain/bundles/index.js";
-import { isErrorCode } from "../../src/domain/errors.js";
+import { createChainClient } from "../../adapters/chain/client.js";
+import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import { allowListOf, decodeStepAll, moneySafetyViolations, walletSendCallsViolations } from "../../domain/bundles/index.js";
+import { isErrorCode } from "../../domain/errors.js";
 import { connectRedis, createTestDatabase, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 

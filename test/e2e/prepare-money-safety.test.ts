@@ -42,11 +42,11 @@ import {
   upWithdrawalQueueAbi,
   weth9Abi,
 } from "../../abis/index.js";
-import { createChainClient } from "../../src/chain/client.js";
-import { loadDeployments, type DeployedVault, type Deployments } from "../../src/chain/deployments.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
-import { allowListOf, decodeStepAll, moneySafetyViolations, walletSendCallsViolations } from "../../src/domain/bundles/index.js";
+import { createChainClient } from "../../adapters/chain/client.js";
+import { loadDeployments, type DeployedVault, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import { allowListOf, decodeStepAll, moneySafetyViolations, walletSendCallsViolations } from "../../domain/bundles/index.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 

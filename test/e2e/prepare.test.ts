@@ -9,12 +9,12 @@ import { createPublicClient, createWalletClient, defineChain, formatUnits, http,
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { marketRegistryAbi, mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
-import { createChainClient } from "../../src/chain/client.js";
-import { loadDeployments, type DeployedVault, type Deployments } from "../../src/chain/deployments.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
-import { createJobClient, type JobClient } from "../../src/jobs/request-reply.js";
-import { PREPARE_QUEUE } from "../../src/prepare/job.js";
+import { createChainClient } from "../../adapters/chain/client.js";
+import { loadDeployments, type DeployedVault, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import { createJobClient, type JobClient } from "../../adapters/queue/request-reply.js";
+import { PREPARE_QUEUE } from "../../usecases/prepare/job.js";
 import { prepareProcessor } from "../../workers/processors/prepare.js";
 import { connectRedis, createTestDatabase, DEAD_REDIS_URL, deleteKeys, migratedDb, randomPrefix, REDIS_URL, testApp, type TestDatabase } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";

@@ -7,11 +7,11 @@ import { createPublicClient, formatUnits, getAddress, http, type Address, type P
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { basketPoolAbi, gridStrategyAbi, ladderStrategyAbi, limitOrderHookAbi, mergedVaultAbi, poolAbi } from "../../abis/index.js";
-import { createChainClient } from "../../src/chain/client.js";
-import { loadDeployments, type DeployedVault, type Deployments } from "../../src/chain/deployments.js";
-import { listedToken } from "../../src/chain/token-list.js";
-import type { Database } from "../../src/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../src/db/projections.js";
+import { createChainClient } from "../../adapters/chain/client.js";
+import { loadDeployments, type DeployedVault, type Deployments } from "../../adapters/chain/deployments.js";
+import { listedToken } from "../../adapters/chain/token-list.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
 import { connectRedis, testApp } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 

@@ -11,7 +11,7 @@
 import { Redis } from "ioredis";
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { loadDeployments } from "../../src/chain/deployments.js";
+import { loadDeployments } from "../../adapters/chain/deployments.js";
 import { dropDeployment, newDeployment, startApi, startWorker, type ApiProcess, type ServiceProcess } from "../helpers/api-process.js";
 
 const stack = inject("stack");

@@ -11,8 +11,8 @@ import { createPublicClient, createWalletClient, http, parseEther, type Address 
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testTokenAbi } from "../../abis/index.js";
 import { accountAddress, devnetChain } from "../../devnet/chain.js";
-import { loadDeployments, type Deployments } from "../../src/chain/deployments.js";
-import { PREPARE_TIMEOUT_MS } from "../../src/prepare/job.js";
+import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import { PREPARE_TIMEOUT_MS } from "../../usecases/prepare/job.js";
 import { newDeployment, startApi, startWorker, type ApiProcess, type Deployment, type ServiceProcess } from "../helpers/api-process.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";

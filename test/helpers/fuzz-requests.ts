@@ -11,7 +11,7 @@
 import fc from "fast-check";
 import { getAddress } from "viem";
 import { MAX_JSON_DEPTH } from "../../api/middleware/json-depth.js";
-import { resolve, type JsonSchema, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from "../../api/discovery/catalog.js";
+import { resolve, type JsonSchema, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from "../../contract/discovery/catalog.js";
 
 export type FuzzRequest = {
   method: string;

@@ -16,7 +16,7 @@ import {
 } from "../../abis/index.js";
 import { devnetChain } from "../../devnet/chain.js";
 import * as schema from "../../ponder.schema.js";
-import type { Deployments } from "../../src/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import { freePort, ponderReady, readJson, spawnTs, stopProcess, waitFor, type Stack } from "./stack.js";
 
 const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";

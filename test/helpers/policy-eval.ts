@@ -1,6 +1,6 @@
 // A small interpreter of the subset of Turnkey's and Privy's policy languages that the policy documents
 // use, to check the documents against real bundles. It is written from the providers' documented
-// semantics, independently of the builders in src/domain/policies/.
+// semantics, independently of the builders in domain/policies/.
 //
 // Turnkey: conditions over eth.tx.to (lowercase hex), eth.tx.data (lowercase hex with 0x, sliced by
 // character positions [a..b], end exclusive), eth.tx.chain_id and eth.tx.value (numbers); single-quoted

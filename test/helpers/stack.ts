@@ -9,7 +9,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { fileURLToPath } from "node:url";
 
-// Not from src/config.ts: this runs in vitest's global setup, whose environment carries Vite's BASE_URL.
+// Not from adapters/config.ts: this runs in vitest's global setup, whose environment carries Vite's BASE_URL.
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 export type Stack = {

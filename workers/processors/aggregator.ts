@@ -2,9 +2,9 @@
 // route budget as its BullMQ limiter ({max: AGGREGATOR_BUDGET_PER_SECOND, duration: 1000}). Failures
 // never retry (a stale quote is worthless): the reason says no route, unavailable or expired.
 import { UnrecoverableError, type Job, type WorkerOptions } from "bullmq";
-import type { Aggregator } from "../../src/chain/aggregator.js";
-import type { Logger } from "../../src/logger.js";
-import { runAggregatorJob, type AggregatorJobData, type AggregatorJobResult } from "../../src/prepare/aggregator-queue.js";
+import type { Aggregator } from "../../adapters/chain/aggregator.js";
+import type { Logger } from "../../adapters/logger.js";
+import { runAggregatorJob, type AggregatorJobData, type AggregatorJobResult } from "../../usecases/prepare/aggregator-queue.js";
 
 export function aggregatorProcessor(aggregator: Aggregator | undefined, logger?: Logger) {
   return async (job: Job<AggregatorJobData>): Promise<AggregatorJobResult> => {

@@ -1,14 +1,15 @@
 // The `backtest` queue's processor: grid and ladder backtests, ranges, the grid and ladder planners
-// and the strategy finder's on-demand runs (src/backtests/run.ts). An ApiError (NO_CANDLES...) fails
+// and the strategy finder's on-demand runs (usecases/backtest-runs/run.ts). An ApiError (NO_CANDLES...) fails
 // the job at once, without a retry, with its {code, message, details}, which the API turns back into
 // the same answer.
 import { UnrecoverableError, type Job } from "bullmq";
-import { isConnectionError } from "../../api/errors.js";
-import type { BacktestJobData } from "../../src/backtests/jobs.js";
-import { runBacktest, type BacktestContext } from "../../src/backtests/run.js";
-import { ApiError } from "../../src/domain/errors.js";
-import type { Logger } from "../../src/logger.js";
-import { encodeApiError } from "../../src/prepare/wire.js";
+import { isConnectionError } from "../../adapters/failures.js";
+import type { BacktestJobData } from "../../usecases/backtest-runs/jobs.js";
+import type { BacktestContext } from "../../usecases/backtest-runs/answers.js";
+import { runBacktest } from "../../usecases/backtest-runs/run.js";
+import { ApiError } from "../../domain/errors.js";
+import type { Logger } from "../../adapters/logger.js";
+import { encodeApiError } from "../../usecases/prepare/queued-errors.js";
 
 export function backtestProcessor(ctx: BacktestContext & { logger: Logger }) {
   return async (job: Job<BacktestJobData>): Promise<unknown> => {

@@ -2,12 +2,12 @@
 // refusal) fails the job at once, without a retry, with its {code, message, details} as the failure
 // reason, which the API turns back into the same answer.
 import { UnrecoverableError, type Job } from "bullmq";
-import { isConnectionError } from "../../api/errors.js";
-import { ApiError } from "../../src/domain/errors.js";
-import type { PrepareJobData } from "../../src/prepare/job.js";
-import { runPrepare } from "../../src/prepare/pipeline.js";
-import { prepareKinds, type PrepareContext, type PrepareResult } from "../../src/prepare/types.js";
-import { encodeApiError } from "../../src/prepare/wire.js";
+import { isConnectionError } from "../../adapters/failures.js";
+import { ApiError } from "../../domain/errors.js";
+import type { PrepareJobData } from "../../usecases/prepare/job.js";
+import { runPrepare } from "../../usecases/prepare/pipeline.js";
+import { prepareKinds, type PrepareContext, type PrepareResult } from "../../usecases/prepare/types.js";
+import { encodeApiError } from "../../usecases/prepare/queued-errors.js";
 
 export function prepareProcessor(ctx: PrepareContext) {
   return async (job: Job<PrepareJobData>): Promise<PrepareResult> => {

@@ -5,9 +5,9 @@
 // purged. A repeatable job (a BullMQ job scheduler, every 10 minutes); every clock decision reads `now`.
 import type { Job, Queue } from "bullmq";
 import type { Kysely } from "kysely";
-import type { Database } from "../../src/db/api-schema.js";
-import { sweepExpiredCursors } from "../../src/db/cursors.js";
-import type { Logger } from "../../src/logger.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { sweepExpiredCursors } from "../../usecases/activity/cursors.js";
+import type { Logger } from "../../adapters/logger.js";
 
 export const PURGE_QUEUE = "purge";
 export const PURGE_EVERY_MS = 10 * 60_000;

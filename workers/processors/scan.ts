@@ -2,7 +2,7 @@
 // finder's board (job names are the scan kinds). Each stores its result in scan_result; the job's
 // return value is a short summary (the stored result is what the routes read).
 import type { Job } from "bullmq";
-import { runGridScan, runLadderScan, scanKinds, type ScanContext, type ScanKind } from "../../src/backtests/scans.js";
+import { runGridScan, runLadderScan, scanKinds, type ScanContext, type ScanKind } from "../../usecases/backtest-runs/scans.js";
 import { strategyFinderBoard } from "./strategy-finder.js";
 
 export function scanProcessor(ctx: ScanContext) {

@@ -1,0 +1,65 @@
+// Tokens as the swap and basket routes take them: a listed symbol (the service's token list), an
+// address (listed or not: an unlisted token is shown by address, with symbol null), or ETH for native
+// ETH. 422 UNKNOWN_TOKEN for a symbol not on the list, NOT_A_TOKEN for an address that is no ERC-20.
+import { erc20Abi, getAddress, isAddress, type Address, type PublicClient } from "viem";
+import { ApiError } from "../../domain/errors.js";
+import { NATIVE_ETH } from "../../domain/bundles/utils.js";
+import type { Deployments } from "./deployments.js";
+import { listedToken, listedTokens } from "./token-list.js";
+
+export { NATIVE_ETH };
+
+export type ResolvedToken = {
+  address: Address;
+  /** The listed symbol, or null for an unlisted token (its own symbol is not trusted). */
+  symbol: string | null;
+  decimals: number;
+  listed: boolean;
+  native: boolean;
+  /** An unlisted token's own symbol, for warnings only. */
+  ownSymbol?: string;
+};
+
+export const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+const native = (): ResolvedToken => ({ address: getAddress(NATIVE_ETH), symbol: "ETH", decimals: 18, listed: true, native: true });
+
+/** The decimals the deployments file knows (USDG is 6), or undefined. */
+function knownDecimals(deployments: Deployments, address: string): number | undefined {
+  if (deployments.contracts.usdg && same(deployments.contracts.usdg, address)) return 6;
+  return deployments.tokens.find((t) => same(t.address, address))?.decimals;
+}
+
+/** `input` as a token, or 422 UNKNOWN_TOKEN / NOT_A_TOKEN (field names the request field). */
+export async function resolveToken(client: PublicClient, deployments: Deployments, input: string, field = "token"): Promise<ResolvedToken> {
+  const text = input.trim();
+  if (text.toUpperCase() === "ETH" || same(text, NATIVE_ETH)) return native();
+  if (isAddress(text, { strict: false })) {
+    const address = getAddress(text);
+    const listed = listedToken(address);
+    const decimals = knownDecimals(deployments, address);
+    if (listed && decimals !== undefined) return { address, symbol: listed.symbol, decimals, listed: true, native: false };
+    const [code, chainDecimals, ownSymbol] = await Promise.all([
+      client.getCode({ address }).catch(() => undefined),
+      client.readContract({ address, abi: erc20Abi, functionName: "decimals" }).catch(() => undefined),
+      client.readContract({ address, abi: erc20Abi, functionName: "symbol" }).catch(() => undefined),
+    ]);
+    if (!code || code === "0x" || chainDecimals === undefined) {
+      throw new ApiError("NOT_A_TOKEN", `${field}: ${address} is not a token on this chain`, { token: address });
+    }
+    return { address, symbol: listed?.symbol ?? null, decimals: chainDecimals, listed: !!listed, native: false, ownSymbol };
+  }
+  const byListedSymbol = listedTokens().find((t) => t.symbol.toLowerCase() === text.toLowerCase());
+  if (!byListedSymbol) throw new ApiError("UNKNOWN_TOKEN", `${field}: ${text} is not a listed symbol; give the token's address`, { token: text });
+  const address = getAddress(byListedSymbol.address);
+  const decimals =
+    knownDecimals(deployments, address) ?? (await client.readContract({ address, abi: erc20Abi, functionName: "decimals" }).catch(() => undefined));
+  if (decimals === undefined) throw new ApiError("NOT_A_TOKEN", `${field}: ${text} is not a token on this chain`, { token: address });
+  return { address, symbol: byListedSymbol.symbol, decimals, listed: true, native: false };
+}
+
+/** The warning an answer carries for an unlisted token. */
+export function unlistedWarning(token: ResolvedToken): string | undefined {
+  if (token.listed) return undefined;
+  return `${token.address} is not on the service's token list${token.ownSymbol ? ` (it calls itself ${token.ownSymbol}, which proves nothing)` : ""}: check the address before you trade it`;
+}

@@ -1,0 +1,219 @@
+// Simulates an unsigned bundle against the chain before it is handed out. Separate eth_calls do not
+// see each other's approvals, so: eth_simulateV1 where the node has it (state carries from call to
+// call); otherwise each non-approval step is eth_called with a state override that grants the
+// approvals before it (the allowance slot of each token is found once by probing).
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  HttpRequestError,
+  MethodNotFoundRpcError,
+  MethodNotSupportedRpcError,
+  decodeErrorResult,
+  decodeFunctionData,
+  encodeAbiParameters,
+  erc20Abi,
+  keccak256,
+  numberToHex,
+  pad,
+  SocketClosedError,
+  TimeoutError,
+  WebSocketRequestError,
+  type Abi,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type StateOverride,
+} from "viem";
+import * as abis from "../../abis/index.js";
+
+export type SimStep = { to: Address; data: Hex; value?: bigint };
+export type SimulationResult =
+  | { ok: true; method: "eth_simulateV1" | "eth_call+stateOverride" }
+  | { ok: false; method: "eth_simulateV1" | "eth_call+stateOverride"; step: number; reason: string };
+
+const allAbis = Object.values(abis) as Abi[];
+
+/** "SWAP_CONTRACTS_CHANGED" for Error(string), "FIRST_TOO_SMALL 0 10000000" for a custom error. */
+function describeError(errorName: string, args: readonly unknown[] | undefined): string {
+  if (errorName === "Error") return String(args?.[0] ?? "reverted");
+  return [errorName, ...(args ?? []).map(String)].join(" ");
+}
+const slotCache = new Map<string, bigint>();
+
+/** True when the node gave no answer at all (down, unreachable, timed out): not a revert. */
+export function nodeUnreachable(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    !!error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError || e instanceof SocketClosedError)
+  );
+}
+
+/**
+ * The revert reason of a failed call, decoded with every ABI of the project. A call the node never
+ * answered is rethrown: it is no refusal (the API answers it 503 UNAVAILABLE, not 422).
+ */
+export function revertReason(error: unknown): string {
+  if (nodeUnreachable(error)) throw error;
+  if (error instanceof BaseError) {
+    const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
+    if (reverted?.data?.errorName) return describeError(reverted.data.errorName, reverted.data.args);
+    if (reverted?.reason) return reverted.reason;
+    const raw = (error.walk((e) => typeof (e as { data?: unknown }).data === "string") as { data?: Hex } | null)?.data;
+    if (raw && raw.length >= 10) {
+      for (const abi of allAbis) {
+        try {
+          const decoded = decodeErrorResult({ abi, data: raw });
+          return describeError(decoded.errorName, decoded.args);
+        } catch { /* not this ABI */ }
+      }
+    }
+    const match = /reverted with reason string '([^']+)'/.exec(error.message) ?? /reverted: ([A-Z_]+)/.exec(error.message);
+    if (match) return match[1]!;
+    return error.shortMessage;
+  }
+  return (error as Error).message ?? String(error);
+}
+
+/** The storage key of `balances[owner]` for a `mapping(address => uint256)` at `slot` (Solidity layout). */
+export function balanceKey(slot: bigint, owner: Address): Hex {
+  return keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [owner, slot]));
+}
+
+function allowanceKey(slot: bigint, owner: Address, spender: Address): Hex {
+  const inner = keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [owner, slot]));
+  return keccak256(encodeAbiParameters([{ type: "address" }, { type: "bytes32" }], [spender, inner]));
+}
+
+/** The storage slot of an ERC20's allowance mapping, found by overriding candidates and reading back. */
+export async function findAllowanceSlot(client: PublicClient, token: Address): Promise<bigint> {
+  const cached = slotCache.get(token.toLowerCase());
+  if (cached !== undefined) return cached;
+  const owner = "0x00000000000000000000000000000000000a11ce" as Address;
+  const spender = "0x0000000000000000000000000000000000000b0b" as Address;
+  const probe = 0x5eedn;
+  for (let slot = 0n; slot < 20n; slot++) {
+    const value = await client
+      .readContract({
+        address: token, abi: erc20Abi, functionName: "allowance", args: [owner, spender],
+        stateOverride: [{ address: token, stateDiff: [{ slot: allowanceKey(slot, owner, spender), value: pad(numberToHex(probe), { size: 32 }) }] }],
+      })
+      .catch((error: unknown) => {
+        if (nodeUnreachable(error)) throw error;
+        return 0n;
+      });
+    if (value === probe) {
+      slotCache.set(token.toLowerCase(), slot);
+      return slot;
+    }
+  }
+  throw new Error(`cannot find the allowance slot of ${token}`);
+}
+
+/** Per client (a chain): a token's layout is the same at every call. */
+const balanceSlots = new WeakMap<PublicClient, Map<string, bigint | null>>();
+
+/**
+ * The storage slot of an ERC20's balance mapping, found as the allowance slot is; null when no slot
+ * under 20 answers (a token of another layout): its balance cannot be granted by an override.
+ */
+export async function findBalanceSlot(client: PublicClient, token: Address): Promise<bigint | null> {
+  let cache = balanceSlots.get(client);
+  if (!cache) balanceSlots.set(client, (cache = new Map()));
+  const cached = cache.get(token.toLowerCase());
+  if (cached !== undefined) return cached;
+  const owner = "0x00000000000000000000000000000000000a11ce" as Address;
+  const probe = 0x5eedn;
+  for (let slot = 0n; slot < 20n; slot++) {
+    const value = await client
+      .readContract({
+        address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner],
+        stateOverride: [{ address: token, stateDiff: [{ slot: balanceKey(slot, owner), value: pad(numberToHex(probe), { size: 32 }) }] }],
+      })
+      .catch((error: unknown) => {
+        if (nodeUnreachable(error)) throw error;
+        return 0n;
+      });
+    if (value === probe) {
+      cache.set(token.toLowerCase(), slot);
+      return slot;
+    }
+  }
+  cache.set(token.toLowerCase(), null);
+  return null;
+}
+
+function approvalOf(step: SimStep): { spender: Address; amount: bigint } | null {
+  try {
+    const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data: step.data });
+    if (functionName === "approve") return { spender: args[0], amount: args[1] };
+  } catch { /* not an approval */ }
+  return null;
+}
+
+/** Clients whose node said it lacks eth_simulateV1: not asked again (a JSON-RPC round trip less per bundle). */
+const withoutSimulateV1 = new WeakSet<PublicClient>();
+
+/**
+ * `grants`: state the bundle is simulated over (e.g. the owner's balance of a token it is short of:
+ * adapters/chain/bundle-funds.ts), as stateDiff entries.
+ */
+export async function simulateBundle(client: PublicClient, from: Address, steps: SimStep[], grants: StateOverride = []): Promise<SimulationResult> {
+  const simulated = withoutSimulateV1.has(client) ? null : await simulateV1(client, from, steps, grants);
+  if (simulated) return simulated;
+  const overrides: StateOverride = [...grants];
+  for (const [i, step] of steps.entries()) {
+    const approval = approvalOf(step);
+    if (approval) {
+      const slot = await findAllowanceSlot(client, step.to);
+      overrides.push({ address: step.to, stateDiff: [{ slot: allowanceKey(slot, from, approval.spender), value: pad(numberToHex(approval.amount), { size: 32 }) }] });
+      continue;
+    }
+    try {
+      await client.call({ account: from, to: step.to, data: step.data, value: step.value ?? 0n, stateOverride: merge(overrides) });
+    } catch (error) {
+      return { ok: false, method: "eth_call+stateOverride", step: i, reason: revertReason(error) };
+    }
+  }
+  return { ok: true, method: "eth_call+stateOverride" };
+}
+
+/** Several approvals of one token become one override entry (a node wants one per address). */
+function merge(overrides: StateOverride): StateOverride {
+  const byAddress = new Map<string, { address: Address; stateDiff: { slot: Hex; value: Hex }[] }>();
+  for (const o of overrides) {
+    const entry = byAddress.get(o.address.toLowerCase()) ?? { address: o.address, stateDiff: [] };
+    entry.stateDiff.push(...(o.stateDiff ?? []));
+    byAddress.set(o.address.toLowerCase(), entry);
+  }
+  return [...byAddress.values()];
+}
+
+/** eth_simulateV1, or null when the node does not have it. */
+async function simulateV1(client: PublicClient, from: Address, steps: SimStep[], grants: StateOverride): Promise<SimulationResult | null> {
+  // eth_simulateV1 takes the overrides as {address: {stateDiff: {slot: value}}}.
+  const stateOverrides = Object.fromEntries(merge(grants).map((o) => [o.address, { stateDiff: Object.fromEntries((o.stateDiff ?? []).map((d) => [d.slot, d.value])) }]));
+  try {
+    const results = await client.request({
+      method: "eth_simulateV1" as never,
+      params: [{ blockStateCalls: [{ ...(grants.length ? { stateOverrides } : {}), calls: steps.map((s) => ({ from, to: s.to, data: s.data, value: numberToHex(s.value ?? 0n) })) }], validation: false }, "latest"] as never,
+    }) as unknown as { calls: { status: Hex; returnData: Hex; error?: { message: string; data?: Hex } }[] }[];
+    const calls = results[0]?.calls ?? [];
+    const failed = calls.findIndex((c) => c.status !== "0x1");
+    if (failed === -1) return { ok: true, method: "eth_simulateV1" };
+    const data = calls[failed]!.error?.data ?? calls[failed]!.returnData;
+    let reason = calls[failed]!.error?.message ?? "reverted";
+    for (const abi of [...allAbis, erc20Abi as Abi]) {
+      try {
+        const decoded = decodeErrorResult({ abi, data });
+        reason = describeError(decoded.errorName, decoded.args);
+        break;
+      } catch { /* next */ }
+    }
+    return { ok: false, method: "eth_simulateV1", step: failed, reason };
+  } catch (error) {
+    if (nodeUnreachable(error)) throw error;
+    if (error instanceof BaseError && error.walk((e) => e instanceof MethodNotSupportedRpcError || e instanceof MethodNotFoundRpcError)) withoutSimulateV1.add(client);
+    return null;
+  }
+}
+

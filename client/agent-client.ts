@@ -1,0 +1,153 @@
+// A small typed client of the agent API. Its types are the API's own zod schemas (contract/*, the
+// ones that generate the OpenAPI document), imported as types only: the client carries no schema
+// code at run time, and a shape changed on the server changes the client's types with it.
+//
+//   const client = createAgentClient({ baseUrl: "http://127.0.0.1:8080" });
+//   const vaults = await client.vaults();
+//   const result = await client.prepare("vault-deposit", { owner, vault: vaults[0].address, amount: "250" });
+//   await sendPrepared(walletClient, publicClient, result, { allow: deployments }); // ./send-prepared.ts
+//   let { cursor } = await client.activity(owner);                      // baseline
+//   const next = await client.activity(owner, { cursor, waitMs: 25_000 }); // long poll
+import type { z } from "@hono/zod-openapi";
+import type { Account, Activity } from "../contract/accounts.js";
+import type { ErrorDetails } from "../contract/fields.js";
+import type { prepareBodies, PrepareResult as PrepareResultSchema } from "../contract/prepare.js";
+import type { Products } from "../contract/products.js";
+import type { SignRequest as SignRequestSchema } from "../contract/sign-request.js";
+import type { AgentVault, AgentVaultDetail, VaultEarnings, VaultPrices } from "../contract/vaults.js";
+
+/** The prepare kinds, as the API's routes name them (POST /v1/agent/prepare/{kind}). */
+export type PrepareKind = keyof typeof prepareBodies;
+/** A prepare body as sent: defaults (slippageBps...) may be left out. */
+export type PrepareBody<K extends PrepareKind> = z.input<(typeof prepareBodies)[K]>;
+export type PrepareResult = z.output<typeof PrepareResultSchema>;
+export type SignRequest = z.output<typeof SignRequestSchema>;
+export type AgentProducts = z.output<typeof Products>;
+export type AgentVaultSummary = z.output<typeof AgentVault>;
+export type AgentVaultDetails = z.output<typeof AgentVaultDetail>;
+export type AgentVaultPrices = z.output<typeof VaultPrices>;
+export type AgentVaultEarnings = z.output<typeof VaultEarnings>;
+export type AgentAccount = z.output<typeof Account>;
+export type AgentActivity = z.output<typeof Activity>;
+
+export type ActivityOptions = {
+  /** The cursor last returned; omit it for a baseline. */
+  cursor?: string;
+  /** Long poll: wait up to this many ms (0-30000) for a change when there is none. */
+  waitMs?: number;
+  /** Most changes in one answer (1-500). */
+  limit?: number;
+  signal?: AbortSignal;
+};
+
+/** An error answer of the API: `{error, code, details?}` with its HTTP status. */
+export class AgentApiError extends Error {
+  override name = "AgentApiError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: z.output<typeof ErrorDetails>,
+    /** Seconds to wait before retrying (429), from Retry-After. */
+    readonly retryAfter?: number,
+  ) {
+    super(`${status} ${code}: ${message}`);
+  }
+}
+
+export type AgentClientOptions = {
+  /** The service's base URL, e.g. https://agents.example.com (routes are under /v1). */
+  baseUrl: string;
+  /** fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Allow an http:// base URL that is not loopback (bundles and sessions would travel in clear). Default false. */
+  allowInsecureHttp?: boolean;
+};
+
+/** A base URL the client refuses: not http(s), or http:// to a host that is not loopback without allowInsecureHttp. */
+export class InsecureBaseUrlError extends Error {
+  override name = "InsecureBaseUrlError";
+}
+
+/** localhost, 127.0.0.0/8 and ::1: the only hosts plain http may reach by default. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InsecureBaseUrlError(`baseUrl ${baseUrl} is not a URL`);
+  }
+  if (url.protocol === "https:") return;
+  if (url.protocol !== "http:") throw new InsecureBaseUrlError(`baseUrl ${baseUrl}: only https (or http to loopback) is served`);
+  if (!isLoopbackHost(url.hostname) && !allowInsecureHttp)
+    throw new InsecureBaseUrlError(`baseUrl ${baseUrl} is plain http to a host that is not loopback: use https, or pass allowInsecureHttp: true`);
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+export type AgentClient = ReturnType<typeof createAgentClient>;
+
+export function createAgentClient(options: AgentClientOptions) {
+  checkBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const doFetch = options.fetch ?? fetch;
+
+  async function call<T>(method: "GET" | "POST", path: string, { query, body, signal }: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+    const url = new URL(`${base}${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    const response = await doFetch(url, {
+      method,
+      headers: { Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...options.headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+    const text = await response.text();
+    let parsed: { data?: T; error?: string; code?: string; details?: z.output<typeof ErrorDetails> } | undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      const retryAfter = response.headers.get("Retry-After");
+      throw new AgentApiError(response.status, parsed?.code ?? "HTTP_ERROR", parsed?.error ?? (text.slice(0, 200) || response.statusText), parsed?.details, retryAfter ? Number(retryAfter) : undefined);
+    }
+    if (!parsed || !("data" in parsed)) throw new AgentApiError(response.status, "BAD_ANSWER", `${method} ${path} answered no {data}`);
+    return parsed.data as T;
+  }
+
+  const seg = (value: string) => encodeURIComponent(value);
+
+  return {
+    /** GET any /v1 route (planners, backtests, public routes...): `get("/v1/agent/ranges", {token})`. */
+    get: <T = unknown>(path: string, query?: Query, signal?: AbortSignal) => call<T>("GET", path, { query, signal }),
+    /** POST any /v1 route with a JSON body. */
+    post: <T = unknown>(path: string, body: unknown, signal?: AbortSignal) => call<T>("POST", path, { body, signal }),
+
+    products: () => call<AgentProducts>("GET", "/v1/agent/products"),
+    vaults: () => call<AgentVaultSummary[]>("GET", "/v1/agent/vaults"),
+    vault: (vault: string) => call<AgentVaultDetails>("GET", `/v1/agent/vaults/${seg(vault)}`),
+    vaultPrices: (vault: string) => call<AgentVaultPrices>("GET", `/v1/agent/vaults/${seg(vault)}/prices`),
+    vaultEarnings: (vault: string) => call<AgentVaultEarnings>("GET", `/v1/agent/vaults/${seg(vault)}/earnings`),
+    account: (owner: string) => call<AgentAccount>("GET", `/v1/agent/accounts/${seg(owner)}`),
+    /** The change feed: a baseline without `cursor`; with it, the changes after it (long poll with `waitMs`). */
+    activity: (owner: string, { cursor, waitMs, limit, signal }: ActivityOptions = {}) =>
+      call<AgentActivity>("GET", `/v1/agent/accounts/${seg(owner)}/activity`, { query: { cursor, waitMs, limit }, signal }),
+    signRequest: (id: string) => call<SignRequest>("GET", `/v1/agent/sign-requests/${seg(id)}`),
+    /** An unsigned bundle for the owner's wallet (send it with `sendPrepared`, or open `signUrl`). */
+    prepare: <K extends PrepareKind>(kind: K, body: PrepareBody<K>) => call<PrepareResult>("POST", `/v1/agent/prepare/${kind}`, { body }),
+    /** The served OpenAPI 3.1 document. */
+    openapi: async () => {
+      const response = await doFetch(`${base}/v1/agent/openapi.json`);
+      if (!response.ok) throw new AgentApiError(response.status, "HTTP_ERROR", response.statusText);
+      return (await response.json()) as Record<string, unknown>;
+    },
+  };
+}

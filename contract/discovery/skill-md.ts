@@ -1,0 +1,67 @@
+// skill.md: instructions for agents in Markdown (with the YAML front matter of an agent skill),
+// generated from the OpenAPI document the app serves and the error catalog, behind a fixed
+// preface. A pure function: the same document and catalog give the same text.
+import { codesByStatusOf, operationsOf, type ErrorCatalog, type Field, type OpenApiDocument } from "./catalog.js";
+import { RULES, SERVICE_NAME, SUMMARY, WORKFLOW } from "./preface.js";
+import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
+
+/** Markdown table cell: no pipes or line breaks. */
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s*\n+\s*/g, " ").trim();
+
+function fieldLines(fields: Field[]): string[] {
+  return fields.map((f) => `- \`${f.name}\` (${f.in}, ${f.required ? "required" : "optional"}, ${f.type})${f.description ? `: ${cell(f.description)}` : ""}`);
+}
+
+export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): string {
+  const title = doc.info?.title ?? "Agent interface";
+  const base = (doc.servers?.[0]?.url ?? "").replace(/\/$/, "");
+  const operations = operationsOf(doc, catalog);
+  const out: string[] = [];
+
+  out.push("---", `name: ${SERVICE_NAME}`, `description: ${JSON.stringify(SUMMARY)}`, "---", "");
+  out.push(`# ${title}: skill for agents`, "");
+  out.push(SUMMARY, "");
+  if (base) out.push(`Base URL: ${base}. Every path below is relative to it. OpenAPI ${doc.openapi ?? "3.1"} description (version ${doc.info?.version ?? "1.0.0"}): ${base}/v1/agent/openapi.json.`, "");
+
+  out.push("## Rules", "");
+  RULES.forEach((rule, i) => out.push(`${i + 1}. ${rule}`));
+  out.push("");
+
+  out.push("## How to work with it", "");
+  WORKFLOW.forEach((step, i) => out.push(`${i + 1}. ${step}`));
+  out.push("", "Only the routes listed under Endpoints are served by this deployment.", "");
+
+  // The backtest fill rules are in each backtest route's description; skill.md gives them once.
+  const hasFillRules = operations.some((op) => op.description?.includes(FILL_RULES));
+  if (hasFillRules) out.push("## Backtest fill rules", "", FILL_RULES, "");
+
+  out.push("## Endpoints", "");
+  out.push("| Method | Path | Summary |", "|---|---|---|");
+  for (const op of operations) out.push(`| ${op.method} | \`${op.path}\` | ${cell(op.summary)} |`);
+  out.push("");
+
+  for (const op of operations) {
+    out.push(`### ${op.method} ${op.path}`, "");
+    if (op.summary) out.push(`**${op.summary}.**`, "");
+    if (op.description) out.push(op.description.replace(FILL_RULES, "(Fill rules: see Backtest fill rules above.)").trim(), "");
+    if (op.parameters.length) out.push("Parameters:", "", ...fieldLines(op.parameters), "");
+    if (op.body) {
+      out.push(`Body (${op.body.contentType}, ${op.body.required ? "required" : "optional"}): ${op.body.type}`, "");
+      if (op.body.fields.length) out.push(...fieldLines(op.body.fields), "");
+    }
+    const answers = op.answers.map((a) => (a.codes.length ? `${a.status} ${a.codes.join(", ")}` : `${a.status} ${cell(a.description).split(". ")[0]}`));
+    if (answers.length) out.push(`Answers: ${answers.join("; ")}.`, "");
+  }
+
+  out.push("## Errors", "", "Every error answers `{error, code, details?}`. The codes:", "");
+  out.push("| Status | Code | Message | When |", "|---|---|---|---|");
+  for (const [status, codes] of codesByStatusOf(catalog)) {
+    for (const code of codes) out.push(`| ${status} | \`${code}\` | ${cell(catalog[code]!.message)} | ${cell(catalog[code]!.when)} |`);
+  }
+  out.push("");
+  out.push(
+    "Retry 429 and 503 after the Retry-After seconds (503 without it: shortly). Do not retry 400, 404 or 422 unchanged: fix the request (the `error` text and `details.field` name the problem).",
+    "",
+  );
+  return out.join("\n");
+}

@@ -1,0 +1,33 @@
+// The SignRequest answer: the stored prepare answer (steps, params, walletSendCalls...) with its id,
+// kind, owner and times. Fields of the bundle beyond these are the prepare routes' own.
+import { z } from "@hono/zod-openapi";
+import { Address, Timestamp } from "./fields.js";
+
+export const Call = z
+  .object({
+    to: Address,
+    data: z.string().openapi({ description: "Calldata, 0x-prefixed hex" }),
+    value: z.string().openapi({ description: "Wei as a 0x-prefixed hex quantity; always 0x0" }),
+  })
+  .openapi("Call");
+
+export const WalletSendCalls = z
+  .object({
+    version: z.literal("2.0.0"),
+    chainId: z.literal("0x1237"),
+    from: Address,
+    atomicRequired: z.boolean(),
+    calls: z.array(Call),
+  })
+  .openapi("WalletSendCalls", { description: "EIP-5792 wallet_sendCalls parameters (v2)" });
+
+export const SignRequest = z
+  .looseObject({
+    id: z.string().openapi({ description: "The sign request's id (the secret of its sign link)" }),
+    kind: z.string().openapi({ description: "The bundle kind" }),
+    owner: Address,
+    createdAt: Timestamp,
+    expiresAt: Timestamp,
+    walletSendCalls: WalletSendCalls,
+  })
+  .openapi("SignRequest", { description: "A stored prepare answer; 404 once expired (10 minutes)" });

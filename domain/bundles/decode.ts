@@ -1,0 +1,429 @@
+// Reading bundles back: decode a step with the ABIs in abis/, and the money-safety check that the tests and
+// the API's self-check run on every bundle before it is answered. Pure: no I/O.
+//
+// Rules of `moneySafetyViolations` (each broken rule is one line of the answer):
+//  1. The chain id is 4663 (0x1237).
+//  2. Every step has value 0.
+//  3. Every step's calldata decodes with an ABI in abis/ and is one of the agent actions (the functions the
+//     builders call: the wallet-policy allow-list plus the stock-token deposit, the up in-kind exit, swaps,
+//     basket make and ladder strategies). The agent account's `ladder(bytes)` must carry a LadderStrategy
+//     open, close, setRepeat or collect, which is checked the same way.
+//  4. Every address argument named receiver, recipient, owner or to (underscores ignored; struct fields and
+//     array elements too) is `owner`. Where one selector decodes under several ABIs (the same signature,
+//     other names), each ABI's names are checked.
+//  5. Approvals are exact: an ERC-20 approve is never max uint256; the steps after it that pull from the
+//     spender (its `to` is the spender) spend exactly the approved amount in all, of the approved token
+//     where the call names it; no pulling step is without an approval before it; no approval is replaced
+//     or left with anything unspent. What a step pulls: requestDeposit assets, router deposit usdgIn,
+//     withdrawUSDG shares, queue request/requestRedeem shares, hook create/createMarketOrder amountIn, grid
+//     open/openWithMarket amountUsdg, ladder open the legs' total, swap amountIn, zap buy amountIn, zap sell
+//     bptIn, maker make amountIn.
+//  6. With the `deadlineWindow` option (the time the bundle is prepared at): every unsigned argument named
+//     deadline (struct fields too) is after that time and at most `seconds` past it (the zap and maker: 600).
+// With the `allow` option (allow-list.ts: the service's contracts, and the tokens of the deployments and the
+// request), the addresses too — the pipeline and the typed client pass it:
+//  7. Every step's `to` is one of the contracts; an ERC-20 approve's `to` (the approved token) may also be a token.
+//  8. Every approval's spender is one of the contracts AND the `to` of a later pulling step of the bundle (a
+//     step rule 5 counts as spending an approval): approvals go only to the service contract the bundle uses.
+//  9. Every address-typed argument, at any depth (struct fields, arrays, the agent account's inner call), is
+//     the owner, one of the contracts or one of the tokens.
+import {
+  decodeAbiParameters,
+  getAddress,
+  maxUint256,
+  toFunctionSelector,
+  type Abi,
+  type AbiFunction,
+  type AbiParameter,
+  type Address,
+  type Hex,
+} from "viem";
+import * as abis from "../../abis/index.js";
+import type { AllowList } from "./allow-list.js";
+
+export type AbiName = keyof typeof abis;
+
+export type DecodedStep = {
+  /** The export name in abis/ (e.g. "mergedVaultAbi"); an ERC-20 approve decodes as "testTokenAbi". */
+  contractAbiName: AbiName;
+  functionName: string;
+  /** Positional, as viem decodes them (structs are objects with their field names). */
+  args: readonly unknown[];
+  /** The function's ABI parameters, for names. */
+  inputs: readonly AbiParameter[];
+};
+
+/** A step as the check sees it: any value, so that a wrong one can be reported. */
+export type CheckedStep = { to: Address; data: Hex; value: bigint };
+
+// The ERC-20 ABI first, so that approve (the same selector on every token, vault share and basket) reads as such.
+const abiOrder: AbiName[] = ["testTokenAbi", ...(Object.keys(abis) as AbiName[]).filter((n) => n !== "testTokenAbi")];
+
+type Entry = { abiName: AbiName; item: AbiFunction };
+const bySelector = new Map<Hex, Entry[]>();
+for (const abiName of abiOrder) {
+  for (const item of abis[abiName] as Abi) {
+    if (item.type !== "function") continue;
+    const selector = toFunctionSelector(item);
+    const list = bySelector.get(selector) ?? [];
+    list.push({ abiName, item });
+    bySelector.set(selector, list);
+  }
+}
+
+function selectorOf(data: Hex): Hex {
+  return data.slice(0, 10).toLowerCase() as Hex;
+}
+
+function decodeWith(entry: Entry, data: Hex): DecodedStep | null {
+  try {
+    // The selector is matched already (bySelector): decode the arguments only, as decodeFunctionData would.
+    const args = decodeAbiParameters(entry.item.inputs, `0x${data.slice(10)}`);
+    return { contractAbiName: entry.abiName, functionName: entry.item.name, args, inputs: entry.item.inputs };
+  } catch {
+    return null;
+  }
+}
+
+/** Every reading of the calldata under the ABIs in abis/ (one per ABI whose function has its selector). */
+export function decodeStepAll(step: { data: Hex }): DecodedStep[] {
+  if (typeof step.data !== "string" || step.data.length < 10) return [];
+  const entries = bySelector.get(selectorOf(step.data)) ?? [];
+  return entries.map((e) => decodeWith(e, step.data)).filter((d): d is DecodedStep => d !== null);
+}
+
+/** The step's call, decoded with the first ABI in abis/ that reads it (ERC-20 first), or null when none does. */
+export function decodeStep(step: { data: Hex }): DecodedStep | null {
+  return decodeStepAll(step)[0] ?? null;
+}
+
+// ---- agent actions and what they pull ----
+
+const fn = (abiName: AbiName, functionName: string): Entry => {
+  const item = (abis[abiName] as Abi).find((x): x is AbiFunction => x.type === "function" && x.name === functionName);
+  if (!item) throw new Error(`${abiName} has no function ${functionName}`);
+  return { abiName, item };
+};
+const sel = (e: Entry) => toFunctionSelector(e.item);
+
+const big = (x: unknown): bigint => (typeof x === "bigint" ? x : 0n);
+const field = (x: unknown, name: string): unknown => (x !== null && typeof x === "object" ? (x as Record<string, unknown>)[name] : undefined);
+const addr = (x: unknown): Address | undefined => (typeof x === "string" ? (x as Address) : undefined);
+
+/** What a pulling step takes from the caller: an amount, and its token when the call names it ("usdg": USDG). */
+type Spend = { amount: bigint; token: Address | "usdg" | undefined };
+type SpendRule = (args: readonly unknown[]) => Spend;
+
+const spendRules: [Entry, SpendRule][] = [
+  [fn("mergedVaultAbi", "requestDeposit"), (a) => ({ amount: big(a[0]), token: "usdg" })],
+  [fn("upDepositQueueAbi", "requestDeposit"), (a) => ({ amount: big(a[0]), token: "usdg" })],
+  [fn("stockVaultRouterAbi", "deposit"), (a) => ({ amount: big(field(a[0], "usdgIn")), token: "usdg" })],
+  [fn("stockVaultRouterAbi", "withdrawUSDG"), (a) => ({ amount: big(a[1]), token: addr(a[0]) })],
+  [fn("redeemQueueAbi", "request"), (a) => ({ amount: big(a[0]), token: undefined })],
+  [fn("upWithdrawalQueueAbi", "requestRedeem"), (a) => ({ amount: big(a[0]), token: undefined })],
+  [fn("limitOrderHookAbi", "create"), (a) => ({ amount: big(a[2]), token: a[1] === true ? addr(a[0]) : "usdg" })],
+  [fn("limitOrderHookAbi", "createMarketOrder"), (a) => ({ amount: big(a[2]), token: a[1] === true ? addr(a[0]) : "usdg" })],
+  [fn("gridStrategyAbi", "open"), (a) => ({ amount: big(field(a[0], "amountUsdg")), token: "usdg" })],
+  [fn("gridStrategyAbi", "openWithMarket"), (a) => ({ amount: big(field(a[0], "amountUsdg")), token: "usdg" })],
+  [
+    fn("ladderStrategyAbi", "open"),
+    (a) => ({
+      amount: (Array.isArray(a[1]) ? a[1] : []).reduce((sum: bigint, leg: unknown) => sum + big(field(leg, "amount")), 0n),
+      token: a[2] === true ? addr(a[0]) : "usdg",
+    }),
+  ],
+  [fn("swapRouterAbi", "swap"), (a) => ({ amount: big(field(a[0], "amountIn")), token: addr(field(a[0], "tokenIn")) })],
+  [fn("basketZapAbi", "buy"), (a) => ({ amount: big(a[2]), token: addr(a[1]) })],
+  [fn("basketZapAbi", "sell"), (a) => ({ amount: big(a[1]), token: addr(a[0]) })],
+  [fn("basketMakerAbi", "make"), (a) => ({ amount: big(a[2]), token: addr(a[1]) })],
+];
+const spendBySelector = new Map<Hex, SpendRule>();
+for (const [entry, rule] of spendRules) if (!spendBySelector.has(sel(entry))) spendBySelector.set(sel(entry), rule);
+
+const approveSelector = sel(fn("testTokenAbi", "approve"));
+const accountLadderSelector = sel(fn("agentAccountAbi", "ladder"));
+
+/** The functions a bundle may call from the owner's wallet. */
+export const agentActions: readonly (readonly [AbiName, string])[] = [
+  ["testTokenAbi", "approve"],
+  ["mergedVaultAbi", "requestDeposit"],
+  ["mergedVaultAbi", "cancelDeposit"],
+  ["mergedVaultAbi", "redeem"],
+  ["mergedVaultAbi", "redeemInKind"],
+  ["redeemQueueAbi", "request"],
+  ["redeemQueueAbi", "cancel"],
+  ["upDepositQueueAbi", "requestDeposit"],
+  ["upDepositQueueAbi", "cancel"],
+  ["upWithdrawalQueueAbi", "requestRedeem"],
+  ["upWithdrawalQueueAbi", "cancel"],
+  ["upVaultAbi", "redeemEmergencyInKind"],
+  ["stockVaultRouterAbi", "deposit"],
+  ["stockVaultRouterAbi", "withdrawUSDG"],
+  ["stockVaultAbi", "redeem"],
+  ["limitOrderHookAbi", "create"],
+  ["limitOrderHookAbi", "createMarketOrder"],
+  ["limitOrderHookAbi", "cancel"],
+  ["limitOrderHookAbi", "claim0"],
+  ["limitOrderHookAbi", "claim1"],
+  ["limitOrderHookAbi", "claimBoth"],
+  ["limitOrderHookAbi", "realize"],
+  ["gridStrategyAbi", "open"],
+  ["gridStrategyAbi", "openWithMarket"],
+  ["gridStrategyAbi", "close"],
+  ["gridStrategyAbi", "setRepeat"],
+  ["gridStrategyAbi", "collect"],
+  ["ladderStrategyAbi", "open"],
+  ["ladderStrategyAbi", "close"],
+  ["ladderStrategyAbi", "setRepeat"],
+  ["ladderStrategyAbi", "collect"],
+  ["agentAccountAbi", "ladder"],
+  ["swapRouterAbi", "swap"],
+  ["basketZapAbi", "buy"],
+  ["basketZapAbi", "sell"],
+  ["basketMakerAbi", "make"],
+];
+const allowedSelectors = new Set(agentActions.map(([a, f]) => sel(fn(a, f))));
+/** What the agent account's LADDER call may carry. */
+const accountCallSelectors = new Set((["open", "close", "setRepeat", "collect"] as const).map((f) => sel(fn("ladderStrategyAbi", f))));
+
+// ---- the check ----
+
+const ROLE_NAMES = new Set(["receiver", "recipient", "owner", "to"]);
+const isRole = (name: string | undefined) => name !== undefined && ROLE_NAMES.has(name.replace(/_/g, "").toLowerCase());
+const same = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+
+/** A named argument: its path by names (for the message), by positions (the same argument under every ABI
+ * that reads the selector), and its value. */
+type NamedArgument = { path: string; position: string; value: unknown };
+/** Which leaf arguments a walk collects, by name and ABI type. */
+type ArgumentMatch = (name: string | undefined, type: string) => boolean;
+
+const roleMatch: ArgumentMatch = (name, type) => type === "address" && isRole(name);
+/** Every address-typed argument, whatever its name. */
+const addressMatch: ArgumentMatch = (_name, type) => type === "address";
+/** `deadline` (underscores and case ignored) as any unsigned integer. */
+const deadlineMatch: ArgumentMatch = (name, type) => /^uint\d*$/.test(type) && name !== undefined && name.replace(/_/g, "").toLowerCase() === "deadline";
+
+/** The leaf arguments `match` picks (struct fields and array elements included). */
+function namedArguments(
+  match: ArgumentMatch,
+  params: readonly AbiParameter[],
+  values: readonly unknown[] | Record<string, unknown>,
+  prefix = "",
+  at = "",
+): NamedArgument[] {
+  const out: NamedArgument[] = [];
+  params.forEach((p, i) => {
+    const value = Array.isArray(values) ? values[i] : (values as Record<string, unknown>)[p.name ?? String(i)];
+    walk(match, p, p.type, value, prefix + (p.name || `#${i}`), `${at}/${i}`, out);
+  });
+  return out;
+}
+
+function walk(match: ArgumentMatch, p: AbiParameter, type: string, value: unknown, path: string, position: string, out: NamedArgument[]) {
+  const array = /^(.*)\[\d*\]$/.exec(type);
+  if (array) {
+    (Array.isArray(value) ? value : []).forEach((v, j) => walk(match, p, array[1]!, v, `${path}[${j}]`, `${position}/${j}`, out));
+    return;
+  }
+  if (type === "tuple" && "components" in p) {
+    out.push(...namedArguments(match, p.components, (value ?? {}) as Record<string, unknown>, `${path}.`, position));
+    return;
+  }
+  if (match(p.name, type)) out.push({ path, position, value });
+}
+
+/** The role-named address arguments (receiver, recipient, owner, to). */
+const roleArguments = (params: readonly AbiParameter[], values: readonly unknown[] | Record<string, unknown>, prefix = "") =>
+  namedArguments(roleMatch, params, values, prefix);
+
+/** Why a deadline is outside (now, now + seconds], or undefined when it is inside. */
+function deadlineProblem(value: unknown, window: DeadlineWindow): string | undefined {
+  const d = typeof value === "bigint" ? value : undefined;
+  if (d === undefined) return `is ${String(value)}, not a number`;
+  if (d <= window.now) return `${d} is not after the time now ${window.now}`;
+  if (d > window.now + BigInt(window.seconds)) return `${d} is more than ${window.seconds} s after the time now ${window.now}`;
+  return undefined;
+}
+
+/** The spender an ERC-20 approve step names, or undefined for any other step. */
+export function approvedSpender(step: { data: Hex }): Address | undefined {
+  if (typeof step.data !== "string" || selectorOf(step.data) !== approveSelector) return undefined;
+  return addr(decodeStep(step)?.args[0]);
+}
+
+/** The time a bundle is prepared at (unix seconds) and how long its deadlines may run past it. */
+export type DeadlineWindow = { now: bigint; seconds: number };
+
+export type MoneySafetyOptions = {
+  /** USDG's address: then the token of USDG-paid steps (deposits, buy orders, grids, buy-first ladders) is checked too. */
+  usdg?: Address;
+  /** Then every argument named `deadline` (struct fields too) must be in (now, now + seconds]. */
+  deadlineWindow?: DeadlineWindow;
+  /** Then rules 7-9: targets, spenders and every address argument are checked against it (allowListOf). */
+  allow?: AllowList;
+};
+
+/**
+ * Every way the bundle breaks the money-safety rules (see the top of this file), one line each; empty when
+ * it keeps them all. `chainId` is the chain the bundle is for (4663, or as hex "0x1237").
+ */
+export function moneySafetyViolations(
+  bundle: { steps: readonly CheckedStep[] },
+  owner: Address,
+  chainId: number | bigint | string,
+  options: MoneySafetyOptions = {},
+): string[] {
+  const violations: string[] = [];
+  const add = (v: string) => {
+    if (!violations.includes(v)) violations.push(v);
+  };
+  let chain: bigint | undefined;
+  try {
+    chain = BigInt(chainId);
+  } catch {
+    chain = undefined;
+  }
+  if (chain !== 4663n) add(`chain id ${String(chainId)} is not 4663 (0x1237)`);
+
+  /** Rule 9: an address argument that is neither the owner, a contract nor a token. */
+  const foreign = (label: string, path: string, v: unknown, allow: AllowList) => {
+    const a = typeof v === "string" ? v.toLowerCase() : "";
+    if (!same(a, owner) && !allow.contracts.has(a) && !allow.tokens.has(a)) add(`${label}: ${path} is ${String(v)}, not the owner, a service contract or a token of the request`);
+  };
+  type Allowance = { step: number; token: Address; spender: Address; amount: bigint; remaining: bigint; open: boolean };
+  const allowances: Allowance[] = [];
+  const resolve = (t: Spend["token"]) => (t === "usdg" ? options.usdg : t);
+
+  bundle.steps.forEach((step, index) => {
+    const n = index + 1;
+    let value: bigint;
+    try {
+      value = BigInt(step.value as unknown as bigint);
+    } catch {
+      value = -1n;
+    }
+    if (value !== 0n) add(`step ${n}: value is ${String(step.value)}, not 0`);
+
+    const readings = decodeStepAll(step);
+    const first = readings[0];
+    if (!first) {
+      add(`step ${n}: calldata to ${step.to} decodes with no ABI in abis/`);
+      return;
+    }
+    const label = `step ${n} (${first.contractAbiName}.${first.functionName})`;
+    const selector = selectorOf(step.data);
+    if (!allowedSelectors.has(selector)) add(`${label}: not an agent action`);
+    const allow = options.allow;
+    if (allow) {
+      const target = typeof step.to === "string" ? step.to.toLowerCase() : "";
+      const isApprove = selector === approveSelector;
+      if (!allow.contracts.has(target) && !(isApprove && allow.tokens.has(target)))
+        add(`${label}: to ${String(step.to)} is not ${isApprove ? "a token or contract" : "a contract"} of the service`);
+      for (const { path, value: v } of namedArguments(addressMatch, first.inputs, first.args)) foreign(label, path, v, allow);
+      if (isApprove) {
+        const spender = addr(first.args[0]);
+        const pulled = bundle.steps.slice(index + 1).some((s) => same(s.to, spender) && typeof s.data === "string" && spendBySelector.has(selectorOf(s.data)));
+        if (!spender || !allow.contracts.has(spender.toLowerCase()) || !pulled)
+          add(`${label}: the spender ${String(spender)} is not a service contract that a later step of the bundle pulls with`);
+      }
+    }
+
+    // Each argument once, under the first ABI that names it a role.
+    const reported = new Set<string>();
+    for (const reading of readings) {
+      for (const { path, position, value: v } of roleArguments(reading.inputs, reading.args))
+        if (!same(addr(v), owner) && !reported.has(position)) {
+          reported.add(position);
+          add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
+        }
+    }
+    const window = options.deadlineWindow;
+    if (window) {
+      const late = new Set<string>();
+      for (const reading of readings)
+        for (const { path, position, value: v } of namedArguments(deadlineMatch, reading.inputs, reading.args)) {
+          const problem = late.has(position) ? undefined : deadlineProblem(v, window);
+          if (problem) {
+            late.add(position);
+            add(`${label}: ${path} ${problem}`);
+          }
+        }
+    }
+
+    if (selector === accountLadderSelector) {
+      const inner = { data: first.args[0] as Hex };
+      const call = decodeStepAll(inner).find((r) => r.contractAbiName === "ladderStrategyAbi");
+      if (!call || !accountCallSelectors.has(selectorOf(inner.data))) add(`${label}: the account call is not a LadderStrategy open, close, setRepeat or collect`);
+      else {
+        for (const { path, value: v } of roleArguments(call.inputs, call.args, "data."))
+          if (!same(addr(v), owner)) add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
+        if (options.allow) for (const { path, value: v } of namedArguments(addressMatch, call.inputs, call.args, "data.")) foreign(label, path, v, options.allow);
+        if (options.deadlineWindow)
+          for (const { path, value: v } of namedArguments(deadlineMatch, call.inputs, call.args, "data.")) {
+            const problem = deadlineProblem(v, options.deadlineWindow);
+            if (problem) add(`${label}: ${path} ${problem}`);
+          }
+      }
+    }
+
+    if (selector === approveSelector) {
+      const spender = addr(first.args[0]);
+      const amount = big(first.args[1]);
+      if (!spender) return;
+      for (const a of allowances)
+        if (a.open && same(a.token, step.to) && same(a.spender, spender)) {
+          if (a.remaining !== 0n) add(`${label}: replaces the approval of step ${a.step} before it is spent exactly`);
+          a.open = false;
+        }
+      if (amount === maxUint256) add(`${label}: an unlimited approval to ${spender}`);
+      else if (amount > 0n) allowances.push({ step: n, token: step.to, spender, amount, remaining: amount, open: true });
+      return;
+    }
+
+    const rule = spendBySelector.get(selector);
+    if (!rule) return;
+    const spend = rule(first.args);
+    if (spend.amount === 0n) return;
+    const token = resolve(spend.token);
+    const match = allowances.filter((a) => a.open && same(a.spender, step.to) && (token === undefined || same(a.token, token))).at(-1);
+    if (!match) {
+      add(`${label}: pulls ${spend.amount}${token ? ` of ${getAddress(token)}` : ""} with no approval to ${step.to} before it in the bundle`);
+      return;
+    }
+    if (spend.amount > match.remaining) {
+      add(`${label}: pulls ${spend.amount}, more than the ${match.remaining} left of the approval of step ${match.step}`);
+      match.remaining = 0n;
+    } else {
+      match.remaining -= spend.amount;
+    }
+  });
+
+  for (const a of allowances)
+    if (a.open && a.remaining !== 0n)
+      add(`step ${a.step}: the approval of ${a.amount} to ${a.spender} is not spent exactly by the steps after it (${a.remaining} left)`);
+  return violations;
+}
+
+/** The wallet_sendCalls params checked as they go out: version, chain, `from`, each call's value, then every rule above. */
+export function walletSendCallsViolations(
+  calls: { version: string; chainId: string; from: string; calls: readonly { to: Address; data: Hex; value: string }[] },
+  owner: Address,
+  options: MoneySafetyOptions = {},
+): string[] {
+  const violations: string[] = [];
+  if (calls.version !== "2.0.0") violations.push(`version is ${calls.version}, not 2.0.0`);
+  if (calls.chainId !== "0x1237") violations.push(`walletSendCalls chainId is ${calls.chainId}, not 0x1237`);
+  if (!same(calls.from, owner)) violations.push(`from is ${calls.from}, not the owner ${owner}`);
+  const steps = calls.calls.map((c) => {
+    let value: bigint;
+    try {
+      value = BigInt(c.value);
+    } catch {
+      value = -1n;
+    }
+    return { to: c.to, data: c.data, value };
+  });
+  for (const v of moneySafetyViolations({ steps }, owner, calls.chainId, options)) if (!violations.includes(v)) violations.push(v);
+  return violations;
+}

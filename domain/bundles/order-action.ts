@@ -1,0 +1,33 @@
+// order-action: cancel, claim or realize one of the owner's orders on the limit-order hook.
+import { encodeFunctionData, type Address } from "viem";
+import { limitOrderHookAbi } from "../../abis/index.js";
+import { BundleError, type Bundle } from "./types.js";
+import { checkAddress, checkUint, step } from "./utils.js";
+
+export const orderActions = ["cancel", "claim0", "claim1", "claimBoth", "realize"] as const;
+export type OrderAction = (typeof orderActions)[number];
+
+export type BuildOrderActionParameters = {
+  /** The signing wallet: the order's owner (the hook pays the caller). */
+  owner: Address;
+  hook: Address;
+  action: OrderAction;
+  /** The order's id. */
+  id: bigint;
+};
+
+export type BuildOrderActionReturnType = Bundle<"order-action">;
+
+/** What the builder throws: a BundleError with a catalog code. */
+export type BuildOrderActionErrorType = BundleError;
+
+/** One step: the hook's `cancel`, `claim0`, `claim1`, `claimBoth` or `realize` of `id`. */
+export function buildOrderAction(parameters: BuildOrderActionParameters): BuildOrderActionReturnType {
+  const owner = checkAddress("owner", parameters.owner);
+  const hook = checkAddress("hook", parameters.hook);
+  const id = checkUint("id", parameters.id);
+  const { action } = parameters;
+  if (!orderActions.includes(action)) throw new BundleError("INVALID_REQUEST", `action must be one of ${orderActions.join(", ")}`);
+  const data = encodeFunctionData({ abi: limitOrderHookAbi, functionName: action, args: [id] });
+  return { kind: "order-action", steps: [step(hook, data)], params: { owner, hook, action, id: id.toString() } };
+}

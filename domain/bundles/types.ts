@@ -1,0 +1,102 @@
+// The shapes every bundle builder shares: a step (one unsigned call), a bundle (the steps in order with
+// their kind and params) and the typed error a builder refuses with. Pure: no I/O.
+import type { Address, Hex } from "viem";
+import type { ErrorCode } from "../errors.js";
+
+/** One unsigned call the owner's wallet sends. The service never sends value: it is always 0. */
+export type Step = { to: Address; data: Hex; value: 0n };
+
+/**
+ * Bundle kinds, as the spec's prepare table names them. The request kind is the bundle kind for the
+ * merged family and for every kind the table gives no other name; `up-vault-cancel` serves both of the
+ * up family's cancels (deposit and withdrawal); `account-agent-call` is a ladder-strategy action sent
+ * through the owner's agent account.
+ */
+export const bundleKinds = [
+  "vault-deposit",
+  "up-vault-deposit",
+  "stock-vault-deposit",
+  "vault-cancel-deposit",
+  "up-vault-cancel",
+  "vault-withdraw",
+  "up-vault-withdraw",
+  "stock-vault-withdraw",
+  "vault-cancel-withdraw",
+  "limit-order",
+  "ladder",
+  "order-action",
+  "grid",
+  "ladder-strategy",
+  "account-agent-call",
+  "swap",
+  "basket-buy",
+  "basket-sell",
+  "basket-make",
+] as const;
+
+export type BundleKind = (typeof bundleKinds)[number];
+
+/**
+ * What a builder answers: the steps in the order they must be sent (approvals first), the bundle kind,
+ * and `params`, the inputs of the calls as the answer shows them (amounts as decimal strings in base
+ * units, addresses checksummed). The API adds its own fields (quotes, slippage, expected amounts).
+ */
+export type Bundle<kind extends BundleKind = BundleKind> = {
+  kind: kind;
+  steps: Step[];
+  params: Record<string, unknown>;
+};
+
+/** The spec's vault families. */
+export type VaultFamily = "merged" | "up" | "stock-token";
+
+/** A minimal aggregator route for a call: the aggregator it is for (`to`) and its calldata. */
+export type RouteCalldata = { to: Address; data: Hex };
+
+/**
+ * The refusal codes a builder can answer, all from the error catalog (domain/errors.ts), so the API
+ * maps them to statuses and messages without a table of its own.
+ */
+export type BundleErrorCode = Extract<
+  ErrorCode,
+  | "INVALID_REQUEST"
+  | "AMOUNT_TOO_SMALL"
+  | "SAME_TOKEN"
+  | "NATIVE_ETH_IN"
+  | "RECEIVER_NOT_OWNER"
+  | "ROUTE_TOO_LARGE"
+  | "NO_REFERENCE"
+  | "WRONG_SIDE"
+  | "FIRST_TOO_SMALL"
+  | "FOLLOW_UP_TOO_SMALL"
+  | "NO_TRIP_HEADROOM"
+  | "TOKEN_COUNT"
+  | "DUPLICATE_TOKEN"
+  | "WEIGHT_TOO_SMALL"
+  | "WEIGHTS_SUM"
+  | "MAKE_FEE"
+>;
+
+/** The spec's Error.details fields a builder fills (`part` counts from 1). */
+export type BundleErrorDetails = {
+  part?: number;
+  minimum?: string;
+  /** An exact upper bound in base units of `unit` (WRONG_SIDE: the highest buy line, priceX18). */
+  maximum?: string;
+  unit?: "USDG" | "token";
+  priceUsd?: number;
+  limitUsd?: number;
+  token?: string;
+};
+
+/** A builder's refusal: `code` is the catalog code the API answers with, `details` the spec's details. */
+export class BundleError extends Error {
+  override name = "BundleError";
+  constructor(
+    readonly code: BundleErrorCode,
+    message: string,
+    readonly details?: BundleErrorDetails,
+  ) {
+    super(message);
+  }
+}

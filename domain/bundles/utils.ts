@@ -1,0 +1,88 @@
+// Helpers the builders share: input checks that refuse with BundleError, and the approve step.
+// Not exported from the package index.
+import { encodeFunctionData, getAddress, isAddress, maxUint256, zeroAddress, type Address, type Hex } from "viem";
+import { testTokenAbi } from "../../abis/index.js";
+import { BundleError, type Step } from "./types.js";
+
+/** The address the swap router and aggregators use for native ETH. */
+export const NATIVE_ETH: Address = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE";
+
+/** The basket zap's (and maker's) largest call, in bytes (spec Limits: zap call size). */
+export const MAX_ZAP_CALL_BYTES = 32_000;
+
+/** A checksummed, non-zero address, or INVALID_REQUEST naming the field. */
+export function checkAddress(field: string, value: unknown): Address {
+  if (typeof value !== "string" || !isAddress(value, { strict: false }))
+    throw new BundleError("INVALID_REQUEST", `${field} must be an address (0x and 40 hexadecimal characters)`);
+  const address = getAddress(value);
+  if (address === zeroAddress) throw new BundleError("INVALID_REQUEST", `${field} must not be the zero address`);
+  return address;
+}
+
+/** A uint256 (0 allowed): minimums, ids, prices. */
+export function checkUint(field: string, value: unknown): bigint {
+  if (typeof value !== "bigint" || value < 0n || value > maxUint256)
+    throw new BundleError("INVALID_REQUEST", `${field} must be an integer from 0 to 2^256-1`);
+  return value;
+}
+
+/** A uint8 mask in `min`..`max`. */
+export function checkMask(field: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max)
+    throw new BundleError("INVALID_REQUEST", `${field} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+/** An amount a step moves: a uint256 above 0 (0 is AMOUNT_TOO_SMALL). */
+export function checkAmount(field: string, value: unknown): bigint {
+  const amount = checkUint(field, value);
+  if (amount === 0n) throw new BundleError("AMOUNT_TOO_SMALL", `${field} must be more than 0`, { minimum: "1" });
+  return amount;
+}
+
+/** A calldata blob (0x-prefixed, whole bytes). */
+export function checkHex(field: string, value: unknown): Hex {
+  if (typeof value !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(value))
+    throw new BundleError("INVALID_REQUEST", `${field} must be 0x-prefixed hexadecimal bytes`);
+  return value as Hex;
+}
+
+export function checkBoolean(field: string, value: unknown): boolean {
+  if (typeof value !== "boolean") throw new BundleError("INVALID_REQUEST", `${field} must be true or false`);
+  return value;
+}
+
+/** A field a family, mode or action needs: INVALID_REQUEST when it is missing. */
+export function required<T>(field: string, value: T | undefined, why: string): T {
+  if (value === undefined || value === null) throw new BundleError("INVALID_REQUEST", `${field} is required ${why}`);
+  return value;
+}
+
+export function sameAddress(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+export function step(to: Address, data: Hex): Step {
+  return { to, data, value: 0n };
+}
+
+/** ERC-20 approve of exactly `amount` (never unlimited). */
+export function approveStep(token: Address, spender: Address, amount: bigint): Step {
+  if (amount === maxUint256) throw new BundleError("INVALID_REQUEST", "an approval must not be unlimited");
+  return step(token, encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [spender, amount] }));
+}
+
+/** How params show an approval. */
+export function approvalParam(token: Address, spender: Address, amount: bigint) {
+  return { token, spender, amount: amount.toString() };
+}
+
+/** Bytes of a hex string. */
+export function byteLength(data: Hex): number {
+  return (data.length - 2) / 2;
+}
+
+/** The default branch of a switch over a closed set (family, mode, action): INVALID_REQUEST at run time. */
+export function unknownChoice(field: string, value: never): never {
+  throw new BundleError("INVALID_REQUEST", `${field} ${JSON.stringify(value)} is not one of the accepted values`);
+}

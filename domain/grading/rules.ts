@@ -1,0 +1,241 @@
+// The report card's grading rules: fixed, written per action kind, and fed only by the chain. Pure.
+//
+// An action is a filing (a prepared bundle) whose action steps were matched to mined transactions.
+// `planAction` reads the filing's own calldata to decide which rule applies; `actionTimeline` says,
+// from chain facts, whether the action waits (and for what), is not graded (and why), or is due; the
+// caller then reads the two chain values the rule compares and `verdict` gives the hit or miss.
+//
+// The rules (GRADING_RULES below is the same text, served as `howGraded`):
+// - Vault deposits (every family): graded 7 days after the shares were issued (for queued deposits,
+//   after settlement). Hit: the vault's share price (total assets / total supply) 7 days later is at
+//   least what it was when the shares were issued. Cancelled or refunded queued deposits are not graded.
+// - Vault withdrawals in USDG, straight or through a queue: graded a day after the USDG was paid (for
+//   queued ones, after the queue completed). Hit: the share price a day later is at most what it was
+//   at the exit (leaving did not miss a gain). Cancelled queued withdrawals are not graded.
+// - Limit orders and order ladders: graded a day after the last fill. Hit: for buys the token's price a
+//   day after the fill is at least the average fill price; for sells, at most. An order that stopped with
+//   no fill is not graded (cancel).
+// - Grid and ladder-strategy opens: graded a day after the open. Hit: the token's price a day later is
+//   inside the lines (lowest buy ≤ price ≤ highest sell), so the strategy is still trading.
+// - Not graded: in-kind exits (in-kind), cancels of queued requests (cancel), order claims, cancels and
+//   realizes (order-action), grid and ladder-strategy close, setRepeat and collect (grid-action), swaps
+//   (swap), agent-account calls (account), baskets and anything else (other). `orbio` is kept for
+//   products graded by their own record outside this card; no action kind here has it.
+// - Credit (usecases/report-card/grading.ts): a mined call matches filings made within the 10 minutes before
+//   its block; filed under several agent tags in that window, it is credited to none (ambiguous).
+import { decodeStep, type BundleKind } from "../bundles/index.js";
+import { DAY_S, WEEK_S, type ActionState, type NotGradedReason } from "./states.js";
+
+export const GRADING_RULES =
+  "Graded from the chain only. Vault deposits: 7 days after the shares were issued, a hit when the share price is not lower. " +
+  "Withdrawals in USDG (also queued): a day after payment, a hit when the share price is not higher a day later. " +
+  "Limit orders and ladders: a day after the last fill, a hit when the price moved the order's way (up after a buy, down after a sell). " +
+  "Grid and ladder-strategy opens: a day later, a hit when the price is inside the lines. " +
+  "In-kind exits, cancels, order and grid actions, swaps, account calls and baskets are not graded. " +
+  "A mined call is credited to a bundle prepared within the 10 minutes before its block; prepared under several agent tags in that window, it is credited to none (not graded, ambiguous). " +
+  "lower90 is the Wilson lower bound (z = 1.6449) of hits / (hits + misses).";
+
+type Hex = `0x${string}`;
+export type FiledStep = { to: string; data: string };
+
+export type ActionPlan =
+  | { rule: "not-graded"; reason: NotGradedReason; action: string }
+  | { rule: "deposit"; action: string; vault: Hex | null; queued: boolean }
+  | { rule: "withdraw"; action: string; vault: Hex | null; queued: boolean }
+  | { rule: "order"; action: string; side: "buy" | "sell"; token: Hex; orders: number }
+  | { rule: "range"; action: string; token: Hex; buyX18: bigint; sellX18: bigint };
+
+const lower = (a: unknown) => String(a).toLowerCase() as Hex;
+const APPROVE = "0x095ea7b3";
+
+/** The steps that act (every step but ERC-20 approvals): the ones matched to mined calls. */
+export function actionSteps<T extends FiledStep>(steps: readonly T[]): T[] {
+  return steps.filter((s) => !s.data.toLowerCase().startsWith(APPROVE));
+}
+
+/** Which rule grades a filing, from its bundle kind and its own calldata. */
+export function planAction(kind: BundleKind | string, steps: readonly FiledStep[]): ActionPlan {
+  const acting = actionSteps(steps);
+  const main = acting[0];
+  const call = main ? decodeStep({ data: main.data as Hex }) : null;
+  const fn = call?.functionName ?? "unknown";
+  const args = call?.args ?? [];
+  const ng = (reason: NotGradedReason, action: string): ActionPlan => ({ rule: "not-graded", reason, action });
+
+  switch (kind) {
+    case "vault-deposit":
+    case "up-vault-deposit":
+      return { rule: "deposit", action: "vault deposit (queued)", vault: kind === "vault-deposit" ? lower(main!.to) : null, queued: true };
+    case "stock-vault-deposit":
+      return { rule: "deposit", action: "stock-token vault deposit", vault: lower((args[0] as { vault: string }).vault), queued: false };
+    case "vault-cancel-deposit":
+    case "vault-cancel-withdraw":
+    case "up-vault-cancel":
+      return ng("cancel", "cancel of a queued request");
+    case "vault-withdraw":
+    case "up-vault-withdraw":
+    case "stock-vault-withdraw":
+      if (fn === "redeemInKind" || fn === "redeemEmergencyInKind" || (kind === "stock-vault-withdraw" && fn === "redeem")) return ng("in-kind", "in-kind withdrawal");
+      if (fn === "request" || fn === "requestRedeem") return { rule: "withdraw", action: "queued withdrawal", vault: null, queued: true };
+      if (fn === "withdrawUSDG") return { rule: "withdraw", action: "withdrawal in USDG", vault: lower(args[0]), queued: false };
+      return { rule: "withdraw", action: "withdrawal in USDG", vault: lower(main!.to), queued: false };
+    case "limit-order":
+    case "ladder":
+      return {
+        rule: "order",
+        action: kind === "ladder" ? `ladder of ${acting.length} orders` : fn === "createMarketOrder" ? "market order" : "limit order",
+        side: args[1] === true ? "sell" : "buy",
+        token: lower(args[0]),
+        orders: acting.length,
+      };
+    case "order-action":
+      return ng("order-action", `order ${fn}`);
+    case "grid":
+      if (fn === "open" || fn === "openWithMarket") {
+        const p = args[0] as { token: string; buyPriceX18: bigint; sellPriceX18: bigint };
+        return { rule: "range", action: "grid open", token: lower(p.token), buyX18: p.buyPriceX18, sellX18: p.sellPriceX18 };
+      }
+      return ng("grid-action", `grid ${fn}`);
+    case "ladder-strategy":
+      if (fn === "open") {
+        const legs = args[1] as { buyPriceX18: bigint; sellPriceX18: bigint }[];
+        const buy = legs.reduce((m, l) => (l.buyPriceX18 < m ? l.buyPriceX18 : m), legs[0]!.buyPriceX18);
+        const sell = legs.reduce((m, l) => (l.sellPriceX18 > m ? l.sellPriceX18 : m), legs[0]!.sellPriceX18);
+        return { rule: "range", action: `ladder strategy open (${legs.length} parts)`, token: lower(args[0]), buyX18: buy, sellX18: sell };
+      }
+      return ng("grid-action", `ladder strategy ${fn}`);
+    case "account-agent-call":
+      return ng("account", "agent-account call");
+    case "swap":
+      return ng("swap", "swap");
+    case "basket-buy":
+    case "basket-sell":
+    case "basket-make":
+      return ng("other", kind.replace("-", " "));
+    default:
+      return ng("other", String(kind));
+  }
+}
+
+/** Chain facts about a matched action, gathered by the grading job. Times are unix seconds of the chain. */
+export type ActionFacts = {
+  /** The indexed chain's time now. */
+  chainNow: number;
+  /** The block time of the (last) matched transaction. */
+  executedAt: number;
+  /** Queued deposits and withdrawals: the request's state and when it last changed. Absent: not indexed yet. */
+  queue?: { state: "pending" | "settled" | "completed" | "refunded" | "cancelled"; at: number };
+  /** Orders: whether any is still open, what filled in all (in and out, base units), and the last fill time. */
+  orders?: { open: number; filledIn: bigint; filledOut: bigint; lastFillAt: number | null };
+};
+
+export type Timeline = ActionState | { state: "due"; start: number; end: number };
+
+/** Waiting, not graded, or due (with the start and end times whose chain values the rule compares). */
+export function actionTimeline(plan: ActionPlan, f: ActionFacts): Timeline {
+  if (plan.rule === "not-graded") return { state: "not-graded", reason: plan.reason };
+  const due = (start: number, horizon: number): Timeline =>
+    f.chainNow >= start + horizon ? { state: "due", start, end: start + horizon } : { state: "waiting", reason: horizon === WEEK_S ? "week" : "day" };
+
+  if (plan.rule === "deposit" || plan.rule === "withdraw") {
+    const horizon = plan.rule === "deposit" ? WEEK_S : DAY_S;
+    if (!plan.queued) return due(f.executedAt, horizon);
+    if (!f.queue || f.queue.state === "pending") return { state: "waiting", reason: "queue" };
+    if (f.queue.state === "cancelled" || f.queue.state === "refunded") return { state: "not-graded", reason: "queue-cancelled" };
+    return due(f.queue.at, horizon);
+  }
+  if (plan.rule === "order") {
+    if (!f.orders || f.orders.open > 0) return { state: "waiting", reason: "fill" };
+    if (f.orders.filledIn === 0n || f.orders.lastFillAt === null) return { state: "not-graded", reason: "cancel" };
+    return due(f.orders.lastFillAt, DAY_S);
+  }
+  return due(f.executedAt, DAY_S);
+}
+
+/** Chain values at the start and the end of a due action: share prices (deposits, withdrawals) or token prices. */
+export type DueValues = { start: number | null; end: number | null };
+
+export type Verdict = { hit: boolean; note: string; figures: Record<string, string | number> };
+
+const fmt = (x: number) => (Math.abs(x) >= 1 ? x.toFixed(4) : x.toPrecision(4));
+const pct = (a: number, b: number) => `${(((b - a) / a) * 100).toFixed(2)}%`;
+
+/**
+ * The hit or miss of a due action. `values.start`/`end`: share prices for deposits and withdrawals; for
+ * orders `end` is the token price a day after the last fill (the start is the average fill price, from
+ * the facts); for ranges `end` is the token price a day after the open. Null when the chain has no value.
+ */
+export function verdict(plan: ActionPlan, f: ActionFacts, values: DueValues): Verdict | null {
+  const { start, end } = values;
+  switch (plan.rule) {
+    case "deposit":
+      if (start === null || end === null) return null;
+      return {
+        hit: end >= start,
+        note: `Share price ${fmt(start)} when the shares were issued, ${fmt(end)} 7 days later (${pct(start, end)}): ${end >= start ? "a hit" : "a miss"}.`,
+        figures: { sharePriceStart: fmt(start), sharePriceEnd: fmt(end) },
+      };
+    case "withdraw":
+      if (start === null || end === null) return null;
+      return {
+        hit: end <= start,
+        note: `Share price ${fmt(start)} at the exit, ${fmt(end)} a day later (${pct(start, end)}): ${end <= start ? "a hit, leaving missed no gain" : "a miss, the vault gained after the exit"}.`,
+        figures: { sharePriceExit: fmt(start), sharePriceDayLater: fmt(end) },
+      };
+    case "order": {
+      if (end === null || !f.orders || f.orders.filledIn === 0n || f.orders.filledOut === 0n) return null;
+      // Fill price in USDG per token from what went in and out (decimals are applied by the caller's scale).
+      const fill = values.start;
+      if (fill === null) return null;
+      const hit = plan.side === "buy" ? end >= fill : end <= fill;
+      return {
+        hit,
+        note: `${plan.side === "buy" ? "Bought" : "Sold"} at ${fmt(fill)} USDG on average; ${fmt(end)} a day after the last fill (${pct(fill, end)}): ${hit ? "a hit" : "a miss"}.`,
+        figures: { fillPrice: fmt(fill), priceDayLater: fmt(end) },
+      };
+    }
+    case "range": {
+      if (end === null) return null;
+      const buy = Number(plan.buyX18) / 1e18;
+      const sell = Number(plan.sellX18) / 1e18;
+      const hit = end >= buy && end <= sell;
+      return {
+        hit,
+        note: `Lines ${fmt(buy)}-${fmt(sell)} USDG; the price a day after the open was ${fmt(end)}: ${hit ? "a hit, inside the lines" : "a miss, outside the lines"}.`,
+        figures: { buyLine: fmt(buy), sellLine: fmt(sell), priceDayLater: fmt(end) },
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/** A note in words for an action that is not graded (yet). */
+export function stateNote(plan: ActionPlan, state: ActionState | { state: "unsigned"; expired: boolean }): string {
+  const what = plan.action.charAt(0).toUpperCase() + plan.action.slice(1);
+  if (state.state === "unsigned") return state.expired ? `${what}: prepared, never signed (the bundle expired).` : `${what}: prepared, waiting to be signed.`;
+  if (state.state === "graded") return `${what}: graded.`;
+  if (state.state === "waiting") {
+    const words = {
+      fill: "waits for its orders to fill (or stop)",
+      day: "is graded a day after it took effect",
+      week: "is graded 7 days after the shares were issued",
+      queue: "waits in the vault's queue",
+      receipt: "was signed; its transaction is not indexed yet",
+    } as const;
+    return `${what} ${words[state.reason]}.`;
+  }
+  const words = {
+    orbio: "is graded by its own record, not on this card",
+    swap: "is a swap: not graded",
+    cancel: "cancelled or stopped before it did anything: not graded",
+    "order-action": "is an order action (claim, cancel or realize): not graded",
+    "grid-action": "is a strategy action (close, repeat or collect): not graded",
+    "in-kind": "is an in-kind exit: not graded",
+    "queue-cancelled": "left the queue without settling: not graded",
+    account: "is an agent-account call: not graded",
+    ambiguous: "was filed under several agent tags within 10 minutes before it was mined: credited to none, not graded",
+    other: "is not graded",
+  } as const;
+  return `${what} ${words[state.reason]}.`;
+}

@@ -1,0 +1,163 @@
+// The agent API as an MCP server (the official TypeScript SDK): every JSON route is a tool
+// (./tools.ts) whose call is the route itself, run in process through `app.request()`. A tool answers
+// what the route answers: `structuredContent` is the HTTP body (`{data}`, or `{error, code, details?}`
+// with `isError`), and the text content is the same JSON. A prepare tool answers the unsigned bundle
+// and its sign link; nothing here signs or sends.
+//
+// Served two ways: Streamable HTTP at /mcp on the API (api/routes/mcp.ts: stateless, each POST borrows
+// a server from a per-app pool) and stdio (`npm run mcp`, scripts/mcp.ts). The tools are registered
+// once per server and the tools/list answer (~125 KB of JSON Schema) is built once per app: a POST
+// builds neither.
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import type { OpenApiDocument } from "../contract/discovery/catalog.js";
+import { SERVICE_NAME, SUMMARY } from "../contract/discovery/preface.js";
+import { agentToolsOf, toolRequest, type AgentTool } from "./tools.js";
+
+export const OPENAPI_PATH = "/v1/agent/openapi.json";
+
+/**
+ * What a tool call's inner request carries over from the outer one: the bindings of `app.request`
+ * (e.g. `{agentClientIp}`, the client the rate limiter counts it against). Nothing of the outer
+ * request's headers, and no Node response to write them to.
+ */
+export type ForwardedRequest = { env?: Record<string, unknown> };
+
+/** How a tool call finds its request's forwarding: the transport's authInfo.extra.forward (set per POST). */
+type CallExtra = { authInfo?: { extra?: { forward?: ForwardedRequest } } };
+
+const toolsByApp = new WeakMap<object, Promise<AgentTool[]>>();
+
+/** The app's tools, built once per app from the OpenAPI document it serves. */
+export function agentTools(app: OpenAPIHono<any>): Promise<AgentTool[]> {
+  let tools = toolsByApp.get(app);
+  if (!tools) {
+    tools = (async () => {
+      const response = await app.request(OPENAPI_PATH);
+      if (response.status !== 200) throw new Error(`${OPENAPI_PATH} answered ${response.status}`);
+      return agentToolsOf(app, (await response.json()) as OpenApiDocument);
+    })();
+    tools.catch(() => toolsByApp.delete(app));
+    toolsByApp.set(app, tools);
+  }
+  return tools;
+}
+
+/** Counts servers built (tests check a POST builds none once the pool is warm). */
+export const mcpBuildCounts = { servers: 0, toolLists: 0 };
+
+/**
+ * An MCP server whose tools call `app`'s routes in process. A call's inner request gets the
+ * forwarding of its transport (see CallExtra), else `forward`.
+ */
+export async function createAgentMcpServer(app: OpenAPIHono<any>, forward: ForwardedRequest = {}): Promise<McpServer> {
+  mcpBuildCounts.servers++;
+  const server = new McpServer(
+    { name: SERVICE_NAME, version: "1.0.0" },
+    {
+      instructions: `${SUMMARY}\n\nEvery tool is one route of the HTTP API (GET ${OPENAPI_PATH}) and answers exactly what the route answers: {data} on success; {error, code, details?} with isError otherwise. Prepare tools answer unsigned bundles and a sign link: the owner's wallet signs and sends them.`,
+    },
+  );
+  for (const tool of await agentTools(app)) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, idempotentHint: tool.method === "GET", openWorldHint: false },
+      },
+      async (args: Record<string, unknown>, extra: CallExtra) => {
+        const { url, init } = toolRequest(tool, args);
+        const env = (extra.authInfo?.extra?.forward ?? forward).env;
+        const response = await app.request(url, init, env as never);
+        const text = await response.text();
+        let body: Record<string, unknown>;
+        try {
+          body = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          body = { error: text.slice(0, 500), code: "INTERNAL" };
+        }
+        const retryAfter = response.headers.get("Retry-After");
+        if (retryAfter && !response.ok) body = { ...body, retryAfterSeconds: Number(retryAfter) };
+        return { content: [{ type: "text" as const, text: JSON.stringify(body) }], structuredContent: body, isError: !response.ok };
+      },
+    );
+  }
+  return server;
+}
+
+const toolListByApp = new WeakMap<object, Promise<ListToolsResult>>();
+
+/** The tools/list answer of `app`, asked once of a server of its own over an in-memory pair. */
+function cachedToolList(app: OpenAPIHono<any>): Promise<ListToolsResult> {
+  let list = toolListByApp.get(app);
+  if (!list) {
+    list = (async () => {
+      mcpBuildCounts.toolLists++;
+      const server = await createAgentMcpServer(app);
+      const [near, far] = InMemoryTransport.createLinkedPair();
+      const client = new Client({ name: "tool-list", version: "1.0.0" });
+      try {
+        await Promise.all([server.connect(far), client.connect(near)]);
+        return await client.listTools();
+      } finally {
+        await client.close().catch(() => {});
+        await server.close().catch(() => {});
+      }
+    })();
+    list.catch(() => toolListByApp.delete(app));
+    toolListByApp.set(app, list);
+  }
+  return list;
+}
+
+type JsonProperty = { type?: unknown };
+
+/**
+ * Why a tools/call's arguments break the primitive types its tool advertises, or undefined. The SDK
+ * validates with the routes' own schemas, whose query parameters coerce strings (as HTTP sends them):
+ * it would read `limit: true` as 1. A boolean, object or array is never an integer, number or string.
+ */
+export async function toolArgumentsProblem(app: OpenAPIHono<any>, name: string, args: Record<string, unknown>): Promise<string | undefined> {
+  const tool = (await cachedToolList(app)).tools.find((t) => t.name === name);
+  const properties = (tool?.inputSchema.properties ?? {}) as Record<string, JsonProperty>;
+  for (const [key, value] of Object.entries(args)) {
+    const type = properties[key]?.type;
+    if (type !== "integer" && type !== "number" && type !== "string") continue;
+    if (typeof value === "boolean" || (typeof value === "object" && value !== null)) return `Invalid params: arguments.${key} must be ${type === "string" ? "a string" : `a ${type}`}`;
+  }
+  return undefined;
+}
+
+/** Idle servers a pool keeps (more are built under concurrency, then dropped). */
+const MAX_IDLE = 16;
+
+export type McpServerPool = { take(): Promise<McpServer>; give(server: McpServer): void };
+
+const poolByApp = new WeakMap<object, McpServerPool>();
+
+/** Servers of `app` for stateless requests: one connects to one request's transport at a time, then returns. */
+export function mcpServerPool(app: OpenAPIHono<any>): McpServerPool {
+  let pool = poolByApp.get(app);
+  if (pool) return pool;
+  const idle: McpServer[] = [];
+  pool = {
+    async take() {
+      const ready = idle.pop();
+      if (ready) return ready;
+      const [server, list] = await Promise.all([createAgentMcpServer(app), cachedToolList(app)]);
+      // The SDK rebuilds every tool's JSON Schema on each tools/list: answer the one built once.
+      server.server.setRequestHandler(ListToolsRequestSchema, () => list);
+      return server;
+    },
+    give(server) {
+      if (idle.length < MAX_IDLE) idle.push(server);
+    },
+  };
+  poolByApp.set(app, pool);
+  return pool;
+}

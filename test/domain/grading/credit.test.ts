@@ -1,0 +1,133 @@
+// Credit only where it is due: the grading job against real Postgres, with the indexer's executed calls
+// in a projections schema of the test's own. A mined call matches only filings made within the 10 minutes
+// before its block (never after it), and filings under different agentTags make it credited to none.
+import type { Kysely } from "kysely";
+import postgres from "postgres";
+import { getAddress, type Address } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildGrid, buildOrderAction } from "../../../domain/bundles/index.js";
+import type { Database } from "../../../adapters/db/api-schema.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
+import { readReportCard } from "../../../usecases/report-card/card.js";
+import { runGrading } from "../../../usecases/report-card/grading.js";
+import { createTestDatabase, migratedDb, testClock, type TestDatabase } from "../../api/support.js";
+
+const VIEWS = "test_views";
+const hook = "0x5555555555555555555555555555555555555555" as Address;
+const strategy = "0x6666666666666666666666666666666666666666" as Address;
+const usdg = "0x3333333333333333333333333333333333333333" as Address;
+const token = "0x4444444444444444444444444444444444444444" as Address;
+const E18 = 10n ** 18n;
+const MIN = 60_000;
+
+let database: TestDatabase;
+let db: Kysely<Database>;
+let reads: Kysely<Projections>;
+let raw: postgres.Sql;
+const clock = testClock();
+const T0 = clock.now().getTime();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await migratedDb(database);
+  raw = postgres(database.url, { max: 1, onnotice: () => {} });
+  // The few projections the grading job reads, shaped as Ponder makes them (snake_case columns).
+  await raw.unsafe(`
+    create schema ${VIEWS};
+    create table ${VIEWS}.executed_call (tx_hash text primary key, "from" text not null, "to" text not null, input text not null, selector text not null, success boolean not null, block_number numeric(78) not null, "timestamp" integer not null);
+    create table ${VIEWS}.pool_swap (token text, price_x_18 numeric(78), block_number numeric(78), "timestamp" integer);
+    create table ${VIEWS}.activity (owner text, tx_hash text, kind text, subject text, contract text, data jsonb, "timestamp" integer);
+  `);
+  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: database.url, max: 2 }), viewsSchema: VIEWS });
+});
+afterAll(async () => {
+  await Promise.allSettled([db?.destroy(), reads?.destroy(), raw?.end()]);
+  await database?.drop();
+});
+
+let nextId = 0;
+const wallet = () => getAddress(`0x${(0xa0 + nextId++).toString(16).padStart(40, "0")}`);
+type Steps = readonly { to: string; data: string }[];
+
+async function file(owner: Address, steps: Steps, kind: string, agentTag: string | null, at: number): Promise<string> {
+  const id = `filing-${nextId++}`;
+  await db
+    .insertInto("filing")
+    .values({ id, owner: owner.toLowerCase(), agent_tag: agentTag, kind, steps: steps.map((s) => ({ to: s.to, data: s.data, value: "0" })), created_at: new Date(at) })
+    .execute();
+  return id;
+}
+
+/** The owner's call mined at `at` (ms; its block time is the whole second). */
+async function mined(owner: Address, step: { to: string; data: string }, at: number): Promise<string> {
+  const hash = `0x${(nextId++).toString(16).padStart(64, "0")}`;
+  await raw.unsafe(`insert into ${VIEWS}.executed_call values ($1, $2, $3, $4, $5, true, $6, $7)`, [
+    hash, owner.toLowerCase(), step.to.toLowerCase(), step.data.toLowerCase(), step.data.slice(0, 10), nextId, Math.floor(at / 1000),
+  ]);
+  return hash;
+}
+
+const actionOf = (id: string) => db.selectFrom("report_action").selectAll().where("filing_id", "=", id).executeTakeFirst();
+
+describe("credit only where it is due", () => {
+  it("a stranger files the owner's call first: the owner's agent files and sends, and the stranger gets no credit (nor anyone)", async () => {
+    const owner = wallet();
+    const claim = buildOrderAction({ owner, hook, action: "claimBoth", id: 7n });
+    const stranger = await file(owner, claim.steps, claim.kind, "stranger", T0);
+    const mine = await file(owner, claim.steps, claim.kind, "mine", T0 + 1 * MIN);
+    const tx = await mined(owner, claim.steps[0]!, T0 + 2 * MIN);
+    clock.set(new Date(T0 + 3 * MIN));
+    await runGrading({ db, reads, now: clock.now }, { owner });
+
+    for (const id of [stranger, mine]) {
+      const row = await actionOf(id);
+      expect([row?.state, row?.reason, row?.hit, row?.tx_hash]).toEqual(["not-graded", "ambiguous", null, tx]);
+      expect(row?.note).toMatch(/several agent tags.*credited to none.*mine, stranger/);
+    }
+    // Final: another pass changes nothing; the card shows both, neither graded.
+    await runGrading({ db, reads, now: clock.now }, { owner });
+    expect((await actionOf(stranger))?.reason).toBe("ambiguous");
+    const card = await readReportCard(db, { owner, view: "public", now: clock.now() });
+    expect(card.agents.map((a) => [a.name, a.graded, a.actions.map((x) => [x.state, x.reason])])).toEqual([
+      ["mine", 0, [["not-graded", "ambiguous"]]],
+      ["stranger", 0, [["not-graded", "ambiguous"]]],
+    ]);
+  });
+
+  it("filings under one tag: the oldest is credited as before", async () => {
+    const owner = wallet();
+    const claim = buildOrderAction({ owner, hook, action: "claimBoth", id: 8n });
+    const first = await file(owner, claim.steps, claim.kind, "mine", T0);
+    const second = await file(owner, claim.steps, claim.kind, "mine", T0 + MIN);
+    const tx = await mined(owner, claim.steps[0]!, T0 + 2 * MIN);
+    clock.set(new Date(T0 + 3 * MIN));
+    await runGrading({ db, reads, now: clock.now }, { owner });
+    const row = await actionOf(first);
+    expect([row?.state, row?.reason, row?.tx_hash]).toEqual(["not-graded", "order-action", tx]);
+    expect((await actionOf(second))?.tx_hash ?? null).toBeNull();
+  });
+
+  it("a filing older than 10 minutes before the block, or made after it, is not matched; one 9 minutes before is", async () => {
+    const open = (o: Address) => buildGrid({ owner: o, strategy, action: "open", usdg, token, buyPriceX18: 2n * E18, sellPriceX18: 3n * E18, amountUsdg: 10n, repeat: true });
+    const block = T0 + 60 * MIN;
+    const cases = [
+      { before: 10 * MIN + 1000, matched: false },
+      { before: -1000, matched: false },
+      { before: 9 * MIN, matched: true },
+      { before: 10 * MIN, matched: true },
+    ];
+    const ids: string[] = [];
+    for (const c of cases) {
+      const owner = wallet();
+      const bundle = open(owner);
+      ids.push(await file(owner, bundle.steps, bundle.kind, "mine", block - c.before));
+      const acting = bundle.steps.filter((s) => !s.data.startsWith("0x095ea7b3"));
+      for (const step of acting) await mined(owner, step, block);
+    }
+    clock.set(new Date(block + MIN));
+    await runGrading({ db, reads, now: clock.now });
+    const states = await Promise.all(ids.map(async (id) => (await actionOf(id))?.tx_hash != null));
+    expect(states).toEqual(cases.map((c) => c.matched));
+    expect((await actionOf(ids[2]!))?.state).toBe("waiting");
+  });
+});

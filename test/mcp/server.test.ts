@@ -1,0 +1,126 @@
+// The MCP server over /mcp with the SDK's own client, the app run in process (its fetch), on real
+// Postgres and Redis but no chain: the tools are the document's JSON routes with the routes' zod
+// schemas and the catalog's descriptions, and a call answers exactly what the route answers.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Redis } from "ioredis";
+import type { Kysely } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { prepareKinds } from "../../usecases/prepare/types.js";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
+import { toolName } from "../../mcp/tools.js";
+
+let database: TestDatabase;
+let db: Kysely<Database>;
+let redis: Redis;
+let t: ReturnType<typeof testApp>;
+let client: Client;
+const prefix = randomPrefix();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = await migratedDb(database);
+  redis = await connectRedis();
+  t = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl` } });
+  client = new Client({ name: "test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL("http://agent.test/mcp"), { fetch: async (url, init) => t.app.request(String(url), init) });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await deleteKeys(redis, prefix);
+  await Promise.allSettled([db?.destroy(), redis?.quit()]);
+  await database?.drop();
+});
+
+describe("MCP over /mcp", () => {
+  it("names tools after their paths", () => {
+    expect(toolName("GET", "/v1/agent/vaults/{vault}/prices")).toBe("vaults_prices");
+    expect(toolName("GET", "/v1/agent/vaults/{vault}")).toBe("vaults_vault");
+    expect(toolName("POST", "/v1/agent/prepare/vault-deposit")).toBe("prepare_vault_deposit");
+    expect(toolName("GET", "/v1/tokens")).toBe("tokens");
+  });
+
+  it("lists one tool per JSON route of the served document, every prepare kind among them, with the routes' schemas and catalog descriptions", async () => {
+    const doc = await json(await t.app.request("/v1/agent/openapi.json"));
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const kind of prepareKinds) expect(names).toContain(`prepare_${kind.replace(/-/g, "_")}`);
+    for (const name of ["products", "vaults", "vaults_vault", "accounts_owner", "accounts_activity", "sign_requests_id"]) expect(names).toContain(name);
+    expect(names).not.toContain("skill.md");
+    // Every JSON GET/POST route under /v1 is a tool.
+    const routes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+      ["get", "post"].filter((m) => item[m] && !/(openapi\.json|skill\.md|llms\.txt|reference)$/.test(path)).map((m) => `${m} ${path}`),
+    );
+    expect(tools.length).toBe(routes.length);
+
+    const deposit = tools.find((tool) => tool.name === "prepare_vault_deposit")!;
+    expect(deposit.inputSchema.required).toEqual(expect.arrayContaining(["owner", "vault", "amount"]));
+    expect((deposit.inputSchema.properties as Record<string, { pattern?: string; description?: string }>).owner).toMatchObject({
+      pattern: "^0x[0-9a-fA-F]{40}$",
+      description: expect.stringMatching(/signing wallet/),
+    });
+    expect(deposit.description).toMatch(/POST \/v1\/agent\/prepare\/vault-deposit/);
+    expect(deposit.description).toMatch(/- 404 NOT_AGENT_VAULT: /);
+    expect(deposit.description).toMatch(/Nothing is signed or sent/);
+    const activity = tools.find((tool) => tool.name === "accounts_activity")!;
+    expect((activity.inputSchema.properties as Record<string, { maximum?: number }>).waitMs).toMatchObject({ maximum: 30000 });
+    expect(activity.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it("a call answers what the route answers: validation errors, catalog errors, data", async () => {
+    const bad = await client.callTool({ name: "accounts_owner", arguments: { owner: "nope" } });
+    // The SDK validates against the route's schema before the route does.
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toMatch(/owner/);
+
+    const missing = await client.callTool({ name: "sign_requests_id", arguments: { id: "no-such-request" } });
+    const http = await t.app.request("/v1/agent/sign-requests/no-such-request");
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent).toEqual(await http.json());
+    expect((missing.structuredContent as { code: string }).code).toBe("NOT_FOUND");
+  });
+
+  it("the report-card tools take the owner's session: required on the private card, optional on the public one, which needs it when AGENT_REPORT_CARDS_READS=owner", async () => {
+    const owned = testApp({ db, redis, reportCards: { enabled: true, reads: "owner" }, rateLimit: { keyPrefix: `${prefix}:rl-owner` } });
+    const ownedClient = new Client({ name: "test-owner", version: "1.0.0" });
+    await ownedClient.connect(new StreamableHTTPClientTransport(new URL("http://agent.test/mcp"), { fetch: async (url, init) => owned.app.request(String(url), init) }));
+    try {
+      const { tools } = await ownedClient.listTools();
+      const card = tools.find((tool) => tool.name === "report_card_owner")!;
+      const privateCard = tools.find((tool) => tool.name === "report_card_private")!;
+      expect(Object.keys(card.inputSchema.properties ?? {})).toContain("sessionToken");
+      expect(card.inputSchema.required ?? []).not.toContain("sessionToken");
+      expect(privateCard.inputSchema.required).toContain("sessionToken");
+
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      const without = await ownedClient.callTool({ name: "report_card_owner", arguments: { owner: wallet.address } });
+      expect([without.isError, (without.structuredContent as { code: string }).code]).toEqual([true, "SESSION_REQUIRED"]);
+      const challenge = await createChallenge(db, { owner: wallet.address, now: owned.clock.now() });
+      const { token } = await exchangeChallenge(db, {
+        owner: wallet.address,
+        challengeId: challenge.challengeId,
+        signature: await wallet.signMessage({ message: challenge.message }),
+        now: owned.clock.now(),
+      });
+      const withToken = await ownedClient.callTool({ name: "report_card_owner", arguments: { owner: wallet.address, sessionToken: token } });
+      expect(withToken.isError ?? false).toBe(false);
+      expect(withToken.structuredContent).toMatchObject({ data: { owner: wallet.address, view: "public", hitRate: null } });
+      // The public mode still answers without one.
+      const open = await client.callTool({ name: "report_card_owner", arguments: { owner: wallet.address } });
+      expect(open.isError ?? false).toBe(false);
+    } finally {
+      await ownedClient.close();
+    }
+  });
+
+  it("GET and DELETE /mcp answer 405 (stateless server)", async () => {
+    expect((await t.app.request("/mcp")).status).toBe(405);
+    expect((await t.app.request("/mcp", { method: "DELETE" })).status).toBe(405);
+  });
+});

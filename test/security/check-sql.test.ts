@@ -1,0 +1,40 @@
+// Every SQL query is parameterised: scripts/check-sql.ts scans every product room, and CI runs it
+// here. The detector is also shown the shapes it must refuse and the ones it must let pass.
+import { describe, expect, it } from "vitest";
+import { ALLOWED, checkSql, findingsOf } from "../../scripts/check-sql.js";
+
+describe("scripts/check-sql.ts", () => {
+  it("finds no SQL built from strings in the service's code beyond the commented allow-list, and no stale entry", () => {
+    const result = checkSql();
+    expect(result.files).toBeGreaterThan(50);
+    expect(result.refused.map((f) => `${f.file}:${f.line} ${f.rule}: ${f.text}`)).toEqual([]);
+    expect(result.unusedAllowed).toEqual([]);
+    for (const entry of ALLOWED) expect(entry.why.length).toBeGreaterThan(10);
+  });
+
+  it("refuses unsafe calls, sql.raw / sql.lit / CompiledQuery.raw, untagged SQL templates and SQL concatenation", () => {
+    const source = [
+      "await sql.unsafe(`select * from t where id = '${id}'`);",
+      "await db.executeQuery(CompiledQuery.raw(`select 1 from t where a = ${a}`));",
+      "const q = sql`select ${sql.raw(column)} from t`;",
+      "const r = sql.lit(name);",
+      "await client.query(`delete from sessions where token = '${token}'`);",
+      'await client.query("select * from users where name = \'" + name + "\'");',
+      "const s = `UPDATE accounts SET owner = ${owner}`;",
+    ].join("\n");
+    const rules = findingsOf("x.ts", source).map((f) => `${f.line}:${f.rule}`);
+    expect(rules).toEqual(["1:unsafe", "2:raw", "3:raw", "4:raw", "5:template", "6:concat", "7:template"]);
+  });
+
+  it("lets parameterised SQL pass: tagged templates, the query builder, identifiers through sql.ref / sql.id", () => {
+    const source = [
+      "await sql`select * from t where id = ${id}`;",
+      "await db.selectFrom('t').selectAll().where('id', '=', id).execute();",
+      "const x = sql<number>`max(${sql.ref('timestamp')})`;",
+      "await sql`create schema if not exists ${sql.id(schema)}`.execute(db);",
+      "const message = `Select a vault from the list: ${name}`;", // words, not SQL
+      "const label = 'select' + suffix;",
+    ].join("\n");
+    expect(findingsOf("y.ts", source)).toEqual([]);
+  });
+});

@@ -1,0 +1,337 @@
+// Activity cursors: an owner's position in the activity feed, stored in the API's schema
+// (`activity_cursor`) and usable for 14 days.
+//
+// - A cursor is an opaque id: 192 bits, base64url (32 characters). A baseline cursor is random;
+//   the cursor answered to a poll is derived from the polled cursor's id and the new position
+//   (SHA-256), so a retried poll answers the same changes AND the same cursor (idempotent). A poll
+//   with nothing new (no change, no reorg) answers the cursor it was given, so an agent that polls
+//   with its latest cursor writes no row and asks the same question each time (answers can then
+//   be cached: api/routes/activity.ts); once that cursor is a day old the poll issues the derived
+//   one instead, created now, so a polling agent never meets the 14-day expiry. Only someone who
+//   holds the parent cursor can derive it.
+// - A cursor is bound to its owner: another owner's cursor answers like an unknown one.
+// - Reorgs: a cursor remembers the block of its position and the trail of recent blocks (within
+//   the indexer's reorg window) whose changes were given. A poll first checks the trail against
+//   the log: when the newest given block is no longer canonical, the answer is `reorged: true` and
+//   starts after the last common point (the newest given block still canonical, or the start of
+//   the reorg window), so the agent drops what it holds after `after` and applies the changes.
+//   The check reads the log as it is at that moment. Ponder can revert a block that stays
+//   canonical and re-index it in its next transaction (seen on the devnet after evm_revert: it
+//   reverted to the snapshot block's parent); a poll in between finds that block missing and
+//   rewinds further. That is safe: what the agent drops and is given again is identical.
+import { createHash, randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import { LRUCache } from "lru-cache";
+import type { ActivityCursorRow, Database } from "../../adapters/db/api-schema.js";
+import type { Projections } from "../../adapters/db/projections.js";
+import {
+  blockOfPosition,
+  lastPositionOf,
+  readChangesAfter,
+  readOwnerBlocks,
+  readOwnerHead,
+  type ActivityRow,
+  type BlockRef,
+} from "../../adapters/db/reads/activity.js";
+
+/** Activity cursor validity (spec Limits). */
+export const CURSOR_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+
+/**
+ * Blocks behind a given block that a reorg can still replace. Ponder treats blocks older than its
+ * finality depth as final (30 blocks on chains it does not know, such as 4663) and cannot revert
+ * them; 64 leaves a margin.
+ */
+export const REORG_WINDOW_BLOCKS = 64n;
+
+/** Most changes one answer carries; `more: true` means call again at once with the new cursor. */
+export const MAX_CHANGES_PER_CALL = 500;
+
+/** What a cursor id looks like; anything else is unknown without a lookup. */
+export const CURSOR_ID = /^[A-Za-z0-9_-]{22,64}$/;
+
+/**
+ * A poll with no change answers the cursor it was given, unless that cursor is older than this: then
+ * it issues the derived one (created now), so an agent that keeps polling never meets the expiry.
+ */
+export const CURSOR_RENEW_MS = 24 * 60 * 60 * 1000;
+
+/** One in this many issued cursors also sweeps expired ones. */
+const SWEEP_EVERY = 100;
+const SWEEP_BATCH = 1000;
+
+export type ActivityCursor = {
+  id: string;
+  /** Lowercase owner. */
+  owner: string;
+  /** Changes at or below this position were given (or predate the baseline). */
+  position: bigint;
+  /** Recent blocks whose changes were given, newest first (the block of `position` first). */
+  trail: BlockRef[];
+  createdAt: Date;
+};
+
+/** 192 random bits, base64url (32 characters). */
+export function newCursorId(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+/** The id of the cursor that follows `parentId` at this position and trail (deterministic). */
+export function childCursorId(parentId: string, position: bigint, trail: readonly BlockRef[]): string {
+  const state = [parentId, position.toString(), ...trail.map((b) => `${b.number}:${b.hash}`)].join("\n");
+  return createHash("sha256").update(state).digest().subarray(0, 24).toString("base64url");
+}
+
+function fromRow(row: ActivityCursorRow): ActivityCursor {
+  const blocks = (row.trail as { blocks?: [string, string][] } | null)?.blocks ?? [];
+  return {
+    id: row.id,
+    owner: row.owner,
+    position: BigInt(row.position),
+    trail: blocks.map(([number, hash]) => ({ number: BigInt(number), hash })),
+    createdAt: row.created_at,
+  };
+}
+
+/** True when `cursor` belongs to `owner` (lowercase) and is younger than 14 days at `now`. */
+export const isLiveFor = (cursor: ActivityCursor, owner: string, now: Date): boolean =>
+  cursor.owner === owner && cursor.createdAt.getTime() > now.getTime() - CURSOR_TTL_MS;
+
+/**
+ * Cursor rows kept in process: a row never changes once stored (an insert of an existing id does
+ * nothing), so a poll with a known cursor skips its SELECT (owner and expiry are still checked on
+ * every use), and a derived cursor known to be stored skips its INSERT. One per API process.
+ */
+export class CursorCache {
+  readonly #found: LRUCache<string, ActivityCursor>;
+  readonly #stored: LRUCache<string, true>;
+
+  constructor(maxEntries: number) {
+    this.#found = new LRUCache({ max: Math.max(1, maxEntries) });
+    this.#stored = new LRUCache({ max: Math.max(1, maxEntries) });
+  }
+
+  get(id: string): ActivityCursor | undefined {
+    return this.#found.get(id);
+  }
+
+  remember(cursor: ActivityCursor): void {
+    this.#found.set(cursor.id, cursor);
+    this.#stored.set(cursor.id, true);
+  }
+
+  isStored(id: string): boolean {
+    return this.#stored.has(id);
+  }
+
+  markStored(id: string): void {
+    this.#stored.set(id, true);
+  }
+}
+
+/** The cursor with this id when it exists, belongs to `owner` and is younger than 14 days at `now`. */
+export async function findLiveCursor(db: Kysely<Database>, id: string, owner: string, now: Date, cache?: CursorCache): Promise<ActivityCursor | undefined> {
+  if (!CURSOR_ID.test(id)) return undefined;
+  const known = cache?.get(id);
+  if (known) return isLiveFor(known, owner.toLowerCase(), now) ? known : undefined;
+  const row = await db
+    .selectFrom("activity_cursor")
+    .selectAll()
+    .where("id", "=", id)
+    .where("owner", "=", owner.toLowerCase())
+    .where("created_at", ">", new Date(now.getTime() - CURSOR_TTL_MS))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const cursor = fromRow(row);
+  cache?.remember(cursor);
+  return cursor;
+}
+
+/** A cursor as its activity_cursor row. */
+function cursorRow(cursor: Omit<ActivityCursor, "createdAt">, now: Date) {
+  const head = cursor.trail[0];
+  return {
+    id: cursor.id,
+    owner: cursor.owner.toLowerCase(),
+    position: cursor.position.toString(),
+    block_number: head ? head.number.toString() : null,
+    block_hash: head ? head.hash : null,
+    trail: { blocks: cursor.trail.map((b) => [b.number.toString(), b.hash] as [string, string]) },
+    created_at: now,
+  };
+}
+
+/**
+ * Stores a cursor (created now) unless one with its id exists, and answers the stored one: a
+ * derived id seen before keeps its first creation time.
+ */
+export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date): Promise<ActivityCursor> {
+  const row = await db
+    .insertInto("activity_cursor")
+    .values(cursorRow(cursor, now))
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  const stored = row ?? (await db.selectFrom("activity_cursor").selectAll().where("id", "=", cursor.id).executeTakeFirstOrThrow());
+  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
+  return fromRow(stored);
+}
+
+/**
+ * Stores a derived cursor unless one with its id exists (a repeated poll): one statement, no
+ * re-select, since a poll answers only the id (deterministic) and its parent's creation time.
+ */
+async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<void> {
+  if (cache?.isStored(cursor.id)) return;
+  await db
+    .insertInto("activity_cursor")
+    .values(cursorRow(cursor, now))
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+  cache?.markStored(cursor.id);
+  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
+}
+
+/** Deletes up to `limit` cursors that expired before `now`; answers how many. */
+export async function sweepExpiredCursors(db: Kysely<Database>, now: Date, limit = SWEEP_BATCH): Promise<number> {
+  const cutoff = new Date(now.getTime() - CURSOR_TTL_MS);
+  const result = await db
+    .deleteFrom("activity_cursor")
+    .where("id", "in", (eb) => eb.selectFrom("activity_cursor").select("id").where("created_at", "<=", cutoff).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// ---------------------------------------------------------------- the pure parts
+
+/**
+ * Merges the blocks of newly given changes (any order) into a trail, newest first, one entry per
+ * block, keeping only blocks a reorg can still replace (within REORG_WINDOW_BLOCKS of the newest).
+ */
+export function extendTrail(trail: readonly BlockRef[], given: readonly BlockRef[]): BlockRef[] {
+  const byNumber = new Map<bigint, BlockRef>();
+  for (const block of [...trail, ...given]) byNumber.set(block.number, { number: block.number, hash: block.hash.toLowerCase() });
+  const sorted = [...byNumber.values()].sort((a, b) => (a.number === b.number ? 0 : a.number > b.number ? -1 : 1));
+  const newest = sorted[0];
+  return newest ? sorted.filter((b) => b.number > newest.number - REORG_WINDOW_BLOCKS) : [];
+}
+
+export type ResumePoint = {
+  /** Answer the owner's changes after this position. */
+  after: bigint;
+  /** The trail still canonical (newest first). */
+  trail: BlockRef[];
+  /** True when changes already given were reorged away. */
+  reorged: boolean;
+};
+
+/**
+ * Where a poll resumes, given the cursor and the owner's blocks the log holds now over the
+ * cursor's trail. A reorg replaces a suffix of the chain, so the trail's canonical entries are
+ * its oldest ones:
+ * - newest entry canonical (or no trail): no reorg, resume at the cursor's position;
+ * - else the newest canonical entry is the last common block: resume after it;
+ * - none canonical: resume at the start of the reorg window before the newest entry (every block
+ *   before it is final; the trail covers every block in the window whose changes were given).
+ */
+export function resumePoint(cursor: Pick<ActivityCursor, "position" | "trail">, canonical: readonly BlockRef[]): ResumePoint {
+  const newest = cursor.trail[0];
+  if (!newest) return { after: cursor.position, trail: [], reorged: false };
+  const held = new Set(canonical.map((b) => `${b.number}:${b.hash.toLowerCase()}`));
+  const index = cursor.trail.findIndex((b) => held.has(`${b.number}:${b.hash.toLowerCase()}`));
+  if (index === 0) return { after: cursor.position, trail: [...cursor.trail], reorged: false };
+  if (index > 0) return { after: lastPositionOf(cursor.trail[index]!.number), trail: cursor.trail.slice(index), reorged: true };
+  const windowStart = newest.number - REORG_WINDOW_BLOCKS;
+  return { after: windowStart < 0n ? 0n : lastPositionOf(windowStart), trail: [], reorged: true };
+}
+
+/** True when a poll answered nothing new: no change, no reorg, and the cursor's position and trail stand. */
+export function isUnchanged(
+  parent: Pick<ActivityCursor, "position" | "trail">,
+  next: { position: bigint; trail: readonly BlockRef[]; reorged: boolean; changes: number },
+): boolean {
+  if (next.reorged || next.changes > 0 || next.position !== parent.position || next.trail.length !== parent.trail.length) return false;
+  return next.trail.every((b, i) => b.number === parent.trail[i]!.number && b.hash.toLowerCase() === parent.trail[i]!.hash.toLowerCase());
+}
+
+// ---------------------------------------------------------------- the feed
+
+export type ActivityAnswer = {
+  cursor: string;
+  /** When the polled cursor was issued (the baseline: now). */
+  since: Date;
+  now: Date;
+  /** The changes start after this position (the cursor's, or the last common point after a reorg). */
+  after: bigint;
+  changes: ActivityRow[];
+  /** More changes wait: call again at once with the new cursor. */
+  more: boolean;
+  reorged: boolean;
+};
+
+export type PollActivityParameters = {
+  db: Kysely<Database>;
+  reads: Kysely<Projections>;
+  owner: string;
+  now: Date;
+  /** Omit for a baseline. */
+  cursorId?: string;
+  limit?: number;
+  /** Cursor rows known in this process (optional). */
+  cursors?: CursorCache;
+};
+
+export class CursorNotFoundError extends Error {
+  override name = "CursorNotFoundError";
+}
+
+/**
+ * A baseline (no cursor): no changes, and a cursor at the owner's newest change. A poll: the
+ * owner's changes after the cursor (or after the last common point, when a reorg took changes
+ * already given), at most `limit`, and the cursor after the last one answered.
+ * Throws CursorNotFoundError for an unknown, foreign or expired cursor.
+ */
+export async function pollActivity(p: PollActivityParameters): Promise<ActivityAnswer> {
+  const owner = p.owner.toLowerCase();
+  const limit = Math.max(1, Math.min(p.limit ?? MAX_CHANGES_PER_CALL, MAX_CHANGES_PER_CALL));
+
+  if (p.cursorId === undefined) {
+    const head = await readOwnerHead(p.reads, owner);
+    const position = head ? BigInt(head.position) : 0n;
+    const trail = head ? await readOwnerBlocks(p.reads, owner, blockOfPosition(position) - REORG_WINDOW_BLOCKS + 1n, blockOfPosition(position)) : [];
+    const cursor = await saveCursor(p.db, { id: newCursorId(), owner, position, trail: extendTrail(trail, []) }, p.now);
+    p.cursors?.remember(cursor);
+    return { cursor: cursor.id, since: p.now, now: p.now, after: position, changes: [], more: false, reorged: false };
+  }
+
+  const parent = await findLiveCursor(p.db, p.cursorId, owner, p.now, p.cursors);
+  if (!parent) throw new CursorNotFoundError("unknown or expired cursor");
+
+  // The trail check and the changes after the cursor's position are read together: without a reorg
+  // (the usual case) the poll resumes at that position; after one, the changes are read again from
+  // the last common point.
+  const newest = parent.trail[0];
+  const oldest = parent.trail[parent.trail.length - 1];
+  const [canonical, rowsAtCursor] = await Promise.all([
+    newest && oldest ? readOwnerBlocks(p.reads, owner, oldest.number, newest.number) : Promise.resolve([]),
+    readChangesAfter(p.reads, owner, parent.position, limit + 1),
+  ]);
+  const resume = resumePoint(parent, canonical);
+
+  const rows = !resume.reorged && resume.after === parent.position ? rowsAtCursor : await readChangesAfter(p.reads, owner, resume.after, limit + 1);
+  const more = rows.length > limit;
+  const changes = more ? rows.slice(0, limit) : rows;
+  const last = changes[changes.length - 1];
+  const position = last ? BigInt(last.position) : resume.after;
+  const trail = extendTrail(
+    resume.trail,
+    changes.map((row) => ({ number: BigInt(row.blockNumber), hash: row.blockHash })),
+  );
+  // Nothing new and no reorg: the same cursor again (no row written), unless it is old enough to renew.
+  if (isUnchanged(parent, { position, trail, reorged: resume.reorged, changes: changes.length }) && p.now.getTime() - parent.createdAt.getTime() < CURSOR_RENEW_MS) {
+    return { cursor: parent.id, since: parent.createdAt, now: p.now, after: resume.after, changes, more, reorged: false };
+  }
+  const childId = childCursorId(parent.id, position, trail);
+  await storeDerivedCursor(p.db, { id: childId, owner, position, trail }, p.now, p.cursors);
+  return { cursor: childId, since: parent.createdAt, now: p.now, after: resume.after, changes, more, reorged: resume.reorged };
+}

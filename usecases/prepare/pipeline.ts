@@ -1,0 +1,163 @@
+// The prepare pipeline, I/O at the edges: resolve (projections and chain reads, the refusals) → build
+// (the pure builder) → money-safety self-check → simulate the whole bundle → store the SignRequest and
+// file it for the report card in one transaction → the PrepareResult. Runs in the worker of the
+// `prepare` queue, or in the API's process when it has no job client.
+import { randomBytes } from "node:crypto";
+import { getAddress, type Address } from "viem";
+import { marketRegistryAbi } from "../../abis/index.js";
+import { simulateFunded } from "../../adapters/chain/bundle-funds.js";
+import { createSignRequest, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
+import { allowListOf, ladderRevertDetails, moneySafetyViolations, walletSendCalls, withExtra, type AllowList } from "../../domain/bundles/index.js";
+import { ApiError, isErrorCode, errorCatalog } from "../../domain/errors.js";
+import { resolveGrid } from "./resolve/grid.js";
+import { resolveLadderStrategy } from "./resolve/ladder-strategy.js";
+import { resolveLadder, resolveLimitOrder, resolveOrderAction } from "./resolve/orders.js";
+import { resolveVaultCancelDeposit, resolveVaultCancelWithdraw } from "./resolve/vault-cancel.js";
+import { resolveVaultDeposit } from "./resolve/vault-deposit.js";
+import { resolveVaultWithdraw } from "./resolve/vault-withdraw.js";
+import { resolveSwap } from "./resolve/swap.js";
+import { resolveBasketBuy } from "./resolve/basket-buy.js";
+import { resolveBasketSell } from "./resolve/basket-sell.js";
+import { resolveBasketMake } from "./resolve/basket-make.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
+import type { PrepareBodies, PrepareContext, PrepareKind, PrepareResult, Resolved, Resolver } from "./types.js";
+
+export const CHAIN_ID = 4663;
+
+const resolvers: { [K in PrepareKind]: Resolver<K> } = {
+  "vault-deposit": resolveVaultDeposit,
+  "vault-cancel-deposit": resolveVaultCancelDeposit,
+  "vault-withdraw": resolveVaultWithdraw,
+  "vault-cancel-withdraw": resolveVaultCancelWithdraw,
+  "limit-order": resolveLimitOrder,
+  ladder: resolveLadder,
+  "order-action": resolveOrderAction,
+  grid: resolveGrid,
+  "ladder-strategy": resolveLadderStrategy,
+  swap: resolveSwap,
+  "basket-buy": resolveBasketBuy,
+  "basket-sell": resolveBasketSell,
+  "basket-make": resolveBasketMake,
+};
+
+/** Body fields that name a receiver or recipient (any spelling, at any depth). */
+const RECEIVER_FIELD = /^(receiver|recipient)s?$/i;
+
+/** 422 RECEIVER_NOT_OWNER when a body names a receiver or recipient that is not `owner`. */
+export function checkReceivers(body: unknown, owner: string, path = ""): void {
+  if (Array.isArray(body)) return body.forEach((v, i) => checkReceivers(v, owner, `${path}[${i}]`));
+  if (body === null || typeof body !== "object") return;
+  for (const [key, value] of Object.entries(body)) {
+    const field = path ? `${path}.${key}` : key;
+    if (RECEIVER_FIELD.test(key) && value !== undefined && value !== null && (typeof value !== "string" || value.toLowerCase() !== owner.toLowerCase())) {
+      throw new ApiError("RECEIVER_NOT_OWNER", `${field}: every receiver and recipient must be the owner ${getAddress(owner)}`, { field });
+    }
+    if (typeof value === "object") checkReceivers(value, owner, field);
+  }
+}
+
+/** Simulation reverts whose reason is a catalog refusal the resolvers also answer (the projection lagged). */
+const REVERT_CODES = new Set([
+  "DEPOSITS_CLOSED", "DEPOSITS_PAUSED", "VAULT_FULL", "CAPACITY", "AMOUNT_TOO_SMALL", "MARKET_NOT_OPEN", "ORDER_CLOSED",
+  "NOTHING_TO_CLAIM", "NOTHING_FILLED", "GRID_CLOSED", "LADDER_CLOSED", "NOTHING_TO_COLLECT", "NOT_LISTED", "NO_REFERENCE",
+  "WRONG_SIDE", "FIRST_TOO_SMALL", "FOLLOW_UP_TOO_SMALL", "NO_TRIP_HEADROOM", "BELOW_QUEUE_MINIMUM",
+  "SWAP_PAUSED", "BASKET_PAUSED", "BASKET_SELL_ONLY", "TOKEN_FROZEN", "TOKEN_PAUSED",
+]);
+
+/** The zap's and maker's deadline: at most 10 minutes after the bundle is prepared. */
+export const DEADLINE_WINDOW_SECONDS = 600;
+
+/** The deployments' allow-list, made once per deployments object (the check runs on every prepare). */
+const baseAllowLists = new WeakMap<Deployments, AllowList>();
+function baseAllowList(deployments: Deployments): AllowList {
+  let list = baseAllowLists.get(deployments);
+  if (!list) baseAllowLists.set(deployments, (list = allowListOf(deployments)));
+  return list;
+}
+
+/**
+ * The money-safety self-check of every bundle (domain/bundles/decode.ts, all nine rules): the
+ * deployments' contracts and tokens with what the resolver adds (`resolved.allow`), deadlines within
+ * 10 minutes of the later of the service's clock and the chain time the resolver read. A violation is a
+ * builder bug, never the caller's fault: logged, and 500 INTERNAL.
+ */
+export function checkPrepared(ctx: Pick<PrepareContext, "deployments" | "logger" | "now">, kind: string, owner: Address, resolved: Resolved): void {
+  const { bundle } = resolved;
+  const clock = BigInt(Math.floor(ctx.now().getTime() / 1000));
+  const now = resolved.chainTime !== undefined && resolved.chainTime > clock ? resolved.chainTime : clock;
+  const violations = moneySafetyViolations(bundle, owner, CHAIN_ID, {
+    usdg: ctx.deployments.contracts.usdg as Address | undefined,
+    allow: withExtra(baseAllowList(ctx.deployments), resolved.allow ?? {}),
+    deadlineWindow: { now, seconds: DEADLINE_WINDOW_SECONDS },
+  });
+  if (violations.length > 0) {
+    ctx.logger.error({ kind, bundleKind: bundle.kind, violations }, "prepared bundle breaks the money-safety rules; refused");
+    throw new ApiError("INTERNAL", "The prepared bundle failed the service's own safety check");
+  }
+}
+
+export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kind: K, body: PrepareBodies[K]): Promise<PrepareResult> {
+  const resolver = resolvers[kind] as Resolver<K> | undefined;
+  if (!resolver) throw new ApiError("NOT_FOUND", `prepare kind ${kind} is not served`);
+  checkReceivers(body, body.owner);
+  const owner = getAddress(body.owner);
+  const resolved: Resolved = await resolver(ctx, body, owner);
+  const { bundle } = resolved;
+
+  // Self-check: a builder bug must never reach a wallet.
+  checkPrepared(ctx, kind, owner, resolved);
+
+  // The filing's chain price does not depend on the simulation: read it alongside (one round trip
+  // less on the critical path); it is used only when the simulation passes. A short balance is no
+  // refusal: it is simulated over and answered in `issues` (agents prepare first and fund second).
+  const [{ simulation, issues }, chainPrice] = await Promise.all([
+    simulateFunded(ctx.client, owner, bundle.steps),
+    resolved.priceToken
+      ? ctx.client
+          .readContract({ address: getAddress(ctx.deployments.contracts.markets!), abi: marketRegistryAbi, functionName: "priceX18", args: [resolved.priceToken] })
+          .catch(() => null)
+      : Promise.resolve(null),
+  ]);
+  if (!simulation.ok) {
+    const code = simulation.reason.split(" ")[0]!;
+    const message = `step ${simulation.step + 1} of ${bundle.steps.length} would revert: ${simulation.reason} (simulated with ${simulation.method})`;
+    // A ladder open's per-part refusal keeps its {part, minimum|maximum, unit} from the contract's error.
+    if (REVERT_CODES.has(code) && isErrorCode(code) && errorCatalog[code].status === 422) throw new ApiError(code, message, ladderRevertDetails(simulation.reason, bundle.params));
+    throw new ApiError("SIMULATION_FAILED", message);
+  }
+
+  const id = newSignRequestId();
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + SIGN_REQUEST_TTL_MS);
+  const steps = bundle.steps.map((s) => ({ to: getAddress(s.to), data: s.data, value: "0" as const }));
+  const result: PrepareResult = {
+    id,
+    kind: bundle.kind,
+    owner,
+    steps,
+    params: { ...bundle.params, ...resolved.params, ...(body.agentTag ? { agentTag: body.agentTag } : {}) },
+    signUrl: `${ctx.baseUrl.replace(/\/+$/, "")}/sign/${id}`,
+    expiresAt: expiresAt.toISOString(),
+    walletSendCalls: walletSendCalls(bundle, owner),
+    simulation: { method: simulation.method },
+    issues,
+  };
+
+  await ctx.db.transaction().execute(async (trx) => {
+    await createSignRequest(trx, { id, owner, kind: bundle.kind, bundle: result as unknown as Record<string, unknown>, now });
+    await trx
+      .insertInto("filing")
+      .values({
+        id: randomBytes(16).toString("hex"),
+        sign_request_id: id,
+        owner: owner.toLowerCase(),
+        agent_tag: body.agentTag ?? null,
+        kind: bundle.kind,
+        steps,
+        chain_price: chainPrice,
+        created_at: now,
+      })
+      .execute();
+  });
+  return result;
+}

@@ -1,0 +1,34 @@
+// ApiErrors across the job queue: the worker throws the error's {code, message, details} as JSON (the
+// job's failure reason), the API rebuilds the same ApiError. Queue trouble maps to the catalog too.
+import { ApiError, isErrorCode, type ErrorDetails } from "../../domain/errors.js";
+import { JobFailedError, JobTimeoutError, QueueBusyError } from "../../adapters/queue/request-reply.js";
+
+const MARK = "api-error:";
+
+/** The failure reason a worker throws for an ApiError. */
+export function encodeApiError(error: ApiError): string {
+  return MARK + JSON.stringify({ code: error.code, message: error.message, details: error.details });
+}
+
+/** The ApiError a failure reason carries, or undefined. */
+export function decodeApiError(reason: string): ApiError | undefined {
+  const at = reason.indexOf(MARK);
+  if (at === -1) return undefined;
+  try {
+    const { code, message, details } = JSON.parse(reason.slice(at + MARK.length)) as { code: unknown; message?: string; details?: ErrorDetails };
+    return isErrorCode(code) ? new ApiError(code, message, details) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A job client's error as the answer: the worker's ApiError, 429 BUSY, or 503 UNAVAILABLE. */
+export function fromJobError(error: unknown): unknown {
+  if (error instanceof QueueBusyError) return new ApiError("BUSY", undefined, undefined, { headers: { "Retry-After": "1" } });
+  if (error instanceof JobTimeoutError) return new ApiError("UNAVAILABLE", "The prepare worker did not answer in time: retry shortly");
+  if (error instanceof JobFailedError) return decodeApiError(error.message) ?? new ApiError("INTERNAL");
+  if (error instanceof Error && /is not reachable|Connection is closed|enableOfflineQueue/.test(error.message)) {
+    return new ApiError("UNAVAILABLE", "The job queue is unavailable: retry shortly");
+  }
+  return error;
+}

@@ -1,0 +1,73 @@
+// basket-buy: pay one token (USDG by default, WETH or one of the basket's tokens) for basket tokens
+// through the zap. The payment is split over the basket's tokens by weight, each bought through the
+// aggregator (one route per token, through the route budget); the zap joins in proportion. Refusals:
+// 404 UNKNOWN_BASKET; 422 BASKET_SELL_ONLY, BASKET_PAUSED, BAD_TOKEN, NATIVE_ETH_IN, TOKEN_PAUSED,
+// TOKEN_FROZEN, AMOUNT_TOO_SMALL, BASKET_NO_ROUTE, PRICE_IMPACT_TOO_HIGH (over 3%), LEG_MINIMUM_TOO_LOW,
+// ROUTE_TOO_LARGE; 503 NOT_DEPLOYED, ZAP_UNAVAILABLE, AGGREGATOR_CHANGED. An owner short of the paid token
+// is no refusal: the answer's `issues.balance` says so (adapters/chain/bundle-funds.ts).
+import { proportionalJoin } from "../../../domain/basket-pool.js";
+import { buildBasketBuy } from "../../../domain/bundles/index.js";
+import { ApiError } from "../../../domain/errors.js";
+import type { Resolver } from "../types.js";
+import {
+  basketAggregator, basketSideToken, checkAggregator, checkImpact, checkLegMinimums, checkTokenUsable, contractOr503,
+  legsImpactBps, poolState, priceX18, quoteParam, resolveBasket, routeLegs, tokenInfo, valueUsd, zapDeadline,
+} from "./basket-common.js";
+import { build, lessBps, slippageOf, toBaseUnits, units } from "./common.js";
+
+export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner) => {
+  const zap = contractOr503(ctx, "basketZap");
+  const aggregator = basketAggregator(ctx);
+  const basket = await resolveBasket(ctx, body.basket);
+  if (basket.sellOnly) throw new ApiError("BASKET_SELL_ONLY", `${basket.symbol} can only be sold: the service took it off the site`);
+  const state = await poolState(ctx, basket.pool);
+  if (state.paused) throw new ApiError("BASKET_PAUSED", `${basket.symbol} is paused: it takes no buys now`);
+  const pay = await basketSideToken(ctx, body.payWith, state.tokens, true);
+  const amountIn = toBaseUnits("amount", body.amount, pay.decimals);
+  if (amountIn === 0n) throw new ApiError("AMOUNT_TOO_SMALL", "amount must be more than 0", { minimum: "1", unit: "token" });
+  const infos = await Promise.all(state.tokens.map((t) => tokenInfo(ctx, t)));
+  await Promise.all([checkTokenUsable(ctx, pay, [owner, zap]), ...infos.map((t) => checkTokenUsable(ctx, t, [zap, basket.pool]))]);
+  await checkAggregator(ctx, zap, aggregator);
+
+  // Split by weight; the last leg takes the rounding (the zap requires the legs to spend at most amountIn).
+  const total = state.weights.reduce((a, b) => a + b, 0n);
+  const amounts = state.weights.map((w) => (amountIn * w) / total);
+  amounts[amounts.length - 1]! += amountIn - amounts.reduce((a, b) => a + b, 0n);
+  const slippageBps = slippageOf(body);
+  const routed = await routeLegs(
+    aggregator,
+    state.tokens.map((tokenOut, i) => ({ tokenIn: pay.address, tokenOut, amountIn: amounts[i]! })),
+    zap,
+    slippageBps,
+    (l) => l.tokenOut,
+  );
+  checkLegMinimums(routed, slippageBps, (l) => l.tokenOut);
+  const expected = proportionalJoin(state.balances, state.supply, routed.map((l) => l.quote)).bptOut;
+  if (expected === 0n) throw new ApiError("AMOUNT_TOO_SMALL", `${units(amountIn, pay.decimals)} ${pay.symbol} buys no basket tokens: pay more`, { unit: "token" });
+  const [payPrice, block] = await Promise.all([priceX18(ctx, pay.address), ctx.client.getBlockNumber()]);
+  const spentUsd = valueUsd(amountIn, pay.decimals, payPrice);
+  const impactBps = legsImpactBps(routed);
+  const worst = routed.reduce((a, b) => (b.priceImpactBps > a.priceImpactBps ? b : a), routed[0]!);
+  checkImpact(impactBps, spentUsd, expected, worst?.leg.tokenOut);
+  // The least basket tokens: the join of every leg's minimum, never more than the expected less slippage.
+  const joinOfMinimums = proportionalJoin(state.balances, state.supply, routed.map((l) => l.minOut)).bptOut;
+  const byslippage = lessBps(expected, slippageBps);
+  const minBptOut = joinOfMinimums < byslippage ? joinOfMinimums : byslippage;
+  const { deadline, chainTime } = await zapDeadline(ctx);
+  const bundle = build(() =>
+    buildBasketBuy({ owner, zap, pool: basket.pool, tokenIn: pay.address, amountIn, legs: routed.map((l) => l.leg), minBptOut, deadline }),
+  );
+  return {
+    bundle,
+    priceToken: infos.find((t) => t.symbol !== "USDG")?.address,
+    allow: { tokens: [basket.pool, pay.address, ...state.tokens] },
+    chainTime,
+    params: {
+      basket: { symbol: basket.symbol, listed: basket.listed },
+      payWith: pay.symbol,
+      expectedOut: expected.toString(),
+      slippageBps,
+      quote: quoteParam(block, spentUsd, impactBps),
+    },
+  };
+};

@@ -1,0 +1,157 @@
+// basket-make: a new basket through the basket maker, with the owner's first deposit (USDG or WETH,
+// worth at least 25 USD) split by weight and bought through the aggregator (one route per token, through
+// the route budget). The name, symbol, tokens, weights and fee are permanent; the basket is unverified
+// until the service lists it. Refusals: every 422 of the spec's basket-make row, and 503
+// MAKER_NOT_DEPLOYED, TRADE_LIST_LOADING, ZAP_UNAVAILABLE, AGGREGATOR_CHANGED. An owner short of the deposit
+// is no refusal: the answer's `issues.balance` says so.
+import { randomBytes } from "node:crypto";
+import { getAddress, isAddress, toHex, type Address } from "viem";
+import { basketMakerAbi, basketRegistryAbi } from "../../../abis/index.js";
+import { NATIVE_ETH, same } from "../../../adapters/chain/aggregator-tokens.js";
+import { listedToken, listedTokens } from "../../../adapters/chain/token-list.js";
+import { simulateBundle } from "../../../adapters/chain/simulate.js";
+import { nameProblem, symbolProblem } from "../../../domain/basket-plan/names.js";
+import { pctToX18, weightProblem, WEIGHT_ONE } from "../../../domain/basket-plan/weights.js";
+import { buildBasketMake, BASKET_FEES } from "../../../domain/bundles/index.js";
+import { ApiError, isErrorCode } from "../../../domain/errors.js";
+import type { PrepareContext, Resolver } from "../types.js";
+import {
+  basketAggregator, checkAggregator, checkImpact, checkLegMinimums, checkTokenUsable, contractOr503, legsImpactBps, priceX18,
+  quoteParam, routeLegs, tokenInfo, valueUsd, zapDeadline, type BasketToken,
+} from "./basket-common.js";
+import { build, slippageOf, toBaseUnits, units } from "./common.js";
+
+/** The first deposit is worth at least 25 USD. */
+export const MIN_FIRST_DEPOSIT_USD = 25;
+/** What the first deposit mints (BasketPool.INITIAL_SUPPLY). */
+const INITIAL_SUPPLY = 100n * 10n ** 18n;
+const MAKE_REVERTS = new Set(["SYMBOL_TAKEN", "BAD_NAME", "BAD_SYMBOL", "RESERVED_SYMBOL", "NO_ANCHOR", "WEIGHTS_SUM", "WEIGHT_TOO_SMALL", "MAKE_FEE", "TOKEN_COUNT", "DUPLICATE_TOKEN"]);
+
+/** The trade list: the service's token list, charted tokens with a market (USDG needs none). */
+async function tradeListToken(ctx: PrepareContext, input: string, index: number): Promise<BasketToken> {
+  const text = input.trim();
+  const field = `tokens[${index}].token`;
+  if (text.toUpperCase() === "ETH" || same(text, NATIVE_ETH)) throw new ApiError("NATIVE_ETH_TOKEN", `${field}: native ETH cannot be a basket token: use WETH`, { token: text });
+  let address: Address;
+  if (isAddress(text, { strict: false })) {
+    if (!listedToken(text)) throw new ApiError("NOT_ON_TRADE_LIST", `${field}: ${getAddress(text)} is not on the trade list`, { token: getAddress(text) });
+    address = getAddress(text);
+  } else {
+    const listed = listedTokens().find((t) => t.symbol.toLowerCase() === text.toLowerCase());
+    if (!listed) throw new ApiError("UNKNOWN_TOKEN", `${field}: ${text} is not a listed symbol`, { token: text });
+    address = getAddress(listed.address);
+  }
+  return tokenInfo(ctx, address);
+}
+
+export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owner) => {
+  const maker = contractOr503(ctx, "basketMaker", "MAKER_NOT_DEPLOYED");
+  const registry = contractOr503(ctx, "basketRegistry", "MAKER_NOT_DEPLOYED");
+  const aggregator = basketAggregator(ctx);
+  const charted = await ctx.reads.selectFrom("token").select(["symbol", "name"]).execute();
+  if (charted.length === 0) throw new ApiError("TRADE_LIST_LOADING", "The trade list is loading: retry shortly");
+  const usdg = getAddress(contractOr503(ctx, "usdg"));
+  const weth = ctx.deployments.contracts.weth ? getAddress(ctx.deployments.contracts.weth) : undefined;
+
+  // The basket's shape.
+  if (body.tokens.length < 2 || body.tokens.length > 8) throw new ApiError("TOKEN_COUNT", `A basket holds 2-8 tokens, not ${body.tokens.length}`);
+  const tokens = await Promise.all(body.tokens.map((t, i) => tradeListToken(ctx, t.token, i)));
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (seen.has(t.address.toLowerCase())) throw new ApiError("DUPLICATE_TOKEN", `${t.symbol} is listed twice`, { token: t.address });
+    seen.add(t.address.toLowerCase());
+  }
+  if (!tokens.some((t) => same(t.address, usdg) || (weth && same(t.address, weth)))) throw new ApiError("NO_ANCHOR", "A basket must hold USDG or WETH");
+  const weights = body.tokens.map((t) => pctToX18(t.weightPct));
+  const weightIssue = weightProblem(weights);
+  if (weightIssue) throw new ApiError(weightIssue.code, weightIssue.message, weightIssue.index === undefined ? undefined : { token: tokens[weightIssue.index]!.address });
+  const swapFeePct = body.swapFeePct ?? 1;
+  const swapFeePercentage = swapFeePct === 0.3 ? BASKET_FEES[0] : swapFeePct === 1 ? BASKET_FEES[1] : undefined;
+  if (swapFeePercentage === undefined) throw new ApiError("MAKE_FEE", `swapFeePct must be 0.3 or 1, not ${swapFeePct}`);
+
+  // Name and symbol.
+  const rules = { tokenNames: charted.map((t) => t.name), tokenSymbols: [...charted.map((t) => t.symbol), "USDG", "ETH"] };
+  const badName = nameProblem(body.name, rules);
+  if (badName) throw new ApiError(badName.code, badName.message);
+  const earlySymbol = symbolProblem(body.symbol, rules, false);
+  if (earlySymbol) throw new ApiError(earlySymbol.code, earlySymbol.message);
+  const taken = await ctx.client.readContract({ address: registry, abi: basketRegistryAbi, functionName: "symbolTaken", args: [body.symbol] });
+  if (taken) throw new ApiError("SYMBOL_TAKEN", `Another basket has the symbol ${body.symbol} (case is ignored)`);
+
+  // The first deposit.
+  const payText = body.payWith?.trim() ?? "USDG";
+  if (payText.toUpperCase() === "ETH" || same(payText, NATIVE_ETH)) throw new ApiError("NATIVE_ETH_IN", "Native ETH cannot be paid in: use WETH");
+  const payAddress =
+    payText.toUpperCase() === "USDG" || same(payText, usdg) ? usdg : weth && (payText.toUpperCase() === "WETH" || same(payText, weth)) ? weth : undefined;
+  if (!payAddress) throw new ApiError("BAD_DEPOSIT_TOKEN", `The first deposit is paid in USDG or WETH, not ${payText}`, { token: payText });
+  const pay = await tokenInfo(ctx, payAddress);
+  const amountIn = toBaseUnits("amount", body.amount, pay.decimals);
+  const payPrice = await priceX18(ctx, pay.address);
+  const depositUsd = valueUsd(amountIn, pay.decimals, payPrice);
+  if (payPrice === 0n || depositUsd < MIN_FIRST_DEPOSIT_USD) {
+    const minimum = payPrice === 0n ? 0n : (BigInt(MIN_FIRST_DEPOSIT_USD) * 10n ** BigInt(18 + pay.decimals) + payPrice - 1n) / payPrice;
+    throw new ApiError("DEPOSIT_TOO_SMALL", `The first deposit must be worth at least ${MIN_FIRST_DEPOSIT_USD} USD (${units(minimum, pay.decimals)} ${pay.symbol}); this one is worth ${depositUsd.toFixed(2)} USD`, {
+      minimum: minimum.toString(),
+      unit: same(pay.address, usdg) ? "USDG" : "token",
+    });
+  }
+  await Promise.all([checkTokenUsable(ctx, pay, [owner, maker]), ...tokens.map((t) => checkTokenUsable(ctx, t, [maker]))]);
+  await checkAggregator(ctx, maker, aggregator);
+
+  // Tokens sorted by address, as the maker requires, with their weights.
+  const order = tokens.map((t, i) => ({ t, w: weights[i]! })).sort((a, b) => (BigInt(a.t.address) < BigInt(b.t.address) ? -1 : 1));
+  const basket = {
+    name: body.name,
+    symbol: body.symbol,
+    tokens: order.map((o) => o.t.address),
+    normalizedWeights: order.map((o) => o.w),
+    swapFeePercentage,
+    salt: toHex(randomBytes(32)),
+  };
+  // Each leg spends its weight's share (the maker checks the split); the last takes the rounding.
+  const amounts = basket.normalizedWeights.map((w) => (amountIn * w) / WEIGHT_ONE);
+  amounts[amounts.length - 1]! += amountIn - amounts.reduce((a, b) => a + b, 0n);
+  const slippageBps = slippageOf(body);
+  const routed = await routeLegs(
+    aggregator,
+    basket.tokens.map((tokenOut, i) => ({ tokenIn: pay.address, tokenOut, amountIn: amounts[i]! })),
+    maker,
+    slippageBps,
+    (l) => l.tokenOut,
+  );
+  checkLegMinimums(routed, slippageBps, (l) => l.tokenOut);
+  const impactBps = legsImpactBps(routed);
+  const worst = routed.reduce((a, b) => (b.priceImpactBps > a.priceImpactBps ? b : a), routed[0]!);
+  checkImpact(impactBps, depositUsd, INITIAL_SUPPLY, worst.leg.tokenOut);
+  const [{ deadline, chainTime }, pool, block] = await Promise.all([
+    zapDeadline(ctx),
+    ctx.client.readContract({ address: maker, abi: basketMakerAbi, functionName: "predictAddress", args: [basket, owner] }),
+    ctx.client.getBlockNumber(),
+  ]);
+  const bundle = build(() =>
+    buildBasketMake({ owner, maker, basket, tokenIn: pay.address, amountIn, legs: routed.map((l) => l.leg), minBptOut: INITIAL_SUPPLY, deadline }),
+  );
+
+  // The maker's own word before the pipeline's simulation: its refusal codes, else MAKE_REFUSED.
+  const simulation = await simulateBundle(ctx.client, owner, bundle.steps);
+  if (!simulation.ok) {
+    const code = simulation.reason.split(" ")[0]!;
+    if (MAKE_REVERTS.has(code) && isErrorCode(code)) throw new ApiError(code, `The basket maker refuses: ${simulation.reason}`);
+    throw new ApiError("MAKE_REFUSED", `The basket maker would refuse this basket: ${simulation.reason} (step ${simulation.step + 1})`);
+  }
+  return {
+    bundle,
+    priceToken: basket.tokens.find((t) => !same(t, usdg)),
+    allow: { tokens: [pay.address, ...basket.tokens] },
+    chainTime,
+    params: {
+      decimals: 18,
+      pool: getAddress(pool),
+      expectedOut: INITIAL_SUPPLY.toString(),
+      slippageBps,
+      payWith: pay.symbol,
+      quote: quoteParam(block, depositUsd, impactBps),
+      permanent: "The name, symbol, tokens, weights and fee are permanent; the basket is unverified until the service lists it.",
+    },
+  };
+};
