@@ -6,6 +6,7 @@ import * as abis from "./abis/index.js";
 import { loadDeployments } from "./adapters/chain/deployments.js";
 import { resolve } from "node:path";
 import { config, indexerRpc, repoRoot } from "./adapters/config.js";
+import { CHAIN_ID } from "./domain/chain.js";
 
 const d = loadDeployments(config.DEPLOYMENTS_FILE);
 const c = d.contracts as Record<string, Address>;
@@ -30,7 +31,7 @@ const database =
 
 export default createConfig({
   database,
-  chains: { [chain]: { id: 4663, rpc: indexerRpc(config), pollingInterval: 100, ethGetLogsBlockRange: 10_000 } },
+  chains: { [chain]: { id: CHAIN_ID, rpc: indexerRpc(config), pollingInterval: 100, ethGetLogsBlockRange: 10_000 } },
   contracts: {
     MarketRegistry: source(abis.marketRegistryAbi, c.markets!),
     Pool: {

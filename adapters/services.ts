@@ -2,7 +2,7 @@
 // unreachable says so in one line (the URL it tried, and how to set it) and exits non-zero. The chain
 // is checked too, but only for its id: money moves on what is built against it.
 import { connect } from "node:net";
-import { CHAIN_ID } from "./chain/client.js";
+import { CHAIN_ID } from "../domain/chain.js";
 import { config, redactUrl } from "./config.js";
 
 /** Opens a TCP connection to host:port and closes it. Resolves null when it connects, else the reason. */

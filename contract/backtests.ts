@@ -4,6 +4,7 @@
 // prepare routes are decimal strings, as those routes take them.
 import { z } from "@hono/zod-openapi";
 import { Address, Timestamp } from "./fields.js";
+import { CAIP2_NETWORK, CHAIN_ID } from "../domain/chain.js";
 
 const num = (description: string) => z.number().openapi({ description });
 const nullableNum = (description: string) => z.number().nullable().openapi({ description });
@@ -316,8 +317,8 @@ export const PaymentRequiredBody = z
     accepts: z.array(
       z.object({
         scheme: z.literal("exact"),
-        network: z.string().openapi({ description: "eip155:4663" }),
-        chainId: z.literal(4663),
+        network: z.string().openapi({ description: CAIP2_NETWORK }),
+        chainId: z.literal(CHAIN_ID),
         asset: Address.openapi({ description: "USDG" }),
         maxAmountRequired: z.string().openapi({ description: "Amount in USDG base units (6 decimals)" }),
         amount: z.string().openapi({ description: "The same amount in whole USDG" }),

@@ -2,6 +2,7 @@
 // service's actions and nothing else.
 import { z } from "@hono/zod-openapi";
 import { Address } from "./fields.js";
+import { CHAIN_ID } from "../domain/chain.js";
 
 export const PolicyQuery = z.object({
   wallet: Address.optional().openapi({ description: "The agent wallet; without it, {{WALLET_ADDRESS}} stays in the conditions" }),
@@ -10,7 +11,7 @@ export const PolicyQuery = z.object({
 export const PolicyDocument = z
   .object({
     provider: z.enum(["privy", "turnkey"]),
-    chainId: z.literal(4663),
+    chainId: z.literal(CHAIN_ID),
     wallet: Address.nullable().openapi({ description: "The wallet given, checksummed (the conditions hold it lowercase); null unless given" }),
     placeholders: z.record(z.string(), z.string()).openapi({ description: "Each placeholder left in the document and what to put in its place" }),
     contracts: z

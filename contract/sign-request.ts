@@ -2,6 +2,7 @@
 // kind, owner and times. Fields of the bundle beyond these are the prepare routes' own.
 import { z } from "@hono/zod-openapi";
 import { Address, Timestamp } from "./fields.js";
+import { CHAIN_ID_HEX } from "../domain/chain.js";
 
 export const Call = z
   .object({
@@ -14,7 +15,7 @@ export const Call = z
 export const WalletSendCalls = z
   .object({
     version: z.literal("2.0.0"),
-    chainId: z.literal("0x1237"),
+    chainId: z.literal(CHAIN_ID_HEX),
     from: Address,
     atomicRequired: z.boolean(),
     calls: z.array(Call),

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { config, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
-import { CHAIN_ID } from "../adapters/chain/client.js";
+import { CHAIN_ID } from "../domain/chain.js";
 import { probeTcp, readChainId, requireChain, requireServices } from "../adapters/services.js";
 import { API_NODE_FLAGS } from "../api/node-flags.js";
 

@@ -3,6 +3,7 @@
 import type { Context, Event } from "ponder:registry";
 import { activity, executedCall } from "ponder:schema";
 import { slice } from "viem";
+import { activityPosition } from "../domain/activity-position.js";
 import { isServiceContract } from "./deployments.js";
 import type { Address } from "viem";
 
@@ -11,9 +12,6 @@ export type Change = { owner: Address; kind: string; subject: string; data: Data
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 
-/** Position of the `row`-th change of a log: what cursors point at. */
-export const activityPosition = (blockNumber: bigint, logIndex: number, row: number) =>
-  blockNumber * 1_000_000n + BigInt(logIndex) * 10n + BigInt(row);
 
 /** Bigints become decimal strings, so the log stays JSON. */
 export function amounts(values: Record<string, bigint | number | string | boolean | null>): Data {

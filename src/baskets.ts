@@ -4,6 +4,7 @@ import { ponder, type Context } from "ponder:registry";
 import { basket, basketBalance } from "ponder:schema";
 import type { Address } from "viem";
 import { amounts, logChanges } from "./activity.js";
+import { sameAddress } from "../domain/address.js";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 const toStrings = (xs: readonly bigint[]) => xs.map((x) => x.toString());
@@ -61,14 +62,13 @@ ponder.on("BasketPool:Exited", async ({ event, context }) => {
 });
 
 ponder.on("BasketPool:BasketSwap", async ({ event, context }) => {
-  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   const { tokenIn, tokenOut, amountIn, amountOut, fee } = event.args;
   await moveBalances(
     context,
     event.log.address,
     event.block.timestamp,
-    (_, t) => (same(t, tokenIn) ? amountIn : same(t, tokenOut) ? -amountOut : 0n),
-    (_, t) => (same(t, tokenIn) ? fee : 0n),
+    (_, t) => (sameAddress(t, tokenIn) ? amountIn : sameAddress(t, tokenOut) ? -amountOut : 0n),
+    (_, t) => (sameAddress(t, tokenIn) ? fee : 0n),
   );
 });
 

@@ -6,6 +6,7 @@ import { ApiError } from "../../domain/errors.js";
 import { NATIVE_ETH } from "../../domain/bundles/utils.js";
 import type { Deployments } from "./deployments.js";
 import { listedToken, listedTokens } from "./token-list.js";
+import { sameAddress } from "../../domain/address.js";
 
 export { NATIVE_ETH };
 
@@ -20,20 +21,19 @@ export type ResolvedToken = {
   ownSymbol?: string;
 };
 
-export const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 const native = (): ResolvedToken => ({ address: getAddress(NATIVE_ETH), symbol: "ETH", decimals: 18, listed: true, native: true });
 
 /** The decimals the deployments file knows (USDG is 6), or undefined. */
 function knownDecimals(deployments: Deployments, address: string): number | undefined {
-  if (deployments.contracts.usdg && same(deployments.contracts.usdg, address)) return 6;
-  return deployments.tokens.find((t) => same(t.address, address))?.decimals;
+  if (deployments.contracts.usdg && sameAddress(deployments.contracts.usdg, address)) return 6;
+  return deployments.tokens.find((t) => sameAddress(t.address, address))?.decimals;
 }
 
 /** `input` as a token, or 422 UNKNOWN_TOKEN / NOT_A_TOKEN (field names the request field). */
 export async function resolveToken(client: PublicClient, deployments: Deployments, input: string, field = "token"): Promise<ResolvedToken> {
   const text = input.trim();
-  if (text.toUpperCase() === "ETH" || same(text, NATIVE_ETH)) return native();
+  if (text.toUpperCase() === "ETH" || sameAddress(text, NATIVE_ETH)) return native();
   if (isAddress(text, { strict: false })) {
     const address = getAddress(text);
     const listed = listedToken(address);

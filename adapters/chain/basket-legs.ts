@@ -3,6 +3,7 @@ import { encodeFunctionData, type Address, type PublicClient } from "viem";
 import { devAggregatorAbi } from "../../abis/index.js";
 import { lessSlippage } from "../../domain/basket-pool.js";
 import type { Leg } from "../../domain/bundles/legs.js";
+import { sameAddress } from "../../domain/address.js";
 
 /** What the aggregator pays now for `amountIn` of `tokenIn` in `tokenOut`. */
 export type QuoteFn = (tokenIn: Address, tokenOut: Address, amountIn: bigint) => Promise<bigint>;
@@ -13,7 +14,6 @@ export function aggregatorQuote(client: Pick<PublicClient, "readContract">, aggr
     client.readContract({ address: aggregator, abi: devAggregatorAbi, functionName: "quote", args: [tokenIn, tokenOut, amountIn] });
 }
 
-const same = (a: Address, b: Address) => a.toLowerCase() === b.toLowerCase();
 
 /** One leg selling `amountIn` of `tokenIn` for `tokenOut` to `recipient` (the zap or maker); a pass-through when the tokens are the same. */
 export async function buildLeg(
@@ -24,7 +24,7 @@ export async function buildLeg(
   recipient: Address,
   slippageBps: number,
 ): Promise<{ leg: Leg; quote: bigint; minOut: bigint }> {
-  if (same(tokenIn, tokenOut)) return { leg: { tokenIn, tokenOut, amountIn, data: "0x" }, quote: amountIn, minOut: amountIn };
+  if (sameAddress(tokenIn, tokenOut)) return { leg: { tokenIn, tokenOut, amountIn, data: "0x" }, quote: amountIn, minOut: amountIn };
   const q = await quote(tokenIn, tokenOut, amountIn);
   const minOut = (q * BigInt(10_000 - slippageBps)) / 10_000n;
   const data = encodeFunctionData({ abi: devAggregatorAbi, functionName: "swap", args: [tokenIn, tokenOut, amountIn, minOut, recipient] });

@@ -1,13 +1,12 @@
 // The API's read connection to chain 4663: a viem public client over HTTP. Reads made in the same
 // tick go out as one JSON-RPC batch; a dead RPC fails within `timeoutMs` instead of hanging a route.
 import { createPublicClient, defineChain, http, type PublicClient } from "viem";
-
-export const CHAIN_ID = 4663;
+import { CHAIN_ID } from "../../domain/chain.js";
 
 /** Chain 4663 as viem sees it (the RPC URL is the one given to `createChainClient`). */
 export const chain4663 = defineChain({
   id: CHAIN_ID,
-  name: "Chain 4663",
+  name: `Chain ${CHAIN_ID}`,
   nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
   rpcUrls: { default: { http: [] } },
 });

@@ -2,6 +2,7 @@
 import { encodeFunctionData, type Address, type PublicClient } from "viem";
 import { devAggregatorAbi, marketRegistryAbi, poolAbi } from "../../abis/index.js";
 import { NoRouteError, type Aggregator, type AggregatorQuote, type AggregatorQuoteRequest } from "./aggregator.js";
+import { sameAddress } from "../../domain/address.js";
 
 export type DevAggregatorOptions = {
   client: PublicClient;
@@ -17,7 +18,6 @@ const BPS = 10_000n;
 export function createDevAggregator(opts: DevAggregatorOptions): Aggregator {
   const { client, address, markets, usdg } = opts;
   const symbol = (t: Address) => opts.symbolOf?.(t) ?? t;
-  const same = (a: Address, b: Address) => a.toLowerCase() === b.toLowerCase();
 
   async function poolOf(token: Address): Promise<Address> {
     const pool = await client.readContract({ address: markets, abi: marketRegistryAbi, functionName: "poolOf", args: [token] });
@@ -29,7 +29,7 @@ export function createDevAggregator(opts: DevAggregatorOptions): Aggregator {
   async function spotOut(tokenIn: Address, tokenOut: Address, amountIn: bigint): Promise<bigint> {
     let amount = amountIn;
     for (const [token, selling] of [[tokenIn, true], [tokenOut, false]] as const) {
-      if (same(token, usdg)) continue;
+      if (sameAddress(token, usdg)) continue;
       const [rToken, rUsdg] = await client.readContract({ address: await poolOf(token), abi: poolAbi, functionName: "getReserves" });
       if (rToken === 0n || rUsdg === 0n) throw new NoRouteError(tokenIn, tokenOut);
       amount = selling ? (amount * rUsdg) / rToken : (amount * rToken) / rUsdg;
@@ -38,7 +38,7 @@ export function createDevAggregator(opts: DevAggregatorOptions): Aggregator {
   }
 
   async function quote(req: AggregatorQuoteRequest): Promise<AggregatorQuote> {
-    if (same(req.tokenIn, req.tokenOut) || req.amountIn <= 0n) throw new NoRouteError(req.tokenIn, req.tokenOut);
+    if (sameAddress(req.tokenIn, req.tokenOut) || req.amountIn <= 0n) throw new NoRouteError(req.tokenIn, req.tokenOut);
     let amountOut: bigint;
     try {
       amountOut = await client.readContract({ address, abi: devAggregatorAbi, functionName: "quote", args: [req.tokenIn, req.tokenOut, req.amountIn] });
@@ -48,7 +48,7 @@ export function createDevAggregator(opts: DevAggregatorOptions): Aggregator {
     if (amountOut === 0n) throw new NoRouteError(req.tokenIn, req.tokenOut);
     const ideal = await spotOut(req.tokenIn, req.tokenOut, req.amountIn);
     const priceImpactBps = ideal > amountOut ? Number(((ideal - amountOut) * BPS) / ideal) : 0;
-    const path = [req.tokenIn, ...(same(req.tokenIn, usdg) || same(req.tokenOut, usdg) ? [] : [usdg]), req.tokenOut].map(symbol);
+    const path = [req.tokenIn, ...(sameAddress(req.tokenIn, usdg) || sameAddress(req.tokenOut, usdg) ? [] : [usdg]), req.tokenOut].map(symbol);
     return { ...req, amountOut, priceImpactBps, path };
   }
 

@@ -22,6 +22,7 @@ import {
 } from "../../contract/backtests.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../validation.js";
+import { CAIP2_NETWORK, CHAIN_ID } from "../../domain/chain.js";
 
 /** Days a backtest replays for free; more answers 402 (declared only: no payment is taken yet). */
 export const FREE_BACKTEST_DAYS = 30;
@@ -120,7 +121,7 @@ function paymentRequired(c: Context, deps: AppDeps, state: ServiceChainState, da
     x402Version: 1 as const,
     accepts: [
       {
-        scheme: "exact" as const, network: "eip155:4663", chainId: 4663 as const, asset: usdg, maxAmountRequired: String(amount), amount: (amount / 1e6).toFixed(6),
+        scheme: "exact" as const, network: CAIP2_NETWORK, chainId: CHAIN_ID, asset: usdg, maxAmountRequired: String(amount), amount: (amount / 1e6).toFixed(6),
         payTo, resource: c.req.url, description: `${days - FREE_BACKTEST_DAYS} days past the free ${FREE_BACKTEST_DAYS}, at ${PRICE_PER_PAID_DAY_USDG} USDG a day`,
         mimeType: "application/json" as const, maxTimeoutSeconds: 300,
       },

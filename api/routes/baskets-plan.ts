@@ -9,7 +9,7 @@ import type { Context } from "hono";
 import { getAddress, type Address, type PublicClient } from "viem";
 import { basketRegistryAbi } from "../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError, type Aggregator } from "../../adapters/chain/aggregator.js";
-import { resolveToken, same } from "../../adapters/chain/aggregator-tokens.js";
+import { resolveToken } from "../../adapters/chain/aggregator-tokens.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { listedToken } from "../../adapters/chain/token-list.js";
 import { composeBasket } from "../../domain/basket-plan/compose.js";
@@ -26,6 +26,7 @@ import { BasketPlan, BasketPlanBody } from "../../contract/basket-plan.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../validation.js";
 import { budgetedAggregator } from "./swap.js";
+import { sameAddress } from "../../domain/address.js";
 
 const HOUR = 3600;
 const DAY = 86400;
@@ -106,7 +107,7 @@ export async function planBasketAnswer(deps: Deps, body: PlanRequest) {
     otherAnchor: body.anchor === "WETH" ? usdg : weth,
   });
   const addresses = composition.tokens.map((t) => getAddress(t.address));
-  const symbols = addresses.map((a, i) => resolved[i]?.symbol ?? listedToken(a)?.symbol ?? (same(a, usdg ?? "") ? "USDG" : null));
+  const symbols = addresses.map((a, i) => resolved[i]?.symbol ?? listedToken(a)?.symbol ?? (sameAddress(a, usdg ?? "") ? "USDG" : null));
 
   const aggregator = budgetedAggregator(deps);
   const [liquidity, lookback, charted, maker, sameTokens] = await Promise.all([
@@ -120,7 +121,7 @@ export async function planBasketAnswer(deps: Deps, body: PlanRequest) {
   const tokens = composition.tokens.map((t, i) => {
     const address = addresses[i]!;
     const listed = listedToken(address);
-    const isUsdg = usdg !== undefined && same(address, usdg);
+    const isUsdg = usdg !== undefined && sameAddress(address, usdg);
     return {
       address,
       symbol: listed?.symbol ?? symbols[i] ?? null,
@@ -155,7 +156,7 @@ export async function planBasketAnswer(deps: Deps, body: PlanRequest) {
 
 /** Two buys through the aggregator (10 and 1,000 USDG); USDG itself is deep at no cost. */
 async function liquidityOf(aggregator: Aggregator, usdg: Address | undefined, token: Address): Promise<{ liquidity: LiquidityClass; costPct: number | null }> {
-  if (!usdg || same(token, usdg)) return { liquidity: "deep", costPct: 0 };
+  if (!usdg || sameAddress(token, usdg)) return { liquidity: "deep", costPct: 0 };
   try {
     const [small, large] = await Promise.all(
       [SMALL_BUY_USDG, LARGE_BUY_USDG].map((usd) => aggregator.quote({ tokenIn: usdg, tokenOut: token, amountIn: BigInt(usd) * 10n ** 6n })),
@@ -176,7 +177,7 @@ type Lookback =
 /** Hourly closes of every token (USDG at 1) over `days`, carried forward, then the simulation. */
 async function lookbackOf(deps: Deps, tokens: Address[], weights: bigint[], body: PlanRequest): Promise<Lookback> {
   const usdg = deps.deployments.contracts.usdg;
-  const charted = tokens.filter((t) => !(usdg && same(t, usdg))).map((t) => t.toLowerCase() as `0x${string}`);
+  const charted = tokens.filter((t) => !(usdg && sameAddress(t, usdg))).map((t) => t.toLowerCase() as `0x${string}`);
   if (tokens.length < 2) return { state: "unavailable", code: "TOKEN_COUNT", reason: "a basket of one token has no rebalancing to simulate" };
   if (charted.length === 0) return { state: "unavailable", code: "NO_CANDLES", reason: "the basket holds no priced token" };
   const latest = await deps.reads.selectFrom("candle1h").select((eb) => eb.fn.max("start").as("start")).where("token", "in", charted).executeTakeFirst();
@@ -207,7 +208,7 @@ async function lookbackOf(deps: Deps, tokens: Address[], weights: bigint[], body
   const last = new Map<string, number>();
   const prices = times.map((time) =>
     tokens.map((token) => {
-      if (usdg && same(token, usdg)) return 1;
+      if (usdg && sameAddress(token, usdg)) return 1;
       const key = token.toLowerCase();
       const s = series.get(key)!;
       let i = cursor.get(key)!;
@@ -220,7 +221,7 @@ async function lookbackOf(deps: Deps, tokens: Address[], weights: bigint[], body
   const result = simulateLookback({ weights: weights.map((w) => x18ToPct(w) / 100), times, prices, fee: body.swapFeePct / 100, windowSeconds: days > 14 ? 7 * DAY : DAY });
   // A stock-only basket (USDG aside) is priced by its stocks' markets, as the spec's plan table says, and
   // only then is its growth shown.
-  const stockOnly = tokens.every((t) => (usdg && same(t, usdg)) || listedToken(t)?.category === "stock");
+  const stockOnly = tokens.every((t) => (usdg && sameAddress(t, usdg)) || listedToken(t)?.category === "stock");
   return {
     state: "ok",
     prices: stockOnly ? "market" : "chain",

@@ -7,6 +7,7 @@
 // Pure: throws ApiError with the plan's 422 codes.
 import { ApiError } from "../errors.js";
 import { ANCHOR_WEIGHT, evenWeights, pctToX18, weightProblem, withAddedAnchor, WEIGHT_ONE } from "./weights.js";
+import { sameAddress } from "../address.js";
 
 export const MAX_BASKET_TOKENS = 8;
 
@@ -25,7 +26,6 @@ export type Composition = {
   anchorAdded: boolean;
 };
 
-const eq = (a: string, b: string | undefined) => b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 export function composeBasket({ tokens, anchor, otherAnchor }: ComposeInput): Composition {
   if (tokens.length < 1 || tokens.length > MAX_BASKET_TOKENS) throw new ApiError("TOKEN_COUNT", `A plan takes 1-${MAX_BASKET_TOKENS} tokens, not ${tokens.length}`);
@@ -37,8 +37,8 @@ export function composeBasket({ tokens, anchor, otherAnchor }: ComposeInput): Co
   const given = tokens.filter((t) => t.weightPct !== undefined).length;
   if (given !== 0 && given !== tokens.length) throw new ApiError("WEIGHTS_PARTIAL", "Give every token's weight, or none");
 
-  let anchorIndex = tokens.findIndex((t) => eq(t.address, anchor));
-  if (anchorIndex < 0) anchorIndex = tokens.findIndex((t) => eq(t.address, otherAnchor));
+  let anchorIndex = tokens.findIndex((t) => sameAddress(t.address, anchor));
+  if (anchorIndex < 0) anchorIndex = tokens.findIndex((t) => sameAddress(t.address, otherAnchor));
   const anchorAdded = anchorIndex < 0;
   const all = anchorAdded ? [...tokens.map((t) => ({ ...t })), { address: anchor, weightPct: undefined }] : tokens.map((t) => ({ ...t }));
   if (all.length > MAX_BASKET_TOKENS) {

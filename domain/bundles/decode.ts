@@ -27,6 +27,7 @@
 //     step rule 5 counts as spending an approval): approvals go only to the service contract the bundle uses.
 //  9. Every address-typed argument, at any depth (struct fields, arrays, the agent account's inner call), is
 //     the owner, one of the contracts or one of the tokens.
+import { CHAIN_ID, CHAIN_ID_HEX } from "../chain.js";
 import {
   decodeAbiParameters,
   getAddress,
@@ -40,6 +41,7 @@ import {
 } from "viem";
 import * as abis from "../../abis/index.js";
 import type { AllowList } from "./allow-list.js";
+import { sameAddress } from "../address.js";
 
 export type AbiName = keyof typeof abis;
 
@@ -190,7 +192,6 @@ const accountCallSelectors = new Set((["open", "close", "setRepeat", "collect"] 
 
 const ROLE_NAMES = new Set(["receiver", "recipient", "owner", "to"]);
 const isRole = (name: string | undefined) => name !== undefined && ROLE_NAMES.has(name.replace(/_/g, "").toLowerCase());
-const same = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 /** A named argument: its path by names (for the message), by positions (the same argument under every ABI
  * that reads the selector), and its value. */
@@ -284,12 +285,12 @@ export function moneySafetyViolations(
   } catch {
     chain = undefined;
   }
-  if (chain !== 4663n) add(`chain id ${String(chainId)} is not 4663 (0x1237)`);
+  if (chain !== BigInt(CHAIN_ID)) add(`chain id ${String(chainId)} is not ${CHAIN_ID} (${CHAIN_ID_HEX})`);
 
   /** Rule 9: an address argument that is neither the owner, a contract nor a token. */
   const foreign = (label: string, path: string, v: unknown, allow: AllowList) => {
     const a = typeof v === "string" ? v.toLowerCase() : "";
-    if (!same(a, owner) && !allow.contracts.has(a) && !allow.tokens.has(a)) add(`${label}: ${path} is ${String(v)}, not the owner, a service contract or a token of the request`);
+    if (!sameAddress(a, owner) && !allow.contracts.has(a) && !allow.tokens.has(a)) add(`${label}: ${path} is ${String(v)}, not the owner, a service contract or a token of the request`);
   };
   type Allowance = { step: number; token: Address; spender: Address; amount: bigint; remaining: bigint; open: boolean };
   const allowances: Allowance[] = [];
@@ -323,7 +324,7 @@ export function moneySafetyViolations(
       for (const { path, value: v } of namedArguments(addressMatch, first.inputs, first.args)) foreign(label, path, v, allow);
       if (isApprove) {
         const spender = addr(first.args[0]);
-        const pulled = bundle.steps.slice(index + 1).some((s) => same(s.to, spender) && typeof s.data === "string" && spendBySelector.has(selectorOf(s.data)));
+        const pulled = bundle.steps.slice(index + 1).some((s) => sameAddress(s.to, spender) && typeof s.data === "string" && spendBySelector.has(selectorOf(s.data)));
         if (!spender || !allow.contracts.has(spender.toLowerCase()) || !pulled)
           add(`${label}: the spender ${String(spender)} is not a service contract that a later step of the bundle pulls with`);
       }
@@ -333,7 +334,7 @@ export function moneySafetyViolations(
     const reported = new Set<string>();
     for (const reading of readings) {
       for (const { path, position, value: v } of roleArguments(reading.inputs, reading.args))
-        if (!same(addr(v), owner) && !reported.has(position)) {
+        if (!sameAddress(addr(v), owner) && !reported.has(position)) {
           reported.add(position);
           add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
         }
@@ -357,7 +358,7 @@ export function moneySafetyViolations(
       if (!call || !accountCallSelectors.has(selectorOf(inner.data))) add(`${label}: the account call is not a LadderStrategy open, close, setRepeat or collect`);
       else {
         for (const { path, value: v } of roleArguments(call.inputs, call.args, "data."))
-          if (!same(addr(v), owner)) add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
+          if (!sameAddress(addr(v), owner)) add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
         if (options.allow) for (const { path, value: v } of namedArguments(addressMatch, call.inputs, call.args, "data.")) foreign(label, path, v, options.allow);
         if (options.deadlineWindow)
           for (const { path, value: v } of namedArguments(deadlineMatch, call.inputs, call.args, "data.")) {
@@ -372,7 +373,7 @@ export function moneySafetyViolations(
       const amount = big(first.args[1]);
       if (!spender) return;
       for (const a of allowances)
-        if (a.open && same(a.token, step.to) && same(a.spender, spender)) {
+        if (a.open && sameAddress(a.token, step.to) && sameAddress(a.spender, spender)) {
           if (a.remaining !== 0n) add(`${label}: replaces the approval of step ${a.step} before it is spent exactly`);
           a.open = false;
         }
@@ -386,7 +387,7 @@ export function moneySafetyViolations(
     const spend = rule(first.args);
     if (spend.amount === 0n) return;
     const token = resolve(spend.token);
-    const match = allowances.filter((a) => a.open && same(a.spender, step.to) && (token === undefined || same(a.token, token))).at(-1);
+    const match = allowances.filter((a) => a.open && sameAddress(a.spender, step.to) && (token === undefined || sameAddress(a.token, token))).at(-1);
     if (!match) {
       add(`${label}: pulls ${spend.amount}${token ? ` of ${getAddress(token)}` : ""} with no approval to ${step.to} before it in the bundle`);
       return;
@@ -413,8 +414,8 @@ export function walletSendCallsViolations(
 ): string[] {
   const violations: string[] = [];
   if (calls.version !== "2.0.0") violations.push(`version is ${calls.version}, not 2.0.0`);
-  if (calls.chainId !== "0x1237") violations.push(`walletSendCalls chainId is ${calls.chainId}, not 0x1237`);
-  if (!same(calls.from, owner)) violations.push(`from is ${calls.from}, not the owner ${owner}`);
+  if (calls.chainId !== CHAIN_ID_HEX) violations.push(`walletSendCalls chainId is ${calls.chainId}, not ${CHAIN_ID_HEX}`);
+  if (!sameAddress(calls.from, owner)) violations.push(`from is ${calls.from}, not the owner ${owner}`);
   const steps = calls.calls.map((c) => {
     let value: bigint;
     try {

@@ -2,7 +2,8 @@
 import { encodeFunctionData, type Address } from "viem";
 import { swapRouterAbi } from "../../abis/index.js";
 import { BundleError, type Bundle, type RouteCalldata } from "./types.js";
-import { NATIVE_ETH, approvalParam, approveStep, checkAddress, checkAmount, checkHex, checkUint, sameAddress, step } from "./utils.js";
+import { NATIVE_ETH, approvalParam, approveStep, checkAddress, checkAmount, checkHex, checkUint, step } from "./utils.js";
+import { sameAddress } from "../address.js";
 
 export type BuildSwapParameters = {
   /** The signing wallet: the recipient of the output. */

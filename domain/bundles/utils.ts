@@ -58,10 +58,6 @@ export function required<T>(field: string, value: T | undefined, why: string): T
   return value;
 }
 
-export function sameAddress(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
-
 export function step(to: Address, data: Hex): Step {
   return { to, data, value: 0n };
 }

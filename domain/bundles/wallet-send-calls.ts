@@ -1,4 +1,5 @@
 // The EIP-5792 (v2) wallet_sendCalls params of a bundle.
+import { CHAIN_ID_HEX } from "../chain.js";
 import { getAddress, numberToHex, type Address, type Hex } from "viem";
 import { approvedSpender } from "./decode.js";
 import type { Bundle, Step } from "./types.js";
@@ -6,7 +7,7 @@ import type { Bundle, Step } from "./types.js";
 export type WalletSendCalls = {
   version: "2.0.0";
   /** 4663 */
-  chainId: "0x1237";
+  chainId: typeof CHAIN_ID_HEX;
   from: Address;
   atomicRequired: boolean;
   calls: { to: Address; data: Hex; value: "0x0" }[];
@@ -30,7 +31,7 @@ export function requiresAtomic(steps: readonly Pick<Step, "to" | "data">[]): boo
 export function walletSendCalls(bundle: Pick<Bundle, "steps">, owner: Address): WalletSendCalls {
   return {
     version: "2.0.0",
-    chainId: "0x1237",
+    chainId: CHAIN_ID_HEX,
     from: getAddress(owner),
     atomicRequired: requiresAtomic(bundle.steps),
     calls: bundle.steps.map((s) => ({ to: s.to, data: s.data, value: numberToHex(s.value) as "0x0" })),

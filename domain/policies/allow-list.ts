@@ -8,6 +8,7 @@
 // vault's in-kind exit name the receiver inside a struct, and are left to the sign link; so are the
 // actions the list does not name (swaps, ladder strategies, basket make, agent-account calls, and
 // merged-vault withdrawals through the redeem queue).
+import { CHAIN_ID } from "../chain.js";
 import { getAddress, toFunctionSelector, type Abi, type AbiFunction, type Address } from "viem";
 import {
   basketZapAbi,
@@ -22,7 +23,7 @@ import {
   upWithdrawalQueueAbi,
 } from "../../abis/index.js";
 
-export const POLICY_CHAIN_ID = 4663;
+export const POLICY_CHAIN_ID = CHAIN_ID;
 export const WALLET_PLACEHOLDER = "{{WALLET_ADDRESS}}";
 
 /** The deployment facts the documents need (a subset of adapters/chain/deployments.ts's Deployments). */

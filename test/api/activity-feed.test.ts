@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { CURSOR_TTL_MS, extendTrail, REORG_WINDOW_BLOCKS, resumePoint, sweepExpiredCursors } from "../../usecases/activity/cursors.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { lastPositionOf } from "../../adapters/db/reads/activity.js";
+import { lastPositionOf } from "../../domain/activity-position.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 

@@ -12,7 +12,7 @@ import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
 import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { lastPositionOf } from "../../adapters/db/reads/activity.js";
+import { lastPositionOf } from "../../domain/activity-position.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { startStack, type StartedStack } from "../helpers/stack.js";
 

@@ -24,9 +24,8 @@ import type { Kysely } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
+import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.js";
 import {
-  blockOfPosition,
-  lastPositionOf,
   readChangesAfter,
   readOwnerBlocks,
   readOwnerHead,

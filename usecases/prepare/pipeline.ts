@@ -20,9 +20,9 @@ import { resolveBasketBuy } from "./resolve/basket-buy.js";
 import { resolveBasketSell } from "./resolve/basket-sell.js";
 import { resolveBasketMake } from "./resolve/basket-make.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
+import { CHAIN_ID } from "../../domain/chain.js";
 import type { PrepareBodies, PrepareContext, PrepareKind, PrepareResult, Resolved, Resolver } from "./types.js";
 
-export const CHAIN_ID = 4663;
 
 const resolvers: { [K in PrepareKind]: Resolver<K> } = {
   "vault-deposit": resolveVaultDeposit,

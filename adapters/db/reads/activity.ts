@@ -1,22 +1,15 @@
 // Reads of the indexer's activity log (the `activity` projection): an owner's changes after a
 // position, the owner's head, and which of the owner's blocks are still canonical.
 //
-// Positions strictly increase along the chain: block * 1e6 + logIndex * 10 + row (see
-// src/activity.ts), so the changes of block b lie in [b * 1e6, (b + 1) * 1e6).
+// Positions strictly increase along the chain (domain/activity-position.ts), so the changes of block b
+// lie in [b * 1e6, (b + 1) * 1e6).
 // Owners are stored lowercase by the indexer. Every query here uses the (owner, position) key.
 import type { Kysely } from "kysely";
+import { lastPositionOf, POSITIONS_PER_BLOCK } from "../../../domain/activity-position.js";
 import type { Projections } from "../projections.js";
 
 export type ActivityRow = Projections["activity"];
 
-/** Positions per block (src/activity.ts `activityPosition`). */
-export const POSITIONS_PER_BLOCK = 1_000_000n;
-
-/** The block a position lies in. */
-export const blockOfPosition = (position: bigint): bigint => position / POSITIONS_PER_BLOCK;
-
-/** The last position of block `block` (every change of blocks ≤ `block` is at or below it). */
-export const lastPositionOf = (block: bigint): bigint => (block + 1n) * POSITIONS_PER_BLOCK - 1n;
 
 /** A block by number and hash, as the activity log saw it. */
 export type BlockRef = { number: bigint; hash: string };

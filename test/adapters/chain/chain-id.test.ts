@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { API_NODE_FLAGS } from "../../../api/node-flags.js";
-import { CHAIN_ID } from "../../../adapters/chain/client.js";
+import { CHAIN_ID } from "../../../domain/chain.js";
 import { readChainId, requireChain } from "../../../adapters/services.js";
 import { createTestDatabase, randomPrefix, type TestDatabase } from "../../api/support.js";
 import { freePort } from "../../helpers/stack.js";

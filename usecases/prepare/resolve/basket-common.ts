@@ -5,12 +5,13 @@
 import { getAddress, isAddress, parseAbi, type Address } from "viem";
 import { basketPoolAbi, basketRegistryAbi, basketZapAbi, marketRegistryAbi, testTokenAbi } from "../../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError, type Aggregator } from "../../../adapters/chain/aggregator.js";
-import { NATIVE_ETH, same } from "../../../adapters/chain/aggregator-tokens.js";
+import { NATIVE_ETH } from "../../../adapters/chain/aggregator-tokens.js";
 import type { Leg } from "../../../domain/bundles/legs.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext } from "../types.js";
 import { units } from "./common.js";
 import { aggregatorOf } from "./swap.js";
+import { sameAddress } from "../../../domain/address.js";
 
 /** The zap's (and maker's) deadline: 10 minutes. */
 export const ZAP_DEADLINE_SECONDS = 600;
@@ -38,7 +39,7 @@ export function basketAggregator(ctx: PrepareContext): Aggregator {
 /** 503 AGGREGATOR_CHANGED when `contract` (the zap or maker) is configured with another aggregator. */
 export async function checkAggregator(ctx: PrepareContext, contract: Address, aggregator: Aggregator): Promise<void> {
   const configured = await ctx.client.readContract({ address: contract, abi: basketZapAbi, functionName: "aggregator" });
-  if (!same(configured, aggregator.address)) {
+  if (!sameAddress(configured, aggregator.address)) {
     throw new ApiError("AGGREGATOR_CHANGED", `${contract} now uses aggregator ${configured}, not ${aggregator.address}: retry shortly`);
   }
 }
@@ -93,8 +94,8 @@ export type BasketToken = { address: Address; symbol: string; decimals: number }
 /** Symbol and decimals of a token the deployments know (USDG, listed or devnet tokens), else from the chain. */
 export async function tokenInfo(ctx: PrepareContext, address: Address): Promise<BasketToken> {
   const usdg = ctx.deployments.contracts.usdg;
-  if (usdg && same(usdg, address)) return { address, symbol: "USDG", decimals: 6 };
-  const known = ctx.deployments.tokens.find((t) => same(t.address, address));
+  if (usdg && sameAddress(usdg, address)) return { address, symbol: "USDG", decimals: 6 };
+  const known = ctx.deployments.tokens.find((t) => sameAddress(t.address, address));
   if (known) return { address, symbol: known.symbol, decimals: known.decimals };
   const [symbol, decimals] = await Promise.all([
     ctx.client.readContract({ address, abi: testTokenAbi, functionName: "symbol" }),
@@ -111,7 +112,7 @@ export async function basketSideToken(ctx: PrepareContext, input: string | undef
   const usdg = getAddress(contractOr503(ctx, "usdg"));
   if (input === undefined) return tokenInfo(ctx, usdg);
   const text = input.trim();
-  if (text.toUpperCase() === "ETH" || same(text, NATIVE_ETH)) {
+  if (text.toUpperCase() === "ETH" || sameAddress(text, NATIVE_ETH)) {
     if (paying) throw new ApiError("NATIVE_ETH_IN", "Native ETH cannot be paid in: use WETH");
     throw new ApiError("BAD_TOKEN", "The zap pays ERC-20 tokens: receive WETH, not native ETH", { token: text });
   }
@@ -119,7 +120,7 @@ export async function basketSideToken(ctx: PrepareContext, input: string | undef
   const candidates: Address[] = [usdg, ...(weth ? [getAddress(weth)] : []), ...basketTokens];
   const infos = await Promise.all(candidates.map((a) => tokenInfo(ctx, a)));
   const found = isAddress(text, { strict: false })
-    ? infos.find((t) => same(t.address, text))
+    ? infos.find((t) => sameAddress(t.address, text))
     : infos.find((t) => t.symbol.toLowerCase() === text.toLowerCase());
   if (!found) {
     throw new ApiError("BAD_TOKEN", `${text} cannot ${paying ? "pay for" : "be received from"} this basket: use USDG, WETH or one of its tokens`, { token: text });
@@ -134,7 +135,7 @@ export async function checkTokenUsable(ctx: PrepareContext, token: BasketToken, 
   // WETH9 has neither paused() nor frozen(): its reads would only revert, and a node that answers a
   // revert as -32603 (the devnet) makes viem retry each one (~100 ms per basket that holds WETH).
   const weth = ctx.deployments.contracts.weth;
-  if (weth && same(token.address, weth)) return;
+  if (weth && sameAddress(token.address, weth)) return;
   const [paused, ...frozen] = await Promise.all([
     ctx.client.readContract({ address: token.address, abi: pausedAbi, functionName: "paused" }).catch(() => false),
     ...holders.map((h) => ctx.client.readContract({ address: token.address, abi: testTokenAbi, functionName: "frozen", args: [h] }).catch(() => false)),
@@ -159,11 +160,11 @@ export async function routeLegs(
 ): Promise<RoutedLeg[]> {
   return Promise.all(
     legs.map(async ({ tokenIn, tokenOut, amountIn }): Promise<RoutedLeg> => {
-      if (same(tokenIn, tokenOut)) return { leg: { tokenIn, tokenOut, amountIn, data: "0x" }, quote: amountIn, minOut: amountIn, priceImpactBps: 0 };
+      if (sameAddress(tokenIn, tokenOut)) return { leg: { tokenIn, tokenOut, amountIn, data: "0x" }, quote: amountIn, minOut: amountIn, priceImpactBps: 0 };
       if (amountIn === 0n) throw new ApiError("AMOUNT_TOO_SMALL", "A leg of this trade would be 0: trade a larger amount", { token: label({ tokenIn, tokenOut }) });
       try {
         const route = await aggregator.route({ tokenIn, tokenOut, amountIn, recipient, slippageBps });
-        if (!same(route.to, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", "The aggregator's route is for another contract: retry shortly");
+        if (!sameAddress(route.to, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", "The aggregator's route is for another contract: retry shortly");
         return { leg: { tokenIn, tokenOut, amountIn, data: route.data }, quote: route.amountOut, minOut: route.minAmountOut, priceImpactBps: route.priceImpactBps ?? 0 };
       } catch (error) {
         const token = label({ tokenIn, tokenOut });
@@ -201,7 +202,7 @@ export function legsImpactBps(legs: readonly RoutedLeg[]): number {
 /** USDG per whole token (18 decimals): 1 for USDG, the market registry's price otherwise (0 when none). */
 export async function priceX18(ctx: PrepareContext, token: Address): Promise<bigint> {
   const usdg = ctx.deployments.contracts.usdg;
-  if (usdg && same(usdg, token)) return ONE;
+  if (usdg && sameAddress(usdg, token)) return ONE;
   const markets = ctx.deployments.contracts.markets;
   if (!markets) return 0n;
   return ctx.client.readContract({ address: getAddress(markets), abi: marketRegistryAbi, functionName: "priceX18", args: [token] }).catch(() => 0n);

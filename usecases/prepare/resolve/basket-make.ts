@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { getAddress, isAddress, toHex, type Address } from "viem";
 import { basketMakerAbi, basketRegistryAbi } from "../../../abis/index.js";
-import { NATIVE_ETH, same } from "../../../adapters/chain/aggregator-tokens.js";
+import { NATIVE_ETH } from "../../../adapters/chain/aggregator-tokens.js";
 import { listedToken, listedTokens } from "../../../adapters/chain/token-list.js";
 import { simulateBundle } from "../../../adapters/chain/simulate.js";
 import { nameProblem, symbolProblem } from "../../../domain/basket-plan/names.js";
@@ -20,6 +20,7 @@ import {
   quoteParam, routeLegs, tokenInfo, valueUsd, zapDeadline, type BasketToken,
 } from "./basket-common.js";
 import { build, slippageOf, toBaseUnits, units } from "./common.js";
+import { sameAddress } from "../../../domain/address.js";
 
 /** The first deposit is worth at least 25 USD. */
 export const MIN_FIRST_DEPOSIT_USD = 25;
@@ -31,7 +32,7 @@ const MAKE_REVERTS = new Set(["SYMBOL_TAKEN", "BAD_NAME", "BAD_SYMBOL", "RESERVE
 async function tradeListToken(ctx: PrepareContext, input: string, index: number): Promise<BasketToken> {
   const text = input.trim();
   const field = `tokens[${index}].token`;
-  if (text.toUpperCase() === "ETH" || same(text, NATIVE_ETH)) throw new ApiError("NATIVE_ETH_TOKEN", `${field}: native ETH cannot be a basket token: use WETH`, { token: text });
+  if (text.toUpperCase() === "ETH" || sameAddress(text, NATIVE_ETH)) throw new ApiError("NATIVE_ETH_TOKEN", `${field}: native ETH cannot be a basket token: use WETH`, { token: text });
   let address: Address;
   if (isAddress(text, { strict: false })) {
     if (!listedToken(text)) throw new ApiError("NOT_ON_TRADE_LIST", `${field}: ${getAddress(text)} is not on the trade list`, { token: getAddress(text) });
@@ -61,7 +62,7 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
     if (seen.has(t.address.toLowerCase())) throw new ApiError("DUPLICATE_TOKEN", `${t.symbol} is listed twice`, { token: t.address });
     seen.add(t.address.toLowerCase());
   }
-  if (!tokens.some((t) => same(t.address, usdg) || (weth && same(t.address, weth)))) throw new ApiError("NO_ANCHOR", "A basket must hold USDG or WETH");
+  if (!tokens.some((t) => sameAddress(t.address, usdg) || (weth && sameAddress(t.address, weth)))) throw new ApiError("NO_ANCHOR", "A basket must hold USDG or WETH");
   const weights = body.tokens.map((t) => pctToX18(t.weightPct));
   const weightIssue = weightProblem(weights);
   if (weightIssue) throw new ApiError(weightIssue.code, weightIssue.message, weightIssue.index === undefined ? undefined : { token: tokens[weightIssue.index]!.address });
@@ -80,9 +81,9 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
 
   // The first deposit.
   const payText = body.payWith?.trim() ?? "USDG";
-  if (payText.toUpperCase() === "ETH" || same(payText, NATIVE_ETH)) throw new ApiError("NATIVE_ETH_IN", "Native ETH cannot be paid in: use WETH");
+  if (payText.toUpperCase() === "ETH" || sameAddress(payText, NATIVE_ETH)) throw new ApiError("NATIVE_ETH_IN", "Native ETH cannot be paid in: use WETH");
   const payAddress =
-    payText.toUpperCase() === "USDG" || same(payText, usdg) ? usdg : weth && (payText.toUpperCase() === "WETH" || same(payText, weth)) ? weth : undefined;
+    payText.toUpperCase() === "USDG" || sameAddress(payText, usdg) ? usdg : weth && (payText.toUpperCase() === "WETH" || sameAddress(payText, weth)) ? weth : undefined;
   if (!payAddress) throw new ApiError("BAD_DEPOSIT_TOKEN", `The first deposit is paid in USDG or WETH, not ${payText}`, { token: payText });
   const pay = await tokenInfo(ctx, payAddress);
   const amountIn = toBaseUnits("amount", body.amount, pay.decimals);
@@ -92,7 +93,7 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
     const minimum = payPrice === 0n ? 0n : (BigInt(MIN_FIRST_DEPOSIT_USD) * 10n ** BigInt(18 + pay.decimals) + payPrice - 1n) / payPrice;
     throw new ApiError("DEPOSIT_TOO_SMALL", `The first deposit must be worth at least ${MIN_FIRST_DEPOSIT_USD} USD (${units(minimum, pay.decimals)} ${pay.symbol}); this one is worth ${depositUsd.toFixed(2)} USD`, {
       minimum: minimum.toString(),
-      unit: same(pay.address, usdg) ? "USDG" : "token",
+      unit: sameAddress(pay.address, usdg) ? "USDG" : "token",
     });
   }
   await Promise.all([checkTokenUsable(ctx, pay, [owner, maker]), ...tokens.map((t) => checkTokenUsable(ctx, t, [maker]))]);
@@ -141,7 +142,7 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
   }
   return {
     bundle,
-    priceToken: basket.tokens.find((t) => !same(t, usdg)),
+    priceToken: basket.tokens.find((t) => !sameAddress(t, usdg)),
     allow: { tokens: [pay.address, ...basket.tokens] },
     chainTime,
     params: {

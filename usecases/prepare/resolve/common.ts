@@ -7,6 +7,7 @@ import type { Projections } from "../../../adapters/db/projections.js";
 import { BundleError } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext } from "../types.js";
+import { sameAddress } from "../../../domain/address.js";
 
 export const BPS = 10_000n;
 
@@ -74,7 +75,6 @@ export function build<T>(run: () => T): T {
   }
 }
 
-export const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** A named singleton of the deployments file, or 503 NOT_DEPLOYED. */
 export function contract(ctx: PrepareContext, name: string): Address {
@@ -89,7 +89,7 @@ export type AgentVault = { deployed: DeployedVault; row: Projections["vault"] };
 
 /** The vault agents may use (deployments and projection agree), or 404 NOT_AGENT_VAULT. */
 export async function agentVault(ctx: PrepareContext, vault: string): Promise<AgentVault> {
-  const deployed = ctx.deployments.vaults.find((v) => same(v.address, vault));
+  const deployed = ctx.deployments.vaults.find((v) => sameAddress(v.address, vault));
   if (!deployed || !deployed.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
   const row = await ctx.reads.selectFrom("vault").selectAll().where("address", "=", vault.toLowerCase() as `0x${string}`).executeTakeFirst();
   if (!row || !row.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
@@ -111,16 +111,16 @@ const unknownToken = (token: string, why: string) => new ApiError("UNKNOWN_TOKEN
 export async function marketTokenOf(ctx: PrepareContext, input: string): Promise<MarketToken> {
   const usdg = ctx.deployments.contracts.usdg ?? zeroAddress;
   const byAddress = isAddress(input, { strict: false });
-  if (byAddress && same(input, usdg)) throw unknownToken(input, "is USDG, the quote of every market: name the other token");
+  if (byAddress && sameAddress(input, usdg)) throw unknownToken(input, "is USDG, the quote of every market: name the other token");
   const deployed = byAddress
-    ? ctx.deployments.tokens.find((t) => same(t.address, input))
+    ? ctx.deployments.tokens.find((t) => sameAddress(t.address, input))
     : ctx.deployments.tokens.find((t) => t.symbol.toLowerCase() === input.toLowerCase());
   if (deployed) {
-    if (same(deployed.address, usdg)) throw unknownToken(input, "is USDG, the quote of every market: name the other token");
+    if (sameAddress(deployed.address, usdg)) throw unknownToken(input, "is USDG, the quote of every market: name the other token");
     return { address: getAddress(deployed.address), symbol: deployed.symbol, decimals: deployed.decimals };
   }
   const row = await indexedToken(ctx, input, byAddress);
-  if (row && !same(row.address, usdg)) return row;
+  if (row && !sameAddress(row.address, usdg)) return row;
   if (!byAddress) throw unknownToken(input, "is not a listed market token's symbol: give the token's address");
   const address = getAddress(input);
   const [pool, decimals, symbol] = await Promise.all([

@@ -7,7 +7,8 @@ import { gridStrategyAbi, poolAbi } from "../../../abis/index.js";
 import { buildGrid } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { GridBody, Resolver } from "../types.js";
-import { build, contract, invalid, lessBps, marketTokenOf, openPool, same, slippageOf, toBaseUnits, toId, toPriceX18, units, usdgOf } from "./common.js";
+import { build, contract, invalid, lessBps, marketTokenOf, openPool, slippageOf, toBaseUnits, toId, toPriceX18, units, usdgOf } from "./common.js";
+import { sameAddress } from "../../../domain/address.js";
 
 export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
   const strategy = contract(ctx, "gridStrategy");
@@ -61,7 +62,7 @@ export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
   const id = toId("id", body.id);
   const grid = await ctx.reads.selectFrom("grid").select(["owner", "token", "state"]).where("id", "=", id).executeTakeFirst();
   if (!grid) throw new ApiError("NOT_FOUND", `no grid ${id}`);
-  if (!same(grid.owner, owner)) throw new ApiError("NOT_YOUR_GRID", `grid ${id} belongs to another wallet`);
+  if (!sameAddress(grid.owner, owner)) throw new ApiError("NOT_YOUR_GRID", `grid ${id} belongs to another wallet`);
   if (grid.state === "closed") throw new ApiError("GRID_CLOSED", `grid ${id} is closed`);
   if (action === "setRepeat" && body.repeat === undefined) throw invalid("repeat", "is required for action setRepeat");
   if (action === "collect") {

@@ -11,7 +11,8 @@ import { agentAccountAbi, agentAccountFactoryAbi, ladderStrategyAbi } from "../.
 import { accountLimitRefusal, buildLadderStrategy } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { LadderStrategyBody, PrepareContext, Resolver } from "../types.js";
-import { build, contract, invalid, marketTokenOf, priceNow, same, toBaseUnits, toId, toPriceX18, usdgOf } from "./common.js";
+import { build, contract, invalid, marketTokenOf, priceNow, toBaseUnits, toId, toPriceX18, usdgOf } from "./common.js";
+import { sameAddress } from "../../../domain/address.js";
 
 export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, body, owner) => {
   const ladder = contract(ctx, "ladderStrategy");
@@ -80,7 +81,7 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
   const id = toId("id", body.id);
   const row = await ctx.reads.selectFrom("ladder").select(["owner", "token", "state"]).where("id", "=", id).executeTakeFirst();
   if (!row) throw new ApiError("NOT_FOUND", `no ladder ${id}`);
-  if (!same(row.owner, ladderOwner)) throw new ApiError("NOT_YOUR_LADDER", `ladder ${id} belongs to another ${account ? "owner than the account" : "wallet"}`);
+  if (!sameAddress(row.owner, ladderOwner)) throw new ApiError("NOT_YOUR_LADDER", `ladder ${id} belongs to another ${account ? "owner than the account" : "wallet"}`);
   // A closed ladder (close with mask 0 leaves its funds) may still be collected; nothing else.
   if (row.state === "closed" && action !== "collect") throw new ApiError("LADDER_CLOSED", `ladder ${id} is closed`);
   if (action === "collect") {

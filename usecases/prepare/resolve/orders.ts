@@ -7,11 +7,11 @@ import type { Address } from "viem";
 import { limitOrderHookAbi, poolAbi } from "../../../abis/index.js";
 import { buildLadder, buildLimitOrder, buildOrderAction } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
-import { tokenToUsdg } from "../../../domain/price.js";
+import { tokenToUsdg, USDG_DECIMALS } from "../../../domain/price.js";
 import type { PrepareContext, Resolver } from "../types.js";
-import { build, contract, invalid, lessBps, marketTokenOf, openPool, same, slippageOf, toBaseUnits, toId, toPriceX18, units, usdgOf, type MarketToken } from "./common.js";
+import { build, contract, invalid, lessBps, marketTokenOf, openPool, slippageOf, toBaseUnits, toId, toPriceX18, units, usdgOf, type MarketToken } from "./common.js";
+import { sameAddress } from "../../../domain/address.js";
 
-const USDG_DECIMALS = 6;
 
 /** The input's decimals: the token's when selling, USDG's when buying. */
 const inputDecimals = (token: MarketToken, sell: boolean) => (sell ? token.decimals : USDG_DECIMALS);
@@ -90,7 +90,7 @@ export const resolveOrderAction: Resolver<"order-action"> = async (ctx, body, ow
     .where("id", "=", id)
     .executeTakeFirst();
   if (!order) throw new ApiError("NOT_FOUND", `no order ${id}`);
-  if (!same(order.owner, owner)) throw new ApiError("NOT_YOUR_ORDER", `order ${id} belongs to another wallet`);
+  if (!sameAddress(order.owner, owner)) throw new ApiError("NOT_YOUR_ORDER", `order ${id} belongs to another wallet`);
   const { action } = body;
   if (action === "cancel" || action === "realize") {
     if (order.state !== "open") throw new ApiError("ORDER_CLOSED", `order ${id} no longer trades (${order.state})`);

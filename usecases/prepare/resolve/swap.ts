@@ -7,12 +7,13 @@ import { getAddress, type Address, type PublicClient } from "viem";
 import { swapRouterAbi } from "../../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError, type Aggregator, type AggregatorQuote } from "../../../adapters/chain/aggregator.js";
 import { directAggregator } from "../../../adapters/chain/aggregator-direct.js";
-import { resolveToken, same, unlistedWarning, type ResolvedToken } from "../../../adapters/chain/aggregator-tokens.js";
+import { resolveToken, unlistedWarning, type ResolvedToken } from "../../../adapters/chain/aggregator-tokens.js";
 import type { Deployments } from "../../../adapters/chain/deployments.js";
 import { buildSwap } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext, Resolver } from "../types.js";
 import { build, invalid, lessBps, toBaseUnits, units } from "./common.js";
+import { sameAddress } from "../../../domain/address.js";
 
 /** The router's fee on the output: 0.1%. */
 export const SWAP_FEE_BPS = 10;
@@ -31,9 +32,9 @@ export async function resolveSwapTokens(client: PublicClient, deployments: Deplo
     resolveToken(client, deployments, input.tokenOut, "tokenOut"),
   ]);
   if (tokenIn.native) throw new ApiError("NATIVE_ETH_IN", "Native ETH cannot be paid in: use WETH (the router pays ETH out by unwrapping WETH)");
-  if (same(tokenIn.address, tokenOut.address)) throw new ApiError("SAME_TOKEN", "tokenIn and tokenOut are the same token");
+  if (sameAddress(tokenIn.address, tokenOut.address)) throw new ApiError("SAME_TOKEN", "tokenIn and tokenOut are the same token");
   const weth = deployments.contracts.weth;
-  if (tokenOut.native && weth && same(tokenIn.address, weth)) throw new ApiError("SAME_TOKEN", "WETH to ETH is an unwrap, not a swap: call WETH's withdraw");
+  if (tokenOut.native && weth && sameAddress(tokenIn.address, weth)) throw new ApiError("SAME_TOKEN", "WETH to ETH is an unwrap, not a swap: call WETH's withdraw");
   const amountIn = toBaseUnits("amount", input.amount, tokenIn.decimals);
   if (amountIn === 0n) throw invalid("amount", "must be more than 0");
   const warnings = [tokenIn, tokenOut].map(unlistedWarning).filter((w): w is string => w !== undefined);
@@ -107,19 +108,19 @@ export const resolveSwap: Resolver<"swap"> = async (ctx, body, owner) => {
     throw new ApiError("SWAP_UNAVAILABLE", `The swap router did not answer: ${(error as Error).message.split("\n")[0]}`);
   });
   if (paused) throw new ApiError("SWAP_PAUSED", "Swaps on the service's router are paused");
-  if (!same(configured, aggregator.address)) {
+  if (!sameAddress(configured, aggregator.address)) {
     throw new ApiError("SWAP_CONTRACTS_CHANGED", `The swap router now uses aggregator ${configured}, not ${aggregator.address}: prepare again shortly`);
   }
   const tokenOut = aggregatorTokenOut(ctx.deployments, t.tokenOut);
   const route = await aggregator
     .route({ tokenIn: t.tokenIn.address, tokenOut, amountIn: t.amountIn, recipient: router, slippageBps: t.slippageBps })
     .catch((error: unknown) => swapNoRoute(error, "SWAP_UNAVAILABLE"));
-  if (!same(route.to, configured)) throw new ApiError("SWAP_CONTRACTS_CHANGED", "The aggregator's route is for another contract than the router's: prepare again");
+  if (!sameAddress(route.to, configured)) throw new ApiError("SWAP_CONTRACTS_CHANGED", "The aggregator's route is for another contract than the router's: prepare again");
   const { raw, ...figures } = swapFigures(t, route);
   const bundle = build(() =>
     buildSwap({ owner, router, tokenIn: t.tokenIn.address, tokenOut: t.tokenOut.address, amountIn: t.amountIn, minAmountOut: raw.minimumOut, route }),
   );
   const usdg = ctx.deployments.contracts.usdg;
-  const market = [t.tokenIn, t.tokenOut].find((x) => !x.native && x.listed && !(usdg && same(x.address, usdg)));
+  const market = [t.tokenIn, t.tokenOut].find((x) => !x.native && x.listed && !(usdg && sameAddress(x.address, usdg)));
   return { bundle, priceToken: market?.address, allow: { tokens: [t.tokenIn.address, t.tokenOut.address] }, params: { quote: figures, slippageBps: t.slippageBps } };
 };

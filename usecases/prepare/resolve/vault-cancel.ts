@@ -4,13 +4,14 @@
 import { buildVaultCancelDeposit, buildVaultCancelWithdraw } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { Resolver } from "../types.js";
-import { agentVault, build, invalid, same, toId } from "./common.js";
+import { agentVault, build, invalid, toId } from "./common.js";
+import { sameAddress } from "../../../domain/address.js";
 
 type Request = { owner: string; state: string } | undefined;
 
 function checkRequest(request: Request, owner: string, what: string, id: bigint) {
   if (!request) throw new ApiError("NOT_FOUND", `no ${what} request ${id} in this vault`);
-  if (!same(request.owner, owner)) throw new ApiError("NOT_YOUR_REQUEST", `${what} request ${id} belongs to another wallet`);
+  if (!sameAddress(request.owner, owner)) throw new ApiError("NOT_YOUR_REQUEST", `${what} request ${id} belongs to another wallet`);
   if (request.state !== "pending") throw new ApiError("REQUEST_NOT_PENDING", `${what} request ${id} is ${request.state}`);
 }
 

@@ -9,15 +9,15 @@ import { getAddress, type Abi, type Address } from "viem";
 import { mergedVaultAbi, stockVaultAbi, stockVaultRouterAbi, upDepositQueueAbi } from "../../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError } from "../../../adapters/chain/aggregator.js";
 import type { DeployedVault } from "../../../adapters/chain/deployments.js";
-import { same } from "../../../adapters/chain/aggregator-tokens.js";
 import { revertReason } from "../../../adapters/chain/simulate.js";
 import { buildVaultDeposit } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { Resolver } from "../types.js";
 import { agentVault, build, lessBps, slippageOf, toBaseUnits, units, usdgOf } from "./common.js";
 import { aggregatorOf } from "./swap.js";
+import { USDG_DECIMALS } from "../../../domain/price.js";
+import { sameAddress } from "../../../domain/address.js";
 
-const USDG_DECIMALS = 6;
 
 export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, owner) => {
   const { deployed, row } = await agentVault(ctx, body.vault);
@@ -144,9 +144,9 @@ async function stockLeg(ctx: Parameters<Resolver<"vault-deposit">>[0], deployed:
   if (!deployed.router || !aggregator) throw new ApiError("UNAVAILABLE", "Stock-token deposits need the stock vault router and the swap aggregator, which this chain lacks");
   const router = getAddress(deployed.router);
   const configured = await ctx.client.readContract({ address: router, abi: stockVaultRouterAbi, functionName: "aggregator" });
-  if (!same(configured, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", `The stock vault router now uses aggregator ${configured}: retry shortly`);
+  if (!sameAddress(configured, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", `The stock vault router now uses aggregator ${configured}: retry shortly`);
   const token = getAddress(deployed.token);
-  const decimals = ctx.deployments.tokens.find((t) => same(t.address, token))?.decimals ?? 18;
+  const decimals = ctx.deployments.tokens.find((t) => sameAddress(t.address, token))?.decimals ?? 18;
   try {
     const route = await aggregator.route({ tokenIn: usdgOf(ctx), tokenOut: token, amountIn: assets, recipient: router, slippageBps });
     return { router, route, decimals };

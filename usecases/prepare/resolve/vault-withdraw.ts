@@ -6,12 +6,12 @@
 import { getAddress, type Address } from "viem";
 import { mergedVaultAbi, stockVaultAbi, stockVaultRouterAbi, testTokenAbi, upWithdrawalQueueAbi } from "../../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError } from "../../../adapters/chain/aggregator.js";
-import { same } from "../../../adapters/chain/aggregator-tokens.js";
 import { buildVaultWithdraw } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext, Resolver } from "../types.js";
 import { agentVault, build, invalid, lessBps, slippageOf, toBaseUnits, units, usdgOf } from "./common.js";
 import { aggregatorOf } from "./swap.js";
+import { sameAddress } from "../../../domain/address.js";
 
 export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body, owner) => {
   const { deployed } = await agentVault(ctx, body.vault);
@@ -103,7 +103,7 @@ async function usdgRoute(ctx: PrepareContext, deployed: { family: string; addres
     [tokenPart, usdgPart] = await ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "previewRedeemInKind", args: [shares] });
   }
   const configured = await ctx.client.readContract({ address: runner, abi: deployed.family === "stock-token" ? stockVaultRouterAbi : mergedVaultAbi, functionName: "aggregator" });
-  if (!same(configured, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", `${runner} now uses aggregator ${configured}: retry shortly`);
+  if (!sameAddress(configured, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", `${runner} now uses aggregator ${configured}: retry shortly`);
   const usdg = usdgOf(ctx);
   if (tokenPart === 0n) {
     // Nothing to sell: the merged vault skips the route when its token part is 0.

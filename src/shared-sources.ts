@@ -1,0 +1,35 @@
+// Written by `npm run build-id -- --write`: the hash of the modules outside src/ that the indexing functions
+// run. Ponder hashes the files under src/ into its build id, this one among them, so a change to any of
+// these is a new build (a reindex), as a change to src/ is:
+//   abis/AgentAccount.ts
+//   abis/AgentAccountFactory.ts
+//   abis/BasketMaker.ts
+//   abis/BasketPool.ts
+//   abis/BasketRegistry.ts
+//   abis/BasketZap.ts
+//   abis/DevAggregator.ts
+//   abis/GridStrategy.ts
+//   abis/LadderStrategy.ts
+//   abis/LimitOrderHook.ts
+//   abis/MarketMaker.ts
+//   abis/MarketRegistry.ts
+//   abis/MergedVault.ts
+//   abis/Multicall3.ts
+//   abis/Pool.ts
+//   abis/RedeemQueue.ts
+//   abis/StockVault.ts
+//   abis/StockVaultRouter.ts
+//   abis/SwapRouter.ts
+//   abis/TestToken.ts
+//   abis/UpDepositQueue.ts
+//   abis/UpVault.ts
+//   abis/UpWithdrawalQueue.ts
+//   abis/VaultRegistry.ts
+//   abis/WETH9.ts
+//   abis/index.ts
+//   adapters/chain/token-list.ts
+//   config/token-list.json
+//   domain/activity-position.ts
+//   domain/address.ts
+//   domain/price.ts
+export const SHARED_SOURCES_SHA256 = "d17cf4de3c95198ddf942fb3d14fad6ad450b5a15398687cee61f6e18dd5d5d6";
