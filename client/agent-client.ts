@@ -11,15 +11,16 @@
 import type { z } from "@hono/zod-openapi";
 import type { Account, Activity } from "../contract/accounts.js";
 import type { ErrorDetails } from "../contract/fields.js";
-import type { prepareBodies, PrepareResult as PrepareResultSchema } from "../contract/prepare.js";
+import type { PrepareResult as PrepareResultSchema } from "../contract/prepare.js";
+import type { prepareKindRegistry } from "../contract/prepare-kinds.js";
 import type { Products } from "../contract/products.js";
 import type { SignRequest as SignRequestSchema } from "../contract/sign-request.js";
 import type { AgentVault, AgentVaultDetail, VaultEarnings, VaultPrices } from "../contract/vaults.js";
 
 /** The prepare kinds, as the API's routes name them (POST /v1/agent/prepare/{kind}). */
-export type PrepareKind = keyof typeof prepareBodies;
+export type PrepareKind = keyof typeof prepareKindRegistry;
 /** A prepare body as sent: defaults (slippageBps...) may be left out. */
-export type PrepareBody<K extends PrepareKind> = z.input<(typeof prepareBodies)[K]>;
+export type PrepareBody<K extends PrepareKind> = z.input<(typeof prepareKindRegistry)[K]["body"]>;
 export type PrepareResult = z.output<typeof PrepareResultSchema>;
 export type SignRequest = z.output<typeof SignRequestSchema>;
 export type AgentProducts = z.output<typeof Products>;

@@ -1,4 +1,4 @@
-// Bodies of POST /v1/agent/prepare/{kind} and the PrepareResult answer. Every body takes the common
+// Bodies of POST /v1/agent/prepare/{kind} (contract/prepare-kinds.ts names each kind's) and the PrepareResult answer. Every body takes the common
 // fields (owner, slippageBps, agentTag) and allows additional properties (the spec's rule); a receiver or
 // recipient field that is not `owner` is refused 422 RECEIVER_NOT_OWNER by the pipeline.
 import { z } from "@hono/zod-openapi";
@@ -199,22 +199,6 @@ export const BasketMakeBody = z
     description:
       "Approve exactly the first deposit to the basket maker, then make(basket, tokenIn, amountIn, legs, minBptOut, recipient = owner, deadline): the maker creates the basket (the service's admin in its pool roles), buys each token through the aggregator and puts everything in as the first deposit; the first 100 basket tokens go to the owner. The name, symbol, tokens, weights and fee are permanent and the basket is unverified until the service lists it: plan first with POST /v1/agent/baskets/plan. params: maker, basket {name, symbol, tokens (sorted), normalizedWeights, swapFeePercentage, salt}, decimals, pool, token, amount, legs, minOut, expectedOut, recipient, deadline, slippageBps, quote, approvals.",
   });
-
-export const prepareBodies = {
-  "vault-deposit": VaultDepositBody,
-  "vault-cancel-deposit": VaultCancelDepositBody,
-  "vault-withdraw": VaultWithdrawBody,
-  "vault-cancel-withdraw": VaultCancelWithdrawBody,
-  "limit-order": LimitOrderBody,
-  ladder: LadderBody,
-  "order-action": OrderActionBody,
-  grid: GridBody,
-  "ladder-strategy": LadderStrategyBody,
-  swap: SwapBody,
-  "basket-buy": BasketBuyBody,
-  "basket-sell": BasketSellBody,
-  "basket-make": BasketMakeBody,
-} as const;
 
 export const PrepareStep = z
   .object({

@@ -3,7 +3,7 @@
 // ETH. 422 UNKNOWN_TOKEN for a symbol not on the list, NOT_A_TOKEN for an address that is no ERC-20.
 import { erc20Abi, getAddress, isAddress, type Address, type PublicClient } from "viem";
 import { ApiError } from "../../domain/errors.js";
-import { NATIVE_ETH } from "../../domain/bundles/utils.js";
+import { NATIVE_ETH } from "../../domain/bundles/steps.js";
 import type { Deployments } from "./deployments.js";
 import { listedToken, listedTokens } from "./token-list.js";
 import { sameAddress } from "../../domain/address.js";

@@ -2,7 +2,7 @@
 // the service's contracts (the deployments file: named singletons, vaults with their queues and routers)
 // and the tokens (the deployments' tokens and baskets, and the tokens a request names). Pure: no I/O.
 import type { Address } from "viem";
-import { NATIVE_ETH } from "./utils.js";
+import { NATIVE_ETH } from "./steps.js";
 
 /** What the money-safety check accepts beside the owner. Addresses compare case-insensitively. */
 export type AllowList = {

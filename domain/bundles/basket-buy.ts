@@ -4,7 +4,8 @@ import { basketZapAbi } from "../../abis/index.js";
 import type { Leg } from "./legs.js";
 import { BundleError, type Bundle } from "./types.js";
 import { checkBuyLegs, checkLegs, legsParam } from "./legs.js";
-import { MAX_ZAP_CALL_BYTES, NATIVE_ETH, approvalParam, approveStep, byteLength, checkAddress, checkAmount, checkUint, step } from "./utils.js";
+import { checkAddress, checkAmount, checkUint } from "./checks.js";
+import { MAX_ZAP_CALL_BYTES, NATIVE_ETH, approvalParam, approveStep, byteLength, step } from "./steps.js";
 import { sameAddress } from "../address.js";
 
 export type BuildBasketBuyParameters = {

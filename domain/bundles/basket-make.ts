@@ -4,7 +4,8 @@ import { basketMakerAbi } from "../../abis/index.js";
 import type { Leg } from "./legs.js";
 import { BundleError, type Bundle } from "./types.js";
 import { checkBuyLegs, checkLegs, legsParam } from "./legs.js";
-import { MAX_ZAP_CALL_BYTES, NATIVE_ETH, approvalParam, approveStep, byteLength, checkAddress, checkAmount, checkHex, checkUint, step } from "./utils.js";
+import { checkAddress, checkAmount, checkHex, checkUint } from "./checks.js";
+import { MAX_ZAP_CALL_BYTES, NATIVE_ETH, approvalParam, approveStep, byteLength, step } from "./steps.js";
 import { sameAddress } from "../address.js";
 
 /** BasketMaker's constants: each weight at least 1%, weights sum to 1e18, fee 0.3% or 1%. */

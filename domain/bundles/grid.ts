@@ -2,7 +2,8 @@
 import { encodeFunctionData, type Address } from "viem";
 import { gridStrategyAbi } from "../../abis/index.js";
 import { BundleError, type Bundle } from "./types.js";
-import { approvalParam, approveStep, checkAddress, checkAmount, checkBoolean, checkUint, required, step } from "./utils.js";
+import { checkAddress, checkAmount, checkBoolean, checkUint, required } from "./checks.js";
+import { approvalParam, approveStep, step } from "./steps.js";
 
 export const gridActions = ["open", "openWithMarket", "close", "setRepeat", "collect"] as const;
 export type GridAction = (typeof gridActions)[number];

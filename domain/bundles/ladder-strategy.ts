@@ -3,7 +3,8 @@
 import { encodeFunctionData, maxUint256, type Address, type Hex } from "viem";
 import { agentAccountAbi, ladderStrategyAbi } from "../../abis/index.js";
 import { BundleError, type Bundle, type BundleErrorDetails } from "./types.js";
-import { approvalParam, approveStep, checkAddress, checkBoolean, checkMask, checkUint, required, step } from "./utils.js";
+import { checkAddress, checkBoolean, checkMask, checkUint, required } from "./checks.js";
+import { approvalParam, approveStep, step } from "./steps.js";
 
 export const ladderStrategyActions = ["open", "close", "setRepeat", "collect"] as const;
 export type LadderStrategyAction = (typeof ladderStrategyActions)[number];

@@ -2,7 +2,8 @@
 import { encodeFunctionData, maxUint256, type Address } from "viem";
 import { limitOrderHookAbi } from "../../abis/index.js";
 import { BundleError, type Bundle } from "./types.js";
-import { approvalParam, approveStep, checkAddress, checkAmount, checkBoolean, step } from "./utils.js";
+import { checkAddress, checkAmount, checkBoolean } from "./checks.js";
+import { approvalParam, approveStep, step } from "./steps.js";
 
 export const LADDER_MIN_ORDERS = 2;
 export const LADDER_MAX_ORDERS = 20;

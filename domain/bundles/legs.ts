@@ -1,7 +1,7 @@
 // Aggregator legs of the basket zap and maker, checked and shown.
 import type { Address, Hex } from "viem";
 import { BundleError } from "./types.js";
-import { checkAddress, checkHex, checkUint } from "./utils.js";
+import { checkAddress, checkHex, checkUint } from "./checks.js";
 
 /** RouteCall.sol's `Leg`: `data` is aggregator calldata that pays `tokenOut` back to the caller. */
 export type Leg = { tokenIn: Address; tokenOut: Address; amountIn: bigint; data: Hex };

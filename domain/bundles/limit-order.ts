@@ -2,7 +2,8 @@
 import { encodeFunctionData, type Address } from "viem";
 import { limitOrderHookAbi } from "../../abis/index.js";
 import type { Bundle, BundleError } from "./types.js";
-import { approvalParam, approveStep, checkAddress, checkAmount, checkBoolean, checkUint, required, step } from "./utils.js";
+import { checkAddress, checkAmount, checkBoolean, checkUint, required } from "./checks.js";
+import { approvalParam, approveStep, step } from "./steps.js";
 
 export type BuildLimitOrderParameters = {
   /** The signing wallet: the order's owner (the hook records the caller). */

@@ -2,7 +2,8 @@
 import { encodeFunctionData, type Address } from "viem";
 import { limitOrderHookAbi } from "../../abis/index.js";
 import { BundleError, type Bundle } from "./types.js";
-import { checkAddress, checkUint, step } from "./utils.js";
+import { checkAddress, checkUint } from "./checks.js";
+import { step } from "./steps.js";
 
 export const orderActions = ["cancel", "claim0", "claim1", "claimBoth", "realize"] as const;
 export type OrderAction = (typeof orderActions)[number];

@@ -2,7 +2,8 @@
 import { encodeFunctionData, type Address } from "viem";
 import { swapRouterAbi } from "../../abis/index.js";
 import { BundleError, type Bundle, type RouteCalldata } from "./types.js";
-import { NATIVE_ETH, approvalParam, approveStep, checkAddress, checkAmount, checkHex, checkUint, step } from "./utils.js";
+import { checkAddress, checkAmount, checkHex, checkUint } from "./checks.js";
+import { NATIVE_ETH, approvalParam, approveStep, step } from "./steps.js";
 import { sameAddress } from "../address.js";
 
 export type BuildSwapParameters = {

@@ -2,7 +2,8 @@
 import { encodeFunctionData, type Address } from "viem";
 import { mergedVaultAbi, upDepositQueueAbi } from "../../abis/index.js";
 import { BundleError, type Bundle, type VaultFamily } from "./types.js";
-import { checkAddress, checkUint, required, step, unknownChoice } from "./utils.js";
+import { checkAddress, checkUint, required, unknownChoice } from "./checks.js";
+import { step } from "./steps.js";
 
 export type BuildVaultCancelDepositParameters = {
   family: VaultFamily;

@@ -2,7 +2,8 @@
 import { encodeFunctionData, type Address, type Hex } from "viem";
 import { mergedVaultAbi, stockVaultRouterAbi, upDepositQueueAbi } from "../../abis/index.js";
 import type { Bundle, BundleError, VaultFamily } from "./types.js";
-import { approvalParam, approveStep, checkAddress, checkAmount, checkHex, checkUint, required, step, unknownChoice } from "./utils.js";
+import { checkAddress, checkAmount, checkHex, checkUint, required, unknownChoice } from "./checks.js";
+import { approvalParam, approveStep, step } from "./steps.js";
 
 export type BuildVaultDepositParameters = {
   family: VaultFamily;

@@ -17,7 +17,7 @@ import type { Database } from "../../adapters/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
 import { backtestGrid } from "../../domain/backtest/grid.js";
 import { createJobClient, type JobClient } from "../../adapters/queue/request-reply.js";
-import { prepareBodies } from "../../contract/prepare.js";
+import { prepareKindRegistry } from "../../contract/prepare-kinds.js";
 import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
 import { backtestProcessor } from "../../workers/processors/backtest.js";
 import { scanProcessor } from "../../workers/processors/scan.js";
@@ -29,8 +29,8 @@ const NOBODY = "0x000000000000000000000000000000000000dEaD";
 
 /** A run parameter {route, body} is a valid body of its prepare route once `owner` is added. */
 function expectPrepareBody(run: { route: string; body: Record<string, unknown> }) {
-  const kind = run.route.replace("/v1/agent/prepare/", "") as keyof typeof prepareBodies;
-  const parsed = prepareBodies[kind].safeParse({ ...run.body, owner: NOBODY });
+  const kind = run.route.replace("/v1/agent/prepare/", "") as keyof typeof prepareKindRegistry;
+  const parsed = prepareKindRegistry[kind].body.safeParse({ ...run.body, owner: NOBODY });
   expect(parsed.success, `${run.route}: ${JSON.stringify(parsed.error?.issues ?? [])}`).toBe(true);
 }
 const WALLET = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"; // any wallet: runs are logged, nothing is sent

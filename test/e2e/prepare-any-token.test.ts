@@ -17,7 +17,7 @@ import { createChainClient } from "../../adapters/chain/client.js";
 import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { marketTokenOf } from "../../usecases/prepare/resolve/common.js";
+import { marketTokenOf } from "../../usecases/prepare/resolve/tokens.js";
 import type { PrepareContext } from "../../usecases/prepare/types.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";

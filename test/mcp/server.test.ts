@@ -8,7 +8,7 @@ import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { prepareKinds } from "../../usecases/prepare/types.js";
+import { prepareKinds } from "../../contract/prepare-kinds.js";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
 import { toolName } from "../../mcp/tools.js";

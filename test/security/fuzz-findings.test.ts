@@ -12,7 +12,7 @@ import type { Database } from "../../adapters/db/api-schema.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 import { parserErrorResponse } from "../../api/middleware/client-error.js";
 import { ApiError, errorCatalog } from "../../domain/errors.js";
-import { MAX_AMOUNT_UNITS, toBaseUnits, toId, toPriceX18 } from "../../usecases/prepare/resolve/common.js";
+import { MAX_AMOUNT_UNITS, toBaseUnits, toId, toPriceX18 } from "../../usecases/prepare/resolve/numbers.js";
 
 const refusal = (run: () => unknown) => {
   try {

@@ -9,36 +9,11 @@ import { simulateFunded } from "../../adapters/chain/bundle-funds.js";
 import { createSignRequest, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
 import { allowListOf, ladderRevertDetails, moneySafetyViolations, walletSendCalls, withExtra, type AllowList } from "../../domain/bundles/index.js";
 import { ApiError, isErrorCode, errorCatalog } from "../../domain/errors.js";
-import { resolveGrid } from "./resolve/grid.js";
-import { resolveLadderStrategy } from "./resolve/ladder-strategy.js";
-import { resolveLadder, resolveLimitOrder, resolveOrderAction } from "./resolve/orders.js";
-import { resolveVaultCancelDeposit, resolveVaultCancelWithdraw } from "./resolve/vault-cancel.js";
-import { resolveVaultDeposit } from "./resolve/vault-deposit.js";
-import { resolveVaultWithdraw } from "./resolve/vault-withdraw.js";
-import { resolveSwap } from "./resolve/swap.js";
-import { resolveBasketBuy } from "./resolve/basket-buy.js";
-import { resolveBasketSell } from "./resolve/basket-sell.js";
-import { resolveBasketMake } from "./resolve/basket-make.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { CHAIN_ID } from "../../domain/chain.js";
+import { prepareKindRegistry, TRANSFER_REVERTS } from "../../contract/prepare-kinds.js";
+import { resolvers } from "./resolvers.js";
 import type { PrepareBodies, PrepareContext, PrepareKind, PrepareResult, Resolved, Resolver } from "./types.js";
-
-
-const resolvers: { [K in PrepareKind]: Resolver<K> } = {
-  "vault-deposit": resolveVaultDeposit,
-  "vault-cancel-deposit": resolveVaultCancelDeposit,
-  "vault-withdraw": resolveVaultWithdraw,
-  "vault-cancel-withdraw": resolveVaultCancelWithdraw,
-  "limit-order": resolveLimitOrder,
-  ladder: resolveLadder,
-  "order-action": resolveOrderAction,
-  grid: resolveGrid,
-  "ladder-strategy": resolveLadderStrategy,
-  swap: resolveSwap,
-  "basket-buy": resolveBasketBuy,
-  "basket-sell": resolveBasketSell,
-  "basket-make": resolveBasketMake,
-};
 
 /** Body fields that name a receiver or recipient (any spelling, at any depth). */
 const RECEIVER_FIELD = /^(receiver|recipient)s?$/i;
@@ -56,13 +31,10 @@ export function checkReceivers(body: unknown, owner: string, path = ""): void {
   }
 }
 
-/** Simulation reverts whose reason is a catalog refusal the resolvers also answer (the projection lagged). */
-const REVERT_CODES = new Set([
-  "DEPOSITS_CLOSED", "DEPOSITS_PAUSED", "VAULT_FULL", "CAPACITY", "AMOUNT_TOO_SMALL", "MARKET_NOT_OPEN", "ORDER_CLOSED",
-  "NOTHING_TO_CLAIM", "NOTHING_FILLED", "GRID_CLOSED", "LADDER_CLOSED", "NOTHING_TO_COLLECT", "NOT_LISTED", "NO_REFERENCE",
-  "WRONG_SIDE", "FIRST_TOO_SMALL", "FOLLOW_UP_TOO_SMALL", "NO_TRIP_HEADROOM", "BELOW_QUEUE_MINIMUM",
-  "SWAP_PAUSED", "BASKET_PAUSED", "BASKET_SELL_ONLY", "TOKEN_FROZEN", "TOKEN_PAUSED",
-]);
+/** The refusals a simulation revert is answered with for `kind` (the resolver answers them too; the projection lagged). */
+function revertsOf(kind: PrepareKind): readonly string[] {
+  return [...prepareKindRegistry[kind].reverts, ...TRANSFER_REVERTS];
+}
 
 /** The zap's and maker's deadline: at most 10 minutes after the bundle is prepared. */
 export const DEADLINE_WINDOW_SECONDS = 600;
@@ -122,7 +94,7 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
     const code = simulation.reason.split(" ")[0]!;
     const message = `step ${simulation.step + 1} of ${bundle.steps.length} would revert: ${simulation.reason} (simulated with ${simulation.method})`;
     // A ladder open's per-part refusal keeps its {part, minimum|maximum, unit} from the contract's error.
-    if (REVERT_CODES.has(code) && isErrorCode(code) && errorCatalog[code].status === 422) throw new ApiError(code, message, ladderRevertDetails(simulation.reason, bundle.params));
+    if (revertsOf(kind).includes(code) && isErrorCode(code) && errorCatalog[code].status === 422) throw new ApiError(code, message, ladderRevertDetails(simulation.reason, bundle.params));
     throw new ApiError("SIMULATION_FAILED", message);
   }
 

@@ -1,5 +1,5 @@
 // The prepare pipeline's shapes: what it runs with (PrepareContext), the bodies of the kinds it serves
-// (already validated by contract/prepare.ts: addresses as 0x strings, amounts as decimal strings in
+// (the types of contract/prepare.ts's schemas: addresses as 0x strings, amounts as decimal strings in
 // whole units) and what it answers (PrepareResult, stored as the SignRequest).
 import type { Kysely } from "kysely";
 import type { Address, PublicClient } from "viem";
@@ -10,6 +10,8 @@ import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import type { AllowListExtra, Bundle, BundleKind, WalletSendCalls } from "../../domain/bundles/index.js";
 import type { Logger } from "../../adapters/logger.js";
+import type { z } from "@hono/zod-openapi";
+import type { PrepareKind, prepareKindRegistry } from "../../contract/prepare-kinds.js";
 
 export type PrepareContext = {
   /** The API's own schema: sign requests and filings are written here. */
@@ -29,83 +31,16 @@ export type PrepareContext = {
   aggregator?: Aggregator;
 };
 
-/** The kinds the prepare route serves (swap and basket kinds trade through the aggregator). */
-export const prepareKinds = [
-  "vault-deposit",
-  "vault-cancel-deposit",
-  "vault-withdraw",
-  "vault-cancel-withdraw",
-  "limit-order",
-  "ladder",
-  "order-action",
-  "grid",
-  "ladder-strategy",
-  "swap",
-  "basket-buy",
-  "basket-sell",
-  "basket-make",
-] as const;
-export type PrepareKind = (typeof prepareKinds)[number];
+/** The kinds the prepare route serves (contract/prepare-kinds.ts; swap and basket kinds trade through the aggregator). */
+export type { PrepareKind };
 
-export type CommonBody = { owner: string; slippageBps?: number; agentTag?: string } & Record<string, unknown>;
-
-export type VaultDepositBody = CommonBody & { vault: string; amount: string };
-export type VaultCancelBody = CommonBody & { vault: string; id: string };
-export type VaultWithdrawBody = CommonBody & { vault: string; shares: string; mode: "usdg" | "in-kind" | "queue" };
-export type LimitOrderBody = CommonBody & { token: string; side: "buy" | "sell"; amount: string; price?: string; type?: "limit" | "market" };
-export type LadderBody = CommonBody & { token: string; side: "buy" | "sell"; orders: { amount: string; price: string }[] };
-export type OrderActionBody = CommonBody & { id: string; action: "cancel" | "claim0" | "claim1" | "claimBoth" | "realize" };
-export type GridBody = CommonBody & {
-  action: "open" | "openWithMarket" | "close" | "setRepeat" | "collect";
-  token?: string;
-  buyPrice?: string;
-  sellPrice?: string;
-  /** USDG the grid starts with (the spec's name); `amount` is its older alias. */
-  amountUsdg?: string;
-  amount?: string;
-  repeat?: boolean;
-  id?: string;
-};
-export type LadderStrategyBody = CommonBody & {
-  action: "open" | "close" | "setRepeat" | "collect";
-  token?: string;
-  legs?: { buyPrice: string; sellPrice: string; amount: string }[];
-  sellFirst?: boolean;
-  repeat?: boolean;
-  oneWay?: boolean;
-  id?: string;
-  mask?: number;
-  via?: "wallet" | "account";
-  account?: string;
-};
-
-export type SwapBody = CommonBody & { tokenIn: string; tokenOut: string; amount: string };
-export type BasketBuyBody = CommonBody & { basket: string; amount: string; payWith?: string };
-export type BasketSellBody = CommonBody & { basket: string; amount?: string; all?: boolean; receive?: string };
-export type BasketMakeBody = CommonBody & {
-  name: string;
-  symbol: string;
-  tokens: { token: string; weightPct: number }[];
-  swapFeePct?: number;
-  amount: string;
-  payWith?: string;
-};
-
-export type PrepareBodies = {
-  "vault-deposit": VaultDepositBody;
-  "vault-cancel-deposit": VaultCancelBody;
-  "vault-withdraw": VaultWithdrawBody;
-  "vault-cancel-withdraw": VaultCancelBody;
-  "limit-order": LimitOrderBody;
-  ladder: LadderBody;
-  "order-action": OrderActionBody;
-  grid: GridBody;
-  "ladder-strategy": LadderStrategyBody;
-  swap: SwapBody;
-  "basket-buy": BasketBuyBody;
-  "basket-sell": BasketSellBody;
-  "basket-make": BasketMakeBody;
-};
+/**
+ * The body of each kind as the pipeline takes it: its schema's (contract/prepare-kinds.ts) input, so a default
+ * (slippageBps, via...) may be absent; the route hands the parsed body, defaults filled in.
+ */
+export type PrepareBodies = { [K in PrepareKind]: z.input<(typeof prepareKindRegistry)[K]["body"]> };
+export type GridBody = PrepareBodies["grid"];
+export type LadderStrategyBody = PrepareBodies["ladder-strategy"];
 
 /** What a resolver hands the pipeline: the built bundle, the token whose chain price is filed, extra params. */
 export type Resolved = {

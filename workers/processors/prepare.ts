@@ -6,7 +6,8 @@ import { isConnectionError } from "../../adapters/failures.js";
 import { ApiError } from "../../domain/errors.js";
 import type { PrepareJobData } from "../../usecases/prepare/job.js";
 import { runPrepare } from "../../usecases/prepare/pipeline.js";
-import { prepareKinds, type PrepareContext, type PrepareResult } from "../../usecases/prepare/types.js";
+import { prepareKinds } from "../../contract/prepare-kinds.js";
+import type { PrepareContext, PrepareResult } from "../../usecases/prepare/types.js";
 import { encodeApiError } from "../../usecases/prepare/queued-errors.js";
 
 export function prepareProcessor(ctx: PrepareContext) {

@@ -9,14 +9,14 @@ import { proportionalJoin } from "../../../domain/basket-pool.js";
 import { buildBasketBuy } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { Resolver } from "../types.js";
-import {
-  basketAggregator, basketSideToken, checkAggregator, checkImpact, checkLegMinimums, checkTokenUsable, contractOr503,
-  legsImpactBps, poolState, priceX18, quoteParam, resolveBasket, routeLegs, tokenInfo, valueUsd, zapDeadline,
-} from "./basket-common.js";
-import { build, lessBps, slippageOf, toBaseUnits, units } from "./common.js";
+import { build } from "./build.js";
+import { lessBps, slippageOf, toBaseUnits, units } from "./numbers.js";
+import { contract } from "./contracts.js";
+import { basketSideToken, checkTokenUsable, poolState, resolveBasket, tokenInfo } from "./basket-inputs.js";
+import { basketAggregator, checkAggregator, checkImpact, checkLegMinimums, legsImpactBps, priceX18, quoteParam, routeLegs, valueUsd, zapDeadline } from "./basket-route.js";
 
 export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner) => {
-  const zap = contractOr503(ctx, "basketZap");
+  const zap = contract(ctx, "basketZap");
   const aggregator = basketAggregator(ctx);
   const basket = await resolveBasket(ctx, body.basket);
   if (basket.sellOnly) throw new ApiError("BASKET_SELL_ONLY", `${basket.symbol} can only be sold: the service took it off the site`);

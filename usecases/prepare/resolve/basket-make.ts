@@ -15,11 +15,11 @@ import { pctToX18, weightProblem, WEIGHT_ONE } from "../../../domain/basket-plan
 import { buildBasketMake, BASKET_FEES } from "../../../domain/bundles/index.js";
 import { ApiError, isErrorCode } from "../../../domain/errors.js";
 import type { PrepareContext, Resolver } from "../types.js";
-import {
-  basketAggregator, checkAggregator, checkImpact, checkLegMinimums, checkTokenUsable, contractOr503, legsImpactBps, priceX18,
-  quoteParam, routeLegs, tokenInfo, valueUsd, zapDeadline, type BasketToken,
-} from "./basket-common.js";
-import { build, slippageOf, toBaseUnits, units } from "./common.js";
+import { build } from "./build.js";
+import { slippageOf, toBaseUnits, units } from "./numbers.js";
+import { contract } from "./contracts.js";
+import { checkTokenUsable, tokenInfo, type BasketToken } from "./basket-inputs.js";
+import { basketAggregator, checkAggregator, checkImpact, checkLegMinimums, legsImpactBps, priceX18, quoteParam, routeLegs, valueUsd, zapDeadline } from "./basket-route.js";
 import { sameAddress } from "../../../domain/address.js";
 
 /** The first deposit is worth at least 25 USD. */
@@ -46,12 +46,12 @@ async function tradeListToken(ctx: PrepareContext, input: string, index: number)
 }
 
 export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owner) => {
-  const maker = contractOr503(ctx, "basketMaker", "MAKER_NOT_DEPLOYED");
-  const registry = contractOr503(ctx, "basketRegistry", "MAKER_NOT_DEPLOYED");
+  const maker = contract(ctx, "basketMaker", "MAKER_NOT_DEPLOYED");
+  const registry = contract(ctx, "basketRegistry", "MAKER_NOT_DEPLOYED");
   const aggregator = basketAggregator(ctx);
   const charted = await ctx.reads.selectFrom("token").select(["symbol", "name"]).execute();
   if (charted.length === 0) throw new ApiError("TRADE_LIST_LOADING", "The trade list is loading: retry shortly");
-  const usdg = getAddress(contractOr503(ctx, "usdg"));
+  const usdg = getAddress(contract(ctx, "usdg"));
   const weth = ctx.deployments.contracts.weth ? getAddress(ctx.deployments.contracts.weth) : undefined;
 
   // The basket's shape.

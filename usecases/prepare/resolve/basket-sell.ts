@@ -9,16 +9,16 @@ import { simulateBundle } from "../../../adapters/chain/simulate.js";
 import { buildBasketSell } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { Resolver } from "../types.js";
-import {
-  basketAggregator, basketSideToken, checkAggregator, checkLegMinimums, checkTokenUsable, contractOr503, legsImpactBps, poolState, priceX18,
-  quoteParam, resolveBasket, routeLegs, tokenInfo, valueUsd, zapDeadline,
-} from "./basket-common.js";
-import { build, invalid, lessBps, slippageOf, toBaseUnits, units } from "./common.js";
+import { build, invalid } from "./build.js";
+import { lessBps, slippageOf, toBaseUnits, units } from "./numbers.js";
+import { contract } from "./contracts.js";
+import { basketSideToken, checkTokenUsable, poolState, resolveBasket, tokenInfo } from "./basket-inputs.js";
+import { basketAggregator, checkAggregator, checkLegMinimums, legsImpactBps, priceX18, quoteParam, routeLegs, valueUsd, zapDeadline } from "./basket-route.js";
 
 const BASKET_DECIMALS = 18;
 
 export const resolveBasketSell: Resolver<"basket-sell"> = async (ctx, body, owner) => {
-  const zap = contractOr503(ctx, "basketZap");
+  const zap = contract(ctx, "basketZap");
   const aggregator = basketAggregator(ctx);
   if (body.all !== true && body.amount === undefined) throw invalid("amount", "give the basket tokens to sell, or all: true");
   if (body.all === true && body.amount !== undefined) throw invalid("amount", "give amount or all: true, not both");

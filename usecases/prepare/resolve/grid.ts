@@ -7,7 +7,10 @@ import { gridStrategyAbi, poolAbi } from "../../../abis/index.js";
 import { buildGrid } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { GridBody, Resolver } from "../types.js";
-import { build, contract, invalid, lessBps, marketTokenOf, openPool, slippageOf, toBaseUnits, toId, toPriceX18, units, usdgOf } from "./common.js";
+import { build, invalid } from "./build.js";
+import { lessBps, slippageOf, toBaseUnits, toId, toPriceX18, units } from "./numbers.js";
+import { contract, usdgOf } from "./contracts.js";
+import { marketTokenOf, openPool } from "./tokens.js";
 import { sameAddress } from "../../../domain/address.js";
 
 export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {

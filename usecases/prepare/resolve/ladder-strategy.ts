@@ -11,7 +11,10 @@ import { agentAccountAbi, agentAccountFactoryAbi, ladderStrategyAbi } from "../.
 import { accountLimitRefusal, buildLadderStrategy } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { LadderStrategyBody, PrepareContext, Resolver } from "../types.js";
-import { build, contract, invalid, marketTokenOf, priceNow, toBaseUnits, toId, toPriceX18, usdgOf } from "./common.js";
+import { build, invalid } from "./build.js";
+import { toBaseUnits, toId, toPriceX18 } from "./numbers.js";
+import { contract, usdgOf } from "./contracts.js";
+import { marketTokenOf, priceNow } from "./tokens.js";
 import { sameAddress } from "../../../domain/address.js";
 
 export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, body, owner) => {

@@ -9,7 +9,10 @@ import { buildLadder, buildLimitOrder, buildOrderAction } from "../../../domain/
 import { ApiError } from "../../../domain/errors.js";
 import { tokenToUsdg, USDG_DECIMALS } from "../../../domain/price.js";
 import type { PrepareContext, Resolver } from "../types.js";
-import { build, contract, invalid, lessBps, marketTokenOf, openPool, slippageOf, toBaseUnits, toId, toPriceX18, units, usdgOf, type MarketToken } from "./common.js";
+import { build, invalid } from "./build.js";
+import { lessBps, slippageOf, toBaseUnits, toId, toPriceX18, units } from "./numbers.js";
+import { contract, usdgOf } from "./contracts.js";
+import { marketTokenOf, openPool, type MarketToken } from "./tokens.js";
 import { sameAddress } from "../../../domain/address.js";
 
 

@@ -12,7 +12,8 @@ import type { Deployments } from "../../../adapters/chain/deployments.js";
 import { buildSwap } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext, Resolver } from "../types.js";
-import { build, invalid, lessBps, toBaseUnits, units } from "./common.js";
+import { build, invalid } from "./build.js";
+import { lessBps, toBaseUnits, units } from "./numbers.js";
 import { sameAddress } from "../../../domain/address.js";
 
 /** The router's fee on the output: 0.1%. */

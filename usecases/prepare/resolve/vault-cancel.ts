@@ -4,7 +4,9 @@
 import { buildVaultCancelDeposit, buildVaultCancelWithdraw } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { Resolver } from "../types.js";
-import { agentVault, build, invalid, toId } from "./common.js";
+import { build, invalid } from "./build.js";
+import { toId } from "./numbers.js";
+import { agentVault } from "./contracts.js";
 import { sameAddress } from "../../../domain/address.js";
 
 type Request = { owner: string; state: string } | undefined;

@@ -9,7 +9,9 @@ import { AggregatorUnavailableError, NoRouteError } from "../../../adapters/chai
 import { buildVaultWithdraw } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext, Resolver } from "../types.js";
-import { agentVault, build, invalid, lessBps, slippageOf, toBaseUnits, units, usdgOf } from "./common.js";
+import { build, invalid } from "./build.js";
+import { lessBps, slippageOf, toBaseUnits, units } from "./numbers.js";
+import { agentVault, usdgOf } from "./contracts.js";
 import { aggregatorOf } from "./swap.js";
 import { sameAddress } from "../../../domain/address.js";
 

@@ -1,14 +1,7 @@
-// Helpers the builders share: input checks that refuse with BundleError, and the approve step.
-// Not exported from the package index.
-import { encodeFunctionData, getAddress, isAddress, maxUint256, zeroAddress, type Address, type Hex } from "viem";
-import { testTokenAbi } from "../../abis/index.js";
-import { BundleError, type Step } from "./types.js";
-
-/** The address the swap router and aggregators use for native ETH. */
-export const NATIVE_ETH: Address = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE";
-
-/** The basket zap's (and maker's) largest call, in bytes (spec Limits: zap call size). */
-export const MAX_ZAP_CALL_BYTES = 32_000;
+// The builders' input checks: each refuses a bad value with a BundleError naming the field (INVALID_REQUEST,
+// or AMOUNT_TOO_SMALL for a zero amount). Not exported from the package index.
+import { getAddress, isAddress, maxUint256, zeroAddress, type Address, type Hex } from "viem";
+import { BundleError } from "./types.js";
 
 /** A checksummed, non-zero address, or INVALID_REQUEST naming the field. */
 export function checkAddress(field: string, value: unknown): Address {
@@ -56,26 +49,6 @@ export function checkBoolean(field: string, value: unknown): boolean {
 export function required<T>(field: string, value: T | undefined, why: string): T {
   if (value === undefined || value === null) throw new BundleError("INVALID_REQUEST", `${field} is required ${why}`);
   return value;
-}
-
-export function step(to: Address, data: Hex): Step {
-  return { to, data, value: 0n };
-}
-
-/** ERC-20 approve of exactly `amount` (never unlimited). */
-export function approveStep(token: Address, spender: Address, amount: bigint): Step {
-  if (amount === maxUint256) throw new BundleError("INVALID_REQUEST", "an approval must not be unlimited");
-  return step(token, encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [spender, amount] }));
-}
-
-/** How params show an approval. */
-export function approvalParam(token: Address, spender: Address, amount: bigint) {
-  return { token, spender, amount: amount.toString() };
-}
-
-/** Bytes of a hex string. */
-export function byteLength(data: Hex): number {
-  return (data.length - 2) / 2;
 }
 
 /** The default branch of a switch over a closed set (family, mode, action): INVALID_REQUEST at run time. */
