@@ -4,6 +4,7 @@
 import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JSONParsed } from "hono/utils/types";
+import { stringify } from "../usecases/answer-body.js";
 import { ApiError, errorCatalog, type ErrorCode, type ErrorDetails } from "../domain/errors.js";
 
 /** The JSON shape of a value once serialised: bigint → string, Date → string. */
@@ -19,14 +20,7 @@ export type Serialized<T> = T extends bigint
 
 export type ErrorBody = { error: string; code: ErrorCode; details?: ErrorDetails };
 
-function replacer(_key: string, value: unknown): unknown {
-  return typeof value === "bigint" ? value.toString() : value;
-}
-
-/** JSON.stringify that writes bigints as decimal strings. */
-export function stringify(value: unknown): string {
-  return JSON.stringify(value, replacer);
-}
+export { stringify };
 
 /** The Content-Type of every JSON answer (routes that answer a pre-serialized body use it too). */
 export const JSON_HEADERS = { "Content-Type": "application/json; charset=UTF-8" } as const;

@@ -2,16 +2,11 @@
 // The semantics (baseline, paging, retries, expiry, reorgs) are written into the route's
 // description below, which is what the OpenAPI document, skill.md and llms.txt show.
 import { createRoute, z } from "@hono/zod-openapi";
-import { getAddress } from "viem";
-import { ActivityWaker } from "../../usecases/activity/waker.js";
-import { activityKey, cachedAnswer, type ActivityEntry, type ReadCache } from "../../usecases/read-cache.js";
-import { ACTIVITY_TABLE } from "../../adapters/db/projection-version.js";
-import { CURSOR_RENEW_MS, CURSOR_TTL_MS, CursorNotFoundError, MAX_CHANGES_PER_CALL, pollActivity, type ActivityAnswer } from "../../usecases/activity/cursors.js";
-import type { ActivityRow } from "../../adapters/db/reads/activity.js";
-import { isoTime } from "../../domain/format.js";
+import { activityFeed } from "../../usecases/activity/feed.js";
+import { CURSOR_TTL_MS, CursorNotFoundError, MAX_CHANGES_PER_CALL } from "../../usecases/activity/cursors.js";
 import { ApiError } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { JSON_HEADERS, stringify } from "../envelope.js";
+import { JSON_HEADERS } from "../envelope.js";
 import { setResponseHeader } from "../middleware/response-header.js";
 import { Activity } from "../../contract/accounts.js";
 import { Address, errorResponses, okResponse } from "../../contract/fields.js";
@@ -74,113 +69,9 @@ const getActivity = createRoute({
   },
 });
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const checksumIfAddress = <T>(value: T): T | `0x${string}` => (typeof value === "string" && ADDRESS.test(value) ? getAddress(value) : value);
-
-/** A change as answered: checksummed addresses, the block's time in ISO 8601. */
-export function formatChange(row: ActivityRow) {
-  return {
-    id: row.position.toString(),
-    kind: row.kind,
-    subject: checksumIfAddress(row.subject),
-    contract: getAddress(row.contract),
-    data: Object.fromEntries(Object.entries(row.data ?? {}).map(([key, value]) => [key, checksumIfAddress(value)])),
-    txHash: row.txHash,
-    block: Number(row.blockNumber),
-    blockHash: row.blockHash,
-    logIndex: row.logIndex,
-    time: isoTime(row.timestamp),
-  };
-}
-
-/** True when a poll has something to answer now (a long poll then does not wait). */
-const hasNews = (answer: ActivityAnswer) => answer.changes.length > 0 || answer.more || answer.reorged;
-
-/** Stands for `now` while an answer is serialized; the body is split around it and `now` re-stamped. */
-const NOW_MARK = "\u0001now\u0001";
-const NOW_FIELD = `"now":${JSON.stringify(NOW_MARK)}`;
-/** How long a poll waits for the owners of a just-indexed block to be known before reading the database. */
-const OWNERS_WAIT_MS = 250;
-
-/** An answer as its JSON body `{data}` split around `now` (the envelope's serialization, bigints as strings). */
-export function activityEntry(answer: ActivityAnswer, polledCursor: string | undefined): ActivityEntry {
-  const json = stringify({
-    data: {
-      cursor: answer.cursor,
-      since: answer.since.toISOString(),
-      now: NOW_MARK,
-      after: answer.after.toString(),
-      changes: answer.changes.map(formatChange),
-      more: answer.more,
-      reorged: answer.reorged,
-    },
-  });
-  // `now` comes third, after the cursor (base64url) and `since` (ISO): its first match is the field.
-  const at = json.indexOf(NOW_FIELD);
-  return {
-    head: json.slice(0, at) + '"now":"',
-    tail: json.slice(at + NOW_FIELD.length - 1),
-    news: hasNews(answer),
-    sinceMs: answer.since.getTime(),
-    sameCursor: answer.cursor === polledCursor,
-  };
-}
-
-/** The answer's body, stamped `now`. */
-const bodyAt = (entry: ActivityEntry, now: Date) => entry.head + now.toISOString() + entry.tail;
-
-/** A cached answer may answer at `now` only while its cursor is live (and, for the same cursor, not due for renewal). */
-const entryHoldsAt = (entry: ActivityEntry, now: Date) =>
-  now.getTime() - entry.sinceMs < (entry.sameCursor ? Math.min(CURSOR_RENEW_MS, CURSOR_TTL_MS) : CURSOR_TTL_MS);
-
-/**
- * A poll that waits up to `waitMs` for the owner's changes: subscribe first (so a change indexed
- * during the first read still wakes it), read, and while there is nothing to answer, wait for a wake
- * and read again; at the deadline read once more (the answer then also reports a reorg the waker
- * could not attribute to this owner).
- */
-async function longPoll(
-  waker: ActivityWaker,
-  owner: string,
-  waitMs: number,
-  signal: AbortSignal | undefined,
-  poll: () => Promise<ActivityEntry>,
-): Promise<ActivityEntry> {
-  const deadline = Date.now() + waitMs;
-  const subscription = waker.subscribe(owner);
-  try {
-    await subscription.ready;
-    let answer = await poll();
-    while (!answer.news && !signal?.aborted) {
-      const left = deadline - Date.now();
-      if (left <= 0) break;
-      const woke = await subscription.next(left, signal);
-      if (signal?.aborted) break;
-      answer = await poll();
-      if (!woke) break;
-    }
-    return answer;
-  } finally {
-    subscription.close();
-  }
-}
-
 export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "logger" | "activityWaker" | "readCache">) => {
-  // One waker per app (one per API process): it serves every waiting request of this app.
-  const waker = deps.activityWaker ?? new ActivityWaker({ reads: deps.reads, logger: deps.logger });
-  const cache: ReadCache | undefined = deps.readCache;
-
-  /**
-   * One read of the feed as a body. With the cache: the version is taken BEFORE the read, and the
-   * answer is stored under it, so a commit during or after the read invalidates it.
-   */
-  const read = async (owner: string, cursor: string | undefined, limit: number): Promise<ActivityEntry> => {
-    const version = cursor !== undefined ? cache?.version.snapshot(ACTIVITY_TABLE, owner.toLowerCase()) : undefined;
-    const answer = await pollActivity({ db: deps.db, reads: deps.reads, owner, cursorId: cursor, limit, now: deps.now(), cursors: cache?.cursors });
-    const entry = activityEntry(answer, cursor);
-    if (cache && cursor !== undefined && version !== undefined) cache.activity.set(activityKey(owner, cursor, limit), entry, version);
-    return entry;
-  };
+  // One feed per app (one per API process): its waker serves every waiting request of this app.
+  const feed = activityFeed(deps);
 
   return createRouter<AppEnv>().openapi(getActivity, async (c) => {
     const { owner } = c.req.valid("param");
@@ -188,21 +79,7 @@ export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "log
     // On Node's response (no WHATWG Headers object per answer); errors carry it too.
     setResponseHeader(c, "Cache-Control", "no-store");
     try {
-      if (cursor !== undefined && cache) {
-        // A long poll reads the database (its waits follow the waker, which reads it too).
-        const found =
-          waitMs > 0
-            ? { result: "bypass" as const }
-            : await cachedAnswer(cache, cache.activity, activityKey(owner, cursor, limit), () => cache.version.snapshot(ACTIVITY_TABLE, owner.toLowerCase()), OWNERS_WAIT_MS);
-        const hit = found.value && entryHoldsAt(found.value, deps.now()) ? found.value : undefined;
-        cache.count("activity", hit ? "hit" : found.result === "hit" ? "miss" : found.result);
-        if (hit) return c.body(bodyAt(hit, deps.now()), 200, JSON_HEADERS) as never;
-      }
-      const entry =
-        cursor !== undefined && waitMs > 0
-          ? await longPoll(waker, owner, waitMs, c.req.raw.signal, () => read(owner, cursor, limit))
-          : await read(owner, cursor, limit);
-      return c.body(bodyAt(entry, deps.now()), 200, JSON_HEADERS) as never;
+      return c.body(await feed({ owner, cursor, limit, waitMs, signal: c.req.raw.signal }), 200, JSON_HEADERS) as never;
     } catch (error) {
       if (error instanceof CursorNotFoundError) throw new ApiError("CURSOR_NOT_FOUND");
       throw error;

@@ -8,7 +8,7 @@ import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCacheCounter } from "../../api/middleware/metrics.js";
 import { stringify } from "../../api/envelope.js";
-import { accountBody, accountEntry } from "../../api/routes/accounts.js";
+import { accountBody, accountEntry } from "../../usecases/answers/account-body.js";
 import { accountKey, activityKey, AnswerCache, createReadCache, isServable } from "../../usecases/read-cache.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createDb, migrateToLatest } from "../../adapters/db/connect.js";

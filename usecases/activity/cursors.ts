@@ -6,7 +6,7 @@
 //   (SHA-256), so a retried poll answers the same changes AND the same cursor (idempotent). A poll
 //   with nothing new (no change, no reorg) answers the cursor it was given, so an agent that polls
 //   with its latest cursor writes no row and asks the same question each time (answers can then
-//   be cached: api/routes/activity.ts); once that cursor is a day old the poll issues the derived
+//   be cached: usecases/activity/feed.ts); once that cursor is a day old the poll issues the derived
 //   one instead, created now, so a polling agent never meets the 14-day expiry. Only someone who
 //   holds the parent cursor can derive it.
 // - A cursor is bound to its owner: another owner's cursor answers like an unknown one.

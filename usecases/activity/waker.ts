@@ -20,7 +20,7 @@
 // newest position fall below the last one seen, rows were reverted: every waiter is woken (it
 // re-reads its feed, which answers `reorged`) and the poller rewinds. A reorg whose revert and
 // replacement commit between two ticks and leave an owner with no new rows is not seen here; that
-// owner's request answers `reorged` at its deadline, when the route reads the feed once more.
+// owner's request answers `reorged` at its deadline, when the long poll reads the feed once more.
 import { sql, type Kysely } from "kysely";
 import type { Logger } from "../../adapters/logger.js";
 import type { Projections } from "../../adapters/db/projections.js";

@@ -1,0 +1,273 @@
+// The account answer (GET /v1/agent/accounts/{owner}), shaped from the rows of adapters/db/reads/accounts.ts:
+// vault shares (valued at the vault's last harvest), deposit and withdrawal queue entries, limit
+// orders, grids, ladder strategies with their parts, and basket tokens. Checksummed addresses,
+// decimal-string amount pairs (`x` in whole units, `xUnits` in base units), USD prices as numbers, ISO
+// 8601 times; typed by the answer's zod schemas (contract/accounts.ts).
+//
+// What is listed: every open item (shares above zero, pending queue entries, open or stopped
+// orders, grids and ladders, basket balances above zero) and the items that ended (settled,
+// refunded, cancelled or completed entries; closed orders, grids and ladders) in the last
+// `closedDays` days (default 7), newest first. An owner with nothing has empty lists.
+import type { z } from "@hono/zod-openapi";
+import type { Kysely } from "kysely";
+import { formatUnits, getAddress } from "viem";
+import type { Deployments, VaultFamily } from "../../adapters/chain/deployments.js";
+import type { Projections } from "../../adapters/db/projections.js";
+import { readAccountRows } from "../../adapters/db/reads/accounts.js";
+import { amountPair, isoTime, priceUsd } from "../../domain/format.js";
+import { tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
+import type * as schema from "../../contract/accounts.js";
+
+/** Days of ended items an account answer lists, by default. */
+export const DEFAULT_CLOSED_DAYS = 7;
+
+type Hex = `0x${string}`;
+
+export type Account = z.infer<typeof schema.Account>;
+type TokenRef = z.infer<typeof schema.TokenRef>;
+type VaultShares = z.infer<typeof schema.VaultShares>;
+type DepositRequest = z.infer<typeof schema.DepositRequest>;
+type WithdrawalRequest = z.infer<typeof schema.WithdrawalRequest>;
+type LimitOrder = z.infer<typeof schema.LimitOrder>;
+type Grid = z.infer<typeof schema.Grid>;
+type LadderStrategy = z.infer<typeof schema.LadderStrategy>;
+type BasketHolding = z.infer<typeof schema.BasketHolding>;
+
+export type AccountAnswerParameters = {
+  reads: Kysely<Projections>;
+  deployments: Deployments;
+  owner: string;
+  now: Date;
+  closedDays?: number;
+};
+
+const SHARE_DECIMALS = { merged: 12, up: 12, "stock-token": 18 } as Record<string, number>;
+const BASKET_DECIMALS = 18;
+
+const lower = (address: string) => address.toLowerCase() as Hex;
+const unitsOf = (x: bigint | number | string | null | undefined): bigint => (x === null || x === undefined ? 0n : BigInt(x));
+const big = (x: string | null | undefined): bigint => (x === null || x === undefined ? 0n : BigInt(x));
+
+function nullablePair<N extends string>(name: N, amount: bigint | null, decimals: number): Record<N | `${N}Units`, string | null> {
+  return amount === null ? ({ [name]: null, [`${name}Units`]: null } as Record<N | `${N}Units`, null>) : amountPair(name, amount, decimals);
+}
+
+/**
+ * Everything the owner holds (empty lists for an owner with nothing), and until when (ms) the same rows would be listed if read again with a later `now`:
+ * an ended item leaves the answer once the cutoff (`now` minus `closedDays`, in whole seconds) passes
+ * its `updatedAt`; nothing enters it by time alone (only by a write). Infinity when nothing ended.
+ */
+export async function accountAnswer(p: AccountAnswerParameters): Promise<{ account: Account; listedUntilMs: number }> {
+  const owner = lower(p.owner);
+  const closedDays = p.closedDays ?? DEFAULT_CLOSED_DAYS;
+  const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * 86400;
+  const usdgAddress = p.deployments.contracts.usdg ? lower(p.deployments.contracts.usdg) : undefined;
+
+  const wire = await readAccountRows({ reads: p.reads, owner, cutoff, usdg: usdgAddress });
+  const positions = wire.vaults;
+  const depositRows = wire.deposits;
+  const withdrawalRows = wire.withdrawals;
+  const orderRows = wire.orders;
+  const gridRows = wire.grids;
+  const ladderRows = wire.ladders;
+  const holdings = wire.holdings;
+
+  const tokens = new Map(wire.tokens.map((t) => [lower(t.address), { symbol: t.symbol, decimals: t.decimals, priceX18: BigInt(t.priceX18) }]));
+  const usdg: TokenRef = usdgAddress
+    ? { address: getAddress(usdgAddress), symbol: tokens.get(usdgAddress)?.symbol ?? "USDG", decimals: tokens.get(usdgAddress)?.decimals ?? USDG_DECIMALS }
+    : { address: getAddress("0x0000000000000000000000000000000000000000"), symbol: "USDG", decimals: USDG_DECIMALS };
+  const tokenRef = (address: string): TokenRef => {
+    const row = tokens.get(lower(address));
+    return { address: getAddress(address), symbol: row?.symbol ?? null, decimals: row?.decimals ?? 18 };
+  };
+  /** USD of `amount` base units of `address`, or null when its price is unknown. */
+  const usdOf = (address: string, amount: bigint): number | null => {
+    if (usdgAddress && lower(address) === usdgAddress) return Number(formatUnits(amount, usdg.decimals));
+    const row = tokens.get(lower(address));
+    if (!row || row.priceX18 === 0n) return null;
+    return Number(formatUnits(tokenToUsdg(amount, row.decimals, row.priceX18), USDG_DECIMALS));
+  };
+  const vaultNames = new Map(p.deployments.vaults.map((v) => [lower(v.address), v.name]));
+
+  const vaults: VaultShares[] = positions.map((row) => {
+    const family = row.family as VaultFamily;
+    const asset = family === "stock-token" ? tokenRef(row.token) : usdg;
+    const snapshotted = row.snapshotAt !== null;
+    const [assets, supply] = snapshotted ? [big(row.snapshotAssets), big(row.snapshotSupply)] : [big(row.totalAssets), big(row.totalSupply)];
+    const shares = big(row.shares);
+    const value = supply > 0n ? (shares * assets) / supply : null;
+    return {
+      vault: getAddress(row.vault),
+      name: vaultNames.get(lower(row.vault)) ?? null,
+      family,
+      agent: row.agent,
+      status: row.status,
+      asset,
+      ...amountPair("shares", shares, SHARE_DECIMALS[family] ?? 18),
+      ...nullablePair("value", value, asset.decimals),
+      valueUsd: value === null ? null : usdOf(asset.address, value),
+      valuedAt: snapshotted ? isoTime(row.snapshotAt!) : null,
+      updatedAt: isoTime(row.updatedAt),
+    };
+  });
+
+  const shareDecimalsOf = (vault: string) => {
+    const family = p.deployments.vaults.find((v) => lower(v.address) === lower(vault))?.family;
+    return SHARE_DECIMALS[family ?? "merged"] ?? 12;
+  };
+
+  const depositRequests: DepositRequest[] = depositRows.map((row) => ({
+    vault: getAddress(row.vault),
+    queue: getAddress(row.queue),
+    id: row.id.toString(),
+    state: row.state as DepositRequest["state"],
+    owner: getAddress(row.owner),
+    receiver: getAddress(row.receiver),
+    ...amountPair("assets", unitsOf(row.assets), usdg.decimals),
+    ...amountPair("minShares", unitsOf(row.minShares), shareDecimalsOf(row.vault)),
+    ...nullablePair("shares", row.shares === null ? null : big(row.shares), shareDecimalsOf(row.vault)),
+    requestedAt: isoTime(row.requestedAt),
+    updatedAt: isoTime(row.updatedAt),
+  }));
+
+  const withdrawalRequests: WithdrawalRequest[] = withdrawalRows.map((row) => ({
+    vault: getAddress(row.vault),
+    queue: getAddress(row.queue),
+    id: row.id.toString(),
+    state: row.state as WithdrawalRequest["state"],
+    owner: getAddress(row.owner),
+    receiver: getAddress(row.receiver),
+    ...amountPair("shares", unitsOf(row.shares), shareDecimalsOf(row.vault)),
+    ...amountPair("minAssetsOut", unitsOf(row.minAssetsOut), usdg.decimals),
+    ...nullablePair("assets", row.assets === null ? null : big(row.assets), usdg.decimals),
+    requestedAt: isoTime(row.requestedAt),
+    updatedAt: isoTime(row.updatedAt),
+  }));
+
+  const limitOrders: LimitOrder[] = orderRows.map((row) => {
+    const token = tokenRef(row.token);
+    const [tokenIn, tokenOut] = row.sellToken ? [token, usdg] : [usdg, token];
+    // owed/claimed are per pool token: token0 is USDG when the market's quoteIs0.
+    const usdgIs0 = row.quoteIs0 ?? lower(usdg.address) < lower(row.token);
+    const [owedUsdg, owedToken] = usdgIs0 ? [row.owed0, row.owed1] : [row.owed1, row.owed0];
+    const [claimedUsdg, claimedToken] = usdgIs0 ? [row.claimed0, row.claimed1] : [row.claimed1, row.claimed0];
+    return {
+      id: row.id.toString(),
+      token,
+      side: row.sellToken ? "sell" : "buy",
+      market: row.market,
+      state: row.state as LimitOrder["state"],
+      closeReason: (row.closeReason ?? null) as LimitOrder["closeReason"],
+      price: priceUsd(BigInt(row.priceX18)),
+      priceX18: row.priceX18.toString(),
+      tokenIn,
+      tokenOut,
+      ...amountPair("amountIn", unitsOf(row.amountIn), tokenIn.decimals),
+      ...amountPair("filledIn", unitsOf(row.filledIn), tokenIn.decimals),
+      ...amountPair("filledOut", unitsOf(row.filledOut), tokenOut.decimals),
+      ...amountPair("remaining", unitsOf(row.remaining), tokenIn.decimals),
+      ...amountPair("commission", unitsOf(row.commission), tokenOut.decimals),
+      ...amountPair("owedUsdg", unitsOf(owedUsdg), usdg.decimals),
+      ...amountPair("owedToken", unitsOf(owedToken), token.decimals),
+      ...amountPair("claimedUsdg", unitsOf(claimedUsdg), usdg.decimals),
+      ...amountPair("claimedToken", unitsOf(claimedToken), token.decimals),
+      createdAt: isoTime(row.createdAt),
+      updatedAt: isoTime(row.updatedAt),
+    };
+  });
+
+  const gridList: Grid[] = gridRows.map((row) => ({
+    id: row.id.toString(),
+    token: tokenRef(row.token),
+    buyPrice: priceUsd(BigInt(row.buyPriceX18)),
+    buyPriceX18: row.buyPriceX18.toString(),
+    sellPrice: priceUsd(BigInt(row.sellPriceX18)),
+    sellPriceX18: row.sellPriceX18.toString(),
+    ...amountPair("amountUsdg", unitsOf(row.amountUsdg), usdg.decimals),
+    repeat: row.repeat,
+    state: row.state as Grid["state"],
+    trades: row.trades,
+    roundTrips: row.roundTrips,
+    ...amountPair("fees", unitsOf(row.fees), usdg.decimals),
+    ...amountPair("collected", unitsOf(row.collected), usdg.decimals),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
+  }));
+
+  const ladderStrategies: LadderStrategy[] = ladderRows.map((row) => {
+    const token = tokenRef(row.token);
+    const stake = row.sellFirst ? token : usdg;
+    return {
+      id: row.id.toString(),
+      token,
+      stake,
+      sellFirst: row.sellFirst,
+      repeat: row.repeat,
+      repeatMask: row.repeatMask,
+      oneWay: row.oneWay,
+      state: row.state as LadderStrategy["state"],
+      trades: row.trades,
+      ...amountPair("total", unitsOf(row.total), stake.decimals),
+      ...amountPair("fees", unitsOf(row.fees), usdg.decimals),
+      ...amountPair("collectedToken", unitsOf(row.collectedToken), token.decimals),
+      ...amountPair("collectedUsdg", unitsOf(row.collectedUsdg), usdg.decimals),
+      parts: row.parts.map((leg) => ({
+        part: leg.leg + 1,
+        buyPrice: priceUsd(BigInt(leg.buyPriceX18)),
+        buyPriceX18: leg.buyPriceX18.toString(),
+        sellPrice: priceUsd(BigInt(leg.sellPriceX18)),
+        sellPriceX18: leg.sellPriceX18.toString(),
+        ...amountPair("amount", unitsOf(leg.amount), stake.decimals),
+        trades: leg.trades,
+        finished: leg.finished,
+      })),
+      createdAt: isoTime(row.createdAt),
+      updatedAt: isoTime(row.updatedAt),
+    };
+  });
+
+  const baskets: BasketHolding[] = holdings.map((row) => {
+    const balance = unitsOf(row.balance);
+    const supply = unitsOf(row.totalSupply);
+    let poolUsd: number | null = 0;
+    row.tokens.forEach((token, i) => {
+      const usd = usdOf(token, unitsOf(row.balances[i] ?? "0"));
+      poolUsd = poolUsd === null || usd === null ? null : poolUsd + usd;
+    });
+    const valueUsd = poolUsd === null || supply === 0n ? null : (poolUsd * Number(formatUnits((balance * 10n ** 18n) / supply, 18)));
+    return {
+      basket: getAddress(row.basket),
+      name: row.name,
+      symbol: row.symbol,
+      listed: row.listed,
+      ...amountPair("balance", balance, BASKET_DECIMALS),
+      valueUsd,
+      updatedAt: isoTime(row.updatedAt),
+    };
+  });
+
+  // Mirrors the statement's "ended" tests (not pending; closed) and its `updated_at >= cutoff`.
+  const endedAt = [
+    ...depositRows.filter((r) => r.state !== "pending"),
+    ...withdrawalRows.filter((r) => r.state !== "pending"),
+    ...orderRows.filter((r) => r.state === "closed"),
+    ...gridRows.filter((r) => r.state === "closed"),
+    ...ladderRows.filter((r) => r.state === "closed"),
+  ].map((r) => Number(r.updatedAt));
+  const oldestEnded = endedAt.length ? Math.min(...endedAt) : Infinity;
+  const listedUntilMs = (oldestEnded + closedDays * 86400 + 1) * 1000;
+
+  const account: Account = {
+    owner: getAddress(owner),
+    asOf: p.now.toISOString(),
+    closedSince: isoTime(cutoff),
+    vaults,
+    depositRequests,
+    withdrawalRequests,
+    limitOrders,
+    grids: gridList,
+    ladderStrategies,
+    baskets,
+  };
+  return { account, listedUntilMs };
+}
