@@ -2,7 +2,8 @@
 // ponder.config.ts's sources, ponder.schema.ts and the files under src/, so a change to the API, the
 // workers or any room outside src/ must leave it equal, and a change to src/ must not. Shown on a copy of
 // the repository, with Ponder's own build code (scripts/build-id.ts).
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -12,12 +13,14 @@ import { repoRoot } from "../../adapters/config.js";
 const stack = inject("stack");
 let copy: string;
 
-const buildId = () =>
-  execFileSync(process.execPath, [join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs"), join(copy, "scripts", "build-id.ts"), copy], {
-    cwd: copy,
-    env: { ...process.env, DEPLOYMENTS_FILE: stack.deploymentsFile },
-    encoding: "utf8",
-  }).trim();
+const buildId = async () =>
+  (
+    await promisify(execFile)(process.execPath, [join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs"), join(copy, "scripts", "build-id.ts"), copy], {
+      cwd: copy,
+      env: { ...process.env, DEPLOYMENTS_FILE: stack.deploymentsFile },
+      encoding: "utf8",
+    })
+  ).stdout.trim();
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), "build-id-"));
@@ -36,14 +39,14 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe("Ponder's build id", () => {
-  it("stays when the API, the workers or a shared room change, and moves when src/ changes", () => {
-    const before = buildId();
+  it("stays when the API, the workers or a shared room change, and moves when src/ changes", async () => {
+    const before = await buildId();
     expect(before).toMatch(/^[0-9a-f]{10}$/);
     for (const file of ["api/app.ts", "workers/main.ts", "usecases/prepare/pipeline.ts", "mcp/server.ts", "client/agent-client.ts"]) {
       appendFileSync(join(copy, file), "\nexport const buildIdProbe = 1;\n");
     }
-    expect(buildId()).toBe(before);
+    expect(await buildId()).toBe(before);
     appendFileSync(join(copy, "src", "vaults.ts"), "\n// a change to the indexing code\n");
-    expect(buildId()).not.toBe(before);
-  });
+    expect(await buildId()).not.toBe(before);
+  }, 300_000); // three builds of Ponder's (a Vite server each): about 8 s each, several times that on a loaded machine
 });
