@@ -21,7 +21,7 @@ export type CreateLoggerParameters = {
 };
 
 function defaultWrite(line: string, level: LogLevel): void {
-  (LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf("warn") ? process.stderr : process.stdout).write(line + "\n");
+  (LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf("warn") ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 function safeJson(value: Record<string, unknown>): string {

@@ -1,9 +1,7 @@
 // Validation as middleware: every route's zod schemas run before its handler, and any failure is
 // 400 INVALID_REQUEST naming the field, e.g. "owner: must be an address (0x followed by 40 hex
-// characters)", with details {field, issues}. `createRouter()` is how route files get an app
-// with this hook already set.
-import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Env } from "hono";
+// characters)", with details {field, issues}. api/create-router.ts gives route files an app with
+// this hook already set.
 import type { z } from "zod";
 import { ApiError } from "../domain/errors.js";
 
@@ -91,8 +89,3 @@ export function validationError(error: z.ZodError, target = "json"): ApiError<"I
 export const validationHook = (result: { target: string; success: boolean; error?: z.ZodError }): void => {
   if (!result.success && result.error) throw validationError(result.error, result.target);
 };
-
-/** An OpenAPIHono with the validation hook set: what every route file starts from. */
-export function createRouter<E extends Env = Env>(): OpenAPIHono<E> {
-  return new OpenAPIHono<E>({ defaultHook: validationHook });
-}

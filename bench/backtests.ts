@@ -16,7 +16,7 @@ import { tokenPeriodResults } from "../domain/strategy-finder/board.js";
 import { devnetTokens } from "../devnet/tokens.js";
 import { isMain, printMachine, printResult, round, type BenchResult } from "./lib.js";
 
-const DAY = 86_400;
+const _DAY = 86_400;
 const NOW = 1_750_003_200; // a UTC midnight
 
 /** A seeded random walk: `count` candles of `step` seconds ending at NOW. */

@@ -270,7 +270,7 @@ export async function startIndexer(
       await db.drop();
       // Its output, for a look at what it did (bench/results/ is not committed).
       mkdirSync(join(repoRoot, "bench", "results"), { recursive: true });
-      writeFileSync(join(repoRoot, "bench", "results", `${logName}.log`), output.join("\n") + "\n");
+      writeFileSync(join(repoRoot, "bench", "results", `${logName}.log`), `${output.join("\n")}\n`);
     },
   };
 }

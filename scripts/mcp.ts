@@ -26,7 +26,7 @@ function exitWith(line: string): never {
 await requireServices({ postgres: true, redis: true });
 // As the API: a wrong chain id exits, an RPC that does not answer yet does not.
 const chainUnread = await requireChain(rpcUrl(config));
-const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "mcp" }, write: (line) => process.stderr.write(line + "\n") });
+const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "mcp" }, write: (line) => process.stderr.write(`${line}\n`) });
 if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
 
 await ensureDatabase(config.DATABASE_URL);

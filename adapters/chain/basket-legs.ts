@@ -1,7 +1,6 @@
 // Aggregator legs for the basket zap and maker, quoted by the aggregator on chain.
 import { encodeFunctionData, type Address, type PublicClient } from "viem";
 import { devAggregatorAbi } from "../../abis/index.js";
-import { lessSlippage } from "../../domain/basket-pool.js";
 import type { Leg } from "../../domain/bundles/legs.js";
 import { sameAddress } from "../../domain/address.js";
 

@@ -412,7 +412,10 @@ export class ProjectionVersion implements VersionSource {
     this.#stats.notifications++;
     this.#unexplained++;
     const tables = parseNotification(payload);
-    if (tables === undefined) return this.#bumpAll("unreadable notification");
+    if (tables === undefined) {
+      this.#bumpAll("unreadable notification");
+      return;
+    }
     this.#bumpTables(tables);
     if (!tables.includes(ACTIVITY_TABLE) && tables.some((t) => OWNER_TABLES.has(t))) this.#bumpActivity("owner rows written without activity");
     if (tables.includes(ACTIVITY_TABLE)) {
@@ -461,7 +464,10 @@ export class ProjectionVersion implements VersionSource {
   }
 
   #onHeartbeat(payload: string): void {
-    if (payload.startsWith("b")) return this.#finishBarriers(true, Number(payload.slice(1)));
+    if (payload.startsWith("b")) {
+      this.#finishBarriers(true, Number(payload.slice(1)));
+      return;
+    }
     const k = Number(payload);
     if (!Number.isSafeInteger(k)) return;
     const entry = this.#pending.get(k) ?? {};

@@ -5,6 +5,7 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../../domain/errors.js";
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding a NUL is this middleware's purpose
 const NUL = /\\u0000|\u0000/i;
 
 export function noNulInJson(): MiddlewareHandler {

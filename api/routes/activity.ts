@@ -10,7 +10,7 @@ import { JSON_HEADERS } from "../envelope.js";
 import { setResponseHeader } from "../middleware/response-header.js";
 import { Activity } from "../../contract/accounts.js";
 import { Address, errorResponses, okResponse } from "../../contract/fields.js";
-import { createRouter } from "../validation.js";
+import { createRouter } from "../create-router.js";
 
 const TTL_DAYS = CURSOR_TTL_MS / 86_400_000;
 

@@ -5,7 +5,7 @@
 //   GET  /grid/tokens, /ladder/tokens       the latest scans (503 SCAN_PREPARING before the first)
 // Backtests and planners run in a worker of the `backtest` queue when the app has a job client (else
 // here); identical inputs share one job and its cached result. The fill rules are in every description.
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { backtestThroughJob, asOfBucket, type BacktestJobData, type BacktestKind, type BacktestInputs } from "../../usecases/backtest-runs/jobs.js";
 import { runBacktest } from "../../usecases/backtest-runs/run.js";
@@ -21,7 +21,7 @@ import {
   LadderPlanAnswer, LadderPlanQuery, LadderTokensAnswer, LadderTokensQuery, PaymentRequiredBody, RangesQuery, RangesResult,
 } from "../../contract/backtests.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
-import { createRouter } from "../validation.js";
+import { createRouter } from "../create-router.js";
 import { CAIP2_NETWORK, CHAIN_ID } from "../../domain/chain.js";
 
 /** Days a backtest replays for free; more answers 402 (declared only: no payment is taken yet). */

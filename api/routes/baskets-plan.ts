@@ -9,7 +9,7 @@ import { ok } from "../envelope.js";
 import { clientIp, clientKey, DEFAULT_RATE_LIMIT, rateLimit } from "../middleware/rate-limit.js";
 import { BasketPlan, BasketPlanBody } from "../../contract/basket-plan.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
-import { createRouter } from "../validation.js";
+import { createRouter } from "../create-router.js";
 import { budgetedAggregator } from "./swap.js";
 
 /** How long one client's plan may hold its turn (a crashed request frees it after this). */

@@ -16,7 +16,7 @@ import { referenceCsp, renderReferenceHtml } from "../../contract/discovery/refe
 import { renderSkillMd } from "../../contract/discovery/skill-md.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { errorResponses } from "../../contract/fields.js";
-import { createRouter } from "../validation.js";
+import { createRouter } from "../create-router.js";
 
 const text = (description: string, type: string) => ({ description, content: { [type]: { schema: z.string() } } });
 

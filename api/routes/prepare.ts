@@ -12,7 +12,7 @@ import { ok } from "../envelope.js";
 import { errorResponses, knownFields, okResponse } from "../../contract/fields.js";
 import { PrepareResult } from "../../contract/prepare.js";
 import { PREPARE_REFUSALS, prepareKindRegistry, prepareKinds, type PrepareKind } from "../../contract/prepare-kinds.js";
-import { createRouter } from "../validation.js";
+import { createRouter } from "../create-router.js";
 
 /** A kind's route: its row of the registry (body, refusals) as an OpenAPI operation. */
 function prepareRoute(kind: PrepareKind) {

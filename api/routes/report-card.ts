@@ -9,7 +9,7 @@ import { ok } from "../envelope.js";
 import { requireOwnerSession, SESSION_SECURITY_SCHEME } from "../middleware/session.js";
 import { Address, AgentTag, errorResponses, okResponse } from "../../contract/fields.js";
 import { ReportCard } from "../../contract/report-card.js";
-import { createRouter } from "../validation.js";
+import { createRouter } from "../create-router.js";
 
 /** The stored states and reasons are the schema's (the card maps unsigned filings onto them). */
 type Card = z.infer<typeof ReportCard>;

@@ -17,7 +17,7 @@ import { errorResponses, okResponse } from "../../contract/fields.js";
 import {
   AttemptsAnswer, AttemptsQuery, BoardAnswer, BoardQuery, FinderBacktestAnswer, FinderBacktestBody, TokenPageAnswer, TokenPageQuery, TokenParam, TrackRecordAnswer,
 } from "../../contract/strategy-finder.js";
-import { createRouter } from "../validation.js";
+import { createRouter } from "../create-router.js";
 import { liveState, runKind } from "./backtests.js";
 
 const TAGS = ["Strategy finder"];
@@ -36,7 +36,7 @@ const board = createRoute({
 
 const trackRecord = createRoute({
   method: "get", path: "/strategy-finder/track-record", tags: TAGS, summary: "How the board's daily picks did",
-  description: "Each day's picks (the board's best positive results over 7 days, at most 6), followed on paper for 7 days each with the settings picked, by the same fill rules." + rules,
+  description: `Each day's picks (the board's best positive results over 7 days, at most 6), followed on paper for 7 days each with the settings picked, by the same fill rules.${rules}`,
   responses: { 200: okResponse(TrackRecordAnswer, "The picks and their paper results"), ...errorResponses() },
 });
 
@@ -50,14 +50,14 @@ const attempts = createRoute({
 const backtest = createRoute({
   method: "post", path: "/strategy-finder/backtest", tags: TAGS, summary: "Run any token on demand",
   description:
-    "Walk-forward (no settings: the planner's lines each week, `variant` picks today's standard, tighter or wider lines for the run parameters; days 21-60, default 30) or with fixed settings over `period` (default 7d). Every run is logged; it counts for a wallet (GET /v1/strategy-finder/attempts) only when it carries that wallet's owner session, `Authorization: Bearer <SESSION_TOKEN>` (from POST /v1/agent/report-card/session), and then for the session's owner whatever `identity` says. Without a live session the run is logged without identity." + rules,
+    `Walk-forward (no settings: the planner's lines each week, \`variant\` picks today's standard, tighter or wider lines for the run parameters; days 21-60, default 30) or with fixed settings over \`period\` (default 7d). Every run is logged; it counts for a wallet (GET /v1/strategy-finder/attempts) only when it carries that wallet's owner session, \`Authorization: Bearer <SESSION_TOKEN>\` (from POST /v1/agent/report-card/session), and then for the session's owner whatever \`identity\` says. Without a live session the run is logged without identity.${rules}`,
   request: { body: { content: { "application/json": { schema: FinderBacktestBody } }, required: true } },
   responses: { 200: okResponse(FinderBacktestAnswer, "The run"), ...errorResponses("BUSY", "NO_CANDLES") },
 });
 
 const tokenPage = createRoute({
   method: "get", path: "/strategy-finder/{token}", tags: TAGS, summary: "Every style for one token",
-  description: "Every style for one token: the window's result, the chip windows (1d, 7d, 14d, 30d), each walk-forward start's result and the latest start's trades. 503 SCAN_PREPARING before the first board; 422 NO_CANDLES for a token not on the board." + rules,
+  description: `Every style for one token: the window's result, the chip windows (1d, 7d, 14d, 30d), each walk-forward start's result and the latest start's trades. 503 SCAN_PREPARING before the first board; 422 NO_CANDLES for a token not on the board.${rules}`,
   request: { params: TokenParam, query: TokenPageQuery },
   responses: { 200: okResponse(TokenPageAnswer, "The token's styles"), ...errorResponses("SCAN_PREPARING", "NO_CANDLES") },
 });

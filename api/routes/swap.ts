@@ -12,7 +12,7 @@ import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { SwapQuote, SwapQuoteQuery } from "../../contract/swap.js";
-import { createRouter } from "../validation.js";
+import { createRouter } from "../create-router.js";
 
 const getQuote = createRoute({
   method: "get",

@@ -33,7 +33,6 @@ const WALLETS = [5, 6, 7, 8, 9];
 const usdg = (n: string) => parseUnits(n, 6);
 
 type Env = { ctx: DeployContext; d: Deployments; market: MarketSimulator; from: Address; timestamp: number };
-type Action = (env: Env) => Promise<void>;
 
 export function seedActivity(ctx: DeployContext, d: Deployments, market: MarketSimulator) {
   const actions = userActions(d);

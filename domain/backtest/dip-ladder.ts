@@ -15,7 +15,7 @@ export function dipLadderLines(price: number, amountUsd: number, feeBps: number)
   const keep = 1 - feeBps / 10_000;
   const out: DipLine[] = [];
   for (let k = 1; k <= DIP_LADDER.parts; k++) {
-    const buyPrice = price * Math.pow(1 - DIP_LADDER.stepPct / 100, k);
+    const buyPrice = price * (1 - DIP_LADDER.stepPct / 100) ** k;
     out.push({ buyPrice, sellPrice: (buyPrice * (1 + DIP_LADDER.profitPct / 100)) / (keep * keep), amountUsd: amountUsd / DIP_LADDER.parts });
   }
   return out;

@@ -39,9 +39,9 @@ export function buyLines(low: number, high: number, gap: number, levels = RANGE_
   if (top < low && top >= low * (1 - 1e-9)) top = low; // float rounding: the gap just fits
   if (!(top >= low) || !(low > 0)) return [];
   if (levels <= 1 || top === low) return [low];
-  const ratio = Math.pow(top / low, 1 / (levels - 1));
+  const ratio = (top / low) ** (1 / (levels - 1));
   const out: number[] = [];
-  for (let k = 0; k < levels; k++) out.push(k === levels - 1 ? top : low * Math.pow(ratio, k));
+  for (let k = 0; k < levels; k++) out.push(k === levels - 1 ? top : low * ratio ** k);
   return out;
 }
 

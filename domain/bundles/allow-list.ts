@@ -1,7 +1,4 @@
-// The addresses a bundle may name, for the money-safety check's allow-list rules (decode.ts, rules 7-9):
-// the service's contracts (the deployments file: named singletons, vaults with their queues and routers)
-// and the tokens (the deployments' tokens and baskets, and the tokens a request names). Pure: no I/O.
-import type { Address } from "viem";
+
 import { NATIVE_ETH } from "./steps.js";
 
 /** What the money-safety check accepts beside the owner. Addresses compare case-insensitively. */

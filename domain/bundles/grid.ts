@@ -1,5 +1,5 @@
 // grid: open, openWithMarket, close, setRepeat or collect on the grid strategy.
-import { encodeFunctionData, type Address } from "viem";
+import { encodeFunctionData, type Address, type Hex } from "viem";
 import { gridStrategyAbi } from "../../abis/index.js";
 import { BundleError, type Bundle } from "./types.js";
 import { checkAddress, checkAmount, checkBoolean, checkUint, required } from "./checks.js";
@@ -59,7 +59,7 @@ export function buildGrid(parameters: BuildGridParameters): BuildGridReturnType 
     const amountUsdg = checkAmount("amountUsdg", required("amountUsdg", parameters.amountUsdg, why));
     const repeat = checkBoolean("repeat", required("repeat", parameters.repeat, why));
     const p = { token, buyPriceX18, sellPriceX18, amountUsdg, repeat };
-    let data;
+    let data: Hex;
     if (action === "open") {
       data = encodeFunctionData({ abi: gridStrategyAbi, functionName: "open", args: [p] });
     } else {
@@ -80,7 +80,7 @@ export function buildGrid(parameters: BuildGridParameters): BuildGridReturnType 
 
   const id = checkUint("id", required("id", parameters.id, why));
   params.id = id.toString();
-  let data;
+  let data: Hex;
   if (action === "setRepeat") {
     const repeat = checkBoolean("repeat", required("repeat", parameters.repeat, why));
     data = encodeFunctionData({ abi: gridStrategyAbi, functionName: "setRepeat", args: [id, repeat] });

@@ -1,5 +1,5 @@
 // limit-order: one order on the limit-order hook.
-import { encodeFunctionData, type Address } from "viem";
+import { encodeFunctionData, type Address, type Hex } from "viem";
 import { limitOrderHookAbi } from "../../abis/index.js";
 import type { Bundle, BundleError } from "./types.js";
 import { checkAddress, checkAmount, checkBoolean, checkUint, required } from "./checks.js";
@@ -43,7 +43,7 @@ export function buildLimitOrder(parameters: BuildLimitOrderParameters): BuildLim
   const market = checkBoolean("market", parameters.market ?? false);
   const input = sellToken ? token : usdg;
   const params: Record<string, unknown> = { owner, hook, token, sellToken, market, tokenIn: input, amountIn: amountIn.toString() };
-  let data;
+  let data: Hex;
   if (market) {
     const minAmountOut = checkUint("minAmountOut", required("minAmountOut", parameters.minAmountOut, "for a market order"));
     data = encodeFunctionData({ abi: limitOrderHookAbi, functionName: "createMarketOrder", args: [token, sellToken, amountIn, minAmountOut] });

@@ -67,7 +67,7 @@ function validValue(name: string, schema: JsonSchema | undefined): string {
 }
 
 /** Bad values of a parameter, from its schema. */
-function badValues(name: string, schema: JsonSchema | undefined, inPath: boolean): [string, string][] {
+function badValues(_name: string, schema: JsonSchema | undefined, inPath: boolean): [string, string][] {
   const s = resolve(doc, schema);
   const types = Array.isArray(s.type) ? s.type : [s.type];
   const bad: [string, string][] = [];

@@ -246,7 +246,7 @@ describe("CORS", () => {
 
 describe("request log", () => {
   it("logs one line per request without query, Authorization or signatures", async () => {
-    const signature = "0x" + "ab".repeat(65);
+    const signature = `0x${"ab".repeat(65)}`;
     await t.app.request(`/v1/agent/test/list?limit=2&token=secret-query-value`, {
       headers: { authorization: "Bearer secret-session-token", "x-request-id": "req-log-1", "x-signature": signature },
     });
@@ -272,7 +272,7 @@ describe("metrics", () => {
 
 
   it("counts requests and their latency by route pattern and status", async () => {
-    await t.app.request("/v1/agent/test/accounts/" + OWNER);
+    await t.app.request(`/v1/agent/test/accounts/${OWNER}`);
     const response = await t.app.request("/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(response.status).toBe(200);
     const text = await response.text();

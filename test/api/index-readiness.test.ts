@@ -13,8 +13,8 @@ import { createProjectionsDb, createProjectionsPostgres } from "../../adapters/d
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 
 const VIEWS = "agent_views";
-const CHAIN_A = "0x" + "aa".repeat(32);
-const CHAIN_B = "0x" + "bb".repeat(32);
+const CHAIN_A = `0x${"aa".repeat(32)}`;
+const CHAIN_B = `0x${"bb".repeat(32)}`;
 
 let database: TestDatabase;
 let db: Kysely<Database>;

@@ -2,7 +2,7 @@
 // grids (round trips, fees, collect, repeat, close), ladder strategies (legs, masks, every refusal) and
 // agent accounts (limits), with the keeper's fill/poke batches.
 import {
-  BaseError,
+  type BaseError,
   createPublicClient,
   custom,
   decodeErrorResult,

@@ -81,7 +81,7 @@ describe("an agent following its wallet's activity", () => {
   const amount = parseUnits("125", 6);
 
   let baseline: Activity;
-  let seen: Change[] = [];
+  const seen: Change[] = [];
   /** Each poll: the cursor it was given and its answer. */
   const polls: { cursor: string; answer: Activity }[] = [];
   let depositTx: Hex;

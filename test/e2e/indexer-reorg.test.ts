@@ -2,7 +2,7 @@
 // user transactions on a taller branch). The indexer then holds exactly what a fresh index of the new
 // chain holds, table by table, with nothing left of the removed blocks, and the new branch's orders,
 // grids and ladders (cancelled, claimed, closed, collected) equal the contracts' answers.
-import { createPublicClient, createWalletClient, encodeFunctionData, http, parseUnits, type Abi, type Address, type Hex } from "viem";
+import { createPublicClient, createWalletClient, encodeFunctionData, http, type Abi, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   devAggregatorAbi,

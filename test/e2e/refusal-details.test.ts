@@ -5,7 +5,7 @@
 // answer is validated against the served OpenAPI document.
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { createPublicClient, defineChain, formatUnits, http, parseUnits, type Address, type PublicClient } from "viem";
+import { createPublicClient, defineChain, formatUnits, http, parseUnits, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ladderStrategyAbi, marketRegistryAbi, mergedVaultAbi, upDepositQueueAbi } from "../../abis/index.js";

@@ -15,7 +15,6 @@ import { createChainClient } from "../../adapters/chain/client.js";
 import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { runGrading } from "../../usecases/report-card/grading.js";
 import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
 import { gradingProcessor } from "../../workers/processors/grading.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { createPublicClient, createWalletClient, defineChain, formatUnits, getAddress, http, type Address, type Hex, type PublicClient } from "viem";

@@ -46,7 +46,7 @@ export class RawJson {
 
 /** `depth` nested arrays (2 bytes a level) or objects (`{"":`…`}`, 5 bytes a level) around 1. */
 export function deepJson(type: "array" | "object", depth: number): RawJson {
-  const text = type === "array" ? "[".repeat(depth) + "1" + "]".repeat(depth) : '{"":'.repeat(depth) + "1" + "}".repeat(depth);
+  const text = type === "array" ? `${"[".repeat(depth)}1${"]".repeat(depth)}` : `${'{"":'.repeat(depth)}1${"}".repeat(depth)}`;
   return new RawJson(text, type, depth);
 }
 
@@ -264,7 +264,6 @@ export function validValueArb(doc: OpenApiDocument, schema: JsonSchema | undefin
           minLength: s.minItems ?? 0,
           maxLength: Math.max(s.minItems ?? 0, Math.min(s.maxItems ?? 4, 6)),
         });
-      case "object":
       default:
         if (s.properties || t === "object") return objectArb(doc, s, hints, depth);
         return fc.oneof(fc.string({ maxLength: 8 }), fc.integer());
@@ -704,7 +703,7 @@ export function mcpInvalidRequestArb(doc: OpenApiDocument, tools: McpTool[], hin
     fc.constantFrom<[string, string]>(["[]", "empty batch"], [`[[${ping}]]`, "nested batch"], [`[${Array(101).fill(ping).join(",")}]`, "101 pings"], [`[${Array(1_000).fill('{"jsonrpc":"2.0","method":"notifications/initialized"}').join(",")}]`, "1,000 notifications"]).map(([text, what]) => mcpRequest(text, { ...MCP_HEADERS }, text !== "[]", what, "invalid")),
     // Not JSON, not JSON's type, not accepting JSON, unsupported protocol header, too large.
     fc.constantFrom('{"jsonrpc":"2.0",', "", "nul", "{'a':1}", '{"jsonrpc":"2.0","method":"ping","id":1}{"x":1}', '"ping"', "1", "null").map((text) => mcpRequest(text, { ...MCP_HEADERS }, true, `body ${JSON.stringify(text.slice(0, 40))}`, "invalid")),
-    fc.constant(mcpRequest("\ufeff" + ping, { ...MCP_HEADERS }, false, "a byte-order mark first", "invalid")),
+    fc.constant(mcpRequest(`\ufeff${ping}`, { ...MCP_HEADERS }, false, "a byte-order mark first", "invalid")),
     fc.constantFrom(...WRONG_TYPES).map((type) => mcpRequest(ping, { accept: MCP_HEADERS.accept, ...(type ? { "content-type": type } : {}) }, true, `content type ${JSON.stringify(type)}`, "invalid")),
     fc.constantFrom("application/json", "text/event-stream", "*/*", "", "text/html").map((accept) => mcpRequest(ping, { "content-type": "application/json", ...(accept ? { accept } : {}) }, true, `accept ${JSON.stringify(accept)}`, "invalid")),
     fc.constantFrom("1999-01-01", "", "latest", "2025-06-18 ", "x".repeat(500)).map((v) => mcpRequest(ping, { ...MCP_HEADERS, "mcp-protocol-version": v }, v !== "" && v !== "2025-06-18 ", `mcp-protocol-version ${JSON.stringify(v.slice(0, 20))}`, "invalid")),

@@ -96,7 +96,7 @@ describe("JSON nesting", () => {
   it("scans brackets outside strings only", () => {
     expect(nestedDeeperThan(deep(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
     expect(nestedDeeperThan(deep(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
-    expect(nestedDeeperThan(JSON.stringify({ s: "[".repeat(1000) + '\\"' }), MAX_JSON_DEPTH)).toBe(false);
+    expect(nestedDeeperThan(JSON.stringify({ s: `${"[".repeat(1000)}\\"` }), MAX_JSON_DEPTH)).toBe(false);
   });
 
   it("a 30,000-deep body within 64 KiB answers 400 INVALID_REQUEST naming the limit, on a prepare route and on /mcp", async () => {

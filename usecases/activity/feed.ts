@@ -59,7 +59,7 @@ export function activityEntry(answer: ActivityAnswer, polledCursor: string | und
   // `now` comes third, after the cursor (base64url) and `since` (ISO): its first match is the field.
   const at = json.indexOf(NOW_FIELD);
   return {
-    head: json.slice(0, at) + '"now":"',
+    head: `${json.slice(0, at)}"now":"`,
     tail: json.slice(at + NOW_FIELD.length - 1),
     news: hasNews(answer),
     sinceMs: answer.since.getTime(),

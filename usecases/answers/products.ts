@@ -39,7 +39,7 @@ export async function productsAnswer({ reads, deployments }: Deps, chain: Servic
     const paused = state?.ladderStrategy?.paused ?? null;
     const markets = listedMarkets.flatMap((m) => {
       const t = marketTokens.get(m.token.toLowerCase());
-      return t && t.pool && t.quoteIs0 !== null
+      return t?.pool && t.quoteIs0 !== null
         ? [{ token: checksum(m.token), symbol: t.symbol, decimals: t.decimals, pool: checksum(t.pool), quoteIs0: t.quoteIs0, pausable: m.pausable }]
         : [];
     });
@@ -110,7 +110,7 @@ function vaultsPart(rows: Awaited<ReturnType<typeof readAgentVaults>>): P["vault
       ? "No vault is offered to agents now"
       : open === 0
         ? "No vault takes deposits now: every vault is full, closed or paused (withdrawals stay open)"
-        : `${open} of ${count} vaults take deposits now` + (unavailable.length ? `; none open in: ${unavailable.join(", ")}` : "");
+        : `${open} of ${count} vaults take deposits now${unavailable.length ? `; none open in: ${unavailable.join(", ")}` : ""}`;
   return { available: open > 0, count, open, families, unavailable, reason };
 }
 

@@ -20,7 +20,10 @@ const RECEIVER_FIELD = /^(receiver|recipient)s?$/i;
 
 /** 422 RECEIVER_NOT_OWNER when a body names a receiver or recipient that is not `owner`. */
 export function checkReceivers(body: unknown, owner: string, path = ""): void {
-  if (Array.isArray(body)) return body.forEach((v, i) => checkReceivers(v, owner, `${path}[${i}]`));
+  if (Array.isArray(body)) {
+    body.forEach((v, i) => checkReceivers(v, owner, `${path}[${i}]`));
+    return;
+  }
   if (body === null || typeof body !== "object") return;
   for (const [key, value] of Object.entries(body)) {
     const field = path ? `${path}.${key}` : key;

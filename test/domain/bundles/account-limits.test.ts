@@ -3,7 +3,7 @@
 // the pure check refuses with ACCOUNT_<X> exactly when the account's LADDER call reverts with <X> (FLOOR,
 // CEILING, BUDGET, FEE_CAP, SPREAD), and with the account's numbers in its details.
 import fc from "fast-check";
-import { BaseError, createPublicClient, custom, decodeErrorResult, encodeFunctionData, type Abi, type Address, type Hex } from "viem";
+import { type BaseError, createPublicClient, custom, decodeErrorResult, encodeFunctionData, type Abi, type Address, type Hex } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { agentAccountAbi, agentAccountFactoryAbi, ladderStrategyAbi, marketRegistryAbi, testTokenAbi } from "../../../abis/index.js";
 import { accountAddress, devnetChain } from "../../../devnet/chain.js";

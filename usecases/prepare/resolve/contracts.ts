@@ -21,8 +21,8 @@ export type AgentVault = { deployed: DeployedVault; row: Projections["vault"] };
 /** The vault agents may use (deployments and projection agree), or 404 NOT_AGENT_VAULT. */
 export async function agentVault(ctx: PrepareContext, vault: string): Promise<AgentVault> {
   const deployed = ctx.deployments.vaults.find((v) => sameAddress(v.address, vault));
-  if (!deployed || !deployed.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
+  if (!deployed?.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
   const row = await ctx.reads.selectFrom("vault").selectAll().where("address", "=", vault.toLowerCase() as `0x${string}`).executeTakeFirst();
-  if (!row || !row.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
+  if (!row?.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
   return { deployed, row };
 }
