@@ -16,7 +16,14 @@ const only = (name, room, allowed) => ({
   from: { path: `^${room}/` },
   to: {
     path: ".",
-    pathNot: [`^${room}/`, "^(abis|config)/", "^ponder\\.schema\\.ts$", "^ponder:", "^node_modules/", ...allowed.map((a) => (a.includes(".") ? `^${a.replace(/\./g, "\\.")}$` : `^${a}/`))],
+    pathNot: [
+      `^${room}/`,
+      "^(abis|config)/",
+      "^ponder\\.schema\\.ts$",
+      "^ponder:",
+      "^node_modules/",
+      ...allowed.map((a) => (a.includes(".") ? `^${a.replace(/\./g, "\\.")}$` : `^${a}/`)),
+    ],
     dependencyTypesNot: ["core"],
   },
 });
@@ -25,12 +32,33 @@ module.exports = {
   forbidden: [
     { name: "no-circular", severity: "error", comment: "no circles between modules", from: {}, to: { circular: true } },
     only("domain-imports-only-domain", "domain", []),
-    { name: "domain-has-no-io", severity: "error", comment: "the domain is pure: no I/O package", from: { path: "^domain/" }, to: { path: IO_PACKAGES, pathNot: "^node_modules/" } },
-    { name: "domain-has-no-io-npm", severity: "error", comment: "the domain is pure: no I/O package", from: { path: "^domain/" }, to: { dependencyTypes: ["npm", "core"], path: `node_modules/(kysely|postgres|pg|ioredis|bullmq|hono|@hono|prom-client|rate-limiter-flexible|@modelcontextprotocol|ponder)/` } },
+    {
+      name: "domain-has-no-io",
+      severity: "error",
+      comment: "the domain is pure: no I/O package",
+      from: { path: "^domain/" },
+      to: { path: IO_PACKAGES, pathNot: "^node_modules/" },
+    },
+    {
+      name: "domain-has-no-io-npm",
+      severity: "error",
+      comment: "the domain is pure: no I/O package",
+      from: { path: "^domain/" },
+      to: {
+        dependencyTypes: ["npm", "core"],
+        path: `node_modules/(kysely|postgres|pg|ioredis|bullmq|hono|@hono|prom-client|rate-limiter-flexible|@modelcontextprotocol|ponder)/`,
+      },
+    },
     only("contract-imports-domain", "contract", ["domain"]),
     only("adapters-import-below", "adapters", ["domain", "contract"]),
     only("usecases-import-below", "usecases", ["adapters", "domain", "contract"]),
-    only("indexer-imports-domain", "src", ["domain", "adapters/config.ts", "adapters/chain/deployments.ts", "adapters/chain/token-list.ts", "ponder.schema.ts"]),
+    only("indexer-imports-domain", "src", [
+      "domain",
+      "adapters/config.ts",
+      "adapters/chain/deployments.ts",
+      "adapters/chain/token-list.ts",
+      "ponder.schema.ts",
+    ]),
     {
       name: "faces-do-not-import-faces",
       severity: "error",
@@ -38,14 +66,30 @@ module.exports = {
       from: { path: "^(api|workers|mcp|client)/", pathNot: "^api/routes/mcp\\.ts$" },
       to: { path: FACES, pathNot: "^$1/" },
     },
-    { name: "below-faces-import-no-face", severity: "error", comment: "nothing below the faces imports them", from: { path: "^(src|domain|contract|usecases|adapters)/" }, to: { path: FACES } },
-    { name: "product-imports-no-tests", severity: "error", comment: "product code never imports tests, benchmarks, scripts or the devnet", from: { path: PRODUCT }, to: { path: "^(test|bench|scripts|devnet)/" } },
+    {
+      name: "below-faces-import-no-face",
+      severity: "error",
+      comment: "nothing below the faces imports them",
+      from: { path: "^(src|domain|contract|usecases|adapters)/" },
+      to: { path: FACES },
+    },
+    {
+      name: "product-imports-no-tests",
+      severity: "error",
+      comment: "product code never imports tests, benchmarks, scripts or the devnet",
+      from: { path: PRODUCT },
+      to: { path: "^(test|bench|scripts|devnet)/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".js", ".json"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".js", ".json"],
+    },
     exclude: { path: "^(node_modules|generated|\\.ponder|devnet/build)" },
   },
 };

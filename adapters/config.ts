@@ -14,8 +14,7 @@ const int = (min: number, max: number, what: string) => {
 const port = () => int(1, 65535, "a port number");
 const url = () => z.url({ error: "must be a URL" });
 // Schema names and key prefixes end up inside SQL and Redis keys: keep them plain identifiers.
-const identifier = () =>
-  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: "must be a plain identifier (letters, digits, _)" });
+const identifier = () => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: "must be a plain identifier (letters, digits, _)" });
 const onOff = () => z.enum(["on", "off"], { error: 'must be "on" or "off"' });
 
 const schema = z
@@ -39,7 +38,10 @@ const schema = z
     DATABASE_SCHEMA: identifier().default("ponder"),
     VIEWS_SCHEMA: identifier().default("agent_views"),
     API_SCHEMA: identifier().default("agent_api"),
-    REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]+$/, { error: "must be letters, digits, _ . : -" }).default("agent"),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]+$/, { error: "must be letters, digits, _ . : -" })
+      .default("agent"),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
         error: "must be one of fatal, error, warn, info, debug, trace, silent",

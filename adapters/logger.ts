@@ -42,9 +42,7 @@ export function createLogger(parameters: CreateLoggerParameters = {}): Logger {
     } as Logger;
     for (const [index, name] of LOG_LEVELS.entries()) {
       logger[name] =
-        index < min
-          ? () => {}
-          : (extra, message) => write(safeJson({ level: name, time: new Date().toISOString(), ...fields, ...extra, msg: message }), name);
+        index < min ? () => {} : (extra, message) => write(safeJson({ level: name, time: new Date().toISOString(), ...fields, ...extra, msg: message }), name);
     }
     return logger;
   };

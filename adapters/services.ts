@@ -64,7 +64,9 @@ export async function readChainId(url: string, timeoutMs = 3000): Promise<{ chai
   try {
     // fetch refuses credentials in a URL: they go as basic auth, as viem's transport sends them.
     const target = new URL(url);
-    const auth = target.username ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString("base64")}` : undefined;
+    const auth = target.username
+      ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString("base64")}`
+      : undefined;
     target.username = target.password = "";
     const response = await fetch(target, {
       method: "POST",

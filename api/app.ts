@@ -101,6 +101,10 @@ const rateLimitNote = (deps: AppDeps) => {
 export const openApiHead = (deps: AppDeps, origin: string) => ({
   openapi: "3.1.0" as const,
   info: { title: "Agent interface", version: "1.0.0", description: `${API_DESCRIPTION} ${rateLimitNote(deps)}` },
-  "x-rate-limit": { ...rateLimitPolicy(deps), by: ["client address", "session (bearer token hash)"], headers: ["RateLimit-Policy", "RateLimit", "Retry-After"] },
+  "x-rate-limit": {
+    ...rateLimitPolicy(deps),
+    by: ["client address", "session (bearer token hash)"],
+    headers: ["RateLimit-Policy", "RateLimit", "Retry-After"],
+  },
   servers: [{ url: deps.baseUrl ?? origin }],
 });

@@ -36,9 +36,7 @@ export function ok<T, S extends ContentfulStatusCode = 200>(
 
 /** The error body of an ApiError. */
 export function errorBody(err: ApiError): ErrorBody {
-  return err.details === undefined
-    ? { error: err.message, code: err.code }
-    : { error: err.message, code: err.code, details: err.details };
+  return err.details === undefined ? { error: err.message, code: err.code } : { error: err.message, code: err.code, details: err.details };
 }
 
 /** An error answer `{error, code, details?}` with the code's status and the error's headers. */

@@ -16,10 +16,19 @@ import { fail } from "./envelope.js";
 function fromHttpException(error: HTTPException): ApiError {
   const status = error.status;
   const code: ErrorCode | undefined = (
-    { 400: "INVALID_REQUEST", 401: "SESSION_REQUIRED", 404: "NOT_FOUND", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE", 429: "RATE_LIMITED", 503: "UNAVAILABLE" } as const
+    {
+      400: "INVALID_REQUEST",
+      401: "SESSION_REQUIRED",
+      404: "NOT_FOUND",
+      413: "PAYLOAD_TOO_LARGE",
+      415: "UNSUPPORTED_MEDIA_TYPE",
+      429: "RATE_LIMITED",
+      503: "UNAVAILABLE",
+    } as const
   )[status as 400];
   // Hono's 400 is "Malformed JSON in request body"; say it in our words.
-  if (code === "INVALID_REQUEST") return new ApiError(code, "body: must be valid JSON", { field: "body", issues: [{ field: "body", message: "must be valid JSON" }] });
+  if (code === "INVALID_REQUEST")
+    return new ApiError(code, "body: must be valid JSON", { field: "body", issues: [{ field: "body", message: "must be valid JSON" }] });
   if (code) return new ApiError(code);
   // Any other client error of a Hono middleware is still the request's fault, never a 500.
   return status >= 400 && status < 500 ? new ApiError("INVALID_REQUEST") : new ApiError("INTERNAL");
@@ -32,7 +41,10 @@ export function errorHandler(logger: Logger, index?: { readonly viewsSchema: str
     if (index && isMissingView(error, index.viewsSchema)) {
       index.viewsMissing();
       logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "index views missing");
-      return fail(c, new ApiError("UNAVAILABLE", "The index is not ready (its views are being made): retry shortly", undefined, { headers: { "Retry-After": "5" } }));
+      return fail(
+        c,
+        new ApiError("UNAVAILABLE", "The index is not ready (its views are being made): retry shortly", undefined, { headers: { "Retry-After": "5" } }),
+      );
     }
     if (error instanceof HTTPException) {
       const apiError = fromHttpException(error);

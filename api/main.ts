@@ -127,7 +127,9 @@ const metricsServer = createServer((req, res) => {
   );
 }).listen(config.METRICS_PORT, config.METRICS_HOST, () => logger.info({ host: config.METRICS_HOST, port: config.METRICS_PORT }, "metrics listening"));
 // Metrics are not worth stopping the API for: a taken port is a warning (set METRICS_PORT per process).
-metricsServer.on("error", (error: NodeJS.ErrnoException) => logger.warn({ err: { code: error.code, message: error.message } }, "metrics listener failed; /metrics is not served"));
+metricsServer.on("error", (error: NodeJS.ErrnoException) =>
+  logger.warn({ err: { code: error.code, message: error.message } }, "metrics listener failed; /metrics is not served"),
+);
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: HOST }, (info) => {
   logger.info({ host: info.address, port: info.port, baseUrl: config.BASE_URL, schema: config.API_SCHEMA }, "agent API listening");

@@ -23,9 +23,7 @@ const TYPE_WORDS: Record<string, string> = {
 /** `tokens[1].weightPct` from ["tokens", 1, "weightPct"]; the target's name for the root. */
 export function fieldName(path: readonly PropertyKey[], target = "json"): string {
   if (path.length === 0) return TARGET_NAMES[target] ?? target;
-  return path
-    .map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
-    .join("");
+  return path.map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`)).join("");
 }
 
 function bound(issue: { minimum?: unknown; maximum?: unknown; inclusive?: boolean; origin?: string }, small: boolean): string {
@@ -45,7 +43,10 @@ function bound(issue: { minimum?: unknown; maximum?: unknown; inclusive?: boolea
 
 /** A message in our words for zod's default messages; a schema's own message is kept. */
 export function issueMessage(issue: Issue): string {
-  const own = !/^(Invalid input|Invalid option|Invalid string|Invalid number|Too small|Too big|Unrecognized key|Invalid element|Invalid key|Invalid value)/.test(issue.message);
+  const own =
+    !/^(Invalid input|Invalid option|Invalid string|Invalid number|Too small|Too big|Unrecognized key|Invalid element|Invalid key|Invalid value)/.test(
+      issue.message,
+    );
   if (own) return issue.message;
   switch (issue.code) {
     case "invalid_type":

@@ -22,13 +22,19 @@ const NOW = 1_750_003_200; // a UTC midnight
 /** A seeded random walk: `count` candles of `step` seconds ending at NOW. */
 function walk(seed: number, count: number, step: number, start: number, volatility: number): PriceSeries {
   let s = seed >>> 0 || 1;
-  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rnd = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const out: SimCandle[] = [];
   let price = start;
   for (let i = 0; i < count; i++) {
     const open = price;
     price = Math.max(open * 0.5, open * (1 + (rnd() - 0.5) * 2 * volatility));
-    out.push({ start: NOW - (count - i) * step, open, high: Math.max(open, price) * (1 + rnd() * volatility / 2), low: Math.min(open, price) * (1 - rnd() * volatility / 2), close: price });
+    out.push({
+      start: NOW - (count - i) * step,
+      open,
+      high: Math.max(open, price) * (1 + (rnd() * volatility) / 2),
+      low: Math.min(open, price) * (1 - (rnd() * volatility) / 2),
+      close: price,
+    });
   }
   return toSeries(out);
 }
@@ -48,7 +54,15 @@ export async function benchBacktests(): Promise<BenchResult> {
   const runs = 500;
   let trips = 0;
   const grid = time(() => {
-    for (let k = 0; k < runs; k++) trips += backtestGrid(ten, { buyPrice: last * (0.99 + k * 0.00001), sellPrice: last * 1.01, amountUsd: 200, repeat: true, feeBps: 30, recordTrades: true }).roundTrips;
+    for (let k = 0; k < runs; k++)
+      trips += backtestGrid(ten, {
+        buyPrice: last * (0.99 + k * 0.00001),
+        sellPrice: last * 1.01,
+        amountUsd: 200,
+        repeat: true,
+        feeBps: 30,
+        recordTrades: true,
+      }).roundTrips;
   });
   findRanges(ten, { amountUsd: 200, feeBps: 30 });
   const rangeRuns = 10;
@@ -76,7 +90,13 @@ export async function benchBacktests(): Promise<BenchResult> {
     figures: [
       { name: "grid backtest, 90 days of 10-minute candles (12,960)", value: round(perRun), unit: "ms/run", target: "< 2 ms", pass: perRun < 2 },
       { name: "ranges, 90 days of 10-minute candles", value: round(perRanges), unit: "ms", target: "< 100 ms", pass: perRanges < 100 },
-      { name: "grid scan, 200 synthetic tokens (60 days hourly, walk-forward)", value: round(scan.ms / 1000), unit: "s", target: "< 5 s", pass: scan.ms < 5000 },
+      {
+        name: "grid scan, 200 synthetic tokens (60 days hourly, walk-forward)",
+        value: round(scan.ms / 1000),
+        unit: "s",
+        target: "< 5 s",
+        pass: scan.ms < 5000,
+      },
       { name: `strategy-finder board, the devnet's ${devnet.length} tokens (60 days hourly)`, value: round(board.ms), unit: "ms" },
     ],
     notes: [

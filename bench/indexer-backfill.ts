@@ -99,12 +99,15 @@ function printProfile(m: Metrics) {
   console.log("\n-- our indexer, by event: count, handler time (sum), mean");
   const count = metricBy(m, "ponder_indexing_completed_events", "event");
   const sum = metricBy(m, "ponder_indexing_function_duration_sum", "event");
-  const rows = [...sum].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([event, ms]) => ({
-    event,
-    events: count.get(event) ?? 0,
-    "handler ms (sum)": Math.round(ms),
-    "ms/event": round(ms / Math.max(1, count.get(event) ?? 0)),
-  }));
+  const rows = [...sum]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 15)
+    .map(([event, ms]) => ({
+      event,
+      events: count.get(event) ?? 0,
+      "handler ms (sum)": Math.round(ms),
+      "ms/event": round(ms / Math.max(1, count.get(event) ?? 0)),
+    }));
   table(rows);
   const handlerMs = [...sum.values()].reduce((a, b) => a + b, 0);
   console.log(`handlers total: ${Math.round(handlerMs)} ms over ${[...count.values()].reduce((a, b) => a + b, 0)} events`);
@@ -130,7 +133,12 @@ if (isMain(import.meta.url)) {
   printMachine();
   // BENCH_DEVNET_PORT and BENCH_DEPLOYMENTS_FILE: index a devnet that is already running instead.
   const running = process.env.BENCH_DEVNET_PORT
-    ? ({ port: Number(process.env.BENCH_DEVNET_PORT), deploymentsFile: process.env.BENCH_DEPLOYMENTS_FILE!, times: {}, stop: async () => {} } as unknown as Devnet)
+    ? ({
+        port: Number(process.env.BENCH_DEVNET_PORT),
+        deploymentsFile: process.env.BENCH_DEPLOYMENTS_FILE!,
+        times: {},
+        stop: async () => {},
+      } as unknown as Devnet)
     : undefined;
   const result = await benchIndexerBackfill({ devnet: running, days: Number(process.env.DEVNET_HISTORY_DAYS ?? 90) });
   printResult(result);

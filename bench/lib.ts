@@ -27,7 +27,9 @@ export function machine() {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
-    loadAverage: loadavg().map((x) => x.toFixed(2)).join(" "),
+    loadAverage: loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" "),
   };
 }
 
@@ -43,7 +45,8 @@ export function table(rows: Record<string, string | number>[]) {
   const cols = Object.keys(rows[0]!);
   const cell = (v: string | number | undefined) => (v === undefined ? "" : String(v));
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => `| ${vals.map((v, i) => (typeof rows[0]![cols[i]!] === "number" ? v.padStart(width[i]!) : v.padEnd(width[i]!))).join(" | ")} |`;
+  const line = (vals: string[]) =>
+    `| ${vals.map((v, i) => (typeof rows[0]![cols[i]!] === "number" ? v.padStart(width[i]!) : v.padEnd(width[i]!))).join(" | ")} |`;
   console.log(line(cols));
   console.log(`|${width.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const r of rows) console.log(line(cols.map((c) => cell(r[c]))));
@@ -132,7 +135,15 @@ export type Devnet = {
  * Starts `npm run devnet` as its own process (free port, temporary deployments file) and resolves once
  * it is ready, with the times it logged. `simIntervalMs` 3_600_000 keeps the chain still once live.
  */
-export async function startDevnet({ days, simIntervalMs = 3_600_000, timeoutMs = 900_000 }: { days: number; simIntervalMs?: number; timeoutMs?: number }): Promise<Devnet> {
+export async function startDevnet({
+  days,
+  simIntervalMs = 3_600_000,
+  timeoutMs = 900_000,
+}: {
+  days: number;
+  simIntervalMs?: number;
+  timeoutMs?: number;
+}): Promise<Devnet> {
   const dir = mkdtempSync(join(tmpdir(), "agent-bench-"));
   const port = await freePort();
   const deploymentsFile = join(dir, "deployments.json");
@@ -282,7 +293,10 @@ export async function waitReady(indexer: Indexer, timeoutMs = 900_000): Promise<
     const child = indexer.process;
     if (child.exitCode !== null) throw new Error(`${indexer.kind} indexer exited (${child.exitCode}):\n${indexer.output.slice(-30).join("\n")}`);
     if (Date.now() > deadline) throw new Error(`${indexer.kind} indexer not ready after ${timeoutMs / 1000} s:\n${indexer.output.slice(-30).join("\n")}`);
-    const ready = await fetch(`${indexer.ponderUrl}/ready`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${indexer.ponderUrl}/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) return (performance.now() - indexer.startedAt) / 1000;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -290,7 +304,12 @@ export async function waitReady(indexer: Indexer, timeoutMs = 900_000): Promise<
 
 function spawnPonder(name: string, args: string[], env: Record<string, string>, output: string[]): ChildProcess {
   const bin = join(repoRoot, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: { ...process.env, BASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, BASE_URL: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   const keep = (chunk: Buffer) => {
     for (const line of chunk.toString().split("\n")) if (line.trim()) output.push(`${name}| ${line}`);
     if (output.length > 4000) output.splice(0, output.length - 4000);
@@ -305,7 +324,10 @@ export function treeCpuSeconds(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     const out = execFileSync("ps", ["-o", "cputimes=", "--ppid", String(pid), "-p", String(pid)], { encoding: "utf8" });
-    return out.split("\n").filter(Boolean).reduce((a, l) => a + Number(l.trim()), 0);
+    return out
+      .split("\n")
+      .filter(Boolean)
+      .reduce((a, l) => a + Number(l.trim()), 0);
   } catch {
     return undefined;
   }
@@ -331,10 +353,15 @@ export async function startService(
   const service = { name, url, process: child, output, stop: () => stopProcess(child) };
   if (readyPath) {
     try {
-      await waitFor(name, async () => {
-        if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode})`);
-        return (await fetch(`${url}${readyPath}`)).status === 200;
-      }, timeoutMs, output);
+      await waitFor(
+        name,
+        async () => {
+          if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode})`);
+          return (await fetch(`${url}${readyPath}`)).status === 200;
+        },
+        timeoutMs,
+        output,
+      );
     } catch (err) {
       await service.stop();
       throw new Error(`${name} did not start: ${err instanceof Error ? err.message : String(err)}\n${output.slice(-20).join("\n")}`);

@@ -51,7 +51,9 @@ type Activity = { cursor: string; after: string; changes: Change[]; more: boolea
 
 /** The resident set of a process, in MiB, from /proc (Linux). */
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"));
   return Number(line!.split(/\s+/)[1]) / 1024;
 }
 
@@ -77,10 +79,18 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
     // The writer's wallets approve the hook once.
     const chain = { ...devnetChain, rpcUrls: { default: { http: [stack.rpcUrl] } } };
     const client = createPublicClient({ chain, transport: http(stack.rpcUrl), pollingInterval: 10 });
-    const wallets = WRITERS.map((i) => createWalletClient({ chain, transport: http(stack.rpcUrl), account: mnemonicToAccount(TEST_MNEMONIC, { addressIndex: i }) }));
+    const wallets = WRITERS.map((i) =>
+      createWalletClient({ chain, transport: http(stack.rpcUrl), account: mnemonicToAccount(TEST_MNEMONIC, { addressIndex: i }) }),
+    );
     const hook = d.contracts.limitOrderHook! as Address;
     const link = d.tokens.find((t) => t.symbol === "LINK")!;
-    const send = async (w: (typeof wallets)[number], address: Address, abi: typeof testTokenAbi | typeof limitOrderHookAbi, functionName: string, args: readonly unknown[]) => {
+    const send = async (
+      w: (typeof wallets)[number],
+      address: Address,
+      abi: typeof testTokenAbi | typeof limitOrderHookAbi,
+      functionName: string,
+      args: readonly unknown[],
+    ) => {
       const hash = await w.writeContract({ address, abi, functionName, args, gas: 5_000_000n } as Parameters<typeof w.writeContract>[0]);
       const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
       if (receipt.status !== "success") throw new Error(`${functionName} reverted (${hash})`);
@@ -101,7 +111,11 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
       const headers = { "X-Forwarded-For": `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}` };
       const t0 = performance.now();
       try {
-        const { status, text } = await httpGet(pool, `${base}/v1/agent/accounts/${owner}/activity${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`, headers);
+        const { status, text } = await httpGet(
+          pool,
+          `${base}/v1/agent/accounts/${owner}/activity${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`,
+          headers,
+        );
         latencies.push(performance.now() - t0);
         polls++;
         if (status !== 200) return void failures.push(`${owner}: ${status} ${text.slice(0, 200)}`);
@@ -164,7 +178,9 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
     // The last orders reach the index, then every agent polls at least twice more.
     const head = Number(await client.getBlockNumber());
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-      const res = await fetch(`${stack.ponderUrl}/status`).then((r) => r.json() as Promise<Record<string, { block?: { number?: number } }>>).catch(() => ({}));
+      const res = await fetch(`${stack.ponderUrl}/status`)
+        .then((r) => r.json() as Promise<Record<string, { block?: { number?: number } }>>)
+        .catch(() => ({}));
       if ((Object.values(res)[0]?.block?.number ?? 0) >= head) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -178,7 +194,13 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
     const apiCpuMsPerPoll = cpuAtStart !== undefined && cpuAtEnd !== undefined ? ((cpuAtEnd - cpuAtStart) * 1000) / Math.max(1, polls - pollsAtStart) : NaN;
     const cacheLine = await fetch(api.metricsUrl)
       .then((r) => r.text())
-      .then((text) => text.split("\n").filter((l) => l.startsWith("api_read_cache_total") && l.includes('route="activity"')).map((l) => l.replace(/^api_read_cache_total/, "")).join(", "))
+      .then((text) =>
+        text
+          .split("\n")
+          .filter((l) => l.startsWith("api_read_cache_total") && l.includes('route="activity"'))
+          .map((l) => l.replace(/^api_read_cache_total/, ""))
+          .join(", "),
+      )
       .catch((error: Error) => `unavailable (${error.message})`);
 
     // Every agent against the activity table: its owner's rows after its baseline, once each, in order.

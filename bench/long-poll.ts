@@ -22,7 +22,19 @@ import { createDb, migrateToLatest } from "../adapters/db/connect.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
 import { createLogger } from "../adapters/logger.js";
 import { freePort, readJson } from "../test/helpers/stack.js";
-import { deleteRedisKeys, isMain, log, percentile, printMachine, printResult, saveResult, startDevnet, startIndexer, waitReady, type BenchResult } from "./lib.js";
+import {
+  deleteRedisKeys,
+  isMain,
+  log,
+  percentile,
+  printMachine,
+  printResult,
+  saveResult,
+  startDevnet,
+  startIndexer,
+  waitReady,
+  type BenchResult,
+} from "./lib.js";
 
 export const WAKE_P95_TARGET_MS = 1000;
 const SENDER = 16;
@@ -87,10 +99,17 @@ export async function benchLongPoll({ waiters = 1000, n = 20, days = 1, simInter
     // Wallet 16 (not a seeded wallet) is minted USDG by the admin, then approves the hook once.
     const chain = { ...devnetChain, rpcUrls: { default: { http: [devnet.rpcUrl] } } };
     const client = createPublicClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 10 });
-    const walletOf = (index: number) => createWalletClient({ chain, transport: http(devnet.rpcUrl), account: mnemonicToAccount(TEST_MNEMONIC, { addressIndex: index }) });
+    const walletOf = (index: number) =>
+      createWalletClient({ chain, transport: http(devnet.rpcUrl), account: mnemonicToAccount(TEST_MNEMONIC, { addressIndex: index }) });
     const sender = walletOf(SENDER);
     const senderAddress = sender.account.address;
-    const send = async (wallet: ReturnType<typeof walletOf>, address: Address, abi: typeof testTokenAbi | typeof limitOrderHookAbi, functionName: string, args: readonly unknown[]) => {
+    const send = async (
+      wallet: ReturnType<typeof walletOf>,
+      address: Address,
+      abi: typeof testTokenAbi | typeof limitOrderHookAbi,
+      functionName: string,
+      args: readonly unknown[],
+    ) => {
       const hash = await wallet.writeContract({ address, abi, functionName, args, gas: 5_000_000n } as Parameters<typeof wallet.writeContract>[0]);
       const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
       if (receipt.status !== "success") throw new Error(`${functionName} reverted (${hash})`);
@@ -191,7 +210,11 @@ export async function benchLongPoll({ waiters = 1000, n = 20, days = 1, simInter
       const mined = performance.now();
       // Beside it, when the row reaches the activity table (the indexer's part of the latency).
       const indexedMs = untilIndexed(probe, indexer.schema, hash, mined);
-      await settled(`order ${hash} never woke its agent`, () => wakes.slice(from).some((w) => w.owner === senderAddress && w.changes.some((c) => c.txHash === hash)), 30_000);
+      await settled(
+        `order ${hash} never woke its agent`,
+        () => wakes.slice(from).some((w) => w.owner === senderAddress && w.changes.some((c) => c.txHash === hash)),
+        30_000,
+      );
       const wake = wakes.slice(from).find((w) => w.owner === senderAddress && w.changes.some((c) => c.txHash === hash))!;
       return { wakeMs: wake.at - mined, indexedMs: await indexedMs };
     };

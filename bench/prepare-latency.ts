@@ -59,7 +59,16 @@ const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 
 /** `aggregator`: the kind has an aggregator leg (swap, baskets): no p50 target. */
 type Case = { name: string; kind: PrepareKind; body: Record<string, unknown>; aggregator?: boolean };
-type Timing = { name: string; kind: string; aggregator: boolean; p50: number; p99: number; max: number; failed: number; direct?: { p50: number; rpc: number; rpcMs: number } };
+type Timing = {
+  name: string;
+  kind: string;
+  aggregator: boolean;
+  p50: number;
+  p99: number;
+  max: number;
+  failed: number;
+  direct?: { p50: number; rpc: number; rpcMs: number };
+};
 
 export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<BenchResult> {
   const started = performance.now();
@@ -104,7 +113,12 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
     const jobs = createJobClient({ redisUrl: REDIS_URL, prefix: `${redisPrefix}:bull` });
     const client = createChainClient(devnet.rpcUrl);
     const logger = createLogger({ level: "warn", base: { service: "api" } });
-    closers.push(() => jobs.close(), () => db.destroy(), () => reads.destroy(), async () => redis.disconnect());
+    closers.push(
+      () => jobs.close(),
+      () => db.destroy(),
+      () => reads.destroy(),
+      async () => redis.disconnect(),
+    );
     const app = createApp({
       db,
       reads,
@@ -129,7 +143,11 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
     const post = async (kind: string, body: Record<string, unknown>) => {
       const path = `/v1/agent/prepare/${kind}`;
       const t0 = performance.now();
-      const res = await fetch(baseUrl + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ owner: accountAddress(WALLET), ...body }) });
+      const res = await fetch(baseUrl + path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ owner: accountAddress(WALLET), ...body }),
+      });
       const answer = (await res.json()) as { data?: { steps: { to: Address; data: Hex }[] }; code?: string; error?: string };
       const ms = performance.now() - t0;
       const errors = validator.errors("post", path, res.status, answer);
@@ -157,9 +175,19 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
         times.push(r.ms);
       }
       times.sort((a, b) => a - b);
-      const t: Timing = { name: c.name, kind: c.kind, aggregator: !!c.aggregator, p50: percentile(times, 50), p99: percentile(times, 99), max: times[times.length - 1] ?? NaN, failed };
+      const t: Timing = {
+        name: c.name,
+        kind: c.kind,
+        aggregator: !!c.aggregator,
+        p50: percentile(times, 50),
+        p99: percentile(times, 99),
+        max: times[times.length - 1] ?? NaN,
+        failed,
+      };
       timings.push(t);
-      log(`${c.name}: p50 ${t.p50.toFixed(1)} ms, p99 ${t.p99.toFixed(1)} ms, max ${t.max.toFixed(1)} ms${failed ? `, ${failed} failed (${firstFailure})` : ""}`);
+      log(
+        `${c.name}: p50 ${t.p50.toFixed(1)} ms, p99 ${t.p99.toFixed(1)} ms, max ${t.max.toFixed(1)} ms${failed ? `, ${failed} failed (${firstFailure})` : ""}`,
+      );
     }
 
     // Diagnostic: the pipeline alone, in this process, counting its JSON-RPC requests.
@@ -206,7 +234,13 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
       figures.push(
         t.aggregator
           ? { name: `${t.name}: p50 (no target: aggregator leg)`, value: t.p50, unit: "ms" }
-          : { name: `${t.name}: p50`, value: t.p50, unit: "ms", target: `< ${PREPARE_P50_TARGET_MS} ms`, pass: t.failed === 0 && t.p50 < PREPARE_P50_TARGET_MS },
+          : {
+              name: `${t.name}: p50`,
+              value: t.p50,
+              unit: "ms",
+              target: `< ${PREPARE_P50_TARGET_MS} ms`,
+              pass: t.failed === 0 && t.p50 < PREPARE_P50_TARGET_MS,
+            },
       );
       figures.push({ name: `${t.name}: p99 / max`, value: `${t.p99.toFixed(1)} / ${t.max.toFixed(1)}`, unit: "ms" });
       if (t.direct) {
@@ -247,7 +281,10 @@ async function waitWorkerReady(worker: Service, timeoutMs = 60_000) {
   }
 }
 
-type Post = (kind: string, body: Record<string, unknown>) => Promise<{ status: number; answer: { data?: { steps: { to: Address; data: Hex }[] }; code?: string; error?: string } }>;
+type Post = (
+  kind: string,
+  body: Record<string, unknown>,
+) => Promise<{ status: number; answer: { data?: { steps: { to: Address; data: Hex }[] }; code?: string; error?: string } }>;
 
 /**
  * What the cancel and action kinds need, created on chain by wallet 3 with bundles prepared through
@@ -261,7 +298,8 @@ async function setUp(d: Deployments, rpcUrl: string, reads: ReturnType<typeof cr
   const admin = createWalletClient({ chain, transport: http(rpcUrl), account: accountAddress(ADMIN) });
   const lower = (a: string) => a.toLowerCase() as `0x${string}`;
   const token = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!;
-  const vaultOf = (family: string, symbol: string): DeployedVault => d.vaults.find((v) => v.family === family && lower(v.token) === lower(token(symbol).address))!;
+  const vaultOf = (family: string, symbol: string): DeployedVault =>
+    d.vaults.find((v) => v.family === family && lower(v.token) === lower(token(symbol).address))!;
   const price = async (symbol: string, factor: number) => {
     const p = await client.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "priceX18", args: [token(symbol).address] });
     return formatUnits((p * BigInt(Math.round(factor * 10_000))) / 10_000n, 18);
@@ -286,18 +324,32 @@ async function setUp(d: Deployments, rpcUrl: string, reads: ReturnType<typeof cr
   };
   const pending = (table: "depositRequest" | "withdrawalRequest", queue: Address, above: bigint) =>
     until(`a pending ${table} on ${queue}`, () =>
-      reads.selectFrom(table).select("id").where("queue", "=", lower(queue)).where("owner", "=", lower(owner)).where("state", "=", "pending").where("id", ">", above).orderBy("id", "desc").executeTakeFirst(),
+      reads
+        .selectFrom(table)
+        .select("id")
+        .where("queue", "=", lower(queue))
+        .where("owner", "=", lower(owner))
+        .where("state", "=", "pending")
+        .where("id", ">", above)
+        .orderBy("id", "desc")
+        .executeTakeFirst(),
     );
   const lastId = async (table: "depositRequest" | "withdrawalRequest", queue: Address) =>
     (await reads.selectFrom(table).select("id").where("queue", "=", lower(queue)).orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
 
   const cases: Case[] = [];
-  for (const [family, symbol] of [["merged", "WBTC"], ["up", "LINK"]] as const) {
+  for (const [family, symbol] of [
+    ["merged", "WBTC"],
+    ["up", "LINK"],
+  ] as const) {
     const v = vaultOf(family, symbol);
     const depositQueue = family === "merged" ? v.address : v.depositQueue!;
     const withdrawalQueue = family === "merged" ? v.redeemQueue! : v.withdrawalQueue!;
     // The admin becomes the keeper, so deposits stay pending until it settles them (the chain is still anyway).
-    await confirm(await admin.writeContract({ address: v.address, abi: mergedVaultAbi, functionName: "setKeeper", args: [accountAddress(ADMIN)] }), "setKeeper");
+    await confirm(
+      await admin.writeContract({ address: v.address, abi: mergedVaultAbi, functionName: "setKeeper", args: [accountAddress(ADMIN)] }),
+      "setKeeper",
+    );
     // Shares: deposit, then settle as the keeper.
     let above = await lastId("depositRequest", depositQueue);
     await prepareAndSend("vault-deposit", { vault: v.address, amount: "200" });
@@ -310,8 +362,11 @@ async function setUp(d: Deployments, rpcUrl: string, reads: ReturnType<typeof cr
     );
     const shares = await client.readContract({ address: v.address, abi: testTokenAbi, functionName: "balanceOf", args: [owner] });
     if (shares === 0n) throw new Error(`set-up: no ${family} shares after settlement`);
-    await until(`the ${family} position`, async () =>
-      ((await reads.selectFrom("vaultPosition").select("shares").where("vault", "=", lower(v.address)).where("owner", "=", lower(owner)).executeTakeFirst())?.shares ?? 0n) > 0n,
+    await until(
+      `the ${family} position`,
+      async () =>
+        ((await reads.selectFrom("vaultPosition").select("shares").where("vault", "=", lower(v.address)).where("owner", "=", lower(owner)).executeTakeFirst())
+          ?.shares ?? 0n) > 0n,
     );
     // A pending deposit and a pending withdrawal to cancel.
     above = await lastId("depositRequest", depositQueue);
@@ -331,9 +386,12 @@ async function setUp(d: Deployments, rpcUrl: string, reads: ReturnType<typeof cr
     );
   }
 
-  const newest = async (table: "limitOrder" | "grid" | "ladder") => (await reads.selectFrom(table).select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
+  const newest = async (table: "limitOrder" | "grid" | "ladder") =>
+    (await reads.selectFrom(table).select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
   const mine = (table: "limitOrder" | "grid" | "ladder", above: bigint) =>
-    until(`the ${table}`, () => reads.selectFrom(table).select("id").where("owner", "=", lower(owner)).where("id", ">", above).where("state", "=", "open").executeTakeFirst());
+    until(`the ${table}`, () =>
+      reads.selectFrom(table).select("id").where("owner", "=", lower(owner)).where("id", ">", above).where("state", "=", "open").executeTakeFirst(),
+    );
 
   const orderBody = { token: "WETH", side: "buy", amount: "25", price: await price("WETH", 0.8) };
   let above = await newest("limitOrder");
@@ -365,7 +423,18 @@ async function setUp(d: Deployments, rpcUrl: string, reads: ReturnType<typeof cr
   cases.push(
     { name: "limit-order (limit)", kind: "limit-order", body: orderBody },
     { name: "limit-order (market)", kind: "limit-order", body: { token: "WETH", side: "buy", amount: "25", type: "market" } },
-    { name: "ladder (2 orders)", kind: "ladder", body: { token: "WETH", side: "sell", orders: [{ amount: "0.01", price: await price("WETH", 1.5) }, { amount: "0.01", price: await price("WETH", 1.6) }] } },
+    {
+      name: "ladder (2 orders)",
+      kind: "ladder",
+      body: {
+        token: "WETH",
+        side: "sell",
+        orders: [
+          { amount: "0.01", price: await price("WETH", 1.5) },
+          { amount: "0.01", price: await price("WETH", 1.6) },
+        ],
+      },
+    },
     { name: "order-action (cancel)", kind: "order-action", body: { id: order.id.toString(), action: "cancel" } },
     { name: "grid (open)", kind: "grid", body: gridBody },
     { name: "grid (close)", kind: "grid", body: { action: "close", id: grid.id.toString() } },
@@ -380,7 +449,16 @@ async function setUp(d: Deployments, rpcUrl: string, reads: ReturnType<typeof cr
     {
       name: "basket-make (USDG/WETH/LINK)",
       kind: "basket-make",
-      body: { name: "Bench Mix", symbol: makeSymbol, tokens: [{ token: "USDG", weightPct: 20 }, { token: "WETH", weightPct: 40 }, { token: "LINK", weightPct: 40 }], amount: "30" },
+      body: {
+        name: "Bench Mix",
+        symbol: makeSymbol,
+        tokens: [
+          { token: "USDG", weightPct: 20 },
+          { token: "WETH", weightPct: 40 },
+          { token: "LINK", weightPct: 40 },
+        ],
+        amount: "30",
+      },
       aggregator: true,
     },
   );

@@ -95,7 +95,9 @@ export async function benchReadSpeed({
       await sql.end();
       throw err;
     }
-    log(`loaded in ${load.seconds.toFixed(1)} s: ${load.rows.toLocaleString("en")} activity rows, ${load.owners.toLocaleString("en")} owners; ${JSON.stringify(load.positions)}`);
+    log(
+      `loaded in ${load.seconds.toFixed(1)} s: ${load.rows.toLocaleString("en")} activity rows, ${load.owners.toLocaleString("en")} owners; ${JSON.stringify(load.positions)}`,
+    );
 
     // The stack the API reads (and, with READ_HOLD, what bench/tools/read-ab.ts starts its variants on).
     const stack: ReadStack = {
@@ -110,7 +112,12 @@ export async function benchReadSpeed({
     const api = await startReadApi(stack, { nodeFlags: (process.env.READ_API_NODE_FLAGS ?? "").split(" ").filter(Boolean) });
     services.push(api);
     const barePort = await freePort();
-    const bare = await startService("bare-hono", "bench/read-speed.ts", { [BARE_PORT_ENV]: String(barePort) }, { url: `http://127.0.0.1:${barePort}`, readyPath: "/" });
+    const bare = await startService(
+      "bare-hono",
+      "bench/read-speed.ts",
+      { [BARE_PORT_ENV]: String(barePort) },
+      { url: `http://127.0.0.1:${barePort}`, readyPath: "/" },
+    );
     services.push(bare);
 
     // Baselines through the API for the polled owners, then 3 new changes each.
@@ -153,8 +160,16 @@ export async function benchReadSpeed({
     };
     const only = (process.env.READ_TARGETS ?? "").split(",").filter(Boolean);
     const wanted = (name: string) => only.length === 0 || only.some((o) => name.includes(o));
-    if (wanted("accounts")) await warm("GET accounts/{owner}", ownerList.map((o) => `/v1/agent/accounts/${o}`));
-    if (wanted("activity")) await warm("GET activity?cursor", cursors.map((c) => `/v1/agent/accounts/${c.owner}/activity?cursor=${c.cursor}`));
+    if (wanted("accounts"))
+      await warm(
+        "GET accounts/{owner}",
+        ownerList.map((o) => `/v1/agent/accounts/${o}`),
+      );
+    if (wanted("activity"))
+      await warm(
+        "GET activity?cursor",
+        cursors.map((c) => `/v1/agent/accounts/${c.owner}/activity?cursor=${c.cursor}`),
+      );
 
     const accountPath = () => `/v1/agent/accounts/${ownerList[Math.floor(Math.random() * ownerList.length)]}`;
     const activityPath = () => {
@@ -177,7 +192,9 @@ export async function benchReadSpeed({
       const cpu1 = cpuSeconds(t.pid);
       // The server process's CPU per answer: what the ratio is made of, and less bent by a busy machine than req/s.
       if (cpu0 !== undefined && cpu1 !== undefined && r.total > 0) r.cpuMsPerRequest = ((cpu1 - cpu0) * 1000) / r.total;
-      log(`${r.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.total} requests, ${r.non2xx} not 2xx, ${r.errors} errors; server CPU ${r.cpuMsPerRequest?.toFixed(3)} ms per request)`);
+      log(
+        `${r.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.total} requests, ${r.non2xx} not 2xx, ${r.errors} errors; server CPU ${r.cpuMsPerRequest?.toFixed(3)} ms per request)`,
+      );
       drives.push(r);
     }
 
@@ -304,17 +321,39 @@ export async function drive(name: string, url: string, path: () => string, conne
 }
 
 /** A few answers of each route: 200, with real content, and valid against the OpenAPI document. */
-async function checkAnswers(base: string, validator: ReturnType<typeof responseValidator>, owners: string[], cursors: { owner: string; cursor: string }[]): Promise<string> {
+async function checkAnswers(
+  base: string,
+  validator: ReturnType<typeof responseValidator>,
+  owners: string[],
+  cursors: { owner: string; cursor: string }[],
+): Promise<string> {
   let positions = 0;
   for (const owner of owners) {
     const path = `/v1/agent/accounts/${owner}`;
     const res = await fetch(base + path, { headers: clientHeaders(path) });
-    const body = (await res.json()) as { data: { vaults: unknown[]; limitOrders: unknown[]; depositRequests: unknown[]; grids: unknown[]; ladderStrategies: unknown[]; baskets: unknown[]; withdrawalRequests: unknown[] } };
+    const body = (await res.json()) as {
+      data: {
+        vaults: unknown[];
+        limitOrders: unknown[];
+        depositRequests: unknown[];
+        grids: unknown[];
+        ladderStrategies: unknown[];
+        baskets: unknown[];
+        withdrawalRequests: unknown[];
+      };
+    };
     const errors = validator.errors("get", path, res.status, body);
     if (res.status !== 200 || errors.length) throw new Error(`${path}: ${res.status} ${errors.join("; ")}`);
     const a = body.data;
     if (a.vaults.length === 0 || a.limitOrders.length === 0) throw new Error(`${path}: no positions (${JSON.stringify(a).slice(0, 300)})`);
-    positions += a.vaults.length + a.limitOrders.length + a.depositRequests.length + a.withdrawalRequests.length + a.grids.length + a.ladderStrategies.length + a.baskets.length;
+    positions +=
+      a.vaults.length +
+      a.limitOrders.length +
+      a.depositRequests.length +
+      a.withdrawalRequests.length +
+      a.grids.length +
+      a.ladderStrategies.length +
+      a.baskets.length;
   }
   for (const { owner, cursor } of cursors) {
     const path = `/v1/agent/accounts/${owner}/activity?cursor=${cursor}`;
@@ -354,7 +393,10 @@ export async function loadSyntheticRows(sql: postgres.Sql, schema: string, d: De
   // Deposit queues: merged vaults queue inside the vault, up vaults in their deposit queue; withdrawals:
   // merged redeem queues, up withdrawal queues.
   const depositQueues = [...merged.map((v) => [v.address, v.address]), ...up.filter((v) => v.depositQueue).map((v) => [v.address, v.depositQueue!])];
-  const withdrawalQueues = [...merged.filter((v) => v.redeemQueue).map((v) => [v.address, v.redeemQueue!]), ...up.filter((v) => v.withdrawalQueue).map((v) => [v.address, v.withdrawalQueue!])];
+  const withdrawalQueues = [
+    ...merged.filter((v) => v.redeemQueue).map((v) => [v.address, v.redeemQueue!]),
+    ...up.filter((v) => v.withdrawalQueue).map((v) => [v.address, v.withdrawalQueue!]),
+  ];
   const top = (await sql<{ top: string | null }[]>`select max(block_number)::text as top from ${sql(schema)}.activity`)[0]?.top;
   const base = BigInt(top ?? "0") + 1000n;
   const span = 60 * 86400; // the rows' times spread over 60 days up to now
@@ -434,7 +476,9 @@ export async function loadSyntheticRows(sql: postgres.Sql, schema: string, d: De
       from bench_owner where n % 3 = 1`);
   await sql.unsafe(`analyze`);
 
-  const { rows, distinct } = (await sql<{ rows: string; distinct: string }[]>`select count(*)::text as rows, count(distinct owner)::text as distinct from ${sql(schema)}.activity`)[0]!;
+  const { rows, distinct } = (
+    await sql<{ rows: string; distinct: string }[]>`select count(*)::text as rows, count(distinct owner)::text as distinct from ${sql(schema)}.activity`
+  )[0]!;
   const positions: Record<string, number> = {};
   for (const table of ["vault_position", "deposit_request", "withdrawal_request", "limit_order", "grid", "ladder", "ladder_leg", "basket_balance"]) {
     const row = (await sql<{ c: string }[]>`select count(*)::text as c from ${sql(schema)}.${sql(table)}`)[0];

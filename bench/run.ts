@@ -27,7 +27,10 @@ printMachine();
 const results: BenchResult[] = [];
 const errors: { name: string; error: string }[] = [];
 
-const only = (process.env.BENCH_ONLY ?? "").split(",").map((x) => x.trim()).filter(Boolean);
+const only = (process.env.BENCH_ONLY ?? "")
+  .split(",")
+  .map((x) => x.trim())
+  .filter(Boolean);
 const selected = (name: string) => only.length === 0 || only.includes(name);
 
 async function attempt(name: string, run: () => Promise<BenchResult | undefined>) {

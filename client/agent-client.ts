@@ -100,7 +100,11 @@ export function createAgentClient(options: AgentClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, "");
   const doFetch = options.fetch ?? fetch;
 
-  async function call<T>(method: "GET" | "POST", path: string, { query, body, signal }: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  async function call<T>(
+    method: "GET" | "POST",
+    path: string,
+    { query, body, signal }: { query?: Query; body?: unknown; signal?: AbortSignal } = {},
+  ): Promise<T> {
     const url = new URL(`${base}${path}`);
     for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
     const response = await doFetch(url, {
@@ -118,7 +122,13 @@ export function createAgentClient(options: AgentClientOptions) {
     }
     if (!response.ok) {
       const retryAfter = response.headers.get("Retry-After");
-      throw new AgentApiError(response.status, parsed?.code ?? "HTTP_ERROR", parsed?.error ?? (text.slice(0, 200) || response.statusText), parsed?.details, retryAfter ? Number(retryAfter) : undefined);
+      throw new AgentApiError(
+        response.status,
+        parsed?.code ?? "HTTP_ERROR",
+        parsed?.error ?? (text.slice(0, 200) || response.statusText),
+        parsed?.details,
+        retryAfter ? Number(retryAfter) : undefined,
+      );
     }
     if (!parsed || !("data" in parsed)) throw new AgentApiError(response.status, "BAD_ANSWER", `${method} ${path} answered no {data}`);
     return parsed.data as T;

@@ -44,9 +44,15 @@ export function preparedResultViolations(result: PrepareResult, allow: BundleAll
   for (const v of walletSendCallsViolations(calls as Parameters<typeof walletSendCallsViolations>[0], owner, { allow: list, usdg }))
     if (!violations.includes(v)) violations.push(`walletSendCalls: ${v}`);
   // Both ways of sending must send the same calls, and an approval with its use goes all at once.
-  const same = calls.calls.length === steps.length && calls.calls.every((c, i) => c.to.toLowerCase() === steps[i]!.to.toLowerCase() && c.data.toLowerCase() === steps[i]!.data.toLowerCase() && toBig(c.value) === steps[i]!.value);
+  const same =
+    calls.calls.length === steps.length &&
+    calls.calls.every(
+      (c, i) =>
+        c.to.toLowerCase() === steps[i]!.to.toLowerCase() && c.data.toLowerCase() === steps[i]!.data.toLowerCase() && toBig(c.value) === steps[i]!.value,
+    );
   if (!same) violations.push("walletSendCalls.calls are not the steps");
-  if (calls.atomicRequired !== requiresAtomic(calls.calls as { to: Address; data: Hex }[])) violations.push(`walletSendCalls.atomicRequired is ${String(calls.atomicRequired)}, not ${String(!calls.atomicRequired)}`);
+  if (calls.atomicRequired !== requiresAtomic(calls.calls as { to: Address; data: Hex }[]))
+    violations.push(`walletSendCalls.atomicRequired is ${String(calls.atomicRequired)}, not ${String(!calls.atomicRequired)}`);
   return violations;
 }
 

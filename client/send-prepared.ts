@@ -85,7 +85,13 @@ export async function sendPrepared(
 
   const receipts: TransactionReceipt[] = [];
   for (const [i, step] of result.steps.entries()) {
-    const hash = await walletClient.sendTransaction({ account, chain: walletClient.chain ?? null, to: step.to as Hex, data: step.data as Hex, value: BigInt(step.value) });
+    const hash = await walletClient.sendTransaction({
+      account,
+      chain: walletClient.chain ?? null,
+      to: step.to as Hex,
+      data: step.data as Hex,
+      value: BigInt(step.value),
+    });
     const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout });
     if (receipt.status !== "success") throw new SendPreparedError(`step ${i + 1} of ${result.steps.length} reverted (${hash})`);
     receipts.push(receipt);

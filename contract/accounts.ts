@@ -176,8 +176,12 @@ export const Account = z
     asOf: Timestamp.openapi({ description: "Server time of the answer" }),
     closedSince: Timestamp.openapi({ description: "Ended items (queue entries, orders, grids, ladders) are listed from this time on" }),
     vaults: z.array(VaultShares).openapi({ description: "Vault shares above zero, per vault" }),
-    depositRequests: z.array(DepositRequest).openapi({ description: "Queued deposits: every pending one, and those settled, refunded or cancelled since closedSince (newest first)" }),
-    withdrawalRequests: z.array(WithdrawalRequest).openapi({ description: "Queued withdrawals: every pending one, and those completed or cancelled since closedSince (newest first)" }),
+    depositRequests: z
+      .array(DepositRequest)
+      .openapi({ description: "Queued deposits: every pending one, and those settled, refunded or cancelled since closedSince (newest first)" }),
+    withdrawalRequests: z
+      .array(WithdrawalRequest)
+      .openapi({ description: "Queued withdrawals: every pending one, and those completed or cancelled since closedSince (newest first)" }),
     limitOrders: z.array(LimitOrder).openapi({ description: "Every order not closed, and those closed since closedSince (newest first)" }),
     grids: z.array(Grid).openapi({ description: "Every grid not closed, and those closed since closedSince (newest first)" }),
     ladderStrategies: z.array(LadderStrategy).openapi({ description: "Every ladder strategy not closed, with its parts, and those closed since closedSince" }),

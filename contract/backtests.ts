@@ -18,10 +18,20 @@ export const PriceIn = z
   .openapi({ description: "USDG per whole token: a number or a decimal string", example: "2450.5" });
 
 const UsdIn = (min: number, description: string) =>
-  z.number({ error: `must be a number of at least ${min}` }).min(min, { error: `must be at least ${min}` }).max(10_000_000, { error: "must be at most 10000000" }).openapi({ description });
+  z
+    .number({ error: `must be a number of at least ${min}` })
+    .min(min, { error: `must be at least ${min}` })
+    .max(10_000_000, { error: "must be at most 10000000" })
+    .openapi({ description });
 
 const DaysIn = (max: number, dflt: number, description: string) =>
-  z.number({ error: `must be an integer from 1 to ${max}` }).int({ error: `must be an integer from 1 to ${max}` }).min(1, { error: `must be an integer from 1 to ${max}` }).max(max, { error: `must be an integer from 1 to ${max}` }).default(dflt).openapi({ description });
+  z
+    .number({ error: `must be an integer from 1 to ${max}` })
+    .int({ error: `must be an integer from 1 to ${max}` })
+    .min(1, { error: `must be an integer from 1 to ${max}` })
+    .max(max, { error: `must be an integer from 1 to ${max}` })
+    .default(dflt)
+    .openapi({ description });
 
 export const TokenRef = z
   .object({
@@ -49,8 +59,14 @@ export const GridBacktestBody = z
 export const LadderBacktestBody = z
   .object({
     token: Address.openapi({ description: "The token (any token with a USDG market)" }),
-    side: z.enum(["buy", "sell"]).openapi({ description: "buy: each level buys the token with amountUsd of USDG; sell: each level sells the token worth amountUsd at its price" }),
-    levels: z.array(z.object({ price: PriceIn, amountUsd: UsdIn(0.01, "USD of this level (at its price)") })).min(1, { error: "must have 1-20 levels" }).max(20, { error: "must have 1-20 levels" }).openapi({ description: "1-20 one-shot limit orders" }),
+    side: z
+      .enum(["buy", "sell"])
+      .openapi({ description: "buy: each level buys the token with amountUsd of USDG; sell: each level sells the token worth amountUsd at its price" }),
+    levels: z
+      .array(z.object({ price: PriceIn, amountUsd: UsdIn(0.01, "USD of this level (at its price)") }))
+      .min(1, { error: "must have 1-20 levels" })
+      .max(20, { error: "must have 1-20 levels" })
+      .openapi({ description: "1-20 one-shot limit orders" }),
     days: DaysIn(90, 30, "Days of 10-minute candles to replay, 1-90 (default 30). Free up to 30; more answers 402."),
   })
   .openapi("LadderBacktestBody");
@@ -64,12 +80,30 @@ const numBase = (min: number, max: number) => {
   return z.coerce.number(msg).min(min, msg).max(max, msg);
 };
 const meta = (name: string, description: string, type: "integer" | "number") => ({ param: { name, in: "query" as const }, description, type });
-const intQuery = (min: number, max: number, dflt: number, description: string, name: string) => intBase(min, max).default(dflt).openapi(meta(name, description, "integer"));
-const intQueryOptional = (min: number, max: number, description: string, name: string) => intBase(min, max).optional().openapi(meta(name, description, "integer"));
-const numQuery = (min: number, max: number, dflt: number, description: string, name: string) => numBase(min, max).default(dflt).openapi(meta(name, description, "number"));
-const numQueryOptional = (min: number, max: number, description: string, name: string) => numBase(min, max).optional().openapi(meta(name, description, "number"));
+const intQuery = (min: number, max: number, dflt: number, description: string, name: string) =>
+  intBase(min, max)
+    .default(dflt)
+    .openapi(meta(name, description, "integer"));
+const intQueryOptional = (min: number, max: number, description: string, name: string) =>
+  intBase(min, max)
+    .optional()
+    .openapi(meta(name, description, "integer"));
+const numQuery = (min: number, max: number, dflt: number, description: string, name: string) =>
+  numBase(min, max)
+    .default(dflt)
+    .openapi(meta(name, description, "number"));
+const numQueryOptional = (min: number, max: number, description: string, name: string) =>
+  numBase(min, max)
+    .optional()
+    .openapi(meta(name, description, "number"));
 const tokenQuery = Address.openapi({ param: { name: "token", in: "query" }, description: "The token (address)" });
-const includeQuery = z.enum(["good", "all"]).default("all").openapi({ param: { name: "include", in: "query" }, description: "good: good verdicts only; all (default): good first, then weak (with reasons), then none" });
+const includeQuery = z
+  .enum(["good", "all"])
+  .default("all")
+  .openapi({
+    param: { name: "include", in: "query" },
+    description: "good: good verdicts only; all (default): good first, then weak (with reasons), then none",
+  });
 
 export const RangesQuery = z.object({
   token: tokenQuery,
@@ -80,14 +114,22 @@ export const RangesQuery = z.object({
 
 export const GridTokensQuery = z.object({
   limit: intQuery(1, 10, 5, "Tokens answered, 1-10 (default 5)", "limit"),
-  category: z.enum(["any", "stock", "crypto", "utility", "meme", "unclassified"]).default("any").openapi({ param: { name: "category", in: "query" }, description: "Token category (default any)" }),
+  category: z
+    .enum(["any", "stock", "crypto", "utility", "meme", "unclassified"])
+    .default("any")
+    .openapi({ param: { name: "category", in: "query" }, description: "Token category (default any)" }),
   include: includeQuery,
 });
 
 export const GridPlanQuery = z.object({
   token: tokenQuery,
   amountUsd: numQuery(11, 10_000_000, 200, "USDG of the grid, at least 11 (default 200)", "amountUsd"),
-  gap: numQueryOptional(0.005, 0.5, "Lines this far apart (sell / buy - 1), 0.005-0.5, instead of the planner's pick; at or under the fee's break-even answers 422 GAP_TOO_TIGHT", "gap"),
+  gap: numQueryOptional(
+    0.005,
+    0.5,
+    "Lines this far apart (sell / buy - 1), 0.005-0.5, instead of the planner's pick; at or under the fee's break-even answers 422 GAP_TOO_TIGHT",
+    "gap",
+  ),
   days: intQuery(28, 90, 60, "Days of hourly prices walked forward, 28-90 (default 60)", "days"),
 });
 
@@ -122,7 +164,13 @@ export const GridBacktestResult = z
     ...Window,
     candleMinutes: z.number().int().openapi({ description: "Candle length (10)" }),
     feeBps: z.number().int().openapi({ description: "The grid strategy's live fee used" }),
-    params: z.object({ buyPrice: PriceText("Buy line"), sellPrice: PriceText("Sell line"), amountUsd: num("Starting USDG"), repeat: z.boolean(), days: z.number().int() }),
+    params: z.object({
+      buyPrice: PriceText("Buy line"),
+      sellPrice: PriceText("Sell line"),
+      amountUsd: num("Starting USDG"),
+      repeat: z.boolean(),
+      days: z.number().int(),
+    }),
     trades: z.number().int().openapi({ description: "Buys plus sells" }),
     buys: z.number().int(),
     sells: z.number().int(),
@@ -197,7 +245,10 @@ export const RangesResult = z
     amountUsd: num("USDG per grid"),
     low: num("Lowest low of the window"),
     high: num("Highest high of the window"),
-    gaps: z.array(z.object({ gap: num("sell / buy - 1"), byRoundTrips: RangeLine, byProfit: RangeLine })).openapi({ description: "Every gap the fee allows (above its break-even), each with the buy line of most round trips and of most profit (48 buy lines tried per gap)" }),
+    gaps: z.array(z.object({ gap: num("sell / buy - 1"), byRoundTrips: RangeLine, byProfit: RangeLine })).openapi({
+      description:
+        "Every gap the fee allows (above its break-even), each with the buy line of most round trips and of most profit (48 buy lines tried per gap)",
+    }),
     bestByRoundTrips: RangeLine,
     bestByProfit: RangeLine,
     note: Note,
@@ -218,7 +269,10 @@ const GridLines = z
 
 const PrepareHint = (route: string) =>
   z
-    .object({ route: z.string().openapi({ description: `The prepare route (${route})` }), body: z.record(z.string(), z.unknown()).openapi({ description: "Its body: add `owner` (your wallet) and send it" }) })
+    .object({
+      route: z.string().openapi({ description: `The prepare route (${route})` }),
+      body: z.record(z.string(), z.unknown()).openapi({ description: "Its body: add `owner` (your wallet) and send it" }),
+    })
     .nullable();
 
 export const GridPlanResult = z
@@ -237,9 +291,15 @@ export const GridPlanResult = z
     windows: z
       .array(
         z.object({
-          from: Timestamp, to: Timestamp,
-          buyPrice: PriceText("Lines picked on the window before"), sellPrice: PriceText("Sell line"), gap: num("Gap"),
-          roundTrips: z.number().int(), profitUsd: num("Profit of the window"), returnPct: num("Percent"), holdReturnPct: num("Holding over the window, percent"),
+          from: Timestamp,
+          to: Timestamp,
+          buyPrice: PriceText("Lines picked on the window before"),
+          sellPrice: PriceText("Sell line"),
+          gap: num("Gap"),
+          roundTrips: z.number().int(),
+          profitUsd: num("Profit of the window"),
+          returnPct: num("Percent"),
+          holdReturnPct: num("Holding over the window, percent"),
         }),
       )
       .openapi({ description: "Weekly results: each window's lines were picked on the window before it" }),
@@ -272,8 +332,15 @@ export const DipLadderResult = z
       averageHoldReturnPct: nullableNum("Holding the token instead, average"),
       runs: z.array(
         z.object({
-          start: Timestamp, end: Timestamp, complete: z.boolean(), startPrice: num("Price at the start"), buys: z.number().int(), sells: z.number().int(),
-          endValueUsd: num("Value at the end"), returnPct: num("Percent"), holdReturnPct: num("Holding, percent"),
+          start: Timestamp,
+          end: Timestamp,
+          complete: z.boolean(),
+          startPrice: num("Price at the start"),
+          buys: z.number().int(),
+          sells: z.number().int(),
+          endValueUsd: num("Value at the end"),
+          returnPct: num("Percent"),
+          holdReturnPct: num("Holding, percent"),
         }),
       ),
     }),

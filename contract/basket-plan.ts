@@ -29,7 +29,9 @@ export const BasketPlanToken = z
   .object({
     address: Address,
     symbol: z.string().nullable().openapi({ description: "The listed symbol, or null for an unlisted token" }),
-    kind: z.enum(["stock", "crypto", "utility", "meme", "unclassified"]).openapi({ description: "The token's category on the service's list (unlisted: unclassified)" }),
+    kind: z
+      .enum(["stock", "crypto", "utility", "meme", "unclassified"])
+      .openapi({ description: "The token's category on the service's list (unlisted: unclassified)" }),
     weightPct: z.number(),
     onTradeList: z.boolean().openapi({ description: "On the service's token list: basket-make takes only these" }),
     anchor: z.boolean().openapi({ description: "This token plays the anchor" }),
@@ -58,7 +60,10 @@ export const BasketLookback = z
       days: z.number().openapi({ description: "Days simulated (shortened to the history there is)" }),
       from: Timestamp,
       to: Timestamp,
-      growthPct: z.number().nullable().openapi({ description: "Stock-only baskets (prices market): the simulated change over the window at those market prices, percent; else null" }),
+      growthPct: z
+        .number()
+        .nullable()
+        .openapi({ description: "Stock-only baskets (prices market): the simulated change over the window at those market prices, percent; else null" }),
       worstDropPct: z.number().openapi({ description: "The largest fall from a running high, percent" }),
       feesPer1kUsd: z.number().openapi({ description: "Swap fees earned per 1,000 USD started" }),
       trades: z.number().int().openapi({ description: "Hourly rebalances by the keeper that traded" }),
@@ -82,7 +87,10 @@ export const BasketPlan = z
       name: z.string().nullable().openapi({ description: "The name checked (null when none was given)" }),
       symbol: z.string().nullable(),
       suggested: z.object({ name: z.string(), symbol: z.string() }).openapi({ description: "A free name and symbol from the tokens" }),
-      problem: z.object({ code: z.string(), message: z.string() }).nullable().openapi({ description: "The first name or symbol rule broken (basket-make's code), or null" }),
+      problem: z
+        .object({ code: z.string(), message: z.string() })
+        .nullable()
+        .openapi({ description: "The first name or symbol rule broken (basket-make's code), or null" }),
     }),
     sameTokens: z
       .array(z.object({ address: Address, name: z.string(), symbol: z.string() }))

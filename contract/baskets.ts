@@ -34,30 +34,30 @@ export const Basket = z
     totalSupplyUnits: Units("Basket tokens in existence"),
     tvlUsd: z.number().nullable().openapi({ description: "Value of the pool's tokens at their prices now, USD; null when a token has no price" }),
     sharePriceUsd: z.number().nullable().openapi({ description: "tvlUsd per whole basket token; null without a TVL or supply" }),
-    feeAprPct: z.number().nullable().openapi({
-      description:
-        "Approximate yearly fee income, in percent of TVL: the swap fees the pool has collected since it was made (each token at its price now), " +
-        "divided by the pool's age and annualised (simple). The indexer keeps only cumulative fees, so this is the average since the pool was made, " +
-        "not the last 7 days alone. Null for a pool younger than one hour or without a TVL.",
-    }),
-    change7dPct: z.number().nullable().openapi({
-      description:
-        "Share-price change over 7 days, in percent, from the tokens' hourly closes then and their prices now, each weighted by its pool weight " +
-        "(a weighted pool's value follows the weighted geometric mean of its prices; fees are left out). Starts later than 7 days ago when price history is shorter: see change7dSince. Null without prices.",
-    }),
+    feeAprPct: z
+      .number()
+      .nullable()
+      .openapi({
+        description:
+          "Approximate yearly fee income, in percent of TVL: the swap fees the pool has collected since it was made (each token at its price now), " +
+          "divided by the pool's age and annualised (simple). The indexer keeps only cumulative fees, so this is the average since the pool was made, " +
+          "not the last 7 days alone. Null for a pool younger than one hour or without a TVL.",
+      }),
+    change7dPct: z
+      .number()
+      .nullable()
+      .openapi({
+        description:
+          "Share-price change over 7 days, in percent, from the tokens' hourly closes then and their prices now, each weighted by its pool weight " +
+          "(a weighted pool's value follows the weighted geometric mean of its prices; fees are left out). Starts later than 7 days ago when price history is shorter: see change7dSince. Null without prices.",
+      }),
     change7dSince: Timestamp.nullable().openapi({ description: "The start of change7dPct: 7 days ago, or the first price known when history is shorter" }),
     createdAt: Timestamp.openapi({ description: "When it was made" }),
   })
   .openapi("Basket", { description: "A basket: a weighted pool of tokens held as one basket token" });
 
 export const BasketHistoryQuery = z.object({
-  days: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(90)
-    .default(7)
-    .openapi({ description: "Days of history, 1-90 (default 7)", example: 7, type: "integer" }),
+  days: z.coerce.number().int().min(1).max(90).default(7).openapi({ description: "Days of history, 1-90 (default 7)", example: 7, type: "integer" }),
 });
 
 export const BasketHistoryPoint = z
@@ -84,7 +84,9 @@ export const BasketHoldingToken = z
   .object({
     address: Address,
     symbol: z.string().nullable().openapi({ description: "Its symbol; null when not charted" }),
-    amount: Whole("The holder's proportional share of the pool's balance").nullable().openapi({ description: "The holder's proportional share of the pool's balance of the token, whole units; null without decimals" }),
+    amount: Whole("The holder's proportional share of the pool's balance")
+      .nullable()
+      .openapi({ description: "The holder's proportional share of the pool's balance of the token, whole units; null without decimals" }),
     amountUnits: Units("The holder's proportional share of the pool's balance"),
     valueUsd: z.number().nullable().openapi({ description: "Its value now in USD; null without a price" }),
   })
@@ -97,7 +99,10 @@ export const BasketAccount = z
     balance: Whole("Basket tokens held"),
     balanceUnits: Units("Basket tokens held"),
     shareOfPoolPct: z.number().openapi({ description: "Held basket tokens as a percent of the supply" }),
-    valueUsd: z.number().nullable().openapi({ description: "Value of the holding now, USD (the proportional token amounts at their prices); null without prices" }),
+    valueUsd: z
+      .number()
+      .nullable()
+      .openapi({ description: "Value of the holding now, USD (the proportional token amounts at their prices); null without prices" }),
     tokens: z.array(BasketHoldingToken).openapi({ description: "What the holding is a claim on, token by token (before the exit's rounding)" }),
     holdingSince: Timestamp.nullable().openapi({ description: "When basket tokens first reached the owner; null when never" }),
     feesEarnedUsd: z.number().openapi({

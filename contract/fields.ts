@@ -27,8 +27,14 @@ export const Envelope = <T extends z.ZodType>(data: T) => z.object({ data });
 export const ErrorDetails = z
   .object({
     part: z.number().int().min(1).optional().openapi({ description: "The part, from 1" }),
-    minimum: z.string().optional().openapi({ description: "Exact minimum in base units of `unit`; a price bound (WRONG_SIDE, NO_TRIP_HEADROOM, ACCOUNT_SPREAD) is a priceX18: USDG per whole token, 18 decimals" }),
-    maximum: z.string().optional().openapi({ description: "Exact maximum in base units of `unit`: CAPACITY's room left in the vault; WRONG_SIDE's highest buy line (priceX18)" }),
+    minimum: z.string().optional().openapi({
+      description:
+        "Exact minimum in base units of `unit`; a price bound (WRONG_SIDE, NO_TRIP_HEADROOM, ACCOUNT_SPREAD) is a priceX18: USDG per whole token, 18 decimals",
+    }),
+    maximum: z
+      .string()
+      .optional()
+      .openapi({ description: "Exact maximum in base units of `unit`: CAPACITY's room left in the vault; WRONG_SIDE's highest buy line (priceX18)" }),
     unit: z.enum(["USDG", "token"]).optional(),
     priceUsd: z.number().optional().openapi({ description: "USDG per whole token" }),
     limitUsd: z.number().optional().openapi({ description: "The limit the price broke" }),
@@ -62,10 +68,14 @@ type ErrorResponse = {
 export const RATE_LIMIT_HEADERS = {
   "Retry-After": { description: "Seconds to wait", schema: { type: "integer" as const } },
   "RateLimit-Policy": {
-    description: 'The limits that apply (draft-ietf-httpapi-ratelimit-headers), e.g. `"client";q=120;w=60` per client address, and `, "session";q=120;w=60` with a bearer token',
+    description:
+      'The limits that apply (draft-ietf-httpapi-ratelimit-headers), e.g. `"client";q=120;w=60` per client address, and `, "session";q=120;w=60` with a bearer token',
     schema: { type: "string" as const },
   },
-  RateLimit: { description: 'What is left of each: `"client";r=57;t=34` (r requests left, t seconds to the window\'s end)', schema: { type: "string" as const } },
+  RateLimit: {
+    description: 'What is left of each: `"client";r=57;t=34` (r requests left, t seconds to the window\'s end)',
+    schema: { type: "string" as const },
+  },
 };
 
 /**
@@ -81,7 +91,13 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, ErrorRespo
       content: { "application/json": { schema: ErrorBody } },
       ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}),
       // UNAVAILABLE while the index is built and SCAN_PREPARING say when to ask again.
-      ...(status === 503 ? { headers: { "Retry-After": { description: "Seconds to wait (while the index is built, or a scan is prepared)", schema: { type: "integer" as const } } } } : {}),
+      ...(status === 503
+        ? {
+            headers: {
+              "Retry-After": { description: "Seconds to wait (while the index is built, or a scan is prepared)", schema: { type: "integer" as const } },
+            },
+          }
+        : {}),
     };
   }
   return responses;

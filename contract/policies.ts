@@ -32,7 +32,10 @@ export const PolicyDocument = z
           }),
         ),
       })
-      .openapi({ description: "The addresses the rules name, checksummed (the conditions hold them lowercase): agent vaults, their queues and routers, the hook, the grid strategy, the basket zap and USDG" }),
+      .openapi({
+        description:
+          "The addresses the rules name, checksummed (the conditions hold them lowercase): agent vaults, their queues and routers, the hook, the grid strategy, the basket zap and USDG",
+      }),
     policies: z
       .array(
         z.object({
@@ -41,7 +44,9 @@ export const PolicyDocument = z
           consensus: z.string().nullable().openapi({ description: "Turnkey: the agent's non-root user, by the <USER_ID> placeholder. Privy: null" }),
           condition: z
             .union([z.string(), z.object({ method: z.string(), action: z.string(), conditions: z.array(z.record(z.string(), z.unknown())) })])
-            .openapi({ description: "Turnkey: a policy-language condition. Privy: a rule {method, action, conditions: [{field_source, field, operator, value, abi?}]}" }),
+            .openapi({
+              description: "Turnkey: a policy-language condition. Privy: a rule {method, action, conditions: [{field_source, field, operator, value, abi?}]}",
+            }),
           notes: z.array(z.string()),
         }),
       )

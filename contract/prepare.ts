@@ -33,7 +33,8 @@ export const VaultDepositBody = z
 export const VaultCancelDepositBody = z
   .looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The deposit request's id" }) })
   .openapi("VaultCancelDepositBody", {
-    description: "merged: cancelDeposit(id) on the vault; up (bundle kind up-vault-cancel): cancel(id) on the deposit queue. The request must be the owner's and pending.",
+    description:
+      "merged: cancelDeposit(id) on the vault; up (bundle kind up-vault-cancel): cancel(id) on the deposit queue. The request must be the owner's and pending.",
   });
 
 export const VaultWithdrawBody = z
@@ -51,19 +52,30 @@ export const VaultWithdrawBody = z
 export const VaultCancelWithdrawBody = z
   .looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The queued withdrawal's id" }) })
   .openapi("VaultCancelWithdrawBody", {
-    description: "merged: cancel(id) on the redeem queue; up (bundle kind up-vault-cancel): cancel(id) on the withdrawal queue. The request must be the owner's and pending.",
+    description:
+      "merged: cancel(id) on the redeem queue; up (bundle kind up-vault-cancel): cancel(id) on the withdrawal queue. The request must be the owner's and pending.",
   });
 
 export const LimitOrderBody = z
   .looseObject({
     ...common,
-    token: z.string().min(1).max(64).openapi({ description: "Any token with an open USDG market, by address (see GET /v1/tokens), or a verified token's symbol", example: "WETH" }),
+    token: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ description: "Any token with an open USDG market, by address (see GET /v1/tokens), or a verified token's symbol", example: "WETH" }),
     side: Side,
     amount: Amount.openapi({ description: "The input, in whole units: the token when selling, USDG when buying", example: "600" }),
     price: Price.optional().openapi({ description: "The limit line, USDG per whole token (required unless type is market)" }),
-    type: z.enum(["limit", "market"]).default("limit").openapi({ description: "limit (default): create(token, sellToken, amountIn, priceX18); market: createMarketOrder with the pool's quote less the hook's commission and slippageBps" }),
+    type: z.enum(["limit", "market"]).default("limit").openapi({
+      description:
+        "limit (default): create(token, sellToken, amountIn, priceX18); market: createMarketOrder with the pool's quote less the hook's commission and slippageBps",
+    }),
   })
-  .openapi("LimitOrderBody", { description: "Approve exactly the input to the limit-order hook, then create or createMarketOrder. Each order must be worth the hook's minimum (422 AMOUNT_TOO_SMALL)." });
+  .openapi("LimitOrderBody", {
+    description:
+      "Approve exactly the input to the limit-order hook, then create or createMarketOrder. Each order must be worth the hook's minimum (422 AMOUNT_TOO_SMALL).",
+  });
 
 export const LadderBody = z
   .looseObject({
@@ -92,7 +104,12 @@ export const GridBody = z
   .looseObject({
     ...common,
     action: z.enum(["open", "openWithMarket", "close", "setRepeat", "collect"]),
-    token: z.string().min(1).max(64).optional().openapi({ description: "open, openWithMarket: any token with an open USDG market, by address, or a verified token's symbol" }),
+    token: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: "open, openWithMarket: any token with an open USDG market, by address, or a verified token's symbol" }),
     buyPrice: Price.optional().openapi({ description: "open, openWithMarket: the buy line" }),
     sellPrice: Price.optional().openapi({ description: "open, openWithMarket: the sell line, above the buy line" }),
     amountUsdg: Amount.optional().openapi({ description: "open, openWithMarket: USDG the grid starts with, whole USDG (as grid-tokens lines give it)" }),
@@ -109,7 +126,12 @@ export const LadderStrategyBody = z
   .looseObject({
     ...common,
     action: z.enum(["open", "close", "setRepeat", "collect"]),
-    token: z.string().min(1).max(64).optional().openapi({ description: "open: a token with an open market listed on the ladder strategy, by address, or a verified token's symbol" }),
+    token: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: "open: a token with an open market listed on the ladder strategy, by address, or a verified token's symbol" }),
     legs: z
       .array(z.object({ buyPrice: Price, sellPrice: Price, amount: Amount.openapi({ description: "USDG (or the token for sellFirst), whole units" }) }))
       .min(1)
@@ -125,7 +147,9 @@ export const LadderStrategyBody = z
       description:
         "wallet (default): the owner's wallet calls the strategy. account: `owner` is the agent key (or the account's owner) and the answer is the agent account's LADDER call ladder(data) (bundle kind account-agent-call); the account makes its own exact approval, owns the ladder and receives its payouts.",
     }),
-    account: Address.optional().openapi({ description: "via account: the agent account (default: the owner's own account, else the one account whose agent is `owner`)" }),
+    account: Address.optional().openapi({
+      description: "via account: the agent account (default: the owner's own account, else the one account whose agent is `owner`)",
+    }),
   })
   .openapi("LadderStrategyBody", {
     description:
@@ -133,7 +157,13 @@ export const LadderStrategyBody = z
   });
 
 // Swap and basket kinds: slippageBps 1-500 (the spec's basket and swap routes), tokens as listed symbols or addresses.
-const routeSlippage = z.number().int().min(1).max(500).default(100).openapi({ description: "Slippage allowed on the minimums, 1-500 basis points (default 100)" });
+const routeSlippage = z
+  .number()
+  .int()
+  .min(1)
+  .max(500)
+  .default(100)
+  .openapi({ description: "Slippage allowed on the minimums, 1-500 basis points (default 100)" });
 const TokenRef = z.string().min(1).max(64);
 
 export const SwapBody = z
@@ -181,7 +211,10 @@ export const BasketMakeBody = z
     ...common,
     slippageBps: routeSlippage,
     name: z.string().max(200).openapi({ description: "1-64 plain characters; permanent", example: "Blue Mix" }),
-    symbol: z.string().max(64).openapi({ description: "1-20 letters, digits, '.', '-' or '+'; not starting with ts; not another basket's; permanent", example: "BMIX" }),
+    symbol: z
+      .string()
+      .max(64)
+      .openapi({ description: "1-20 letters, digits, '.', '-' or '+'; not starting with ts; not another basket's; permanent", example: "BMIX" }),
     tokens: z
       .array(
         z.object({
@@ -219,7 +252,10 @@ export const PrepareIssues = z
         expected: BaseUnits.openapi({ description: "What the bundle spends of it, in base units (decimal string)" }),
       })
       .nullable()
-      .openapi({ description: "Not null when the owner holds less than the bundle spends: fund the owner, then send the bundle (prepare again after 10 minutes). The bundle was simulated as if funded." }),
+      .openapi({
+        description:
+          "Not null when the owner holds less than the bundle spends: fund the owner, then send the bundle (prepare again after 10 minutes). The bundle was simulated as if funded.",
+      }),
     allowance: z
       .object({
         spender: Address.openapi({ description: "The contract the bundle approves" }),
@@ -227,10 +263,14 @@ export const PrepareIssues = z
       })
       .nullable()
       .openapi({ description: "Not null when the owner's allowance is below what the bundle spends. Informational: the bundle's own approve step sets it." }),
-    simulationIncomplete: z.boolean().openapi({ description: "True when the bundle could not be simulated in full because of the balance shortfall (its balance could not be granted in the simulation): it may still revert for another reason" }),
+    simulationIncomplete: z.boolean().openapi({
+      description:
+        "True when the bundle could not be simulated in full because of the balance shortfall (its balance could not be granted in the simulation): it may still revert for another reason",
+    }),
   })
   .openapi("PrepareIssues", {
-    description: "What stands between the owner and the bundle, in 0x Swap API v2's shape (amounts as decimal strings in base units). A short balance is no refusal: the answer is 200 with the bundle and `balance` set.",
+    description:
+      "What stands between the owner and the bundle, in 0x Swap API v2's shape (amounts as decimal strings in base units). A short balance is no refusal: the answer is 200 with the bundle and `balance` set.",
   });
 
 export const PrepareResult = z
@@ -243,7 +283,9 @@ export const PrepareResult = z
     signUrl: z.string().openapi({ description: "{base}/sign/{id}: a page that shows the steps in words and sends them" }),
     expiresAt: Timestamp.openapi({ description: "10 minutes after prepare; prepare again after it" }),
     walletSendCalls: WalletSendCalls,
-    simulation: z.object({ method: z.enum(["eth_simulateV1", "eth_call+stateOverride"]) }).openapi({ description: "How the whole bundle was simulated before answering" }),
+    simulation: z
+      .object({ method: z.enum(["eth_simulateV1", "eth_call+stateOverride"]) })
+      .openapi({ description: "How the whole bundle was simulated before answering" }),
     issues: PrepareIssues,
   })
   .openapi("PrepareResult", { description: "An unsigned bundle for the owner's wallet, stored as a SignRequest for 10 minutes" });

@@ -19,9 +19,7 @@ export const ProductsVaults = z
     available: z.boolean().openapi({ description: "True when at least one vault agents may use takes deposits now" }),
     count: z.number().int().openapi({ description: "Vaults agents may use, of every family and status (full, closed and paused included)" }),
     open: z.number().int().openapi({ description: "How many of them take deposits now" }),
-    families: z
-      .object({ merged: FamilyCount, up: FamilyCount, "stock-token": FamilyCount })
-      .openapi({ description: "Per family: {count, open}" }),
+    families: z.object({ merged: FamilyCount, up: FamilyCount, "stock-token": FamilyCount }).openapi({ description: "Per family: {count, open}" }),
     unavailable: z.array(VaultFamily).openapi({ description: "Families with no vault that takes deposits now" }),
     reason: reason("vault deposits"),
   })
@@ -66,13 +64,18 @@ export const ProductsLadderStrategies = z
     maxLegs: z.number().int().openapi({ description: "Most parts of one ladder strategy" }),
     paused: z.boolean().nullable().openapi({ description: "Whether the contract is paused; null when the chain cannot be read now" }),
     markets: z.array(LadderMarket).openapi({ description: "The listed markets, open or closed" }),
-    marketsComplete: z.boolean().openapi({ description: "True when every listed market is described here (false when the chain could not be read now, or a market's token is not indexed yet)" }),
-    keeperHealthy: z.boolean().openapi({ description: "True when the service's keeper harvested within the last 30 minutes (it also trades the ladder parts whose lines the market crossed)" }),
+    marketsComplete: z.boolean().openapi({
+      description: "True when every listed market is described here (false when the chain could not be read now, or a market's token is not indexed yet)",
+    }),
+    keeperHealthy: z.boolean().openapi({
+      description: "True when the service's keeper harvested within the last 30 minutes (it also trades the ladder parts whose lines the market crossed)",
+    }),
     note: z.string().openapi({ description: "How ladder strategies differ from limit-order ladders, and which markets are closed now" }),
     reason: reason("ladder strategies"),
   })
   .openapi("ProductsLadderStrategies", {
-    description: "Ladder strategies: 1-16 parts on one strategy market, each with its own buy line and sell line, opened together after one approval. Present in the products answer only while deployed and listed.",
+    description:
+      "Ladder strategies: 1-16 parts on one strategy market, each with its own buy line and sell line, opened together after one approval. Present in the products answer only while deployed and listed.",
   });
 
 export const ProductsBaskets = z

@@ -21,11 +21,16 @@ export const CardAction = z
     agentTag: z.string().nullable().openapi({ description: "The agentTag the bundle was prepared with" }),
     kind: z.string().openapi({ description: "The bundle kind" }),
     action: z.string().openapi({ description: "What the bundle does, in words" }),
-    state: z.enum(["graded", "waiting", "not-graded"]).openapi({ description: "graded; waiting (reason fill, day, week, queue, receipt); not-graded (with its reason)" }),
+    state: z
+      .enum(["graded", "waiting", "not-graded"])
+      .openapi({ description: "graded; waiting (reason fill, day, week, queue, receipt); not-graded (with its reason)" }),
     reason: z
       .enum([...waitingReasons, ...notGradedReasons])
       .nullable()
-      .openapi({ description: "Why it waits or is not graded; null once graded. ambiguous: bundles prepared under different agentTags in the 10 minutes before the call was mined; credited to none" }),
+      .openapi({
+        description:
+          "Why it waits or is not graded; null once graded. ambiguous: bundles prepared under different agentTags in the 10 minutes before the call was mined; credited to none",
+      }),
     hit: z.boolean().nullable().openapi({ description: "Graded actions: whether the rule counts it a hit" }),
     note: z.string().openapi({ description: "The state and the verdict in words, with the chain figures compared" }),
     signed: z.boolean().openapi({ description: "Whether the bundle was seen mined; false only on the private card (waiting to be signed, or never signed)" }),

@@ -30,7 +30,9 @@ export const SessionRequest = z
       .string()
       .max(2 + 2 * SIGNATURE_MAX_BYTES, { error: `must be at most ${SIGNATURE_MAX_BYTES} bytes` })
       .regex(/^0x(?:[0-9a-fA-F]{2})+$/, { error: "must be a hex signature (0x and whole bytes)" })
-      .openapi({ description: `personal_sign of the challenge message by \`owner\` (65 bytes for a key; a smart-contract wallet's ERC-1271 or ERC-6492 signature otherwise), at most ${SIGNATURE_MAX_BYTES} bytes` }),
+      .openapi({
+        description: `personal_sign of the challenge message by \`owner\` (65 bytes for a key; a smart-contract wallet's ERC-1271 or ERC-6492 signature otherwise), at most ${SIGNATURE_MAX_BYTES} bytes`,
+      }),
   })
   .openapi("SessionRequest", { description: "All strings; any other field is refused (400)." });
 

@@ -12,7 +12,10 @@ export const Period = z
   .regex(/^([1-9]|[12][0-9]|30)d$/, { error: "must be a number of days from 1d to 30d, e.g. 7d" })
   .openapi({ description: "A window of N days, 1d to 30d", example: "7d" });
 
-export const Style = z.enum(["grid", "dip-ladder", "vault"]).openapi({ description: "grid (a repeating grid, lines picked walk-forward), dip-ladder (5 buys 10% apart, +50% after fees), vault (a 500 USD deposit at the window start valued now after its fees)" });
+export const Style = z.enum(["grid", "dip-ladder", "vault"]).openapi({
+  description:
+    "grid (a repeating grid, lines picked walk-forward), dip-ladder (5 buys 10% apart, +50% after fees), vault (a 500 USD deposit at the window start valued now after its fees)",
+});
 
 const budgetQuery = z.coerce
   .number({ error: "must be a number from 10 to 10000000" })
@@ -25,7 +28,10 @@ export const BoardQuery = z.object({
   budget: budgetQuery,
   period: Period.default("7d").openapi({ param: { name: "period", in: "query" }, description: "Window, 1d-30d (default 7d)" }),
   token: Address.optional().openapi({ param: { name: "token", in: "query" }, description: "Only this token (widened when it has nothing positive)" }),
-  category: z.enum(["stock", "crypto", "utility", "meme", "unclassified"]).optional().openapi({ param: { name: "category", in: "query" }, description: "Only this category (widened when it has nothing positive)" }),
+  category: z
+    .enum(["stock", "crypto", "utility", "meme", "unclassified"])
+    .optional()
+    .openapi({ param: { name: "category", in: "query" }, description: "Only this category (widened when it has nothing positive)" }),
   strategy: Style.optional().openapi({ param: { name: "strategy", in: "query" }, description: "Only this style (vault lists vaults)" }),
 });
 
@@ -45,27 +51,53 @@ export const FinderBacktestBody = z
   .object({
     token: Address.openapi({ description: "Any token with a USDG market" }),
     strategy: z.enum(["grid", "dip-ladder"]),
-    variant: z.enum(["standard", "tighter", "wider"]).optional().openapi({ description: "Walk-forward (no settings): which of the planner's lines to give as run parameters (grid)" }),
+    variant: z
+      .enum(["standard", "tighter", "wider"])
+      .optional()
+      .openapi({ description: "Walk-forward (no settings): which of the planner's lines to give as run parameters (grid)" }),
     settings: z
-      .object({ buyPrice: PriceIn.optional(), sellPrice: PriceIn.optional(), startPrice: PriceIn.optional().openapi({ description: "dip-ladder: the price its 5 buys are placed below (default: the window's first open)" }) })
+      .object({
+        buyPrice: PriceIn.optional(),
+        sellPrice: PriceIn.optional(),
+        startPrice: PriceIn.optional().openapi({ description: "dip-ladder: the price its 5 buys are placed below (default: the window's first open)" }),
+      })
       .optional()
       .openapi({ description: "Fixed settings: grid needs buyPrice and sellPrice; replayed over `period`" }),
     budgetUsd: z.number().min(10).max(10_000_000).default(500).openapi({ description: "USD (default 500)" }),
-    days: z.number().int().min(21, { error: "must be an integer from 21 to 60" }).max(60, { error: "must be an integer from 21 to 60" }).optional().openapi({ description: "Walk-forward: days of hourly prices, 21-60 (default 30)" }),
+    days: z
+      .number()
+      .int()
+      .min(21, { error: "must be an integer from 21 to 60" })
+      .max(60, { error: "must be an integer from 21 to 60" })
+      .optional()
+      .openapi({ description: "Walk-forward: days of hourly prices, 21-60 (default 30)" }),
     period: Period.optional().openapi({ description: "Fixed settings: the window replayed (default 7d)" }),
-    identity: z.object({ kind: z.literal("wallet"), value: Address }).optional().openapi({ description: "Informational: a run counts for a wallet (GET /v1/strategy-finder/attempts) only with that wallet's owner session in `Authorization: Bearer`, never by this field" }),
+    identity: z
+      .object({ kind: z.literal("wallet"), value: Address })
+      .optional()
+      .openapi({
+        description:
+          "Informational: a run counts for a wallet (GET /v1/strategy-finder/attempts) only with that wallet's owner session in `Authorization: Bearer`, never by this field",
+      }),
   })
   .refine((b) => !(b.variant && b.settings), { error: "give variant or settings, not both", path: ["settings"] })
   .openapi("FinderBacktestBody");
 
 const runShape = () =>
-  z.object({ route: z.string().openapi({ description: "The prepare route" }), body: z.record(z.string(), z.unknown()).openapi({ description: "Its body: add `owner` (your wallet)" }) });
+  z.object({
+    route: z.string().openapi({ description: "The prepare route" }),
+    body: z.record(z.string(), z.unknown()).openapi({ description: "Its body: add `owner` (your wallet)" }),
+  });
 const Run = runShape().openapi("FinderRun", { description: "Run parameters for the prepare routes" });
 
 const Subject = z
   .union([
     z.object({ kind: z.literal("token"), token: TokenRef }),
-    z.object({ kind: z.literal("vault"), vault: z.object({ address: Address, name: z.string(), family: z.string() }), token: z.union([TokenRef, z.null()]).openapi({ description: "The token the vault pairs with USDG or holds; null when it has no market" }) }),
+    z.object({
+      kind: z.literal("vault"),
+      vault: z.object({ address: Address, name: z.string(), family: z.string() }),
+      token: z.union([TokenRef, z.null()]).openapi({ description: "The token the vault pairs with USDG or holds; null when it has no market" }),
+    }),
   ])
   .openapi("FinderSubject", { description: "The token, or the vault (with its paired token)" });
 
@@ -97,19 +129,27 @@ export const BoardAnswer = z
     widened: z.string().nullable().openapi({ description: "Set when the slice had nothing positive and the board widened" }),
     shorterWindow: z.string().nullable().openapi({ description: "Set when nothing had the window yet and a shorter one is shown" }),
     fees: z.object({ gridFeeBps: z.number().int(), ladderFeeBps: z.number().int() }),
-    results: z.array(
-      z.object({
-        rank: z.number().int(),
-        ...Figures,
-        subject: Subject,
-        walkForward: z
-          .object({ kind: z.string(), windows: z.number().int(), averageReturnPct: nullableNum("Average"), worstReturnPct: nullableNum("Worst"), positive: z.number().int() })
-          .nullable()
-          .openapi({ description: "Walk-forward test: grid weekly windows (lines picked on the week before) or dip-ladder starts; null for vaults" }),
-        run: Run,
-        nextSteps: z.array(z.string()),
-      }),
-    ).openapi({ description: "Best first; at most 2 per token and 6 per style" }),
+    results: z
+      .array(
+        z.object({
+          rank: z.number().int(),
+          ...Figures,
+          subject: Subject,
+          walkForward: z
+            .object({
+              kind: z.string(),
+              windows: z.number().int(),
+              averageReturnPct: nullableNum("Average"),
+              worstReturnPct: nullableNum("Worst"),
+              positive: z.number().int(),
+            })
+            .nullable()
+            .openapi({ description: "Walk-forward test: grid weekly windows (lines picked on the week before) or dip-ladder starts; null for vaults" }),
+          run: Run,
+          nextSteps: z.array(z.string()),
+        }),
+      )
+      .openapi({ description: "Best first; at most 2 per token and 6 per style" }),
     trackRecord: TrackSummary,
     note: Note,
   })
@@ -124,10 +164,19 @@ export const TokenPageAnswer = z
     styles: z.array(
       z.object({
         style: Style,
-        result: z.object({ ...Figures, run: Run, nextSteps: z.array(z.string()) }).nullable().openapi({ description: "The window's result (or the longest shorter one), null without history" }),
-        chips: z.array(z.object({ period: z.string(), returnPct: nullableNum("Result"), holdReturnPct: nullableNum("Holding") })).openapi({ description: "Results over 1d, 7d, 14d and 30d" }),
-        walkForward: z.array(z.object({ start: Timestamp, end: Timestamp, complete: z.boolean(), returnPct: num("Result"), holdReturnPct: num("Holding") })).openapi({ description: "Each walk-forward start's result" }),
-        latestTrades: z.array(z.object({ time: Timestamp, side: z.enum(["buy", "sell"]), price: num("Line"), usdg: num("USDG") })).openapi({ description: "Grid: the latest start's trades" }),
+        result: z
+          .object({ ...Figures, run: Run, nextSteps: z.array(z.string()) })
+          .nullable()
+          .openapi({ description: "The window's result (or the longest shorter one), null without history" }),
+        chips: z
+          .array(z.object({ period: z.string(), returnPct: nullableNum("Result"), holdReturnPct: nullableNum("Holding") }))
+          .openapi({ description: "Results over 1d, 7d, 14d and 30d" }),
+        walkForward: z
+          .array(z.object({ start: Timestamp, end: Timestamp, complete: z.boolean(), returnPct: num("Result"), holdReturnPct: num("Holding") }))
+          .openapi({ description: "Each walk-forward start's result" }),
+        latestTrades: z
+          .array(z.object({ time: Timestamp, side: z.enum(["buy", "sell"]), price: num("Line"), usdg: num("USDG") }))
+          .openapi({ description: "Grid: the latest start's trades" }),
       }),
     ),
     note: Note,
@@ -149,7 +198,9 @@ export const TrackRecordAnswer = z
         startPrice: num("Price when picked"),
         startedAt: Timestamp,
         params: z.record(z.string(), z.string()).openapi({ description: "The settings followed (lines or start price)" }),
-        paper: z.object({ returnPct: num("Result so far"), holdReturnPct: num("Holding so far"), trades: z.number().int(), followedUntil: Timestamp }).nullable(),
+        paper: z
+          .object({ returnPct: num("Result so far"), holdReturnPct: num("Holding so far"), trades: z.number().int(), followedUntil: Timestamp })
+          .nullable(),
         done: z.boolean(),
       }),
     ),
@@ -157,7 +208,14 @@ export const TrackRecordAnswer = z
   })
   .openapi("StrategyFinderTrackRecord");
 
-const Start = z.object({ start: Timestamp, end: Timestamp, returnPct: num("Result"), pnlUsd: num("USD"), holdReturnPct: num("Holding"), trades: z.number().int() });
+const Start = z.object({
+  start: Timestamp,
+  end: Timestamp,
+  returnPct: num("Result"),
+  pnlUsd: num("USD"),
+  holdReturnPct: num("Holding"),
+  trades: z.number().int(),
+});
 
 export const FinderBacktestAnswer = z
   .union([

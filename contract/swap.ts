@@ -3,8 +3,16 @@ import { z } from "@hono/zod-openapi";
 import { Address } from "./fields.js";
 
 export const SwapQuoteQuery = z.object({
-  tokenIn: z.string().min(1).max(64).openapi({ param: { name: "tokenIn", in: "query" }, description: "A listed symbol or an address (native ETH is refused: use WETH)", example: "USDG" }),
-  tokenOut: z.string().min(1).max(64).openapi({ param: { name: "tokenOut", in: "query" }, description: "A listed symbol or an address; ETH means native ETH", example: "WETH" }),
+  tokenIn: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "tokenIn", in: "query" }, description: "A listed symbol or an address (native ETH is refused: use WETH)", example: "USDG" }),
+  tokenOut: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "tokenOut", in: "query" }, description: "A listed symbol or an address; ETH means native ETH", example: "WETH" }),
   amount: z
     .string()
     .max(80)
@@ -16,13 +24,20 @@ export const SwapQuoteQuery = z.object({
     .min(1, { error: "must be an integer from 1 to 500" })
     .max(500, { error: "must be an integer from 1 to 500" })
     .default(100)
-    .openapi({ param: { name: "slippageBps", in: "query" }, description: "1-500 basis points (default 100): minimumOut is expectedOut less this", example: 100 }),
+    .openapi({
+      param: { name: "slippageBps", in: "query" },
+      description: "1-500 basis points (default 100): minimumOut is expectedOut less this",
+      example: 100,
+    }),
 });
 
 export const QuoteToken = z
   .object({
     address: Address,
-    symbol: z.string().nullable().openapi({ description: "The listed symbol; null when the token is not on the service's list (its own symbol proves nothing)" }),
+    symbol: z
+      .string()
+      .nullable()
+      .openapi({ description: "The listed symbol; null when the token is not on the service's list (its own symbol proves nothing)" }),
     decimals: z.number().int(),
     listed: z.boolean().openapi({ description: "On the service's token list (native ETH counts as listed)" }),
   })

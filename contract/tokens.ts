@@ -21,10 +21,7 @@ export const TokensQuery = z.object({
     .max(64)
     .optional()
     .openapi({ description: "Search: part of a symbol or name (any case), or a whole or partial address (0x...)", example: "eth" }),
-  category: z
-    .enum(TOKEN_CATEGORIES)
-    .optional()
-    .openapi({ description: "Only this category (other: every token that is not stock, utility or meme)" }),
+  category: z.enum(TOKEN_CATEGORIES).optional().openapi({ description: "Only this category (other: every token that is not stock, utility or meme)" }),
   sort: z
     .enum(["volume", "price", "liquidity", "symbol"])
     .default("volume")
@@ -33,7 +30,9 @@ export const TokensQuery = z.object({
 
 export const TokenMarkets = z
   .object({
-    limitOrders: z.boolean().openapi({ description: "Limit orders and limit-order ladders can be placed on this token now (it has a USDG pool and the hook is not paused)" }),
+    limitOrders: z
+      .boolean()
+      .openapi({ description: "Limit orders and limit-order ladders can be placed on this token now (it has a USDG pool and the hook is not paused)" }),
     grids: z.boolean().openapi({ description: "Grids can be opened on this token now (it has a USDG pool and the grid strategy is not paused)" }),
     ladderStrategies: z
       .boolean()
@@ -53,7 +52,10 @@ export const TokenListing = z
     warning: z.string().nullable().openapi({ description: "For an unverified token: its symbol is its own, so check the address. Null for verified tokens." }),
     pool: Address.openapi({ description: "Its USDG pool" }),
     priceUsd: z.number().openapi({ description: "Pool price now, USD (USDG) per whole token" }),
-    change24hPct: z.number().nullable().openapi({ description: "Price change over 24 hours, in percent (from the last hourly close at least 24 hours old); null with no price that old" }),
+    change24hPct: z
+      .number()
+      .nullable()
+      .openapi({ description: "Price change over 24 hours, in percent (from the last hourly close at least 24 hours old); null with no price that old" }),
     volume24hUsd: z.number().openapi({ description: "USDG side of its pool trades in the hourly candles of the last 24 hours, in USD" }),
     liquidityUsd: z.number().openapi({ description: "Pool liquidity: twice the USDG in its pool, in USD" }),
     swaps: z.number().int().openapi({ description: "Trades on its pool since it was made" }),

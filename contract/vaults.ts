@@ -26,7 +26,10 @@ export const WithdrawalMode = z.enum(["usdg", "in-kind", "queue"]).openapi("With
 export const VaultContracts = z
   .object({
     vault: Address.openapi({ description: "The vault (its shares are an ERC-20 of this address)" }),
-    depositQueue: Address.nullable().openapi({ description: "Up vaults: where deposits are requested. Null for the others (merged vaults queue deposits inside the vault; stock-token vaults take them through the router)" }),
+    depositQueue: Address.nullable().openapi({
+      description:
+        "Up vaults: where deposits are requested. Null for the others (merged vaults queue deposits inside the vault; stock-token vaults take them through the router)",
+    }),
     withdrawalQueue: Address.nullable().openapi({ description: "Up vaults: where queued withdrawals are requested; else null" }),
     redeemQueue: Address.nullable().openapi({ description: "Merged vaults with a redeem queue: where queued withdrawals are requested; else null" }),
     router: Address.nullable().openapi({ description: "Stock-token vaults: the router that turns USDG into the stock token and back; else null" }),
@@ -37,9 +40,14 @@ export const VaultLimits = z
   .object({
     min: Whole("Smallest deposit, in the asset"),
     minUnits: Units("Smallest deposit, in the asset"),
-    cap: Whole("Deposit cap: most total assets, queued deposits included").nullable().openapi({ description: "Deposit cap (most total assets, queued deposits included), whole units of the asset; null when uncapped" }),
+    cap: Whole("Deposit cap: most total assets, queued deposits included")
+      .nullable()
+      .openapi({ description: "Deposit cap (most total assets, queued deposits included), whole units of the asset; null when uncapped" }),
     capUnits: Units("Deposit cap").nullable().openapi({ description: "The cap in base units; null when uncapped" }),
-    room: Whole("Room left").nullable().openapi({ description: "What a deposit may add now, whole units of the asset: while open, the cap less total assets and pending deposits (at least 0); 0 when full, closed or paused; null when open and uncapped" }),
+    room: Whole("Room left").nullable().openapi({
+      description:
+        "What a deposit may add now, whole units of the asset: while open, the cap less total assets and pending deposits (at least 0); 0 when full, closed or paused; null when open and uncapped",
+    }),
     roomUnits: Units("Room left").nullable().openapi({ description: "The room in base units; null when open and uncapped" }),
     roomUsd: z.number().nullable().openapi({ description: "The room in USD; null when open and uncapped, or without a price" }),
     pending: Whole("Deposits waiting in the vault's queue"),
@@ -63,10 +71,15 @@ export const AgentVault = z
     status: VaultStatus,
     reason: z.string().openapi({ description: "The status in words (the vault's own reason; for a vault at its cap, that the cap is reached)" }),
     token: VaultToken.openapi({ description: "The token the vault pairs with USDG (merged, up) or holds (stock-token)" }),
-    asset: VaultToken.openapi({ description: "What the vault's figures are counted in: USDG for merged and up vaults, the stock token for stock-token vaults" }),
+    asset: VaultToken.openapi({
+      description: "What the vault's figures are counted in: USDG for merged and up vaults, the stock token for stock-token vaults",
+    }),
     shareDecimals: z.number().int().openapi({ description: "Decimals of the vault's shares: 12, or 18 for stock-token vaults" }),
     tokenPriceUsd: z.number().nullable().openapi({ description: "The token's pool price now, USD per whole token; null without a market" }),
-    aprPct: z.number().nullable().openapi({ description: "Yearly rate of the harvested income after the vault's fee, in percent: the net income of the harvests over the last 7 days divided by the average total assets, annualised (simple, not compounded). Null with fewer than two harvests in the window. Past income does not predict future income; vaults can lose value." }),
+    aprPct: z.number().nullable().openapi({
+      description:
+        "Yearly rate of the harvested income after the vault's fee, in percent: the net income of the harvests over the last 7 days divided by the average total assets, annualised (simple, not compounded). Null with fewer than two harvests in the window. Past income does not predict future income; vaults can lose value.",
+    }),
     aprDays: z.number().openapi({ description: "Days the APR actually covers (7, or less for a younger vault)" }),
     tvl: Whole("Total assets, in the asset"),
     tvlUnits: Units("Total assets, in the asset"),
@@ -75,7 +88,9 @@ export const AgentVault = z
     sharePriceUsd: z.number().nullable().openapi({ description: "USD per whole share; null before the first share or without a price" }),
     range: VaultRange.nullable().openapi({ description: "The price range the vault provides liquidity in; null for stock-token vaults, which hold the token" }),
     limits: VaultLimits,
-    withdrawals: z.array(WithdrawalMode).openapi({ description: "How shares can be withdrawn: merged usdg and in-kind (and queue with a redeem queue); up queue and in-kind; stock-token usdg and in-kind" }),
+    withdrawals: z.array(WithdrawalMode).openapi({
+      description: "How shares can be withdrawn: merged usdg and in-kind (and queue with a redeem queue); up queue and in-kind; stock-token usdg and in-kind",
+    }),
     feeBps: z.number().int().openapi({ description: "The vault's fee on harvested income, in basis points" }),
     contracts: VaultContracts,
     updatedAt: Timestamp.openapi({ description: "When the indexer last changed the vault's figures" }),
@@ -140,7 +155,10 @@ export const VaultPrices = z
     stepSeconds: z.literal(600).openapi({ description: "Spacing of the points: 10 minutes" }),
     from: Timestamp.openapi({ description: "The window's start (7 days before `to`)" }),
     to: Timestamp.openapi({ description: "Start of the current (still open) bucket" }),
-    gaps: z.literal("carry-forward").openapi({ description: "A bucket with no trade repeats the previous close as open, high, low and close, with 0 trades, so there is a point every 10 minutes. Points start at the window's start, or at the token's first trade when its market is younger." }),
+    gaps: z.literal("carry-forward").openapi({
+      description:
+        "A bucket with no trade repeats the previous close as open, high, low and close, with 0 trades, so there is a point every 10 minutes. Points start at the window's start, or at the token's first trade when its market is younger.",
+    }),
     points: z.array(PricePoint).openapi({ description: "One point per 10 minutes, oldest first" }),
   })
   .openapi("VaultPrices", { description: "The vault pool's price every 10 minutes over 7 days" });

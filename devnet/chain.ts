@@ -3,16 +3,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
-  custom,
-  defineChain,
-  getContractAddress,
-  type Address,
-  type EIP1193Provider,
-} from "viem";
+import { createPublicClient, createTestClient, createWalletClient, custom, defineChain, getContractAddress, type Address, type EIP1193Provider } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 
 const require = createRequire(import.meta.url);

@@ -32,7 +32,9 @@ async function main() {
   const deployments = await deployAll(ctx);
   mkdirSync(dirname(config.DEPLOYMENTS_FILE), { recursive: true });
   writeFileSync(config.DEPLOYMENTS_FILE, JSON.stringify(deployments, null, 2));
-  log(`deployed ${Object.keys(deployments.contracts).length} contracts, ${deployments.tokens.length} tokens, ${deployments.vaults.length} vaults, ${deployments.baskets.length} baskets (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  log(
+    `deployed ${Object.keys(deployments.contracts).length} contracts, ${deployments.tokens.length} tokens, ${deployments.vaults.length} vaults, ${deployments.baskets.length} baskets (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  );
 
   const market = new MarketSimulator(ctx, deployments.contracts.marketMaker!, deployments.tokens);
   const keeper = keeperSources(ctx, deployments);

@@ -38,7 +38,12 @@ export class MarketSimulator {
   private tracked: Map<string, Reserves> | undefined;
   private stopTracking: (() => void) | undefined;
 
-  constructor(private readonly ctx: DeployContext, private readonly marketMaker: Address, tokens: DeployedToken[], seed = 4663) {
+  constructor(
+    private readonly ctx: DeployContext,
+    private readonly marketMaker: Address,
+    tokens: DeployedToken[],
+    seed = 4663,
+  ) {
     this.random = seededRandom(seed);
     this.specs = devnetTokens.map((spec) => {
       const t = tokens.find((x) => x.symbol === spec.symbol)!;
@@ -78,7 +83,9 @@ export class MarketSimulator {
       return priceToX18(p);
     });
     const reserves = this.tracked ? this.specs.map((s) => this.tracked!.get(s.pool.toLowerCase())!) : await this.readReserves();
-    const fee = this.feeBps ?? (this.feeBps = BigInt(await this.ctx.chain.publicClient.readContract({ address: this.specs[0]!.pool, abi: poolAbi, functionName: "feeBps" })));
+    const fee =
+      this.feeBps ??
+      (this.feeBps = BigInt(await this.ctx.chain.publicClient.readContract({ address: this.specs[0]!.pool, abi: poolAbi, functionName: "feeBps" })));
     const pools: Address[] = [];
     const tokensIn: Address[] = [];
     const amounts: bigint[] = [];

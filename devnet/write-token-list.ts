@@ -11,10 +11,11 @@ export const UNLISTED = new Set(["SCAM"]);
 
 const chain = await startChain({ genesisTime: Math.floor(Date.now() / 1000) - 86400 });
 const core = await deployCore(deployContext(chain, compileContracts({ only: ["core"] })));
-const tokens = core.tokens
-  .filter((t) => !UNLISTED.has(t.symbol))
-  .map((t) => ({ address: t.address, symbol: t.symbol, category: t.category }));
+const tokens = core.tokens.filter((t) => !UNLISTED.has(t.symbol)).map((t) => ({ address: t.address, symbol: t.symbol, category: t.category }));
 const file = join(import.meta.dirname, "..", "config", "token-list.json");
-writeFileSync(file, `${JSON.stringify({ chainId: 4663, note: "The service's own token list: listed (verified) tokens by address, with their category. Tokens not here are unverified; their symbols are their own.", tokens }, null, 2)}\n`);
+writeFileSync(
+  file,
+  `${JSON.stringify({ chainId: 4663, note: "The service's own token list: listed (verified) tokens by address, with their category. Tokens not here are unverified; their symbols are their own.", tokens }, null, 2)}\n`,
+);
 console.log(`wrote ${tokens.length} tokens to ${file}`);
 process.exit(0);

@@ -19,39 +19,83 @@ export const errorCatalog = {
   INVALID_REQUEST: { status: 400, message: "Invalid request", when: "any route: the request does not match its schema (the field is named)" },
 
   // 401
-  SESSION_REQUIRED: { status: 401, message: "A report-card session is required", when: "report-card routes that need the owner's session token (Authorization: Bearer)" },
-  CHALLENGE_EXPIRED: { status: 401, message: "The sign-in challenge is unknown or expired: ask for a new one", when: "session exchange: the challenge is older than 5 minutes, or unknown" },
-  BAD_SIGNATURE: { status: 401, message: "The signature does not match the owner", when: "session exchange: the personal_sign signature is not the owner's over the message as issued (a wrong signer or an altered message), or the challenge was used already (a replay) or issued to another owner" },
+  SESSION_REQUIRED: {
+    status: 401,
+    message: "A report-card session is required",
+    when: "report-card routes that need the owner's session token (Authorization: Bearer)",
+  },
+  CHALLENGE_EXPIRED: {
+    status: 401,
+    message: "The sign-in challenge is unknown or expired: ask for a new one",
+    when: "session exchange: the challenge is older than 5 minutes, or unknown",
+  },
+  BAD_SIGNATURE: {
+    status: 401,
+    message: "The signature does not match the owner",
+    when: "session exchange: the personal_sign signature is not the owner's over the message as issued (a wrong signer or an altered message), or the challenge was used already (a replay) or issued to another owner",
+  },
 
   // 402
-  PAYMENT_REQUIRED: { status: 402, message: "Payment required", when: "backtest grid and backtest ladder over more than 30 days, in the x402 shape (only the declaration is implemented: no payment is taken yet); declared on ranges, which are free now" },
+  PAYMENT_REQUIRED: {
+    status: 402,
+    message: "Payment required",
+    when: "backtest grid and backtest ladder over more than 30 days, in the x402 shape (only the declaration is implemented: no payment is taken yet); declared on ranges, which are free now",
+  },
 
   // 404
-  NOT_FOUND: { status: 404, message: "Not found", when: "unknown routes, unknown or expired sign requests, basket-buy and basket-sell naming an address with no contract (a contract that is no basket is UNKNOWN_BASKET), prepare routes naming an unknown order, grid, ladder or request id" },
+  NOT_FOUND: {
+    status: 404,
+    message: "Not found",
+    when: "unknown routes, unknown or expired sign requests, basket-buy and basket-sell naming an address with no contract (a contract that is no basket is UNKNOWN_BASKET), prepare routes naming an unknown order, grid, ladder or request id",
+  },
   NOT_AGENT_VAULT: { status: 404, message: "Not a vault agents may use", when: "vault and prepare routes, for any vault agents may not use" },
-  CURSOR_NOT_FOUND: { status: 404, message: "Unknown or expired cursor", when: "activity with an unknown cursor or one older than 14 days: call again without a cursor for a new baseline" },
+  CURSOR_NOT_FOUND: {
+    status: 404,
+    message: "Unknown or expired cursor",
+    when: "activity with an unknown cursor or one older than 14 days: call again without a cursor for a new baseline",
+  },
   REPORT_CARDS_DISABLED: { status: 404, message: "Report cards are disabled", when: "report-card routes while report cards are off" },
-  ACCOUNTS_DISABLED: { status: 404, message: "Agent accounts are disabled", when: "ladder-strategy via account while agent accounts are off (the service's AGENT_ACCOUNTS, or the chain's account factory)" },
-  UNKNOWN_BASKET: { status: 404, message: "Unknown basket", when: `${basketBuy}: a symbol no listed basket has, or a contract the basket registry does not know` },
+  ACCOUNTS_DISABLED: {
+    status: 404,
+    message: "Agent accounts are disabled",
+    when: "ladder-strategy via account while agent accounts are off (the service's AGENT_ACCOUNTS, or the chain's account factory)",
+  },
+  UNKNOWN_BASKET: {
+    status: 404,
+    message: "Unknown basket",
+    when: `${basketBuy}: a symbol no listed basket has, or a contract the basket registry does not know`,
+  },
 
   // 409
   SWAP_CONTRACTS_CHANGED: { status: 409, message: "The swap contracts changed; prepare again", when: "swap prepare" },
 
   // 413, 415
   PAYLOAD_TOO_LARGE: { status: 413, message: "Request body too large", when: "any route with a body larger than the limit (64 KiB)" },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Unsupported content type: send application/json", when: "any route with a body that is not application/json" },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: "Unsupported content type: send application/json",
+    when: "any route with a body that is not application/json",
+  },
 
   // 422: backtests and planners
   NO_CANDLES: { status: 422, message: "No price history for this token", when: "backtests, ranges, grid plan, ladder plan" },
   GAP_TOO_TIGHT: { status: 422, message: "The gap is too tight for the fee", when: "grid plan" },
 
   // 422: tokens (swap quote and prepare, plan-basket, basket routes)
-  UNKNOWN_TOKEN: { status: 422, message: "Unknown token", when: "swap quote and prepare, plan-basket, basket-make, limit-order, ladder, grid, ladder-strategy" },
+  UNKNOWN_TOKEN: {
+    status: 422,
+    message: "Unknown token",
+    when: "swap quote and prepare, plan-basket, basket-make, limit-order, ladder, grid, ladder-strategy",
+  },
   NOT_A_TOKEN: { status: 422, message: "The address is not a token", when: "swap quote and prepare" },
   SAME_TOKEN: { status: 422, message: "tokenIn and tokenOut are the same token", when: "swap quote and prepare" },
   NATIVE_ETH_IN: { status: 422, message: "Native ETH cannot be paid in: use WETH", when: "swap, basket-buy, basket-make" },
   NATIVE_ETH_TOKEN: { status: 422, message: "Native ETH cannot be a basket token: use WETH", when: "plan-basket, basket-make" },
-  SWAP_NO_ROUTE: { status: 422, message: "The aggregator has no route for this swap", when: "swap quote and prepare; vault-deposit into a stock-token vault and vault-withdraw mode usdg, when no route carries the amount" },
+  SWAP_NO_ROUTE: {
+    status: 422,
+    message: "The aggregator has no route for this swap",
+    when: "swap quote and prepare; vault-deposit into a stock-token vault and vault-withdraw mode usdg, when no route carries the amount",
+  },
   SWAP_PAUSED: { status: 422, message: "Swaps are paused", when: "swap prepare" },
 
   // 422: basket shape (plan-basket, basket-make)
@@ -67,28 +111,56 @@ export const errorCatalog = {
   DEPOSITS_CLOSED: { status: 422, message: "The vault does not take deposits", when: "vault-deposit into a closed vault (the answer carries the reason)" },
   DEPOSITS_PAUSED: { status: 422, message: "Deposits into the vault are paused", when: "vault-deposit into a paused vault (the answer carries the reason)" },
   VAULT_FULL: { status: 422, message: "The vault is full", when: "vault-deposit into a full vault (the answer carries the reason)" },
-  CAPACITY: { status: 422, message: "The deposit exceeds the vault's remaining capacity", when: "vault-deposit above the vault's room (details {maximum, unit}: the room left under its cap now)" },
+  CAPACITY: {
+    status: 422,
+    message: "The deposit exceeds the vault's remaining capacity",
+    when: "vault-deposit above the vault's room (details {maximum, unit}: the room left under its cap now)",
+  },
 
   // 422: ladder-strategy (each names the part and its exact minimum in details {part, minimum, unit})
   NOT_LISTED: { status: 422, message: "The market is not listed", when: "ladder-strategy" },
   MARKET_NOT_OPEN: { status: 422, message: "The market is not open", when: "ladder-strategy, limit-order, ladder, grid open" },
-  WRONG_SIDE: { status: 422, message: "A line is on the wrong side of the price now", when: "ladder-strategy (details {part, minimum or maximum, unit, priceUsd, limitUsd}: the part and its exact price bound as priceX18, the lowest sell line of a sell-first part or the highest buy line)" },
+  WRONG_SIDE: {
+    status: 422,
+    message: "A line is on the wrong side of the price now",
+    when: "ladder-strategy (details {part, minimum or maximum, unit, priceUsd, limitUsd}: the part and its exact price bound as priceX18, the lowest sell line of a sell-first part or the highest buy line)",
+  },
   NO_REFERENCE: { status: 422, message: "The market has no reference price", when: "ladder-strategy" },
   FIRST_TOO_SMALL: { status: 422, message: "The first part is below its minimum", when: "ladder-strategy (details {part, minimum, unit})" },
   FOLLOW_UP_TOO_SMALL: { status: 422, message: "A follow-up part is below its minimum", when: "ladder-strategy (details {part, minimum, unit})" },
-  NO_TRIP_HEADROOM: { status: 422, message: "A part's round trip does not clear the fees", when: "ladder-strategy (details {part, minimum, unit}: the lowest sell line that passes, priceX18)" },
+  NO_TRIP_HEADROOM: {
+    status: 422,
+    message: "A part's round trip does not clear the fees",
+    when: "ladder-strategy (details {part, minimum, unit}: the lowest sell line that passes, priceX18)",
+  },
 
   // 422: basket-buy, basket-sell
   BAD_TOKEN: { status: 422, message: "This token cannot pay for or be received from this basket", when: basketBuy },
-  BASKET_SELL_ONLY: { status: 422, message: "This basket can only be sold", when: `${basketBuy}: the service's own hidden baskets and those taken off the site` },
+  BASKET_SELL_ONLY: {
+    status: 422,
+    message: "This basket can only be sold",
+    when: `${basketBuy}: the service's own hidden baskets and those taken off the site`,
+  },
   BASKET_PAUSED: { status: 422, message: "The basket is paused", when: basketBuy },
   TOKEN_PAUSED: { status: 422, message: "A basket token is paused", when: `${basketBuy}, basket-make (details.token)` },
   TOKEN_FROZEN: { status: 422, message: "A basket token is frozen", when: `${basketBuy} (details.token)` },
-  TOKEN_SHORTFALL: { status: 422, message: "Not enough of a token to complete the trade", when: "basket-sell: the owner holds fewer basket tokens than the amount (details.token). A buy short of funds is no refusal: 200 with issues.balance" },
-  AMOUNT_TOO_SMALL: { status: 422, message: "The amount is too small", when: `${basketBuy}, basket-make, vault-deposit, limit-order, ladder, grid open (details {minimum, unit})` },
+  TOKEN_SHORTFALL: {
+    status: 422,
+    message: "Not enough of a token to complete the trade",
+    when: "basket-sell: the owner holds fewer basket tokens than the amount (details.token). A buy short of funds is no refusal: 200 with issues.balance",
+  },
+  AMOUNT_TOO_SMALL: {
+    status: 422,
+    message: "The amount is too small",
+    when: `${basketBuy}, basket-make, vault-deposit, limit-order, ladder, grid open (details {minimum, unit})`,
+  },
   BASKET_NO_ROUTE: { status: 422, message: "The aggregator has no route for a basket token", when: `${basketBuy}, basket-make (details.token)` },
   PRICE_IMPACT_TOO_HIGH: { status: 422, message: "The price impact is over 3%", when: `${basketBuy}, basket-make (details {priceUsd, limitUsd})` },
-  LEG_MINIMUM_TOO_LOW: { status: 422, message: "A leg's aggregator minimum is too far under its quote", when: `${basketBuy}, basket-make: more than max(slippageBps, 1%) under (details.token)` },
+  LEG_MINIMUM_TOO_LOW: {
+    status: 422,
+    message: "A leg's aggregator minimum is too far under its quote",
+    when: `${basketBuy}, basket-make: more than max(slippageBps, 1%) under (details.token)`,
+  },
   ROUTE_TOO_LARGE: { status: 422, message: "The aggregator route is too large for the zap (32,000 bytes)", when: `${basketBuy}, basket-make` },
   NOTHING_TO_SELL: { status: 422, message: "The owner holds none of this basket", when: "basket-sell" },
   SELL_REFUSED: { status: 422, message: "The sell would be refused", when: "basket-sell" },
@@ -108,16 +180,40 @@ export const errorCatalog = {
   MAKE_REFUSED: { status: 422, message: "The basket maker would refuse this basket", when: "basket-make" },
 
   // 422: any prepare. The spec gives no code for this refusal; this one is ours.
-  RECEIVER_NOT_OWNER: { status: 422, message: "Every receiver and owner must be the request's owner", when: "any prepare route, when a receiver or owner is not `owner`" },
+  RECEIVER_NOT_OWNER: {
+    status: 422,
+    message: "Every receiver and owner must be the request's owner",
+    when: "any prepare route, when a receiver or owner is not `owner`",
+  },
 
   // 422 / 404: the prepare routes whose refusals the spec leaves unnamed (vault-cancel-*, vault-withdraw,
   // limit-order, ladder, order-action, grid) and the bundle simulation. These are ours.
-  NOT_YOUR_REQUEST: { status: 422, message: "The request is not the owner's", when: "vault-cancel-deposit, vault-cancel-withdraw: the queued request belongs to another wallet" },
-  REQUEST_NOT_PENDING: { status: 422, message: "The request is no longer pending", when: "vault-cancel-deposit, vault-cancel-withdraw: the request was settled or cancelled already" },
-  NOTHING_TO_WITHDRAW: { status: 422, message: "The owner does not hold these shares", when: "vault-withdraw: the owner's share balance is below the amount (details {minimum, unit})" },
-  BELOW_QUEUE_MINIMUM: { status: 422, message: "The shares are below the withdrawal queue's minimum: use mode in-kind", when: "vault-withdraw mode queue of an up vault (details {minimum})" },
+  NOT_YOUR_REQUEST: {
+    status: 422,
+    message: "The request is not the owner's",
+    when: "vault-cancel-deposit, vault-cancel-withdraw: the queued request belongs to another wallet",
+  },
+  REQUEST_NOT_PENDING: {
+    status: 422,
+    message: "The request is no longer pending",
+    when: "vault-cancel-deposit, vault-cancel-withdraw: the request was settled or cancelled already",
+  },
+  NOTHING_TO_WITHDRAW: {
+    status: 422,
+    message: "The owner does not hold these shares",
+    when: "vault-withdraw: the owner's share balance is below the amount (details {minimum, unit})",
+  },
+  BELOW_QUEUE_MINIMUM: {
+    status: 422,
+    message: "The shares are below the withdrawal queue's minimum: use mode in-kind",
+    when: "vault-withdraw mode queue of an up vault (details {minimum})",
+  },
   NOT_YOUR_ORDER: { status: 422, message: "The order is not the owner's", when: "order-action on another wallet's order" },
-  ORDER_CLOSED: { status: 422, message: "The order is closed", when: "order-action: cancel or realize of an order that no longer trades, a claim of a closed order" },
+  ORDER_CLOSED: {
+    status: 422,
+    message: "The order is closed",
+    when: "order-action: cancel or realize of an order that no longer trades, a claim of a closed order",
+  },
   NOTHING_TO_CLAIM: { status: 422, message: "The order owes nothing to claim", when: "order-action claim0, claim1, claimBoth" },
   NOTHING_FILLED: { status: 422, message: "The order has no fill to realize: cancel it instead", when: "order-action realize" },
   NOT_YOUR_GRID: { status: 422, message: "The grid is not the owner's", when: "grid close, setRepeat, collect on another wallet's grid" },
@@ -126,17 +222,45 @@ export const errorCatalog = {
   LADDER_CLOSED: { status: 422, message: "The ladder is closed", when: "ladder-strategy close, setRepeat, collect" },
   NOTHING_TO_COLLECT: { status: 422, message: "Nothing to collect", when: "grid collect, ladder-strategy collect" },
   // 422: ladder-strategy via account. The spec names the account's numbers but no codes; these are ours.
-  NO_AGENT_ACCOUNT: { status: 422, message: "No agent account lets this key trade", when: "ladder-strategy via account: no account (the one named, or the owner's own) has `owner` as its agent or owner" },
-  ACCOUNT_FLOOR: { status: 422, message: "A buy line is below the account's floor", when: "ladder-strategy via account open (details {part, priceUsd, limitUsd})" },
-  ACCOUNT_CEILING: { status: 422, message: "A sell line is above the account's ceiling, or the account has no ceiling", when: "ladder-strategy via account open: the ceiling is required (details {part, priceUsd, limitUsd})" },
-  ACCOUNT_BUDGET: { status: 422, message: "The open exceeds the account's budget", when: "ladder-strategy via account open (details {minimum, unit, limitUsd}: the USDG the open commits, and what the budget has left)" },
+  NO_AGENT_ACCOUNT: {
+    status: 422,
+    message: "No agent account lets this key trade",
+    when: "ladder-strategy via account: no account (the one named, or the owner's own) has `owner` as its agent or owner",
+  },
+  ACCOUNT_FLOOR: {
+    status: 422,
+    message: "A buy line is below the account's floor",
+    when: "ladder-strategy via account open (details {part, priceUsd, limitUsd})",
+  },
+  ACCOUNT_CEILING: {
+    status: 422,
+    message: "A sell line is above the account's ceiling, or the account has no ceiling",
+    when: "ladder-strategy via account open: the ceiling is required (details {part, priceUsd, limitUsd})",
+  },
+  ACCOUNT_BUDGET: {
+    status: 422,
+    message: "The open exceeds the account's budget",
+    when: "ladder-strategy via account open (details {minimum, unit, limitUsd}: the USDG the open commits, and what the budget has left)",
+  },
   ACCOUNT_FEE_CAP: { status: 422, message: "The strategy fee is above the account's fee cap", when: "ladder-strategy via account open" },
-  ACCOUNT_SPREAD: { status: 422, message: "A part's spread is below the account's minimum", when: "ladder-strategy via account open (details {part, minimum, unit, priceUsd}: the lowest sell line that passes)" },
-  SIMULATION_FAILED: { status: 422, message: "The bundle would revert", when: "any prepare route: the simulation of the whole bundle reverts for a reason other than the owner's balance (the message carries the decoded reason and the step); a short balance answers 200 with issues.balance" },
+  ACCOUNT_SPREAD: {
+    status: 422,
+    message: "A part's spread is below the account's minimum",
+    when: "ladder-strategy via account open (details {part, minimum, unit, priceUsd}: the lowest sell line that passes)",
+  },
+  SIMULATION_FAILED: {
+    status: 422,
+    message: "The bundle would revert",
+    when: "any prepare route: the simulation of the whole bundle reverts for a reason other than the owner's balance (the message carries the decoded reason and the step); a short balance answers 200 with issues.balance",
+  },
 
   // 429
   RATE_LIMITED: { status: 429, message: "Too many requests: retry after the Retry-After seconds", when: "any route, per client (IP, or owner where given)" },
-  BUSY: { status: 429, message: "The service is busy: retry shortly", when: "any read or prepare route (treat it as RATE_LIMITED: wait Retry-After); answered today by the routes that run jobs, when the job queue is saturated, and by swap quote, basket plan and the prepares with aggregator legs, when the aggregator route budget has no turn within the wait (AGGREGATOR_WAIT_MS)" },
+  BUSY: {
+    status: 429,
+    message: "The service is busy: retry shortly",
+    when: "any read or prepare route (treat it as RATE_LIMITED: wait Retry-After); answered today by the routes that run jobs, when the job queue is saturated, and by swap quote, basket plan and the prepares with aggregator legs, when the aggregator route budget has no turn within the wait (AGGREGATOR_WAIT_MS)",
+  },
 
   // 500
   INTERNAL: { status: 500, message: "Internal error", when: "an unexpected fault (logged; never caused by the request)" },
@@ -146,7 +270,11 @@ export const errorCatalog = {
   SCAN_PREPARING: { status: 503, message: "The scan is being prepared: retry in a minute", when: "grid tokens, ladder tokens" },
   NOT_DEPLOYED: { status: 503, message: "Not deployed on this chain", when: "ladder-strategy, basket-buy, basket-sell, basket-make" },
   ZAP_UNAVAILABLE: { status: 503, message: "The basket zap is unavailable", when: "basket-buy, basket-sell, basket-make" },
-  AGGREGATOR_CHANGED: { status: 503, message: "The swap aggregator changed: retry shortly", when: "basket-buy, basket-sell, basket-make, vault-deposit (stock-token), vault-withdraw mode usdg: the contract now uses another aggregator" },
+  AGGREGATOR_CHANGED: {
+    status: 503,
+    message: "The swap aggregator changed: retry shortly",
+    when: "basket-buy, basket-sell, basket-make, vault-deposit (stock-token), vault-withdraw mode usdg: the contract now uses another aggregator",
+  },
   MAKER_NOT_DEPLOYED: { status: 503, message: "The basket maker is not deployed", when: "basket-make" },
   TRADE_LIST_LOADING: { status: 503, message: "The trade list is loading: retry shortly", when: "basket-make" },
   SWAP_UNAVAILABLE: { status: 503, message: "Swaps are unavailable", when: "swap prepare" },

@@ -19,7 +19,10 @@ export const isCapped = (depositCap: bigint): boolean => depositCap !== maxUint2
  * The status agents see: the vault's own, except that an open vault whose total assets and queued
  * deposits reach its cap is full. The reason is the vault's own, or says the cap is reached.
  */
-export function vaultStatus(v: { status: string; reason: string; depositCap: bigint; totalAssets: bigint; pendingAssets: bigint }): { status: VaultStatus; reason: string } {
+export function vaultStatus(v: { status: string; reason: string; depositCap: bigint; totalAssets: bigint; pendingAssets: bigint }): {
+  status: VaultStatus;
+  reason: string;
+} {
   const own = (["open", "full", "closed", "paused"] as const).find((s) => s === v.status) ?? "closed";
   if (own === "open" && v.totalAssets + v.pendingAssets >= v.depositCap) return { status: "full", reason: "Deposit cap reached; withdrawals stay open" };
   return { status: own, reason: v.reason || defaultReason[own] };

@@ -128,7 +128,8 @@ export async function toolArgumentsProblem(app: OpenAPIHono<any>, name: string, 
   for (const [key, value] of Object.entries(args)) {
     const type = properties[key]?.type;
     if (type !== "integer" && type !== "number" && type !== "string") continue;
-    if (typeof value === "boolean" || (typeof value === "object" && value !== null)) return `Invalid params: arguments.${key} must be ${type === "string" ? "a string" : `a ${type}`}`;
+    if (typeof value === "boolean" || (typeof value === "object" && value !== null))
+      return `Invalid params: arguments.${key} must be ${type === "string" ? "a string" : `a ${type}`}`;
   }
   return undefined;
 }

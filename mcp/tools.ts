@@ -55,12 +55,21 @@ type RouteDefinition = {
 
 /** `/v1/agent/vaults/{vault}/prices` → `vaults_prices`; `/v1/agent/vaults/{vault}` → `vaults_vault`; `/v1/tokens` → `tokens`. */
 export function toolName(method: string, path: string): string {
-  const segments = path.replace(/^\/v1(\/agent)?\//, "").split("/").filter(Boolean);
+  const segments = path
+    .replace(/^\/v1(\/agent)?\//, "")
+    .split("/")
+    .filter(Boolean);
   const words = segments.map((s, i) => (s.startsWith("{") ? (i === segments.length - 1 ? s.slice(1, -1) : "") : s)).filter(Boolean);
-  return words.join("_").replace(/[^A-Za-z0-9_]+/g, "_").slice(0, 60) || method.toLowerCase();
+  return (
+    words
+      .join("_")
+      .replace(/[^A-Za-z0-9_]+/g, "_")
+      .slice(0, 60) || method.toLowerCase()
+  );
 }
 
-const isLoose = (schema: z.ZodObject) => (schema as unknown as { _zod: { def: { catchall?: { _zod: { def: { type: string } } } } } })._zod.def.catchall?._zod.def.type === "unknown";
+const isLoose = (schema: z.ZodObject) =>
+  (schema as unknown as { _zod: { def: { catchall?: { _zod: { def: { type: string } } } } } })._zod.def.catchall?._zod.def.type === "unknown";
 
 /** Every tool of `app`, given the document it serves (GET /v1/agent/openapi.json). */
 export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): AgentTool[] {
@@ -95,7 +104,11 @@ export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): Agent
       const token = z.string().min(1);
       shape.sessionToken = needsSession
         ? token.describe(`${SESSION_TOKEN}, sent as Authorization: Bearer`)
-        : token.optional().describe(`${SESSION_TOKEN}, sent as Authorization: Bearer when given: needed when the service makes this read the owner's (401 SESSION_REQUIRED without it)`);
+        : token
+            .optional()
+            .describe(
+              `${SESSION_TOKEN}, sent as Authorization: Bearer when given: needed when the service makes this read the owner's (401 SESSION_REQUIRED without it)`,
+            );
     }
     const inputSchema = body && isLoose(body) ? z.looseObject(shape) : z.object(shape);
 
@@ -125,7 +138,10 @@ export function describeOperation(op: Operation): string {
   const lines = [`${op.method} ${op.path}: ${op.summary}`];
   if (op.description) lines.push("", op.description);
   if (op.path.includes("/prepare/"))
-    lines.push("", "Answers the unsigned bundle (steps, walletSendCalls) and its sign link (signUrl). Nothing is signed or sent: the owner's wallet does that.");
+    lines.push(
+      "",
+      "Answers the unsigned bundle (steps, walletSendCalls) and its sign link (signUrl). Nothing is signed or sent: the owner's wallet does that.",
+    );
   if (op.codes.length > 0) {
     lines.push("", "Errors:");
     for (const code of op.codes) {

@@ -64,7 +64,7 @@ export function indexedSharedSources(root: string, read = (file: string) => read
     for (const [, spec] of read(file).matchAll(IMPORT)) {
       const target = relative(root, resolve(root, dirname(file), spec!));
       const candidates = [target, target.replace(/\.js$/, ".ts"), `${target}.ts`, join(target, "index.ts")];
-      const found = candidates.find((c) => c.endsWith(".ts") || c.endsWith(".json") ? existsSync(join(root, c)) : false);
+      const found = candidates.find((c) => (c.endsWith(".ts") || c.endsWith(".json") ? existsSync(join(root, c)) : false));
       if (found) queue.push(found);
     }
   }

@@ -44,7 +44,7 @@ export const ALLOWED: Allowed[] = [
     file: "adapters/db/ensure-database.ts",
     rule: "unsafe",
     contains: "create database",
-    why: "an identifier cannot be a bound parameter; the name comes from DATABASE_URL (operator config), quoted with \"\" escaped",
+    why: 'an identifier cannot be a bound parameter; the name comes from DATABASE_URL (operator config), quoted with "" escaped',
   },
   {
     file: "adapters/db/devnet-reset.ts",
@@ -55,8 +55,8 @@ export const ALLOWED: Allowed[] = [
   {
     file: "adapters/db/devnet-reset.ts",
     rule: "unsafe",
-    contains: "drop schema if exists \"${schema.replace",
-    why: "an identifier from DATABASE_SCHEMA (config, a plain identifier by adapters/config.ts), quoted with \"\" escaped",
+    contains: 'drop schema if exists "${schema.replace',
+    why: 'an identifier from DATABASE_SCHEMA (config, a plain identifier by adapters/config.ts), quoted with "" escaped',
   },
   {
     file: "adapters/db/reads/accounts.ts",
@@ -111,9 +111,17 @@ export function findingsOf(file: string, source: string): Finding[] {
   };
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "unsafe") add(node, "unsafe");
-    else if (ts.isPropertyAccessExpression(node) && ["raw", "lit"].includes(node.name.text) && ts.isIdentifier(node.expression) && node.expression.text === "sql") add(node, "raw");
-    else if (ts.isPropertyAccessExpression(node) && node.name.text === "raw" && ts.isIdentifier(node.expression) && node.expression.text === "CompiledQuery") add(node.parent, "raw");
-    else if (ts.isTemplateExpression(node) && !ts.isTaggedTemplateExpression(node.parent) && SQL_WORDS.test(literalText(node) ?? "") && !insideUnsafe(node)) add(node, "template");
+    else if (
+      ts.isPropertyAccessExpression(node) &&
+      ["raw", "lit"].includes(node.name.text) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === "sql"
+    )
+      add(node, "raw");
+    else if (ts.isPropertyAccessExpression(node) && node.name.text === "raw" && ts.isIdentifier(node.expression) && node.expression.text === "CompiledQuery")
+      add(node.parent, "raw");
+    else if (ts.isTemplateExpression(node) && !ts.isTaggedTemplateExpression(node.parent) && SQL_WORDS.test(literalText(node) ?? "") && !insideUnsafe(node))
+      add(node, "template");
     else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
       const sides = [literalText(node.left), literalText(node.right)];
       if (sides.some((text) => text !== undefined && SQL_WORDS.test(text)) && !insideUnsafe(node)) add(node, "concat");

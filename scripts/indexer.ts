@@ -30,7 +30,17 @@ if (process.env.DATABASE_KIND === "pglite") {
 const ponderBin = join(repoRoot, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
 // Ponder runs every file under src/ as indexing code and hashes them all into its build id, so src/ holds
 // only the indexing functions and Ponder's src/api/ (test/indexer/build-id.test.ts).
-const args = ["start", "--schema", config.DATABASE_SCHEMA, "--views-schema", config.VIEWS_SCHEMA, "--port", String(config.PONDER_PORT), "--hostname", "127.0.0.1"];
+const args = [
+  "start",
+  "--schema",
+  config.DATABASE_SCHEMA,
+  "--views-schema",
+  config.VIEWS_SCHEMA,
+  "--port",
+  String(config.PONDER_PORT),
+  "--hostname",
+  "127.0.0.1",
+];
 // Ponder takes PORT over --port: PORT is the API's (npm start passes one environment to all), never Ponder's.
 const { PORT: _apiPort, ...environment } = process.env;
 const child = spawn(process.execPath, [ponderBin, ...args], { cwd: repoRoot, stdio: "inherit", env: { ...environment, DATABASE_URL: config.DATABASE_URL } });

@@ -24,7 +24,10 @@ for (const entry of Object.values(lock.packages)) for (const [dep, range] of Obj
 
 const missing = missingPackages();
 for (const name of missing) {
-  const platform = /-(darwin|linux|win32|freebsd|android|openbsd|openharmony|sunos|netbsd|aix)-(arm64|x64|arm|ia32|riscv64|ppc64|s390x|loong64)(?:-(gnu|musl|gnueabihf|musleabihf|msvc))?/.exec(name);
+  const platform =
+    /-(darwin|linux|win32|freebsd|android|openbsd|openharmony|sunos|netbsd|aix)-(arm64|x64|arm|ia32|riscv64|ppc64|s390x|loong64)(?:-(gnu|musl|gnueabihf|musleabihf|msvc))?/.exec(
+      name,
+    );
   const entry: Entry = { version: (wanted.get(name) ?? "0.0.0").replace(/^[\^~>=<\s]+/, "").split(" ")[0], optional: true };
   if (platform) {
     entry.os = [platform[1]!];

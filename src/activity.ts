@@ -12,7 +12,6 @@ export type Change = { owner: Address; kind: string; subject: string; data: Data
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 
-
 /** Bigints become decimal strings, so the log stays JSON. */
 export function amounts(values: Record<string, bigint | number | string | boolean | null>): Data {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v]));

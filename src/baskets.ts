@@ -45,7 +45,13 @@ ponder.on("BasketPool:PausedSet", async ({ event, context }) => {
 });
 
 /** Applies per-token deltas to a basket's pool balances. */
-async function moveBalances(context: Context, pool: Address, timestamp: bigint, delta: (i: number, token: string) => bigint, fees?: (i: number, token: string) => bigint) {
+async function moveBalances(
+  context: Context,
+  pool: Address,
+  timestamp: bigint,
+  delta: (i: number, token: string) => bigint,
+  fees?: (i: number, token: string) => bigint,
+) {
   await context.db.update(basket, { address: pool }).set((row) => ({
     balances: row.balances.map((b, i) => (BigInt(b) + delta(i, row.tokens[i]!)).toString()),
     swapFeesCollected: fees ? row.swapFeesCollected.map((f, i) => (BigInt(f) + fees(i, row.tokens[i]!)).toString()) : row.swapFeesCollected,
@@ -77,7 +83,10 @@ ponder.on("BasketPool:Transfer", async ({ event, context }) => {
   const { from, to, value } = event.args;
   const pool = event.log.address;
   const timestamp = Number(event.block.timestamp);
-  for (const [owner, delta] of [[from, -value], [to, value]] as const) {
+  for (const [owner, delta] of [
+    [from, -value],
+    [to, value],
+  ] as const) {
     if (owner === ZERO) {
       await context.db.update(basket, { address: pool }).set((row) => ({ totalSupply: row.totalSupply - delta }));
       continue;

@@ -12,8 +12,16 @@ for (const v of d.vaults) {
 /** Contracts that users call directly: their transactions are the report card's executed calls. */
 const c = d.contracts;
 const called = new Set(
-  [c.swapRouter, c.limitOrderHook, c.gridStrategy, c.ladderStrategy, c.stockVaultRouter, c.basketZap, c.basketMaker,
-    ...d.vaults.flatMap((v) => [v.address, v.depositQueue, v.withdrawalQueue, v.redeemQueue])]
+  [
+    c.swapRouter,
+    c.limitOrderHook,
+    c.gridStrategy,
+    c.ladderStrategy,
+    c.stockVaultRouter,
+    c.basketZap,
+    c.basketMaker,
+    ...d.vaults.flatMap((v) => [v.address, v.depositQueue, v.withdrawalQueue, v.redeemQueue]),
+  ]
     .filter((a): a is Address => a !== undefined)
     .map((a) => a.toLowerCase()),
 );

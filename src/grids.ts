@@ -7,10 +7,28 @@ ponder.on("GridStrategy:GridOpened", async ({ event, context }) => {
   const { id, owner, token, buyPriceX18, sellPriceX18, amountUsdg, repeat } = event.args;
   const timestamp = Number(event.block.timestamp);
   await context.db.insert(grid).values({
-    id, owner, token, buyPriceX18, sellPriceX18, amountUsdg, repeat,
-    state: "open", usdg: amountUsdg, tokens: 0n, holdsToken: false, costUsdg: 0n, trades: 0, roundTrips: 0, fees: 0n, collected: 0n, createdAt: timestamp, updatedAt: timestamp,
+    id,
+    owner,
+    token,
+    buyPriceX18,
+    sellPriceX18,
+    amountUsdg,
+    repeat,
+    state: "open",
+    usdg: amountUsdg,
+    tokens: 0n,
+    holdsToken: false,
+    costUsdg: 0n,
+    trades: 0,
+    roundTrips: 0,
+    fees: 0n,
+    collected: 0n,
+    createdAt: timestamp,
+    updatedAt: timestamp,
   });
-  await logChanges(context, event, [{ owner, kind: "grid.opened", subject: id.toString(), data: amounts({ token, buyPriceX18, sellPriceX18, amountUsdg, repeat }) }]);
+  await logChanges(context, event, [
+    { owner, kind: "grid.opened", subject: id.toString(), data: amounts({ token, buyPriceX18, sellPriceX18, amountUsdg, repeat }) },
+  ]);
 });
 
 // A buy spends USDG (fee included) for the token; a sell sells all the token for USDG (fee taken) and
@@ -32,13 +50,17 @@ ponder.on("GridStrategy:GridTraded", async ({ event, context }) => {
 
 ponder.on("GridStrategy:GridRepeatSet", async ({ event, context }) => {
   const { id, owner, repeat } = event.args;
-  await context.db.update(grid, { id }).set((g) => ({ repeat, state: g.state === "stopped" && repeat ? "open" : g.state, updatedAt: Number(event.block.timestamp) }));
+  await context.db
+    .update(grid, { id })
+    .set((g) => ({ repeat, state: g.state === "stopped" && repeat ? "open" : g.state, updatedAt: Number(event.block.timestamp) }));
   await logChanges(context, event, [{ owner, kind: "grid.repeat", subject: id.toString(), data: { repeat } }]);
 });
 
 ponder.on("GridStrategy:GridCollected", async ({ event, context }) => {
   const { id, owner, amountUsdg } = event.args;
-  await context.db.update(grid, { id }).set((g) => ({ usdg: g.usdg - amountUsdg, collected: g.collected + amountUsdg, updatedAt: Number(event.block.timestamp) }));
+  await context.db
+    .update(grid, { id })
+    .set((g) => ({ usdg: g.usdg - amountUsdg, collected: g.collected + amountUsdg, updatedAt: Number(event.block.timestamp) }));
   await logChanges(context, event, [{ owner, kind: "grid.collected", subject: id.toString(), data: amounts({ amountUsdg }) }]);
 });
 

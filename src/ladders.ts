@@ -15,19 +15,43 @@ ponder.on("LadderStrategy:LadderOpened", async ({ event, context }) => {
   const { id, owner, token, legs, sellFirst, repeat, oneWay, total } = event.args;
   const timestamp = Number(event.block.timestamp);
   await context.db.insert(ladder).values({
-    id, owner, token, legs: Number(legs), sellFirst, repeat, oneWay, total,
-    state: "open", repeatMask: repeat ? 3 : 0, trades: 0, fees: 0n, collectedToken: 0n, collectedUsdg: 0n, createdAt: timestamp, updatedAt: timestamp,
+    id,
+    owner,
+    token,
+    legs: Number(legs),
+    sellFirst,
+    repeat,
+    oneWay,
+    total,
+    state: "open",
+    repeatMask: repeat ? 3 : 0,
+    trades: 0,
+    fees: 0n,
+    collectedToken: 0n,
+    collectedUsdg: 0n,
+    createdAt: timestamp,
+    updatedAt: timestamp,
   });
   // The event carries the count; the parts' lines are read once, at the opening block. Each part starts
   // with its stake on its start side.
   const parts = await context.client.readContract({ address: event.log.address, abi: ladderStrategyAbi, functionName: "legsOf", args: [id] });
   await context.db.insert(ladderLeg).values(
     parts.map((p, leg) => ({
-      ladderId: id, leg, buyPriceX18: p.buyPriceX18, sellPriceX18: p.sellPriceX18, amount: p.amount,
-      usdg: sellFirst ? 0n : p.amount, tokens: sellFirst ? p.amount : 0n, holdsToken: sellFirst, trades: 0, finished: false,
+      ladderId: id,
+      leg,
+      buyPriceX18: p.buyPriceX18,
+      sellPriceX18: p.sellPriceX18,
+      amount: p.amount,
+      usdg: sellFirst ? 0n : p.amount,
+      tokens: sellFirst ? p.amount : 0n,
+      holdsToken: sellFirst,
+      trades: 0,
+      finished: false,
     })),
   );
-  await logChanges(context, event, [{ owner, kind: "ladder.opened", subject: id.toString(), data: amounts({ token, legs, sellFirst, repeat, oneWay, total }) }]);
+  await logChanges(context, event, [
+    { owner, kind: "ladder.opened", subject: id.toString(), data: amounts({ token, legs, sellFirst, repeat, oneWay, total }) },
+  ]);
 });
 
 // A buy spends USDG (fee included) for the token; a sell sells the token for USDG (fee taken).
@@ -41,7 +65,9 @@ ponder.on("LadderStrategy:LadderTraded", async ({ event, context }) => {
       : { usdg: p.usdg + amountOut, tokens: p.tokens - amountIn, holdsToken: false }),
     trades: p.trades + 1,
   }));
-  await logChanges(context, event, [{ owner, kind: "ladder.traded", subject: id.toString(), data: amounts({ part: Number(leg) + 1, buy, amountIn, amountOut, fee }) }]);
+  await logChanges(context, event, [
+    { owner, kind: "ladder.traded", subject: id.toString(), data: amounts({ part: Number(leg) + 1, buy, amountIn, amountOut, fee }) },
+  ]);
 });
 
 // Once every part has finished, the ladder stops trading (closing finishes the unfinished parts first).
@@ -80,7 +106,9 @@ ponder.on("LadderStrategy:LadderCollected", async ({ event, context }) => {
       usdg: usdgOut > 0n ? p.usdg - u : p.usdg,
     });
   }
-  await context.db.update(ladder, { id }).set((r) => ({ collectedToken: r.collectedToken + tokenOut, collectedUsdg: r.collectedUsdg + usdgOut, updatedAt: Number(event.block.timestamp) }));
+  await context.db
+    .update(ladder, { id })
+    .set((r) => ({ collectedToken: r.collectedToken + tokenOut, collectedUsdg: r.collectedUsdg + usdgOut, updatedAt: Number(event.block.timestamp) }));
   await logChanges(context, event, [{ owner, kind: "ladder.collected", subject: id.toString(), data: amounts({ tokenOut, usdgOut }) }]);
 });
 

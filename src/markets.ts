@@ -71,7 +71,10 @@ ponder.on("Pool:Swap", async ({ event, context }) => {
     txHash: event.transaction.hash,
   });
   await context.db.update(token, { address }).set({ priceX18, reserveToken, reserveUsdg, swaps: row.swaps + 1, updatedAt: timestamp });
-  for (const [table, period] of [[candle10m, 600], [candle1h, 3600]] as const) {
+  for (const [table, period] of [
+    [candle10m, 600],
+    [candle1h, 3600],
+  ] as const) {
     const start = candleStart(timestamp, period);
     await context.db
       .insert(table)

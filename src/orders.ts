@@ -10,9 +10,25 @@ ponder.on("LimitOrderHook:OrderPlaced", async ({ event, context }) => {
   const { id, owner, token, sellToken, amountIn, priceX18, market } = event.args;
   const timestamp = Number(event.block.timestamp);
   await context.db.insert(limitOrder).values({
-    id, owner, token, sellToken, market, amountIn, priceX18,
-    filledIn: 0n, filledOut: 0n, commission: 0n, remaining: amountIn, owed0: 0n, owed1: 0n, claimed0: 0n, claimed1: 0n,
-    state: "open", closeReason: null, createdAt: timestamp, updatedAt: timestamp,
+    id,
+    owner,
+    token,
+    sellToken,
+    market,
+    amountIn,
+    priceX18,
+    filledIn: 0n,
+    filledOut: 0n,
+    commission: 0n,
+    remaining: amountIn,
+    owed0: 0n,
+    owed1: 0n,
+    claimed0: 0n,
+    claimed1: 0n,
+    state: "open",
+    closeReason: null,
+    createdAt: timestamp,
+    updatedAt: timestamp,
   });
   await logChanges(context, event, [{ owner, kind: "order.placed", subject: id.toString(), data: amounts({ token, sellToken, amountIn, priceX18, market }) }]);
 });

@@ -18,5 +18,7 @@ ponder.on("SwapRouter:Swapped", async ({ event, context }) => {
     timestamp: Number(event.block.timestamp),
     txHash: event.transaction.hash,
   });
-  await logChanges(context, event, [{ owner: recipient, kind: "swap.executed", subject: tokenOut, data: amounts({ tokenIn, tokenOut, amountIn, amountOut, fee }) }]);
+  await logChanges(context, event, [
+    { owner: recipient, kind: "swap.executed", subject: tokenOut, data: amounts({ tokenIn, tokenOut, amountIn, amountOut, fee }) },
+  ]);
 });

@@ -47,7 +47,9 @@ ponder.on("VaultRegistry:VaultListed", async ({ event, context }) => {
 for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
   ponder.on(`${family}:StatusChanged`, async ({ event, context }) => {
     const address = await ensureVault(context, event.log.address, event.block.timestamp);
-    await context.db.update(vault, { address }).set({ status: STATUS[event.args.status] ?? "open", reason: event.args.reason, updatedAt: Number(event.block.timestamp) });
+    await context.db
+      .update(vault, { address })
+      .set({ status: STATUS[event.args.status] ?? "open", reason: event.args.reason, updatedAt: Number(event.block.timestamp) });
   });
 
   ponder.on(`${family}:LimitsChanged`, async ({ event, context }) => {
@@ -83,7 +85,10 @@ for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
     const address = await ensureVault(context, event.log.address, event.block.timestamp);
     const { from, to, value } = event.args;
     const timestamp = Number(event.block.timestamp);
-    for (const [owner, delta] of [[from, -value], [to, value]] as const) {
+    for (const [owner, delta] of [
+      [from, -value],
+      [to, value],
+    ] as const) {
       if (owner === ZERO) {
         await context.db.update(vault, { address }).set((row) => ({ totalSupply: row.totalSupply - delta }));
         continue;
@@ -118,7 +123,17 @@ for (const queue of ["MergedVault", "UpDepositQueue"] as const) {
     const { id, owner, receiver, assets, minShares } = event.args;
     const timestamp = Number(event.block.timestamp);
     await context.db.insert(depositRequest).values({
-      queue: event.log.address, id, vault: v, owner, receiver, assets, minShares, state: "pending", shares: null, requestedAt: timestamp, updatedAt: timestamp,
+      queue: event.log.address,
+      id,
+      vault: v,
+      owner,
+      receiver,
+      assets,
+      minShares,
+      state: "pending",
+      shares: null,
+      requestedAt: timestamp,
+      updatedAt: timestamp,
     });
     await context.db.update(vault, { address: v }).set((row) => ({ pendingAssets: row.pendingAssets + assets }));
     await logChanges(context, event, requestChanges(owner, receiver, "vault.deposit.requested", v, amounts({ id, assets, minShares, receiver })));
@@ -173,20 +188,34 @@ for (const queue of ["RedeemQueue", "UpWithdrawalQueue"] as const) {
     const { id, owner, receiver, shares, minAssetsOut } = event.args;
     const timestamp = Number(event.block.timestamp);
     await context.db.insert(withdrawalRequest).values({
-      queue: event.log.address, id, vault: v, owner, receiver, shares, minAssetsOut, state: "pending", assets: null, requestedAt: timestamp, updatedAt: timestamp,
+      queue: event.log.address,
+      id,
+      vault: v,
+      owner,
+      receiver,
+      shares,
+      minAssetsOut,
+      state: "pending",
+      assets: null,
+      requestedAt: timestamp,
+      updatedAt: timestamp,
     });
     await logChanges(context, event, requestChanges(owner, receiver, "vault.withdrawal.requested", v, amounts({ id, shares, minAssetsOut, receiver })));
   });
 
   ponder.on(`${queue}:RedeemCompleted`, async ({ event, context }) => {
     const { id, shares, assets } = event.args;
-    const row = await context.db.update(withdrawalRequest, { queue: event.log.address, id }).set({ state: "completed", assets, updatedAt: Number(event.block.timestamp) });
+    const row = await context.db
+      .update(withdrawalRequest, { queue: event.log.address, id })
+      .set({ state: "completed", assets, updatedAt: Number(event.block.timestamp) });
     await logChanges(context, event, depositChanges(row, "vault.withdrawal.completed", { id, shares, assets }));
   });
 
   ponder.on(`${queue}:RedeemCancelled`, async ({ event, context }) => {
     const { id, shares } = event.args;
-    const row = await context.db.update(withdrawalRequest, { queue: event.log.address, id }).set({ state: "cancelled", updatedAt: Number(event.block.timestamp) });
+    const row = await context.db
+      .update(withdrawalRequest, { queue: event.log.address, id })
+      .set({ state: "cancelled", updatedAt: Number(event.block.timestamp) });
     await logChanges(context, event, depositChanges(row, "vault.withdrawal.cancelled", { id, shares }));
   });
 }

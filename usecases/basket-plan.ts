@@ -71,7 +71,12 @@ export async function planBasketAnswer(deps: BasketPlanDeps, body: PlanRequest):
   const aggregator = deps.aggregator();
   const [liquidity, lookback, charted, maker, sameTokens] = await Promise.all([
     Promise.all(addresses.map((a) => liquidityOf(aggregator, usdg, a))),
-    lookbackOf(deps, addresses, composition.tokens.map((t) => t.weight), body),
+    lookbackOf(
+      deps,
+      addresses,
+      composition.tokens.map((t) => t.weight),
+      body,
+    ),
     deps.reads.selectFrom("token").select(["address", "symbol", "name", "category"]).execute(),
     makerReadiness(client, deployments),
     sameTokenBaskets(deps, addresses),
@@ -94,20 +99,32 @@ export async function planBasketAnswer(deps: BasketPlanDeps, body: PlanRequest):
     };
   });
 
-  const name = await nameCheck(client, deployments, body, charted, tokens.map((t) => t.symbol ?? t.address.slice(0, 6)));
+  const name = await nameCheck(
+    client,
+    deployments,
+    body,
+    charted,
+    tokens.map((t) => t.symbol ?? t.address.slice(0, 6)),
+  );
   const notes: string[] = [];
   if (composition.anchorAdded) notes.push(`${body.anchor} was added at 10% as the anchor: a basket must hold USDG or WETH.`);
   if (tokens.length < 2) notes.push("A basket holds at least 2 tokens: add one before making it.");
   for (const t of tokens) {
     if (!t.onTradeList) notes.push(`${t.address} is not on the trade list: basket-make refuses it (NOT_ON_TRADE_LIST).`);
     if (t.liquidity === "no-market") notes.push(`${t.symbol ?? t.address} has no market the aggregator can route: it cannot be bought.`);
-    else if (t.liquidity === "thin") notes.push(`${t.symbol ?? t.address} is thin (a 1,000 USDG buy pays ${t.liquidityCostPct}% more per token): large buys may be refused for price impact over 3%.`);
+    else if (t.liquidity === "thin")
+      notes.push(
+        `${t.symbol ?? t.address} is thin (a 1,000 USDG buy pays ${t.liquidityCostPct}% more per token): large buys may be refused for price impact over 3%.`,
+      );
   }
-  if (sameTokens.length > 0) notes.push(`Listed baskets already hold exactly these tokens: ${sameTokens.map((b) => b.symbol).join(", ")}. Buying one costs no new basket.`);
+  if (sameTokens.length > 0)
+    notes.push(`Listed baskets already hold exactly these tokens: ${sameTokens.map((b) => b.symbol).join(", ")}. Buying one costs no new basket.`);
   if (maker !== "ready") notes.push(`The basket maker is ${maker}.`);
   if (name.problem) notes.push(`${name.problem.code}: ${name.problem.message}.`);
   if (lookback.state === "unavailable") notes.push(`No look-back: ${lookback.reason}`);
-  notes.push("A made basket's name, symbol, tokens, weights and fee are permanent; it is unverified until the service lists it. The first deposit must be worth at least 25 USD.");
+  notes.push(
+    "A made basket's name, symbol, tokens, weights and fee are permanent; it is unverified until the service lists it. The first deposit must be worth at least 25 USD.",
+  );
 
   const ready = tokens.length >= 2 && tokens.every((t) => t.onTradeList && t.liquidity !== "no-market") && maker === "ready" && name.problem === null;
   return { tokens, anchor: body.anchor, swapFeePct: body.swapFeePct, lookback, name, sameTokens, maker, ready, notes };
@@ -135,7 +152,11 @@ async function lookbackOf(deps: BasketPlanDeps, tokens: Address[], weights: bigi
   const charted = tokens.filter((t) => !(usdg && sameAddress(t, usdg))).map((t) => t.toLowerCase() as `0x${string}`);
   if (tokens.length < 2) return { state: "unavailable", code: "TOKEN_COUNT", reason: "a basket of one token has no rebalancing to simulate" };
   if (charted.length === 0) return { state: "unavailable", code: "NO_CANDLES", reason: "the basket holds no priced token" };
-  const latest = await deps.reads.selectFrom("candle1h").select((eb) => eb.fn.max("start").as("start")).where("token", "in", charted).executeTakeFirst();
+  const latest = await deps.reads
+    .selectFrom("candle1h")
+    .select((eb) => eb.fn.max("start").as("start"))
+    .where("token", "in", charted)
+    .executeTakeFirst();
   const to = Number(latest?.start ?? 0);
   if (!to) return { state: "unavailable", code: "NO_CANDLES", reason: "no hourly prices are stored for these tokens yet" };
   const wantedFrom = to - body.days * DAY;
@@ -173,7 +194,13 @@ async function lookbackOf(deps: BasketPlanDeps, tokens: Address[], weights: bigi
     }),
   );
   const days = (times[times.length - 1]! - times[0]!) / DAY;
-  const result = simulateLookback({ weights: weights.map((w) => x18ToPct(w) / 100), times, prices, fee: body.swapFeePct / 100, windowSeconds: days > 14 ? 7 * DAY : DAY });
+  const result = simulateLookback({
+    weights: weights.map((w) => x18ToPct(w) / 100),
+    times,
+    prices,
+    fee: body.swapFeePct / 100,
+    windowSeconds: days > 14 ? 7 * DAY : DAY,
+  });
   // A stock-only basket (USDG aside) is priced by its stocks' markets, as the spec's plan table says, and
   // only then is its growth shown.
   const stockOnly = tokens.every((t) => (usdg && sameAddress(t, usdg)) || listedToken(t)?.category === "stock");
@@ -221,7 +248,9 @@ async function nameCheck(
   const rules = { tokenNames: charted.map((t) => t.name), tokenSymbols: [...charted.map((t) => t.symbol), "USDG", "ETH"] };
   const registry = deployments.contracts.basketRegistry ? getAddress(deployments.contracts.basketRegistry) : undefined;
   const taken = (symbol: string) =>
-    registry ? client.readContract({ address: registry, abi: basketRegistryAbi, functionName: "symbolTaken", args: [symbol] }).catch(() => false) : Promise.resolve(false);
+    registry
+      ? client.readContract({ address: registry, abi: basketRegistryAbi, functionName: "symbolTaken", args: [symbol] }).catch(() => false)
+      : Promise.resolve(false);
   let problem: NameProblem | undefined;
   if (body.name !== undefined) problem = nameProblem(body.name, rules);
   if (!problem && body.symbol !== undefined) problem = symbolProblem(body.symbol, rules, await taken(body.symbol));

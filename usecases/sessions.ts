@@ -87,7 +87,10 @@ export async function exchangeChallenge(db: Kysely<Database>, p: ExchangeParamet
 
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(p.now.getTime() + SESSION_TTL_MS);
-  await db.insertInto("session").values({ token_hash: hashToken(token), owner: owner.toLowerCase(), created_at: p.now, expires_at: expiresAt }).execute();
+  await db
+    .insertInto("session")
+    .values({ token_hash: hashToken(token), owner: owner.toLowerCase(), created_at: p.now, expires_at: expiresAt })
+    .execute();
   return { token, owner, expiresAt: expiresAt.toISOString() };
 }
 
@@ -95,7 +98,8 @@ const USED = "This challenge was used already: ask for a new one";
 
 /** No answer from the chain (a transport failure, not an RPC error reply): the service's fault, not the signer's. */
 function isOutage(error: unknown): boolean {
-  const transport = (e: unknown) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError || e instanceof SocketClosedError;
+  const transport = (e: unknown) =>
+    e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof WebSocketRequestError || e instanceof SocketClosedError;
   return error instanceof BaseError ? error.walk(transport) !== null : false;
 }
 
@@ -120,7 +124,8 @@ async function signedBy(p: { owner: Address; message: string; signature: string;
     const { data: answer } = await p.client.call({ data });
     return hexToBool(answer ?? "0x0");
   } catch (error) {
-    if (isOutage(error)) throw new ApiError("UNAVAILABLE", "The chain did not answer while checking the signature: the challenge is still usable, retry shortly");
+    if (isOutage(error))
+      throw new ApiError("UNAVAILABLE", "The chain did not answer while checking the signature: the challenge is still usable, retry shortly");
     return false;
   }
 }

@@ -69,7 +69,17 @@ const budgeted = aggregator ? queuedAggregator(aggregatorJobs, aggregator.addres
 
 const worker = new Worker(
   PREPARE_QUEUE,
-  prepareProcessor({ db, reads, deployments, client, now: () => new Date(), baseUrl: config.BASE_URL, logger, agentAccounts: config.AGENT_ACCOUNTS === "on", aggregator: budgeted }),
+  prepareProcessor({
+    db,
+    reads,
+    deployments,
+    client,
+    now: () => new Date(),
+    baseUrl: config.BASE_URL,
+    logger,
+    agentAccounts: config.AGENT_ACCOUNTS === "on",
+    aggregator: budgeted,
+  }),
   // `name` is recorded on every job it runs (BullMQ's processedBy): which replica ran what.
   { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8, name: `worker-${hostname()}-${process.pid}` },
 );
@@ -92,9 +102,25 @@ const index = new IndexReadiness({
   applicationName: "agent-worker-readiness",
 });
 const scanChainOf = async () => index.chain() ?? genesisHash(client);
-const scanWorker = new Worker(SCAN_QUEUE, scanProcessor({ db, reads, deployments, now: () => new Date(), fees: chainFees(client, deployments), logger, chain: scanChainOf, indexReady: () => index.ready() }), {
-  connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 1, lockDuration: 120_000,
-});
+const scanWorker = new Worker(
+  SCAN_QUEUE,
+  scanProcessor({
+    db,
+    reads,
+    deployments,
+    now: () => new Date(),
+    fees: chainFees(client, deployments),
+    logger,
+    chain: scanChainOf,
+    indexReady: () => index.ready(),
+  }),
+  {
+    connection,
+    prefix: `${config.REDIS_PREFIX}:bull`,
+    concurrency: 1,
+    lockDuration: 120_000,
+  },
+);
 scanWorker.on("error", (error) => logger.warn({ err: error.message }, "scan worker"));
 const scanQueue = new Queue(SCAN_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
 await scheduleScans(scanQueue).catch((error) => logger.warn({ err: (error as Error).message }, "scan schedule"));
@@ -109,14 +135,22 @@ void index.start();
 
 // The report card: match filings to mined calls and grade them, every minute, one pass at a time.
 const gradingWorker = new Worker(GRADING_QUEUE, gradingProcessor({ db, reads, now: () => new Date(), logger }), {
-  connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 1, lockDuration: 120_000,
+  connection,
+  prefix: `${config.REDIS_PREFIX}:bull`,
+  concurrency: 1,
+  lockDuration: 120_000,
 });
 gradingWorker.on("error", (error) => logger.warn({ err: error.message }, "grading worker"));
 const gradingQueue = new Queue(GRADING_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
-if (config.AGENT_REPORT_CARDS === "on") await scheduleGrading(gradingQueue).catch((error) => logger.warn({ err: (error as Error).message }, "grading schedule"));
+if (config.AGENT_REPORT_CARDS === "on")
+  await scheduleGrading(gradingQueue).catch((error) => logger.warn({ err: (error as Error).message }, "grading schedule"));
 
 // Retention: expired sign-ins, sign requests, cursors, unmatched filings and old run logs, every 10 minutes.
-const purgeWorker = new Worker(PURGE_QUEUE, purgeProcessor({ db, now: () => new Date(), logger }), { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 1 });
+const purgeWorker = new Worker(PURGE_QUEUE, purgeProcessor({ db, now: () => new Date(), logger }), {
+  connection,
+  prefix: `${config.REDIS_PREFIX}:bull`,
+  concurrency: 1,
+});
 purgeWorker.on("error", (error) => logger.warn({ err: error.message }, "purge worker"));
 const purgeQueue = new Queue(PURGE_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
 await schedulePurge(purgeQueue).catch((error) => logger.warn({ err: (error as Error).message }, "purge schedule"));

@@ -21,7 +21,6 @@ export type ResolvedToken = {
   ownSymbol?: string;
 };
 
-
 const native = (): ResolvedToken => ({ address: getAddress(NATIVE_ETH), symbol: "ETH", decimals: 18, listed: true, native: true });
 
 /** The decimals the deployments file knows (USDG is 6), or undefined. */

@@ -56,7 +56,10 @@ export type AggregatorRoute = AggregatorQuote & {
 
 export class NoRouteError extends Error {
   override name = "NoRouteError";
-  constructor(readonly tokenIn: Address, readonly tokenOut: Address) {
+  constructor(
+    readonly tokenIn: Address,
+    readonly tokenOut: Address,
+  ) {
     super(`no route from ${tokenIn} to ${tokenOut}`);
   }
 }

@@ -13,7 +13,6 @@ export function aggregatorQuote(client: Pick<PublicClient, "readContract">, aggr
     client.readContract({ address: aggregator, abi: devAggregatorAbi, functionName: "quote", args: [tokenIn, tokenOut, amountIn] });
 }
 
-
 /** One leg selling `amountIn` of `tokenIn` for `tokenOut` to `recipient` (the zap or maker); a pass-through when the tokens are the same. */
 export async function buildLeg(
   quote: QuoteFn,
@@ -63,9 +62,7 @@ export async function buildSellLegs(opts: {
   recipient: Address;
   slippageBps: number;
 }): Promise<{ legs: Leg[]; quotes: bigint[]; expectedOut: bigint }> {
-  const built = await Promise.all(
-    opts.tokens.map((t, i) => buildLeg(opts.quote, t, opts.receiveToken, opts.amounts[i]!, opts.recipient, opts.slippageBps)),
-  );
+  const built = await Promise.all(opts.tokens.map((t, i) => buildLeg(opts.quote, t, opts.receiveToken, opts.amounts[i]!, opts.recipient, opts.slippageBps)));
   const quotes = built.map((b) => b.quote);
   return { legs: built.map((b) => b.leg), quotes, expectedOut: quotes.reduce((a, b) => a + b, 0n) };
 }

@@ -25,7 +25,9 @@ export function approvalsOf(steps: readonly SimStep[]): Approval[] {
     try {
       const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data: step.data });
       if (functionName === "approve") out.push({ token: getAddress(step.to), spender: getAddress(args[0]), amount: args[1] });
-    } catch { /* not an approval */ }
+    } catch {
+      /* not an approval */
+    }
   }
   return out;
 }
@@ -52,7 +54,8 @@ async function grantsFor(client: PublicClient, owner: Address, short: Short[]): 
   const grants: StateOverride = [];
   short.forEach((s, i) => {
     const slot = slots[i];
-    if (slot !== null && slot !== undefined) grants.push({ address: s.token, stateDiff: [{ slot: balanceKey(slot, owner), value: pad(numberToHex(s.expected), { size: 32 }) }] });
+    if (slot !== null && slot !== undefined)
+      grants.push({ address: s.token, stateDiff: [{ slot: balanceKey(slot, owner), value: pad(numberToHex(s.expected), { size: 32 }) }] });
   });
   return { grants, ungranted: short.length - grants.length };
 }

@@ -28,7 +28,10 @@ export function createDevAggregator(opts: DevAggregatorOptions): Aggregator {
   /** Output at the pools' spot prices with no impact and no LP fee, to measure impact against. */
   async function spotOut(tokenIn: Address, tokenOut: Address, amountIn: bigint): Promise<bigint> {
     let amount = amountIn;
-    for (const [token, selling] of [[tokenIn, true], [tokenOut, false]] as const) {
+    for (const [token, selling] of [
+      [tokenIn, true],
+      [tokenOut, false],
+    ] as const) {
       if (sameAddress(token, usdg)) continue;
       const [rToken, rUsdg] = await client.readContract({ address: await poolOf(token), abi: poolAbi, functionName: "getReserves" });
       if (rToken === 0n || rUsdg === 0n) throw new NoRouteError(tokenIn, tokenOut);

@@ -33,7 +33,7 @@ export type ServiceChainState = {
 
 export type ServiceChainRead =
   | { ok: true; state: ServiceChainState }
-  | { ok: false; error: string; /** The last state read successfully, if any. */ lastGood: ServiceChainState | null };
+  | { ok: false; error: string /** The last state read successfully, if any. */; lastGood: ServiceChainState | null };
 
 /** Reads the state of the service's contracts in `contracts` (one JSON-RPC batch per round). */
 export async function readServiceChainState(client: PublicClient, contracts: Deployments["contracts"], now = Date.now()): Promise<ServiceChainState> {

@@ -64,7 +64,9 @@ export function revertReason(error: unknown): string {
         try {
           const decoded = decodeErrorResult({ abi, data: raw });
           return describeError(decoded.errorName, decoded.args);
-        } catch { /* not this ABI */ }
+        } catch {
+          /* not this ABI */
+        }
       }
     }
     const match = /reverted with reason string '([^']+)'/.exec(error.message) ?? /reverted: ([A-Z_]+)/.exec(error.message);
@@ -94,7 +96,10 @@ export async function findAllowanceSlot(client: PublicClient, token: Address): P
   for (let slot = 0n; slot < 20n; slot++) {
     const value = await client
       .readContract({
-        address: token, abi: erc20Abi, functionName: "allowance", args: [owner, spender],
+        address: token,
+        abi: erc20Abi,
+        functionName: "allowance",
+        args: [owner, spender],
         stateOverride: [{ address: token, stateDiff: [{ slot: allowanceKey(slot, owner, spender), value: pad(numberToHex(probe), { size: 32 }) }] }],
       })
       .catch((error: unknown) => {
@@ -126,7 +131,10 @@ export async function findBalanceSlot(client: PublicClient, token: Address): Pro
   for (let slot = 0n; slot < 20n; slot++) {
     const value = await client
       .readContract({
-        address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner],
+        address: token,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [owner],
         stateOverride: [{ address: token, stateDiff: [{ slot: balanceKey(slot, owner), value: pad(numberToHex(probe), { size: 32 }) }] }],
       })
       .catch((error: unknown) => {
@@ -146,7 +154,9 @@ function approvalOf(step: SimStep): { spender: Address; amount: bigint } | null 
   try {
     const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data: step.data });
     if (functionName === "approve") return { spender: args[0], amount: args[1] };
-  } catch { /* not an approval */ }
+  } catch {
+    /* not an approval */
+  }
   return null;
 }
 
@@ -165,7 +175,10 @@ export async function simulateBundle(client: PublicClient, from: Address, steps:
     const approval = approvalOf(step);
     if (approval) {
       const slot = await findAllowanceSlot(client, step.to);
-      overrides.push({ address: step.to, stateDiff: [{ slot: allowanceKey(slot, from, approval.spender), value: pad(numberToHex(approval.amount), { size: 32 }) }] });
+      overrides.push({
+        address: step.to,
+        stateDiff: [{ slot: allowanceKey(slot, from, approval.spender), value: pad(numberToHex(approval.amount), { size: 32 }) }],
+      });
       continue;
     }
     try {
@@ -191,12 +204,22 @@ function merge(overrides: StateOverride): StateOverride {
 /** eth_simulateV1, or null when the node does not have it. */
 async function simulateV1(client: PublicClient, from: Address, steps: SimStep[], grants: StateOverride): Promise<SimulationResult | null> {
   // eth_simulateV1 takes the overrides as {address: {stateDiff: {slot: value}}}.
-  const stateOverrides = Object.fromEntries(merge(grants).map((o) => [o.address, { stateDiff: Object.fromEntries((o.stateDiff ?? []).map((d) => [d.slot, d.value])) }]));
+  const stateOverrides = Object.fromEntries(
+    merge(grants).map((o) => [o.address, { stateDiff: Object.fromEntries((o.stateDiff ?? []).map((d) => [d.slot, d.value])) }]),
+  );
   try {
-    const results = await client.request({
+    const results = (await client.request({
       method: "eth_simulateV1" as never,
-      params: [{ blockStateCalls: [{ ...(grants.length ? { stateOverrides } : {}), calls: steps.map((s) => ({ from, to: s.to, data: s.data, value: numberToHex(s.value ?? 0n) })) }], validation: false }, "latest"] as never,
-    }) as unknown as { calls: { status: Hex; returnData: Hex; error?: { message: string; data?: Hex } }[] }[];
+      params: [
+        {
+          blockStateCalls: [
+            { ...(grants.length ? { stateOverrides } : {}), calls: steps.map((s) => ({ from, to: s.to, data: s.data, value: numberToHex(s.value ?? 0n) })) },
+          ],
+          validation: false,
+        },
+        "latest",
+      ] as never,
+    })) as unknown as { calls: { status: Hex; returnData: Hex; error?: { message: string; data?: Hex } }[] }[];
     const calls = results[0]?.calls ?? [];
     const failed = calls.findIndex((c) => c.status !== "0x1");
     if (failed === -1) return { ok: true, method: "eth_simulateV1" };
@@ -207,13 +230,15 @@ async function simulateV1(client: PublicClient, from: Address, steps: SimStep[],
         const decoded = decodeErrorResult({ abi, data });
         reason = describeError(decoded.errorName, decoded.args);
         break;
-      } catch { /* next */ }
+      } catch {
+        /* next */
+      }
     }
     return { ok: false, method: "eth_simulateV1", step: failed, reason };
   } catch (error) {
     if (nodeUnreachable(error)) throw error;
-    if (error instanceof BaseError && error.walk((e) => e instanceof MethodNotSupportedRpcError || e instanceof MethodNotFoundRpcError)) withoutSimulateV1.add(client);
+    if (error instanceof BaseError && error.walk((e) => e instanceof MethodNotSupportedRpcError || e instanceof MethodNotFoundRpcError))
+      withoutSimulateV1.add(client);
     return null;
   }
 }
-

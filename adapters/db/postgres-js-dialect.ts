@@ -149,10 +149,7 @@ class PostgresJsConnection implements DatabaseConnection {
     const result = await target.unsafe(query.sql, params, { prepare: params.length > 0 });
     const command = result.command;
     return {
-      numAffectedRows:
-        command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE"
-          ? BigInt(result.count)
-          : undefined,
+      numAffectedRows: command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE" ? BigInt(result.count) : undefined,
       rows: Array.from(result) as R[],
     };
   }
@@ -173,4 +170,3 @@ function toParameters(parameters: readonly unknown[]): any[] {
 function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
-

@@ -7,14 +7,20 @@ import { Redis } from "ioredis";
 
 export class QueueBusyError extends Error {
   override name = "QueueBusyError";
-  constructor(readonly queue: string, readonly waiting: number) {
+  constructor(
+    readonly queue: string,
+    readonly waiting: number,
+  ) {
     super(`queue ${queue} has ${waiting} jobs waiting`);
   }
 }
 
 export class JobTimeoutError extends Error {
   override name = "JobTimeoutError";
-  constructor(readonly queue: string, readonly timeoutMs: number) {
+  constructor(
+    readonly queue: string,
+    readonly timeoutMs: number,
+  ) {
     super(`no result from ${queue} within ${timeoutMs} ms`);
   }
 }
@@ -58,9 +64,18 @@ export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClien
   async function ready() {
     if (connection.status === "ready") return;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => { cleanup(); reject(new Error(`Redis at ${redactUrl(redisUrl)} is not reachable`)); }, 2000);
-      const onReady = () => { cleanup(); resolve(); };
-      const cleanup = () => { clearTimeout(timer); connection.off("ready", onReady); };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`Redis at ${redactUrl(redisUrl)} is not reachable`));
+      }, 2000);
+      const onReady = () => {
+        cleanup();
+        resolve();
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        connection.off("ready", onReady);
+      };
       connection.on("ready", onReady);
     });
   }

@@ -43,6 +43,5 @@ export function maxJsonDepth(max: number = MAX_JSON_DEPTH): MiddlewareHandler {
     await next();
   };
   // Reads (no body) pass straight through, without an async frame of their own.
-  return (c, next) =>
-    c.req.method !== "GET" && c.req.method !== "HEAD" && /json/i.test(c.req.header("content-type") ?? "") ? check(c, next) : next();
+  return (c, next) => (c.req.method !== "GET" && c.req.method !== "HEAD" && /json/i.test(c.req.header("content-type") ?? "") ? check(c, next) : next());
 }

@@ -15,6 +15,5 @@ export function noNulInJson(): MiddlewareHandler {
     await next();
   };
   // Reads (no body) pass straight through, without an async frame of their own.
-  return (c, next) =>
-    c.req.method !== "GET" && c.req.method !== "HEAD" && /json/i.test(c.req.header("content-type") ?? "") ? check(c, next) : next();
+  return (c, next) => (c.req.method !== "GET" && c.req.method !== "HEAD" && /json/i.test(c.req.header("content-type") ?? "") ? check(c, next) : next());
 }

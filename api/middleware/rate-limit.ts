@@ -63,7 +63,10 @@ export function clientIp(c: Context, trustProxyHops: number): string {
   const vouched = (c.env as ClientBindings | undefined)?.agentClientIp;
   if (vouched) return vouched;
   if (trustProxyHops > 0) {
-    const forwarded = (c.req.header("x-forwarded-for") ?? "").split(",").map((part) => part.trim()).filter(Boolean);
+    const forwarded = (c.req.header("x-forwarded-for") ?? "")
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean);
     const entry = forwarded[forwarded.length - trustProxyHops];
     if (entry) return entry;
   }

@@ -17,8 +17,21 @@ import { ApiError, type ErrorCode } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import {
-  GridBacktestBody, GridBacktestResult, GridPlanAnswer, GridPlanQuery, GridTokensAnswer, GridTokensQuery, LadderBacktestBody, LadderBacktestResult,
-  LadderPlanAnswer, LadderPlanQuery, LadderTokensAnswer, LadderTokensQuery, PaymentRequiredBody, RangesQuery, RangesResult,
+  GridBacktestBody,
+  GridBacktestResult,
+  GridPlanAnswer,
+  GridPlanQuery,
+  GridTokensAnswer,
+  GridTokensQuery,
+  LadderBacktestBody,
+  LadderBacktestResult,
+  LadderPlanAnswer,
+  LadderPlanQuery,
+  LadderTokensAnswer,
+  LadderTokensQuery,
+  PaymentRequiredBody,
+  RangesQuery,
+  RangesResult,
 } from "../../contract/backtests.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../create-router.js";
@@ -41,49 +54,70 @@ const responses = (schema: z.ZodType, what: string, codes: ErrorCode[], paid?: s
 });
 
 const gridBacktest = createRoute({
-  method: "post", path: "/backtest/grid", tags: TAGS, summary: "Replay a grid over past candles",
+  method: "post",
+  path: "/backtest/grid",
+  tags: TAGS,
+  summary: "Replay a grid over past candles",
   description: `Replays a repeating buy line and sell line over 10-minute candles (days at most 90; free up to 30, more answers 402) at the grid strategy's live fee, and gives trades, round trips, fees, profit and end value.${rules}`,
   request: { body: { content: { "application/json": { schema: GridBacktestBody } }, required: true } },
   responses: responses(GridBacktestResult, "The replay", ["NO_CANDLES"], PAID),
 });
 
 const ladderBacktest = createRoute({
-  method: "post", path: "/backtest/ladder", tags: TAGS, summary: "Replay one-shot limit orders over past candles",
+  method: "post",
+  path: "/backtest/ladder",
+  tags: TAGS,
+  summary: "Replay one-shot limit orders over past candles",
   description: `Replays 1-20 one-shot limit orders (levels) over 10-minute candles at the limit-order hook's live commission, and gives the fills per level. Days at most 90; free up to 30, more answers 402.${rules}`,
   request: { body: { content: { "application/json": { schema: LadderBacktestBody } }, required: true } },
   responses: responses(LadderBacktestResult, "Fills per level", ["NO_CANDLES"], PAID),
 });
 
 const rangesRoute = createRoute({
-  method: "get", path: "/ranges", tags: TAGS, summary: "Grid lines that made the most round trips or profit",
+  method: "get",
+  path: "/ranges",
+  tags: TAGS,
+  summary: "Grid lines that made the most round trips or profit",
   description: `For every gap the fee allows (a round trip must pay both fees back), the buy line of the most round trips and of the most profit over 10-minute candles, and the best overall. 402 is declared but not answered: ranges are free now.${rules}`,
   request: { query: RangesQuery },
   responses: responses(RangesResult, "The best ranges", ["NO_CANDLES"], DECLARED),
 });
 
 const gridPlan = createRoute({
-  method: "get", path: "/grid/plan", tags: TAGS, summary: "Today's grid lines from a walk-forward",
+  method: "get",
+  path: "/grid/plan",
+  tags: TAGS,
+  summary: "Today's grid lines from a walk-forward",
   description: `Walks forward over stored hourly prices (each week's lines are picked on the week before, then tested on it) at the grid strategy's live fee: today's buy and sell lines (the inputs of the grid prepare), a tighter and a wider choice, the verdict (good, weak or none, with reasons), the weekly results and the average and worst week.${rules}`,
   request: { query: GridPlanQuery },
   responses: responses(GridPlanAnswer, "The plan", ["NO_CANDLES", "GAP_TOO_TIGHT"]),
 });
 
 const ladderPlan = createRoute({
-  method: "get", path: "/ladder/plan", tags: TAGS, summary: "The dip ladder on one token",
+  method: "get",
+  path: "/ladder/plan",
+  tags: TAGS,
+  summary: "The dip ladder on one token",
   description: `The dip ladder: 5 buys 10% apart below the price, each selling at +50% after fees, repeating (a ladder strategy). Its record on this token at the amount (started at every UTC midnight of the last 30 days, held a week), the verdict with reasons, today's lines and the exact ladder-strategy prepare body.${rules}`,
   request: { query: LadderPlanQuery },
   responses: responses(LadderPlanAnswer, "The plan", ["NO_CANDLES"]),
 });
 
 const gridTokens = createRoute({
-  method: "get", path: "/grid/tokens", tags: TAGS, summary: "The latest grid scan",
+  method: "get",
+  path: "/grid/tokens",
+  tags: TAGS,
+  summary: "The latest grid scan",
   description: `The latest grid scan of every charted token at the live strategy fee (every 10 minutes, and as soon as the index is ready; 60 days of hourly prices, 200 USDG): good tokens first, then weak ones with their reasons. Each has today's lines (buyPrice, sellPrice, amountUsdg of the grid prepare) and its weekly walk-forward results. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.${rules}`,
   request: { query: GridTokensQuery },
   responses: responses(GridTokensAnswer, "The scan", ["SCAN_PREPARING"]),
 });
 
 const ladderTokens = createRoute({
-  method: "get", path: "/ladder/tokens", tags: TAGS, summary: "The latest dip-ladder scan",
+  method: "get",
+  path: "/ladder/tokens",
+  tags: TAGS,
+  summary: "The latest dip-ladder scan",
   description: `The dip ladder (5 buys 10% apart, each selling at +50% after fees, repeating) run on every scanned token, good first, each with its record (500 USD started at any midnight in the last 30 days, held a week), today's lines and warnings. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.${rules}`,
   request: { query: LadderTokensQuery },
   responses: responses(LadderTokensAnswer, "The scan", ["SCAN_PREPARING"]),
@@ -121,9 +155,17 @@ function paymentRequired(c: Context, deps: AppDeps, state: ServiceChainState, da
     x402Version: 1 as const,
     accepts: [
       {
-        scheme: "exact" as const, network: CAIP2_NETWORK, chainId: CHAIN_ID, asset: usdg, maxAmountRequired: String(amount), amount: (amount / 1e6).toFixed(6),
-        payTo, resource: c.req.url, description: `${days - FREE_BACKTEST_DAYS} days past the free ${FREE_BACKTEST_DAYS}, at ${PRICE_PER_PAID_DAY_USDG} USDG a day`,
-        mimeType: "application/json" as const, maxTimeoutSeconds: 300,
+        scheme: "exact" as const,
+        network: CAIP2_NETWORK,
+        chainId: CHAIN_ID,
+        asset: usdg,
+        maxAmountRequired: String(amount),
+        amount: (amount / 1e6).toFixed(6),
+        payTo,
+        resource: c.req.url,
+        description: `${days - FREE_BACKTEST_DAYS} days past the free ${FREE_BACKTEST_DAYS}, at ${PRICE_PER_PAID_DAY_USDG} USDG a day`,
+        mimeType: "application/json" as const,
+        maxTimeoutSeconds: 300,
       },
     ],
   };
@@ -136,7 +178,15 @@ export const backtestRoutes = (deps: AppDeps) =>
       const b = c.req.valid("json");
       const state = await liveState(deps);
       if (b.days > FREE_BACKTEST_DAYS) return paymentRequired(c, deps, state, b.days) as never;
-      const input = { token: b.token.toLowerCase(), buyPrice: b.buyPrice, sellPrice: b.sellPrice, amountUsd: b.amountUsd, repeat: b.repeat, days: b.days, feeBps: feeOf(state, "grid") };
+      const input = {
+        token: b.token.toLowerCase(),
+        buyPrice: b.buyPrice,
+        sellPrice: b.sellPrice,
+        amountUsd: b.amountUsd,
+        repeat: b.repeat,
+        days: b.days,
+        feeBps: feeOf(state, "grid"),
+      };
       return ok(c, await runKind(deps, "grid", input));
     })
     .openapi(ladderBacktest, async (c) => {
@@ -155,7 +205,10 @@ export const backtestRoutes = (deps: AppDeps) =>
       const q = c.req.valid("query");
       const feeBps = feeOf(await liveState(deps), "grid");
       if (q.gap !== undefined && q.gap <= breakEvenGap(feeBps)) {
-        throw new ApiError("GAP_TOO_TIGHT", `A gap of ${q.gap} does not pay back the ${feeBps / 100}% fee on both trades: use more than ${breakEvenGap(feeBps).toFixed(5)}`);
+        throw new ApiError(
+          "GAP_TOO_TIGHT",
+          `A gap of ${q.gap} does not pay back the ${feeBps / 100}% fee on both trades: use more than ${breakEvenGap(feeBps).toFixed(5)}`,
+        );
       }
       return ok(c, await runKind(deps, "grid-plan", { token: q.token.toLowerCase(), amountUsd: q.amountUsd, gap: q.gap, days: q.days, feeBps }));
     })
@@ -168,11 +221,26 @@ export const backtestRoutes = (deps: AppDeps) =>
       const q = c.req.valid("query");
       const { payload, at } = await readScan<GridScanPayload>(deps.db, "grid-tokens", "latest", deps.index?.chain());
       const tokens = scanAnswer(payload.tokens, { limit: q.limit, include: q.include, category: q.category, score: (e) => e.averageReturnPct });
-      return ok(c, { asOf: payload.asOf, scannedAt: at.toISOString(), feeBps: payload.feeBps, days: payload.days, amountUsd: payload.amountUsd, scanned: payload.tokens.length, tokens });
+      return ok(c, {
+        asOf: payload.asOf,
+        scannedAt: at.toISOString(),
+        feeBps: payload.feeBps,
+        days: payload.days,
+        amountUsd: payload.amountUsd,
+        scanned: payload.tokens.length,
+        tokens,
+      });
     })
     .openapi(ladderTokens, async (c) => {
       const q = c.req.valid("query");
       const { payload, at } = await readScan<LadderScanPayload>(deps.db, "ladder-tokens", "latest", deps.index?.chain());
       const tokens = scanAnswer(payload.tokens, { limit: q.limit, include: q.include, score: (e) => e.record.averageReturnPct });
-      return ok(c, { asOf: payload.asOf, scannedAt: at.toISOString(), feeBps: payload.feeBps, amountUsd: payload.amountUsd, scanned: payload.tokens.length, tokens });
+      return ok(c, {
+        asOf: payload.asOf,
+        scannedAt: at.toISOString(),
+        feeBps: payload.feeBps,
+        amountUsd: payload.amountUsd,
+        scanned: payload.tokens.length,
+        tokens,
+      });
     });

@@ -25,15 +25,29 @@ const planBasket = createRoute({
   request: { body: { content: { "application/json": { schema: BasketPlanBody } }, required: true } },
   responses: {
     200: okResponse(BasketPlan, "The plan"),
-    ...errorResponses("UNKNOWN_TOKEN", "NATIVE_ETH_TOKEN", "DUPLICATE_TOKEN", "TOKEN_COUNT", "WEIGHTS_PARTIAL", "WEIGHTS_SUM", "WEIGHT_TOO_SMALL", "MAKE_FEE", "BUSY"),
+    ...errorResponses(
+      "UNKNOWN_TOKEN",
+      "NATIVE_ETH_TOKEN",
+      "DUPLICATE_TOKEN",
+      "TOKEN_COUNT",
+      "WEIGHTS_PARTIAL",
+      "WEIGHTS_SUM",
+      "WEIGHT_TOO_SMALL",
+      "MAKE_FEE",
+      "BUSY",
+    ),
   },
 });
 
 /** One plan at a time per client: a Redis lock; a Redis outage lets the plan through (as the limiter's insurance does). */
 async function oneAtATime<T>(deps: AppDeps, key: string, run: () => Promise<T>): Promise<T> {
   const token = `${Date.now()}-${Math.random()}`;
-  const held = await deps.redis.set(key, token, "PX", ONE_AT_A_TIME_MS, "NX").then((r) => r === "OK", () => true);
-  if (!held) throw new ApiError("RATE_LIMITED", "One basket plan at a time: wait for your other plan to finish", undefined, { headers: { "Retry-After": "1" } });
+  const held = await deps.redis.set(key, token, "PX", ONE_AT_A_TIME_MS, "NX").then(
+    (r) => r === "OK",
+    () => true,
+  );
+  if (!held)
+    throw new ApiError("RATE_LIMITED", "One basket plan at a time: wait for your other plan to finish", undefined, { headers: { "Retry-After": "1" } });
   try {
     return await run();
   } finally {
@@ -48,7 +62,15 @@ export const basketPlanRoutes = (deps: AppDeps) => {
   // Keyed on the client address (never an owner the body names), like the app's limit.
   const client = (c: Context) => clientKey(clientIp(c, base.trustProxyHops));
   // Counted after validation: a malformed request costs the client nothing but its 400.
-  const limit = rateLimit({ redis: deps.redis, logger: deps.logger, keyPrefix, points: 6, duration: 60, trustProxyHops: base.trustProxyHops, name: "basket-plan" });
+  const limit = rateLimit({
+    redis: deps.redis,
+    logger: deps.logger,
+    keyPrefix,
+    points: 6,
+    duration: 60,
+    trustProxyHops: base.trustProxyHops,
+    name: "basket-plan",
+  });
   // The liquidity quotes spend the aggregator route budget that swap quotes and prepares share.
   const plan: BasketPlanDeps = { client: deps.client, deployments: deps.deployments, reads: deps.reads, aggregator: () => budgetedAggregator(deps) };
   return createRouter<AppEnv>().openapi(planBasket, async (c) => {

@@ -47,7 +47,8 @@ const getBasketAccount = createRoute({
   path: "/baskets/{pool}/account/{owner}",
   tags,
   summary: "One owner's holding and fees earned",
-  description: "The owner's basket tokens, share of the pool, value, the token amounts they are a claim on, and an estimate of swap fees earned. An owner who holds none gets zeros.",
+  description:
+    "The owner's basket tokens, share of the pool, value, the token amounts they are a claim on, and an estimate of swap fees earned. An owner who holds none gets zeros.",
   request: { params: z.object({ pool, owner: Address.openapi({ param: { name: "owner", in: "path" }, description: "The holder's wallet" }) }) },
   responses: { 200: okResponse(BasketAccount, "The holding"), ...errorResponses("UNKNOWN_BASKET") },
 });
@@ -63,9 +64,7 @@ export const basketRoutes = (deps: Pick<AppDeps, "reads" | "deployments" | "clie
   return createRouter<AppEnv>()
     .openapi(listBaskets, async (c) => ok(c, await basketListAnswer(deps, await chainState(), seconds(deps))))
     .openapi(getBasket, async (c) => ok(c, found(await basketDetailAnswer(deps, await chainState(), c.req.valid("param").pool, seconds(deps)))))
-    .openapi(getBasketHistory, async (c) =>
-      ok(c, found(await basketHistoryAnswer(deps, c.req.valid("param").pool, c.req.valid("query").days, seconds(deps)))),
-    )
+    .openapi(getBasketHistory, async (c) => ok(c, found(await basketHistoryAnswer(deps, c.req.valid("param").pool, c.req.valid("query").days, seconds(deps)))))
     .openapi(getBasketAccount, async (c) => {
       const { pool: address, owner } = c.req.valid("param");
       return ok(c, found(await basketAccountAnswer(deps, address, owner, seconds(deps))));

@@ -65,7 +65,8 @@ export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number): Hon
     } catch {
       return jsonRpcError(400, -32700, "Parse error: the body is not JSON");
     }
-    if (Array.isArray(message)) return jsonRpcError(400, -32600, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18): send one message per POST");
+    if (Array.isArray(message))
+      return jsonRpcError(400, -32600, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18): send one message per POST");
     const badParams = invalidToolCall(message) ?? (await argumentsProblem(app, message));
     if (badParams) return jsonRpcAnswer({ jsonrpc: "2.0", error: { code: -32602, message: badParams }, id: idOf(message) });
 
@@ -75,7 +76,10 @@ export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number): Hon
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      const answer = await transport.handleRequest(c.req.raw, { parsedBody: message, authInfo: { token: "", clientId: env.agentClientIp!, scopes: [], extra: { forward } } });
+      const answer = await transport.handleRequest(c.req.raw, {
+        parsedBody: message,
+        authInfo: { token: "", clientId: env.agentClientIp!, scopes: [], extra: { forward } },
+      });
       // Through the context, so the headers set before the route (request id, RateLimit) are kept off Node too.
       return c.newResponse(answer.body, answer);
     } finally {

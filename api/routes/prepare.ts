@@ -42,7 +42,15 @@ export const prepareRoutes = (deps: AppDeps) => {
       const body = knownFields(prepareKindRegistry[kind].body, valid);
       if (deps.jobs) return ok(c, await prepareThroughJob(deps.jobs, kind, body));
       if (!deps.client) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
-      const ctx = { db: deps.db, reads: deps.reads, deployments: deps.deployments, client: deps.client, now: deps.now, baseUrl: deps.baseUrl ?? new URL(c.req.url).origin, logger: deps.logger };
+      const ctx = {
+        db: deps.db,
+        reads: deps.reads,
+        deployments: deps.deployments,
+        client: deps.client,
+        now: deps.now,
+        baseUrl: deps.baseUrl ?? new URL(c.req.url).origin,
+        logger: deps.logger,
+      };
       return ok(c, await runPrepare(ctx, kind, body));
     });
   }

@@ -19,8 +19,7 @@ const postChallenge = createRoute({
   path: "/report-card/session/challenge",
   tags: ["Report card"],
   summary: "Sign-in challenge",
-  description:
-    `A message for the owner wallet to sign with personal_sign. It is valid 5 minutes and works once. Then POST owner, challengeId and the signature to /v1/agent/report-card/session. At most ${SIGN_IN_LIMIT.points} challenges per client (IP) per ${SIGN_IN_LIMIT.duration / 60} minutes (429 RATE_LIMITED). 404 REPORT_CARDS_DISABLED while report cards are off.`,
+  description: `A message for the owner wallet to sign with personal_sign. It is valid 5 minutes and works once. Then POST owner, challengeId and the signature to /v1/agent/report-card/session. At most ${SIGN_IN_LIMIT.points} challenges per client (IP) per ${SIGN_IN_LIMIT.duration / 60} minutes (429 RATE_LIMITED). 404 REPORT_CARDS_DISABLED while report cards are off.`,
   request: { body: { required: true, content: { "application/json": { schema: ChallengeRequest } } } },
   responses: { 200: okResponse(SessionChallenge, "The challenge"), ...errorResponses("REPORT_CARDS_DISABLED", "RATE_LIMITED") },
 });
@@ -38,7 +37,10 @@ const postSession = createRoute({
     `At most ${SIGN_IN_LIMIT.points} sessions per client (IP) per ${SIGN_IN_LIMIT.duration / 60} minutes (429 RATE_LIMITED).`,
   ].join("\n\n"),
   request: { body: { required: true, content: { "application/json": { schema: SessionRequest } } } },
-  responses: { 200: okResponse(Session, "The session"), ...errorResponses("CHALLENGE_EXPIRED", "BAD_SIGNATURE", "REPORT_CARDS_DISABLED", "RATE_LIMITED", "UNAVAILABLE") },
+  responses: {
+    200: okResponse(Session, "The session"),
+    ...errorResponses("CHALLENGE_EXPIRED", "BAD_SIGNATURE", "REPORT_CARDS_DISABLED", "RATE_LIMITED", "UNAVAILABLE"),
+  },
 });
 
 export const sessionRoutes = (deps: Pick<AppDeps, "db" | "now" | "client" | "baseUrl" | "reportCards" | "redis" | "logger" | "rateLimit">) => {
@@ -48,7 +50,8 @@ export const sessionRoutes = (deps: Pick<AppDeps, "db" | "now" | "client" | "bas
   const base = { ...DEFAULT_RATE_LIMIT, ...deps.rateLimit };
   // By the client's address, never the body's owner: anyone may name any owner.
   const key = (c: Context) => `ip:${clientIp(c, base.trustProxyHops)}`;
-  const limiter = (name: string) => rateLimit({ redis: deps.redis, logger: deps.logger, ...SIGN_IN_LIMIT, keyPrefix: `${base.keyPrefix}:${name}`, trustProxyHops: base.trustProxyHops, key });
+  const limiter = (name: string) =>
+    rateLimit({ redis: deps.redis, logger: deps.logger, ...SIGN_IN_LIMIT, keyPrefix: `${base.keyPrefix}:${name}`, trustProxyHops: base.trustProxyHops, key });
   const challengeLimit = limiter("session-challenge");
   const sessionLimit = limiter("session");
   return createRouter<AppEnv>()

@@ -15,7 +15,16 @@ import { ok } from "../envelope.js";
 import { bearerToken } from "../middleware/session.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import {
-  AttemptsAnswer, AttemptsQuery, BoardAnswer, BoardQuery, FinderBacktestAnswer, FinderBacktestBody, TokenPageAnswer, TokenPageQuery, TokenParam, TrackRecordAnswer,
+  AttemptsAnswer,
+  AttemptsQuery,
+  BoardAnswer,
+  BoardQuery,
+  FinderBacktestAnswer,
+  FinderBacktestBody,
+  TokenPageAnswer,
+  TokenPageQuery,
+  TokenParam,
+  TrackRecordAnswer,
 } from "../../contract/strategy-finder.js";
 import { createRouter } from "../create-router.js";
 import { liveState, runKind } from "./backtests.js";
@@ -25,38 +34,54 @@ const rules = `\n\n${FILL_RULES}`;
 const days = (period: string) => Number(period.slice(0, -1));
 
 const board = createRoute({
-  method: "get", path: "/strategy-finder", tags: TAGS, summary: "Past results of strategies and vaults",
+  method: "get",
+  path: "/strategy-finder",
+  tags: TAGS,
+  summary: "Past results of strategies and vaults",
   description:
     "Past results over the window (period, 1d-30d, default 7d) of each style: grids (lines picked walk-forward on the window before), the dip ladder, and vaults (a 500 USD deposit at the window start valued now after its fees), each beside holdReturnPct and holdPnlUsd (holding the token, no fees). " +
     "Ranked best first, at most 2 per token and 6 per style, each with its walk-forward test, run parameters for the prepare routes, next steps, and the track record of past picks. " +
-    "When the slice (token, category) has nothing positive it widens and says so; when nothing has the window yet, it shows the longest shorter window with results. Computed every 10 minutes; 503 SCAN_PREPARING before the first." + rules,
+    "When the slice (token, category) has nothing positive it widens and says so; when nothing has the window yet, it shows the longest shorter window with results. Computed every 10 minutes; 503 SCAN_PREPARING before the first." +
+    rules,
   request: { query: BoardQuery },
   responses: { 200: okResponse(BoardAnswer, "The board"), ...errorResponses("SCAN_PREPARING") },
 });
 
 const trackRecord = createRoute({
-  method: "get", path: "/strategy-finder/track-record", tags: TAGS, summary: "How the board's daily picks did",
+  method: "get",
+  path: "/strategy-finder/track-record",
+  tags: TAGS,
+  summary: "How the board's daily picks did",
   description: `Each day's picks (the board's best positive results over 7 days, at most 6), followed on paper for 7 days each with the settings picked, by the same fill rules.${rules}`,
   responses: { 200: okResponse(TrackRecordAnswer, "The picks and their paper results"), ...errorResponses() },
 });
 
 const attempts = createRoute({
-  method: "get", path: "/strategy-finder/attempts", tags: TAGS, summary: "A wallet's logged runs",
-  description: "Counts the wallet's on-demand runs (POST /v1/strategy-finder/backtest) made with its signed-in owner session (`Authorization: Bearer <SESSION_TOKEN>` from POST /v1/agent/report-card/session). Runs without a session, or naming the wallet only in the body's `identity`, are not counted. Run logs are kept 90 days.",
+  method: "get",
+  path: "/strategy-finder/attempts",
+  tags: TAGS,
+  summary: "A wallet's logged runs",
+  description:
+    "Counts the wallet's on-demand runs (POST /v1/strategy-finder/backtest) made with its signed-in owner session (`Authorization: Bearer <SESSION_TOKEN>` from POST /v1/agent/report-card/session). Runs without a session, or naming the wallet only in the body's `identity`, are not counted. Run logs are kept 90 days.",
   request: { query: AttemptsQuery },
   responses: { 200: okResponse(AttemptsAnswer, "The count"), ...errorResponses() },
 });
 
 const backtest = createRoute({
-  method: "post", path: "/strategy-finder/backtest", tags: TAGS, summary: "Run any token on demand",
-  description:
-    `Walk-forward (no settings: the planner's lines each week, \`variant\` picks today's standard, tighter or wider lines for the run parameters; days 21-60, default 30) or with fixed settings over \`period\` (default 7d). Every run is logged; it counts for a wallet (GET /v1/strategy-finder/attempts) only when it carries that wallet's owner session, \`Authorization: Bearer <SESSION_TOKEN>\` (from POST /v1/agent/report-card/session), and then for the session's owner whatever \`identity\` says. Without a live session the run is logged without identity.${rules}`,
+  method: "post",
+  path: "/strategy-finder/backtest",
+  tags: TAGS,
+  summary: "Run any token on demand",
+  description: `Walk-forward (no settings: the planner's lines each week, \`variant\` picks today's standard, tighter or wider lines for the run parameters; days 21-60, default 30) or with fixed settings over \`period\` (default 7d). Every run is logged; it counts for a wallet (GET /v1/strategy-finder/attempts) only when it carries that wallet's owner session, \`Authorization: Bearer <SESSION_TOKEN>\` (from POST /v1/agent/report-card/session), and then for the session's owner whatever \`identity\` says. Without a live session the run is logged without identity.${rules}`,
   request: { body: { content: { "application/json": { schema: FinderBacktestBody } }, required: true } },
   responses: { 200: okResponse(FinderBacktestAnswer, "The run"), ...errorResponses("BUSY", "NO_CANDLES") },
 });
 
 const tokenPage = createRoute({
-  method: "get", path: "/strategy-finder/{token}", tags: TAGS, summary: "Every style for one token",
+  method: "get",
+  path: "/strategy-finder/{token}",
+  tags: TAGS,
+  summary: "Every style for one token",
   description: `Every style for one token: the window's result, the chip windows (1d, 7d, 14d, 30d), each walk-forward start's result and the latest start's trades. 503 SCAN_PREPARING before the first board; 422 NO_CANDLES for a token not on the board.${rules}`,
   request: { params: TokenParam, query: TokenPageQuery },
   responses: { 200: okResponse(TokenPageAnswer, "The token's styles"), ...errorResponses("SCAN_PREPARING", "NO_CANDLES") },
@@ -66,7 +91,14 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
   createRouter<AppEnv>()
     .openapi(board, async (c) => {
       const q = c.req.valid("query");
-      return ok(c, await boardAnswer(deps.db, { budgetUsd: q.budget, periodDays: days(q.period), token: q.token, category: q.category, strategy: q.strategy }, deps.index?.chain()));
+      return ok(
+        c,
+        await boardAnswer(
+          deps.db,
+          { budgetUsd: q.budget, periodDays: days(q.period), token: q.token, category: q.category, strategy: q.strategy },
+          deps.index?.chain(),
+        ),
+      );
     })
     .openapi(trackRecord, async (c) => ok(c, await trackRecordAnswer(deps.db)))
     .openapi(attempts, async (c) => {
@@ -78,8 +110,14 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
       const state = await liveState(deps);
       const feeBps = b.strategy === "grid" ? state.gridStrategy?.feeBps : (state.ladderStrategy ?? state.gridStrategy)?.feeBps;
       const input = {
-        token: b.token.toLowerCase(), strategy: b.strategy, variant: b.variant, settings: b.settings, budgetUsd: b.budgetUsd, days: b.days,
-        periodDays: b.period ? days(b.period) : undefined, feeBps: feeBps ?? 0,
+        token: b.token.toLowerCase(),
+        strategy: b.strategy,
+        variant: b.variant,
+        settings: b.settings,
+        budgetUsd: b.budgetUsd,
+        days: b.days,
+        periodDays: b.period ? days(b.period) : undefined,
+        feeBps: feeBps ?? 0,
       };
       const result = await runKind(deps, "finder-backtest", input);
       const summary = { mode: result.mode, returnPct: result.returnPct ?? result.averageReturnPct ?? null, verdict: result.verdict ?? null };

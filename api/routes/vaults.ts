@@ -17,7 +17,8 @@ const listVaults = createRoute({
   path: "/vaults",
   tags,
   summary: "Every vault agents may use",
-  description: "All families (merged, up, stock-token), full, closed and paused ones included, each with its status and reason, APR, TVL, range, deposit limits, withdrawal modes, fee and the contracts a bundle calls.",
+  description:
+    "All families (merged, up, stock-token), full, closed and paused ones included, each with its status and reason, APR, TVL, range, deposit limits, withdrawal modes, fee and the contracts a bundle calls.",
   responses: { 200: okResponse(z.array(AgentVault), "The vaults, merged first, then up, then stock-token"), ...errorResponses() },
 });
 
@@ -46,7 +47,8 @@ const getVaultEarnings = createRoute({
   path: "/vaults/{vault}/earnings",
   tags,
   summary: "Earnings after fees over time",
-  description: "Harvested income per UTC day over the last 90 days (gross, the vault's fee, net) in the vault's asset and in USD, with cumulative net income since the vault began.",
+  description:
+    "Harvested income per UTC day over the last 90 days (gross, the vault's fee, net) in the vault's asset and in USD, with cumulative net income since the vault began.",
   request: { params },
   responses: { 200: okResponse(VaultEarnings, "The earnings"), ...errorResponses("NOT_AGENT_VAULT") },
 });

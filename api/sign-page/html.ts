@@ -53,7 +53,11 @@ const KIND_TITLES: Record<string, string> = {
 
 const kindTitle = (kind: string) => KIND_TITLES[kind] ?? kind;
 /** "2025-06-01 12:10:00 UTC": a time for a person to read. */
-const readableTime = (date: Date) => date.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+const readableTime = (date: Date) =>
+  date
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
 
 function page(title: string, body: string, script: string | null): string {
   return `<!doctype html>

@@ -24,7 +24,8 @@ const singletons: [key: string, name: string, abi: AbiName][] = [
 export function namesFromDeployments(deployments: Deployments, owner: Address, account?: Address): DescribeNames {
   const tokens: Record<string, DescribeToken> = {};
   const contracts: Record<string, DescribeContract> = {};
-  for (const t of deployments.tokens) tokens[t.address.toLowerCase()] = { symbol: t.symbol, decimals: t.decimals, verified: listedToken(t.address) !== undefined };
+  for (const t of deployments.tokens)
+    tokens[t.address.toLowerCase()] = { symbol: t.symbol, decimals: t.decimals, verified: listedToken(t.address) !== undefined };
   for (const v of deployments.vaults) {
     const vault = /\bvault\b/i.test(v.name) ? `the ${v.name}` : `the ${v.name} vault`;
     tokens[v.address.toLowerCase()] = { symbol: `${v.name} shares`, decimals: shareDecimals[v.family] };
@@ -42,6 +43,8 @@ export function namesFromDeployments(deployments: Deployments, owner: Address, a
     if (address) contracts[address.toLowerCase()] = { name, abi };
   }
   if (account) contracts[account.toLowerCase()] = { name: account, abi: "agentAccountAbi" };
-  const usdg = (deployments.contracts.usdg ?? deployments.tokens.find((t) => t.symbol === "USDG")?.address ?? "0x0000000000000000000000000000000000000000") as Address;
+  const usdg = (deployments.contracts.usdg ??
+    deployments.tokens.find((t) => t.symbol === "USDG")?.address ??
+    "0x0000000000000000000000000000000000000000") as Address;
   return { owner, usdg, tokens, contracts };
 }

@@ -17,25 +17,31 @@ export async function startChain22({ genesisTime }: { genesisTime: number }) {
     ...edr.l1GenesisState(edr.L1Hardfork.Cancun),
     ...keys.map((_, i) => ({ address: Buffer.from(accountAddress(i).slice(2), "hex"), balance: 10n ** 24n })),
   ];
-  const provider = await ctxEdr.createProvider(edr.L1_CHAIN_TYPE, {
-    allowBlocksWithSameTimestamp: false,
-    allowUnlimitedContractSize: true,
-    bailOnCallFailure: true,
-    bailOnTransactionFailure: true,
-    chainId: 4663n,
-    coinbase: Buffer.from("c014ba5ec014ba5ec014ba5ec014ba5ec014ba5e", "hex"),
-    defaultTransactionGasLimit: 30_000_000n,
-    genesisState,
-    hardfork: edr.l1HardforkToString(edr.L1Hardfork.Cancun),
-    initialBaseFeePerGas: 1_000_000_000n,
-    minGasPrice: 0n,
-    mining: { autoMine: true, blockGasLimit: 60_000_000n, memPool: { order: edr.MineOrdering.Priority } },
-    network: { genesisBlockGasLimit: 60_000_000n, genesisBlockTime: BigInt(genesisTime) },
-    networkId: 4663n,
-    observability: {},
-    ownedAccounts: keys,
-    precompileOverrides: [],
-  }, { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} }, { subscriptionCallback: () => {} }, new edr.ContractDecoder());
+  const provider = await ctxEdr.createProvider(
+    edr.L1_CHAIN_TYPE,
+    {
+      allowBlocksWithSameTimestamp: false,
+      allowUnlimitedContractSize: true,
+      bailOnCallFailure: true,
+      bailOnTransactionFailure: true,
+      chainId: 4663n,
+      coinbase: Buffer.from("c014ba5ec014ba5ec014ba5ec014ba5ec014ba5e", "hex"),
+      defaultTransactionGasLimit: 30_000_000n,
+      genesisState,
+      hardfork: edr.l1HardforkToString(edr.L1Hardfork.Cancun),
+      initialBaseFeePerGas: 1_000_000_000n,
+      minGasPrice: 0n,
+      mining: { autoMine: true, blockGasLimit: 60_000_000n, memPool: { order: edr.MineOrdering.Priority } },
+      network: { genesisBlockGasLimit: 60_000_000n, genesisBlockTime: BigInt(genesisTime) },
+      networkId: 4663n,
+      observability: {},
+      ownedAccounts: keys,
+      precompileOverrides: [],
+    },
+    { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} },
+    { subscriptionCallback: () => {} },
+    new edr.ContractDecoder(),
+  );
   const eip1193 = {
     async request({ method, params }: { method: string; params?: unknown[] }) {
       const res = await provider.handleRequest(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: params ?? [] }));
@@ -43,7 +49,8 @@ export async function startChain22({ genesisTime }: { genesisTime: number }) {
       if (data.error) throw Object.assign(new Error(data.error.message), { code: data.error.code, data: data.error.data });
       return data.result;
     },
-    on() {}, removeListener() {},
+    on() {},
+    removeListener() {},
   } as unknown as EIP1193Provider;
   return { provider: eip1193, ...clientsFor(eip1193), serve: async () => ({ close: async () => {} }) };
 }

@@ -21,7 +21,12 @@ try {
     [a, b].map(async (checkout, i) => {
       const port = await freePort();
       const env = { ...process.env, ...stack.env, BASE_URL: "", DATABASE_SCHEMA: `index_${i}`, VIEWS_SCHEMA: `index_views_${i}`, PONDER_PORT: String(port) };
-      const child = spawn(process.execPath, ["--import", "tsx", join(checkout, "scripts", "indexer.ts")], { cwd: checkout, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const child = spawn(process.execPath, ["--import", "tsx", join(checkout, "scripts", "indexer.ts")], {
+        cwd: checkout,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
       for (const stream of [child.stdout!, child.stderr!]) stream.on("data", (chunk: Buffer) => log.push(`${i}| ${chunk.toString().trim()}`));
       indexers.push(child);
       return { url: `http://127.0.0.1:${port}`, schema: `index_${i}` };
@@ -34,7 +39,9 @@ try {
   for (const table of Object.keys(ha!)) {
     const same = ha![table]!.md5 === hb![table]!.md5 && ha![table]!.rows === hb![table]!.rows;
     equal &&= same;
-    console.log(`${same ? "equal" : "DIFFERENT"}  ${table}: ${ha![table]!.rows} rows, md5 ${ha![table]!.md5}${same ? "" : ` vs ${hb![table]!.rows} rows, md5 ${hb![table]!.md5}`}`);
+    console.log(
+      `${same ? "equal" : "DIFFERENT"}  ${table}: ${ha![table]!.rows} rows, md5 ${ha![table]!.md5}${same ? "" : ` vs ${hb![table]!.rows} rows, md5 ${hb![table]!.md5}`}`,
+    );
   }
   console.log(equal ? `every table equal at block ${head}` : "the indexes differ");
   process.exitCode = equal ? 0 : 1;

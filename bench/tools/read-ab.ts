@@ -26,7 +26,12 @@ const variants = (process.env.READ_AB_VARIANTS ?? "current:").split(";").map((v)
     name: name!,
     file: file || undefined,
     nodeFlags: (flags ?? "").split(" ").filter(Boolean),
-    env: Object.fromEntries((env ?? "").split(",").filter(Boolean).map((kv) => kv.split(/=(.*)/s, 2) as [string, string])),
+    env: Object.fromEntries(
+      (env ?? "")
+        .split(",")
+        .filter(Boolean)
+        .map((kv) => kv.split(/=(.*)/s, 2) as [string, string]),
+    ),
   };
 });
 

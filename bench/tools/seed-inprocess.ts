@@ -26,8 +26,7 @@ const { seedHistory } = await import(`${root}/devnet/seed/history.ts`);
 
 const artifacts = compileContracts();
 const genesisTime = now - days * DAY - 3 * 3600;
-const chain =
-  process.env.ENGINE === "edr22" ? await (await import("./edr22-chain.js")).startChain22({ genesisTime }) : await startChain({ genesisTime });
+const chain = process.env.ENGINE === "edr22" ? await (await import("./edr22-chain.js")).startChain22({ genesisTime }) : await startChain({ genesisTime });
 const ctx = deployContext(chain, artifacts);
 const d = await deployAll(ctx);
 const startBlock = await chain.publicClient.getBlockNumber();
@@ -43,7 +42,10 @@ console.log(
     `wall=${(ms / 1000).toFixed(1)} s cpu=${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (system ${(cpu.system / 1e6).toFixed(1)} s)`,
 );
 if (process.env.OUT) {
-  const logs = (await chain.publicClient.request({ method: "eth_getLogs", params: [{ fromBlock: `0x${(startBlock + 1n).toString(16)}`, toBlock: "latest" }] } as never)) as {
+  const logs = (await chain.publicClient.request({
+    method: "eth_getLogs",
+    params: [{ fromBlock: `0x${(startBlock + 1n).toString(16)}`, toBlock: "latest" }],
+  } as never)) as {
     blockNumber: string;
     address: string;
     topics: string[];

@@ -38,7 +38,8 @@ rpc.clear();
 const market = new MarketSimulator(ctx, d.contracts.marketMaker!, d.tokens);
 const keeper = keeperSources(ctx, d);
 const phases = new Map<string, { wall: number; cpu: number }>();
-const timed = <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
+const timed =
+  <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
   async (...a: A): Promise<R> => {
     const t = performance.now();
     const c = process.cpuUsage();
@@ -54,14 +55,25 @@ const timed = <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>)
   };
 market.step = timed("market move (swapMany)", market.step.bind(market));
 ctx.send = timed("all sends (market, keeper, users)", ctx.send);
-const sources = { fills: keeper.fills.map((f) => timed("keeper: strategy fills (reads)", f)), upkeep: keeper.upkeep.map((f) => timed("keeper: upkeep (reads)", f)) };
+const sources = {
+  fills: keeper.fills.map((f) => timed("keeper: strategy fills (reads)", f)),
+  upkeep: keeper.upkeep.map((f) => timed("keeper: upkeep (reads)", f)),
+};
 const t0 = performance.now();
 const c0 = process.cpuUsage();
-const steps = await seedHistory(ctx, d, market, { from: now - days * DAY, to: now, keeper: sources, activity: timed("user activity", seedActivity(ctx, d, market)) });
+const steps = await seedHistory(ctx, d, market, {
+  from: now - days * DAY,
+  to: now,
+  keeper: sources,
+  activity: timed("user activity", seedActivity(ctx, d, market)),
+});
 const total = performance.now() - t0;
 const cpu = process.cpuUsage(c0);
-console.log(`${days} days, ${steps} steps: wall ${(total / 1000).toFixed(1)} s (${(total / steps).toFixed(1)} ms/step), CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (system ${(cpu.system / 1e6).toFixed(1)} s)`);
+console.log(
+  `${days} days, ${steps} steps: wall ${(total / 1000).toFixed(1)} s (${(total / steps).toFixed(1)} ms/step), CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (system ${(cpu.system / 1e6).toFixed(1)} s)`,
+);
 for (const [k, v] of phases) console.log(`  ${k.padEnd(36)} wall ${(v.wall / 1000).toFixed(2).padStart(7)} s   CPU ${(v.cpu / 1000).toFixed(2).padStart(7)} s`);
 console.log("JSON-RPC by method (wall, summed):");
-for (const [k, v] of [...rpc].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20)) console.log(`  ${k.padEnd(28)} ${String(v.n).padStart(7)} calls ${(v.ms / 1000).toFixed(2).padStart(7)} s  ${(v.ms / v.n).toFixed(2)} ms/call`);
+for (const [k, v] of [...rpc].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20))
+  console.log(`  ${k.padEnd(28)} ${String(v.n).padStart(7)} calls ${(v.ms / 1000).toFixed(2).padStart(7)} s  ${(v.ms / v.n).toFixed(2)} ms/call`);
 process.exit(0);

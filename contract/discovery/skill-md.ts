@@ -6,7 +6,11 @@ import { RULES, SERVICE_NAME, SUMMARY, WORKFLOW } from "./preface.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 
 /** Markdown table cell: no pipes or line breaks. */
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s*\n+\s*/g, " ").trim();
+const cell = (text: string) =>
+  text
+    .replace(/\|/g, "\\|")
+    .replace(/\s*\n+\s*/g, " ")
+    .trim();
 
 function fieldLines(fields: Field[]): string[] {
   return fields.map((f) => `- \`${f.name}\` (${f.in}, ${f.required ? "required" : "optional"}, ${f.type})${f.description ? `: ${cell(f.description)}` : ""}`);
@@ -21,7 +25,11 @@ export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   out.push("---", `name: ${SERVICE_NAME}`, `description: ${JSON.stringify(SUMMARY)}`, "---", "");
   out.push(`# ${title}: skill for agents`, "");
   out.push(SUMMARY, "");
-  if (base) out.push(`Base URL: ${base}. Every path below is relative to it. OpenAPI ${doc.openapi ?? "3.1"} description (version ${doc.info?.version ?? "1.0.0"}): ${base}/v1/agent/openapi.json.`, "");
+  if (base)
+    out.push(
+      `Base URL: ${base}. Every path below is relative to it. OpenAPI ${doc.openapi ?? "3.1"} description (version ${doc.info?.version ?? "1.0.0"}): ${base}/v1/agent/openapi.json.`,
+      "",
+    );
 
   out.push("## Rules", "");
   RULES.forEach((rule, i) => out.push(`${i + 1}. ${rule}`));

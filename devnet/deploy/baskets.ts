@@ -45,24 +45,84 @@ export const FEE_HIGH = 10n ** 16n;
 
 /** The service's baskets, made in this order. */
 const serviceBaskets: (BasketSpec & { depositUsd: bigint; listed: boolean; sellOnly?: boolean; paused?: boolean })[] = [
-  { name: "Blue Chips", symbol: "BLUE", swapFeePct: 0.3, depositUsd: 200_000n, listed: true,
-    tokens: [{ symbol: "USDG", weightPct: 20 }, { symbol: "WETH", weightPct: 40 }, { symbol: "WBTC", weightPct: 40 }] },
-  { name: "Stocks", symbol: "STOCKS", swapFeePct: 0.3, depositUsd: 200_000n, listed: true,
-    tokens: [{ symbol: "USDG", weightPct: 10 }, { symbol: "tsAAPL", weightPct: 30 }, { symbol: "tsNVDA", weightPct: 30 }, { symbol: "tsSPY", weightPct: 30 }] },
-  { name: "Memes", symbol: "MEMES", swapFeePct: 1, depositUsd: 20_000n, listed: true,
-    tokens: [{ symbol: "USDG", weightPct: 20 }, { symbol: "DOGE2", weightPct: 40 }, { symbol: "WIF2", weightPct: 40 }] },
+  {
+    name: "Blue Chips",
+    symbol: "BLUE",
+    swapFeePct: 0.3,
+    depositUsd: 200_000n,
+    listed: true,
+    tokens: [
+      { symbol: "USDG", weightPct: 20 },
+      { symbol: "WETH", weightPct: 40 },
+      { symbol: "WBTC", weightPct: 40 },
+    ],
+  },
+  {
+    name: "Stocks",
+    symbol: "STOCKS",
+    swapFeePct: 0.3,
+    depositUsd: 200_000n,
+    listed: true,
+    tokens: [
+      { symbol: "USDG", weightPct: 10 },
+      { symbol: "tsAAPL", weightPct: 30 },
+      { symbol: "tsNVDA", weightPct: 30 },
+      { symbol: "tsSPY", weightPct: 30 },
+    ],
+  },
+  {
+    name: "Memes",
+    symbol: "MEMES",
+    swapFeePct: 1,
+    depositUsd: 20_000n,
+    listed: true,
+    tokens: [
+      { symbol: "USDG", weightPct: 20 },
+      { symbol: "DOGE2", weightPct: 40 },
+      { symbol: "WIF2", weightPct: 40 },
+    ],
+  },
   // Hidden: taken off the site; holders may still sell.
-  { name: "Old Alts", symbol: "OLDALT", swapFeePct: 1, depositUsd: 20_000n, listed: false, sellOnly: true,
-    tokens: [{ symbol: "USDG", weightPct: 50 }, { symbol: "LINK", weightPct: 25 }, { symbol: "SOLX", weightPct: 25 }] },
-  { name: "Utility Tokens", symbol: "UTIL", swapFeePct: 1, depositUsd: 20_000n, listed: true, paused: true,
-    tokens: [{ symbol: "USDG", weightPct: 30 }, { symbol: "GAS", weightPct: 35 }, { symbol: "ORCL", weightPct: 35 }] },
+  {
+    name: "Old Alts",
+    symbol: "OLDALT",
+    swapFeePct: 1,
+    depositUsd: 20_000n,
+    listed: false,
+    sellOnly: true,
+    tokens: [
+      { symbol: "USDG", weightPct: 50 },
+      { symbol: "LINK", weightPct: 25 },
+      { symbol: "SOLX", weightPct: 25 },
+    ],
+  },
+  {
+    name: "Utility Tokens",
+    symbol: "UTIL",
+    swapFeePct: 1,
+    depositUsd: 20_000n,
+    listed: true,
+    paused: true,
+    tokens: [
+      { symbol: "USDG", weightPct: 30 },
+      { symbol: "GAS", weightPct: 35 },
+      { symbol: "ORCL", weightPct: 35 },
+    ],
+  },
 ];
 
 /** Test wallet 7's own basket, made through the maker and unlisted. */
 export const USER_BASKET_WALLET = 7;
 const userBasket: BasketSpec & { depositUsd: bigint } = {
-  name: "My ETH Mix", symbol: "ETHMIX", swapFeePct: 1, depositUsd: 1_000n,
-  tokens: [{ symbol: "WETH", weightPct: 50 }, { symbol: "LINK", weightPct: 25 }, { symbol: "SOLX", weightPct: 25 }],
+  name: "My ETH Mix",
+  symbol: "ETHMIX",
+  swapFeePct: 1,
+  depositUsd: 1_000n,
+  tokens: [
+    { symbol: "WETH", weightPct: 50 },
+    { symbol: "LINK", weightPct: 25 },
+    { symbol: "SOLX", weightPct: 25 },
+  ],
 };
 /** A test wallet that bought the hidden basket before it was taken off the site. */
 const EARLY_BUYER_WALLET = 3;

@@ -36,9 +36,7 @@ export async function deployCore(ctx: DeployContext): Promise<CoreDeployment> {
   // The keeper EOA owns the market maker; contracts give their keeper role to the market maker.
   const marketMaker = await ctx.deploy("MarketMaker", [ctx.keeper]);
 
-  const tokens: DeployedToken[] = [
-    { symbol: "USDG", name: "USD Global", address: usdg, decimals: 6, category: "utility", pool: null },
-  ];
+  const tokens: DeployedToken[] = [{ symbol: "USDG", name: "USD Global", address: usdg, decimals: 6, category: "utility", pool: null }];
   const wallets = Array.from({ length: 10 }, (_, i) => accountAddress(i));
   const mintUsdg = async (to: Address, amount: bigint) => ctx.send(usdg, testTokenAbi, "mint", [to, amount]);
 

@@ -31,13 +31,7 @@ export async function deployStrategies(ctx: DeployContext, core: CoreDeployment)
   const p = strategyParams;
   const limitOrderHook = await ctx.deploy("LimitOrderHook", [core.markets, admin, p.limitOrder.feeBps, p.limitOrder.minOrderUsdg]);
   const gridStrategy = await ctx.deploy("GridStrategy", [core.markets, admin, p.grid.feeBps, p.grid.minAmountUsdg]);
-  const ladderStrategy = await ctx.deploy("LadderStrategy", [
-    core.markets,
-    admin,
-    p.ladder.feeBps,
-    p.ladder.minFirstLegUsdg,
-    p.ladder.minFollowUpUsdg,
-  ]);
+  const ladderStrategy = await ctx.deploy("LadderStrategy", [core.markets, admin, p.ladder.feeBps, p.ladder.minFirstLegUsdg, p.ladder.minFollowUpUsdg]);
   const agentAccountFactory = await ctx.deploy("AgentAccountFactory", [ladderStrategy, admin]);
   await ctx.send(agentAccountFactory, agentAccountFactoryAbi, "setEnabled", [true]);
 

@@ -2,16 +2,7 @@
 // admin so share prices exist, then given a status with a reason: open ones, one full (cap reached),
 // one closed, one paused, and one open vault agents may not use. Deterministic: fixed order, no clocks.
 import { encodeFunctionData, parseUnits, type Address, type Hex } from "viem";
-import {
-  marketMakerAbi,
-  mergedVaultAbi,
-  poolAbi,
-  stockVaultAbi,
-  testTokenAbi,
-  upDepositQueueAbi,
-  upVaultAbi,
-  vaultRegistryAbi,
-} from "../../abis/index.js";
+import { marketMakerAbi, mergedVaultAbi, poolAbi, stockVaultAbi, testTokenAbi, upDepositQueueAbi, upVaultAbi, vaultRegistryAbi } from "../../abis/index.js";
 import type { DeployedToken, DeployedVault, VaultFamily } from "../../adapters/chain/deployments.js";
 import type { CoreDeployment } from "./core.js";
 import type { DeployContext } from "./context.js";
@@ -47,12 +38,42 @@ const OPEN = "Accepting deposits";
 const vaultSpecs: VaultSpec[] = [
   { family: "merged", symbol: "WETH", seed: "400000", cap: "2000000", min: "10", feeBps: 1000, status: "Open", reason: OPEN, agent: true, redeemQueue: true },
   { family: "merged", symbol: "WBTC", seed: "300000", cap: "1500000", min: "10", feeBps: 1000, status: "Open", reason: OPEN, agent: true, redeemQueue: true },
-  { family: "merged", symbol: "SOLX", seed: "150000", cap: "150000", min: "10", feeBps: 1500, status: "Full", reason: "Deposit cap reached; withdrawals stay open", agent: true },
+  {
+    family: "merged",
+    symbol: "SOLX",
+    seed: "150000",
+    cap: "150000",
+    min: "10",
+    feeBps: 1500,
+    status: "Full",
+    reason: "Deposit cap reached; withdrawals stay open",
+    agent: true,
+  },
   { family: "up", symbol: "LINK", seed: "120000", cap: "500000", min: "10", feeBps: 1000, status: "Open", reason: OPEN, agent: true },
-  { family: "up", symbol: "GAS", seed: "60000", cap: "300000", min: "10", feeBps: 1000, status: "Paused", reason: "Deposits paused while the range is re-centred", agent: true },
+  {
+    family: "up",
+    symbol: "GAS",
+    seed: "60000",
+    cap: "300000",
+    min: "10",
+    feeBps: 1000,
+    status: "Paused",
+    reason: "Deposits paused while the range is re-centred",
+    agent: true,
+  },
   { family: "up", symbol: "ORCL", seed: "80000", cap: "300000", min: "10", feeBps: 1000, status: "Open", reason: OPEN, agent: false },
   { family: "stock-token", symbol: "tsAAPL", seed: "1500", cap: "10000", min: "0.05", feeBps: 500, status: "Open", reason: OPEN, agent: true },
-  { family: "stock-token", symbol: "tsNVDA", seed: "2000", cap: "10000", min: "0.05", feeBps: 500, status: "Closed", reason: "Closed to new deposits; withdrawals stay open", agent: true },
+  {
+    family: "stock-token",
+    symbol: "tsNVDA",
+    seed: "2000",
+    cap: "10000",
+    min: "0.05",
+    feeBps: 500,
+    status: "Closed",
+    reason: "Closed to new deposits; withdrawals stay open",
+    agent: true,
+  },
   { family: "stock-token", symbol: "tsSPY", seed: "800", cap: "8000", min: "0.02", feeBps: 500, status: "Open", reason: OPEN, agent: true },
 ];
 

@@ -2,14 +2,7 @@
 // makes one small swap in the pool, in the direction that brings the pool's prices back towards the
 // market's (what arbitrage does on a real chain). The fee stays in the pool, so baskets earn it.
 import { encodeFunctionData, type Address, type Hex } from "viem";
-import {
-  basketMakerAbi,
-  basketPoolAbi,
-  basketRegistryAbi,
-  devAggregatorAbi,
-  marketRegistryAbi,
-  testTokenAbi,
-} from "../../abis/index.js";
+import { basketMakerAbi, basketPoolAbi, basketRegistryAbi, devAggregatorAbi, marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
 import type { DeployContext } from "../deploy/context.js";
 
 export type BasketKeeperInput = {

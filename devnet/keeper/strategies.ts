@@ -93,7 +93,9 @@ async function readSnapshot(ctx: DeployContext, d: StrategyKeeperInput): Promise
     Promise.all(snapshot.ladderIds.map((id) => readLadder(ctx, d, id))),
   ]);
   snapshot.open = await Promise.all(
-    snapshot.ladders.map(([l]) => (l.active ? read.readContract({ address: d.ladderStrategy, abi: ladderStrategyAbi, functionName: "marketOpen", args: [l.token] }) : false)),
+    snapshot.ladders.map(([l]) =>
+      l.active ? read.readContract({ address: d.ladderStrategy, abi: ladderStrategyAbi, functionName: "marketOpen", args: [l.token] }) : false,
+    ),
   );
   const pools = new Set<Address>();
   for (const o of snapshot.orders) if (o.active && o.remaining !== 0n) pools.add(o.pool);
@@ -212,7 +214,10 @@ class Tracker {
   private readonly reserves = new Map<string, Reserves>();
   readonly stop: () => void;
 
-  constructor(ctx: DeployContext, private readonly verify: boolean) {
+  constructor(
+    ctx: DeployContext,
+    private readonly verify: boolean,
+  ) {
     this.stop = ctx.onReceipt((receipt) => this.observe(receipt));
   }
 
@@ -243,7 +248,8 @@ class Tracker {
       const fresh = await readSnapshot(ctx, d);
       const freshModels = await Promise.all(fresh.pools.map(async (pool) => [pool, await poolModel(ctx, pool)] as const));
       const expected = planCalls(d, fresh, new Map(freshModels));
-      if (JSON.stringify(expected) !== JSON.stringify(calls)) throw new Error(`strategy keeper: tracked calls ${JSON.stringify(calls)} differ from read ${JSON.stringify(expected)}`);
+      if (JSON.stringify(expected) !== JSON.stringify(calls))
+        throw new Error(`strategy keeper: tracked calls ${JSON.stringify(calls)} differ from read ${JSON.stringify(expected)}`);
     }
     return calls;
   }

@@ -3,15 +3,7 @@
 // stock token for stock vaults). Harvests are sized from the time since the vault's last one, at a
 // plausible yearly rate with some hour-to-hour variation, so the Harvested history reads like fees.
 import { encodeFunctionData, type Address, type Hex } from "viem";
-import {
-  mergedVaultAbi,
-  redeemQueueAbi,
-  stockVaultAbi,
-  testTokenAbi,
-  upDepositQueueAbi,
-  upVaultAbi,
-  upWithdrawalQueueAbi,
-} from "../../abis/index.js";
+import { mergedVaultAbi, redeemQueueAbi, stockVaultAbi, testTokenAbi, upDepositQueueAbi, upVaultAbi, upWithdrawalQueueAbi } from "../../abis/index.js";
 import type { DeployedVault } from "../../adapters/chain/deployments.js";
 import type { DeployContext } from "../deploy/context.js";
 import { TARGET_TOKEN_BPS } from "../deploy/vaults.js";
@@ -57,7 +49,8 @@ export async function settleCalls(ctx: DeployContext, d: { vaults: DeployedVault
         }
         if (v.withdrawalQueue) {
           const rids = await read.readContract({ address: v.withdrawalQueue, abi: upWithdrawalQueueAbi, functionName: "pendingIds" });
-          if (rids.length) calls.push({ target: v.withdrawalQueue, data: encodeFunctionData({ abi: upWithdrawalQueueAbi, functionName: "settle", args: [rids] }) });
+          if (rids.length)
+            calls.push({ target: v.withdrawalQueue, data: encodeFunctionData({ abi: upWithdrawalQueueAbi, functionName: "settle", args: [rids] }) });
         }
       }
       if (v.family !== "stock-token") {

@@ -63,7 +63,15 @@ function sendAfter(ctx: DeployContext, tick: () => Promise<void>): DeployContext
 
 function coreOf(d: Deployments): CoreDeployment {
   const c = d.contracts;
-  return { usdg: c.usdg!, weth: c.weth!, markets: c.markets!, aggregator: c.aggregator!, swapRouter: c.swapRouter!, marketMaker: c.marketMaker!, tokens: d.tokens };
+  return {
+    usdg: c.usdg!,
+    weth: c.weth!,
+    markets: c.markets!,
+    aggregator: c.aggregator!,
+    swapRouter: c.swapRouter!,
+    marketMaker: c.marketMaker!,
+    tokens: d.tokens,
+  };
 }
 
 type Named = { name: string; run: (env: Env, core: CoreDeployment) => Promise<void> };
@@ -90,8 +98,7 @@ function userActions(d: Deployments): Named[] {
   ];
 }
 
-const send = (e: Env, to: Address, abi: Parameters<DeployContext["send"]>[1], fn: string, args: readonly unknown[]) =>
-  e.ctx.send(to, abi, fn, args, e.from);
+const send = (e: Env, to: Address, abi: Parameters<DeployContext["send"]>[1], fn: string, args: readonly unknown[]) => e.ctx.send(to, abi, fn, args, e.from);
 const read = <T>(e: Env, address: Address, abi: any, functionName: string, args: readonly unknown[] = []) =>
   e.ctx.chain.publicClient.readContract({ address, abi, functionName, args }) as Promise<T>;
 
@@ -141,7 +148,9 @@ async function stockDeposit(e: Env, core: CoreDeployment, v: DeployedVault, amou
   const out = await read<bigint>(e, core.aggregator, devAggregatorAbi, "quote", [core.usdg, v.token, amount]);
   const swapData = encodeFunctionData({ abi: devAggregatorAbi, functionName: "swap", args: [core.usdg, v.token, amount, lessSlippage(out, 100), router] });
   await send(e, core.usdg, testTokenAbi, "approve", [router, amount]);
-  await send(e, router, stockVaultRouterAbi, "deposit", [{ vault: v.address, usdgIn: amount, minShares: 0n, receiver: e.from, aggregator: core.aggregator, swapData }]);
+  await send(e, router, stockVaultRouterAbi, "deposit", [
+    { vault: v.address, usdgIn: amount, minShares: 0n, receiver: e.from, aggregator: core.aggregator, swapData },
+  ]);
 }
 
 async function swap(e: Env, core: CoreDeployment, tokenIn: Address, tokenOut: Address, amountIn: bigint) {
@@ -169,7 +178,9 @@ async function openGrid(e: Env, symbol: string, buy: number, sell: number) {
   const p = e.market.price(symbol);
   const amountUsdg = usdg("1000");
   await send(e, e.d.contracts.usdg!, testTokenAbi, "approve", [grid, amountUsdg]);
-  await send(e, grid, gridStrategyAbi, "open", [{ token: t.address, buyPriceX18: priceToX18(p * buy), sellPriceX18: priceToX18(p * sell), amountUsdg, repeat: true }]);
+  await send(e, grid, gridStrategyAbi, "open", [
+    { token: t.address, buyPriceX18: priceToX18(p * buy), sellPriceX18: priceToX18(p * sell), amountUsdg, repeat: true },
+  ]);
 }
 
 async function openLadder(e: Env, symbol: string) {
@@ -188,12 +199,17 @@ async function openLadder(e: Env, symbol: string) {
 
 async function buyBasketAction(e: Env, core: CoreDeployment, index: number, amount: bigint) {
   const b = e.d.baskets.filter((x) => x.listed && !x.sellOnly)[index]!;
-  await buyBasket({ ...e.ctx, send: (to, abi, fn, args) => e.ctx.send(to, abi, fn, args, e.from) }, core, { basketZap: e.d.contracts.basketZap! }, {
-    pool: b.address,
-    from: e.from,
-    payToken: core.usdg,
-    amount,
-  });
+  await buyBasket(
+    { ...e.ctx, send: (to, abi, fn, args) => e.ctx.send(to, abi, fn, args, e.from) },
+    core,
+    { basketZap: e.d.contracts.basketZap! },
+    {
+      pool: b.address,
+      from: e.from,
+      payToken: core.usdg,
+      amount,
+    },
+  );
 }
 
 async function sellBasketAction(e: Env, core: CoreDeployment, index: number) {
@@ -207,8 +223,18 @@ async function sellBasketAction(e: Env, core: CoreDeployment, index: number) {
     read<bigint>(e, b.address, basketPoolAbi, "totalSupply"),
   ]);
   const exits = proportionalExit(balances, supply, bptIn).map((x) => (x * 9990n) / 10000n);
-  const { legs, quotes } = await buildSellLegs({ quote: aggregatorQuote(e.ctx.chain.publicClient, core.aggregator), tokens, amounts: exits, receiveToken: core.usdg, recipient: zap, slippageBps: 100 });
-  const minOut = lessSlippage(quotes.reduce((s, q) => s + q, 0n), 100);
+  const { legs, quotes } = await buildSellLegs({
+    quote: aggregatorQuote(e.ctx.chain.publicClient, core.aggregator),
+    tokens,
+    amounts: exits,
+    receiveToken: core.usdg,
+    recipient: zap,
+    slippageBps: 100,
+  });
+  const minOut = lessSlippage(
+    quotes.reduce((s, q) => s + q, 0n),
+    100,
+  );
   const deadline = BigInt(e.timestamp + 600);
   await send(e, b.address, basketPoolAbi, "approve", [zap, bptIn]);
   await send(e, zap, basketZapAbi, "sell", [b.address, bptIn, core.usdg, legs, minOut, e.from, deadline]);

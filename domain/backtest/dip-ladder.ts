@@ -21,7 +21,18 @@ export function dipLadderLines(price: number, amountUsd: number, feeBps: number)
   return out;
 }
 
-export type DipRun = { start: number; end: number; complete: boolean; startPrice: number; buys: number; sells: number; endValueUsd: number; profitUsd: number; returnPct: number; holdReturnPct: number };
+export type DipRun = {
+  start: number;
+  end: number;
+  complete: boolean;
+  startPrice: number;
+  buys: number;
+  sells: number;
+  endValueUsd: number;
+  profitUsd: number;
+  returnPct: number;
+  holdReturnPct: number;
+};
 
 /** One run of the ladder from `start` to `end` over `s`. */
 export function runDipLadder(s: PriceSeries, start: number, end: number, amountUsd: number, feeBps: number): DipRun | null {
@@ -40,7 +51,15 @@ export function runDipLadder(s: PriceSeries, start: number, end: number, amountU
     value += r.endValueUsd;
   }
   return {
-    start, end, complete: false, startPrice, buys, sells, endValueUsd: value, profitUsd: value - amountUsd, returnPct: (value / amountUsd - 1) * 100,
+    start,
+    end,
+    complete: false,
+    startPrice,
+    buys,
+    sells,
+    endValueUsd: value,
+    profitUsd: value - amountUsd,
+    returnPct: (value / amountUsd - 1) * 100,
     holdReturnPct: (w.close[w.length - 1]! / startPrice - 1) * 100,
   };
 }
@@ -110,7 +129,9 @@ export function planDipLadder(s: PriceSeries, now: number, amountUsd: number, fe
     reasons.push("No price at any midnight of the last 30 days");
   } else {
     const avg = record.averageReturnPct!;
-    reasons.push(`${record.positiveStarts} of ${record.starts} starts ended above the amount; average ${avg.toFixed(2)}%, worst ${record.worstReturnPct!.toFixed(2)}%`);
+    reasons.push(
+      `${record.positiveStarts} of ${record.starts} starts ended above the amount; average ${avg.toFixed(2)}%, worst ${record.worstReturnPct!.toFixed(2)}%`,
+    );
     if (record.startsWithFill === 0) reasons.push("It never traded in the record");
     else if (avg > 0 && record.positiveStarts * 2 >= record.starts) verdict = "good";
     else if (record.positiveStarts > 0) verdict = "weak";

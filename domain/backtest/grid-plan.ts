@@ -78,8 +78,19 @@ export function planGrid(hourly: PriceSeries, p: GridPlanParams): GridPlan {
   const s = seriesBetween(hourly, from, p.now + 1);
   const minGap = breakEvenGap(p.feeBps);
   const plan: GridPlan = {
-    verdict: "none", reasons: [], feeBps: p.feeBps, minGap, windowDays: 0, today: null, tighter: null, wider: null,
-    lastClose: s.length ? s.close[s.length - 1]! : null, windows: [], averageReturnPct: null, worstReturnPct: null, positiveWindows: 0,
+    verdict: "none",
+    reasons: [],
+    feeBps: p.feeBps,
+    minGap,
+    windowDays: 0,
+    today: null,
+    tighter: null,
+    wider: null,
+    lastClose: s.length ? s.close[s.length - 1]! : null,
+    windows: [],
+    averageReturnPct: null,
+    worstReturnPct: null,
+    positiveWindows: 0,
   };
   if (s.length < 2) {
     plan.reasons.push("Not enough hourly prices to plan");
@@ -106,8 +117,14 @@ export function planGrid(hourly: PriceSeries, p: GridPlanParams): GridPlan {
       if (test.length === 0) continue;
       const r = backtestGrid(test, { buyPrice: pick.buyPrice, sellPrice: pick.sellPrice, amountUsd: p.amountUsd, repeat: true, feeBps: p.feeBps });
       plan.windows.push({
-        from: testFrom, to: testFrom + span, buyPrice: pick.buyPrice, sellPrice: pick.sellPrice, gap: pick.gap,
-        roundTrips: r.roundTrips, profitUsd: r.profitUsd, returnPct: r.returnPct,
+        from: testFrom,
+        to: testFrom + span,
+        buyPrice: pick.buyPrice,
+        sellPrice: pick.sellPrice,
+        gap: pick.gap,
+        roundTrips: r.roundTrips,
+        profitUsd: r.profitUsd,
+        returnPct: r.returnPct,
         holdReturnPct: (test.close[test.length - 1]! / test.open[0]! - 1) * 100,
       });
     }

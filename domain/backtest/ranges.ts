@@ -65,7 +65,10 @@ export function bestLinesForGap(s: PriceSeries, gap: number, amountUsd: number, 
   return { byRoundTrips, byProfit };
 }
 
-export function findRanges(s: PriceSeries, { amountUsd, feeBps, levels = RANGE_LEVELS, gaps = allowedGaps(feeBps) }: { amountUsd: number; feeBps: number; levels?: number; gaps?: readonly number[] }): RangesResult {
+export function findRanges(
+  s: PriceSeries,
+  { amountUsd, feeBps, levels = RANGE_LEVELS, gaps = allowedGaps(feeBps) }: { amountUsd: number; feeBps: number; levels?: number; gaps?: readonly number[] },
+): RangesResult {
   const range = seriesRange(s);
   const out: RangesResult = { gaps: [], bestByRoundTrips: null, bestByProfit: null, low: range.low, high: range.high, candles: s.length };
   for (const gap of gaps) {

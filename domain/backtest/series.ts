@@ -16,7 +16,14 @@ export type PriceSeries = {
 
 export function toSeries(candles: readonly SimCandle[]): PriceSeries {
   const n = candles.length;
-  const s: PriceSeries = { start: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), length: n };
+  const s: PriceSeries = {
+    start: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+    length: n,
+  };
   for (let i = 0; i < n; i++) {
     const c = candles[i]!;
     s.start[i] = c.start;
@@ -32,7 +39,14 @@ export function toSeries(candles: readonly SimCandle[]): PriceSeries {
 export function sliceSeries(s: PriceSeries, from: number, to: number): PriceSeries {
   const a = Math.max(0, from);
   const b = Math.max(a, Math.min(s.length, to));
-  return { start: s.start.subarray(a, b), open: s.open.subarray(a, b), high: s.high.subarray(a, b), low: s.low.subarray(a, b), close: s.close.subarray(a, b), length: b - a };
+  return {
+    start: s.start.subarray(a, b),
+    open: s.open.subarray(a, b),
+    high: s.high.subarray(a, b),
+    low: s.low.subarray(a, b),
+    close: s.close.subarray(a, b),
+    length: b - a,
+  };
 }
 
 /** Index of the first candle starting at or after `t` (s.length when none). */

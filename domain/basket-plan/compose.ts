@@ -26,9 +26,9 @@ export type Composition = {
   anchorAdded: boolean;
 };
 
-
 export function composeBasket({ tokens, anchor, otherAnchor }: ComposeInput): Composition {
-  if (tokens.length < 1 || tokens.length > MAX_BASKET_TOKENS) throw new ApiError("TOKEN_COUNT", `A plan takes 1-${MAX_BASKET_TOKENS} tokens, not ${tokens.length}`);
+  if (tokens.length < 1 || tokens.length > MAX_BASKET_TOKENS)
+    throw new ApiError("TOKEN_COUNT", `A plan takes 1-${MAX_BASKET_TOKENS} tokens, not ${tokens.length}`);
   const seen = new Set<string>();
   for (const t of tokens) {
     if (seen.has(t.address.toLowerCase())) throw new ApiError("DUPLICATE_TOKEN", `${t.address} is listed twice`, { token: t.address });
@@ -42,7 +42,10 @@ export function composeBasket({ tokens, anchor, otherAnchor }: ComposeInput): Co
   const anchorAdded = anchorIndex < 0;
   const all = anchorAdded ? [...tokens.map((t) => ({ ...t })), { address: anchor, weightPct: undefined }] : tokens.map((t) => ({ ...t }));
   if (all.length > MAX_BASKET_TOKENS) {
-    throw new ApiError("TOKEN_COUNT", `With the anchor added the basket would hold ${all.length} tokens, over ${MAX_BASKET_TOKENS}: include USDG or WETH, or drop a token`);
+    throw new ApiError(
+      "TOKEN_COUNT",
+      `With the anchor added the basket would hold ${all.length} tokens, over ${MAX_BASKET_TOKENS}: include USDG or WETH, or drop a token`,
+    );
   }
   if (anchorAdded) anchorIndex = all.length - 1;
 

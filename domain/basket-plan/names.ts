@@ -3,7 +3,13 @@
 // whether the symbol is taken on chain.
 import type { ErrorCode } from "../errors.js";
 
-export type NameProblem = { code: Extract<ErrorCode, "BAD_NAME" | "NAME_NOT_ALLOWED" | "NAME_IS_TOKEN" | "BAD_SYMBOL" | "RESERVED_SYMBOL" | "SYMBOL_NOT_ALLOWED" | "SYMBOL_IS_TOKEN" | "SYMBOL_TAKEN">; message: string };
+export type NameProblem = {
+  code: Extract<
+    ErrorCode,
+    "BAD_NAME" | "NAME_NOT_ALLOWED" | "NAME_IS_TOKEN" | "BAD_SYMBOL" | "RESERVED_SYMBOL" | "SYMBOL_NOT_ALLOWED" | "SYMBOL_IS_TOKEN" | "SYMBOL_TAKEN"
+  >;
+  message: string;
+};
 
 /** Plain characters: letters, digits, spaces and common punctuation; no leading, trailing or double spaces. */
 const PLAIN_NAME = /^[\p{L}\p{N}][\p{L}\p{N} .,'&()+\-/]*$/u;
@@ -22,7 +28,10 @@ export type NameRulesInput = {
 
 export function nameProblem(name: string, rules: NameRulesInput): NameProblem | undefined {
   if (name.length < 1 || name.length > 64 || name.trim() !== name || /\s{2}/.test(name) || !PLAIN_NAME.test(name)) {
-    return { code: "BAD_NAME", message: "The name must be 1-64 plain characters (letters, digits, spaces and . , ' & ( ) + - /), with no leading, trailing or double spaces" };
+    return {
+      code: "BAD_NAME",
+      message: "The name must be 1-64 plain characters (letters, digits, spaces and . , ' & ( ) + - /), with no leading, trailing or double spaces",
+    };
   }
   const lower = name.toLowerCase();
   const word = BLOCKED_NAME_WORDS.find((w) => new RegExp(`(^|[^a-z])${w.replace("-", "\\-")}([^a-z]|$)`).test(lower));

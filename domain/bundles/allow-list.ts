@@ -1,4 +1,3 @@
-
 import { NATIVE_ETH } from "./steps.js";
 
 /** What the money-safety check accepts beside the owner. Addresses compare case-insensitively. */

@@ -72,7 +72,8 @@ export function buildBasketMake(parameters: BuildBasketMakeParameters): BuildBas
     functionName: "make",
     args: [basket, tokenIn, amountIn, legs, minBptOut, owner, deadline],
   });
-  if (byteLength(data) > MAX_ZAP_CALL_BYTES) throw new BundleError("ROUTE_TOO_LARGE", `the maker call is ${byteLength(data)} bytes, over ${MAX_ZAP_CALL_BYTES}`);
+  if (byteLength(data) > MAX_ZAP_CALL_BYTES)
+    throw new BundleError("ROUTE_TOO_LARGE", `the maker call is ${byteLength(data)} bytes, over ${MAX_ZAP_CALL_BYTES}`);
   return {
     kind: "basket-make",
     steps: [approveStep(tokenIn, maker, amountIn), step(maker, data)],

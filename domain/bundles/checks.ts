@@ -14,8 +14,7 @@ export function checkAddress(field: string, value: unknown): Address {
 
 /** A uint256 (0 allowed): minimums, ids, prices. */
 export function checkUint(field: string, value: unknown): bigint {
-  if (typeof value !== "bigint" || value < 0n || value > maxUint256)
-    throw new BundleError("INVALID_REQUEST", `${field} must be an integer from 0 to 2^256-1`);
+  if (typeof value !== "bigint" || value < 0n || value > maxUint256) throw new BundleError("INVALID_REQUEST", `${field} must be an integer from 0 to 2^256-1`);
   return value;
 }
 

@@ -28,17 +28,7 @@
 //  9. Every address-typed argument, at any depth (struct fields, arrays, the agent account's inner call), is
 //     the owner, one of the contracts or one of the tokens.
 import { CHAIN_ID, CHAIN_ID_HEX } from "../chain.js";
-import {
-  decodeAbiParameters,
-  getAddress,
-  maxUint256,
-  toFunctionSelector,
-  type Abi,
-  type AbiFunction,
-  type AbiParameter,
-  type Address,
-  type Hex,
-} from "viem";
+import { decodeAbiParameters, getAddress, maxUint256, toFunctionSelector, type Abi, type AbiFunction, type AbiParameter, type Address, type Hex } from "viem";
 import * as abis from "../../abis/index.js";
 import type { AllowList } from "./allow-list.js";
 import { sameAddress } from "../address.js";
@@ -290,7 +280,8 @@ export function moneySafetyViolations(
   /** Rule 9: an address argument that is neither the owner, a contract nor a token. */
   const foreign = (label: string, path: string, v: unknown, allow: AllowList) => {
     const a = typeof v === "string" ? v.toLowerCase() : "";
-    if (!sameAddress(a, owner) && !allow.contracts.has(a) && !allow.tokens.has(a)) add(`${label}: ${path} is ${String(v)}, not the owner, a service contract or a token of the request`);
+    if (!sameAddress(a, owner) && !allow.contracts.has(a) && !allow.tokens.has(a))
+      add(`${label}: ${path} is ${String(v)}, not the owner, a service contract or a token of the request`);
   };
   type Allowance = { step: number; token: Address; spender: Address; amount: bigint; remaining: bigint; open: boolean };
   const allowances: Allowance[] = [];
@@ -324,7 +315,9 @@ export function moneySafetyViolations(
       for (const { path, value: v } of namedArguments(addressMatch, first.inputs, first.args)) foreign(label, path, v, allow);
       if (isApprove) {
         const spender = addr(first.args[0]);
-        const pulled = bundle.steps.slice(index + 1).some((s) => sameAddress(s.to, spender) && typeof s.data === "string" && spendBySelector.has(selectorOf(s.data)));
+        const pulled = bundle.steps
+          .slice(index + 1)
+          .some((s) => sameAddress(s.to, spender) && typeof s.data === "string" && spendBySelector.has(selectorOf(s.data)));
         if (!spender || !allow.contracts.has(spender.toLowerCase()) || !pulled)
           add(`${label}: the spender ${String(spender)} is not a service contract that a later step of the bundle pulls with`);
       }
@@ -355,11 +348,13 @@ export function moneySafetyViolations(
     if (selector === accountLadderSelector) {
       const inner = { data: first.args[0] as Hex };
       const call = decodeStepAll(inner).find((r) => r.contractAbiName === "ladderStrategyAbi");
-      if (!call || !accountCallSelectors.has(selectorOf(inner.data))) add(`${label}: the account call is not a LadderStrategy open, close, setRepeat or collect`);
+      if (!call || !accountCallSelectors.has(selectorOf(inner.data)))
+        add(`${label}: the account call is not a LadderStrategy open, close, setRepeat or collect`);
       else {
         for (const { path, value: v } of roleArguments(call.inputs, call.args, "data."))
           if (!sameAddress(addr(v), owner)) add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
-        if (options.allow) for (const { path, value: v } of namedArguments(addressMatch, call.inputs, call.args, "data.")) foreign(label, path, v, options.allow);
+        if (options.allow)
+          for (const { path, value: v } of namedArguments(addressMatch, call.inputs, call.args, "data.")) foreign(label, path, v, options.allow);
         if (options.deadlineWindow)
           for (const { path, value: v } of namedArguments(deadlineMatch, call.inputs, call.args, "data.")) {
             const problem = deadlineProblem(v, options.deadlineWindow);

@@ -152,7 +152,10 @@ const describers: Record<string, Describer> = {
   "upDepositQueueAbi.requestDeposit": ([assets, owner, minimumSharesOut], to, w, n) => ({
     action: "Deposit",
     summary: `Deposit ${w.amount(big(assets), n.usdg)} into ${w.contract(vaultOf(to, n))} through ${w.contract(to)}`,
-    details: [`At least ${shares(big(minimumSharesOut), vaultOf(to, n), w)}, to ${w.who(owner)}.`, "The deposit waits in the queue until its keeper settles it."],
+    details: [
+      `At least ${shares(big(minimumSharesOut), vaultOf(to, n), w)}, to ${w.who(owner)}.`,
+      "The deposit waits in the queue until its keeper settles it.",
+    ],
   }),
   "upDepositQueueAbi.cancel": ([id], to, w) => ({
     action: "Cancel deposit",
@@ -172,7 +175,9 @@ const describers: Record<string, Describer> = {
   "upVaultAbi.redeemEmergencyInKind": ([exit], to, w, n) => ({
     action: "Withdraw in kind",
     summary: `Withdraw ${shares(big(field(exit, "shares")), to, w)} from ${w.contract(to)} in kind`,
-    details: [`At least ${inKindOut(big(field(exit, "minTokenOut")), to, w, n)} and ${w.amount(big(field(exit, "minUsdgOut")), n.usdg)}, to ${w.who(field(exit, "receiver"))}.`],
+    details: [
+      `At least ${inKindOut(big(field(exit, "minTokenOut")), to, w, n)} and ${w.amount(big(field(exit, "minUsdgOut")), n.usdg)}, to ${w.who(field(exit, "receiver"))}.`,
+    ],
   }),
 
   // stock-token vaults
@@ -209,7 +214,11 @@ const describers: Record<string, Describer> = {
         : `Buy ${w.symbolOf(token)} with ${w.amount(big(amountIn), n.usdg)} now on ${w.contract(to)}, for at least ${w.amount(big(minAmountOut), token)}`,
     details: ["The order fills at once at the market price, or the transaction fails."],
   }),
-  "limitOrderHookAbi.cancel": ([id], to, w) => ({ action: "Cancel order", summary: `Cancel limit order #${big(id)} on ${w.contract(to)}`, details: ["What is not filled becomes claimable by you."] }),
+  "limitOrderHookAbi.cancel": ([id], to, w) => ({
+    action: "Cancel order",
+    summary: `Cancel limit order #${big(id)} on ${w.contract(to)}`,
+    details: ["What is not filled becomes claimable by you."],
+  }),
   "limitOrderHookAbi.claim0": ([id], to, w) => ({ action: "Claim", summary: `Claim the first token of limit order #${big(id)} on ${w.contract(to)}` }),
   "limitOrderHookAbi.claim1": ([id], to, w) => ({ action: "Claim", summary: `Claim the second token of limit order #${big(id)} on ${w.contract(to)}` }),
   "limitOrderHookAbi.claimBoth": ([id], to, w) => ({ action: "Claim", summary: `Claim everything limit order #${big(id)} holds for you on ${w.contract(to)}` }),
@@ -219,9 +228,19 @@ const describers: Record<string, Describer> = {
   "gridStrategyAbi.open": ([p], to, w, n) => gridOpen(p, to, w, n),
   "gridStrategyAbi.openWithMarket": ([p, minTokenOut], to, w, n) => {
     const said = gridOpen(p, to, w, n);
-    return { ...said, details: [...(said.details ?? []), `It first buys ${w.symbolOf(field(p, "token"))} at the market price: at least ${w.amount(big(minTokenOut), field(p, "token"))}.`] };
+    return {
+      ...said,
+      details: [
+        ...(said.details ?? []),
+        `It first buys ${w.symbolOf(field(p, "token"))} at the market price: at least ${w.amount(big(minTokenOut), field(p, "token"))}.`,
+      ],
+    };
   },
-  "gridStrategyAbi.close": ([id], to, w) => ({ action: "Close grid", summary: `Close grid #${big(id)} on ${w.contract(to)}`, details: ["What it holds comes back to you."] }),
+  "gridStrategyAbi.close": ([id], to, w) => ({
+    action: "Close grid",
+    summary: `Close grid #${big(id)} on ${w.contract(to)}`,
+    details: ["What it holds comes back to you."],
+  }),
   "gridStrategyAbi.setRepeat": ([id, repeat], to, w) => ({
     action: "Set repeat",
     summary: `${repeat === true ? "Turn on" : "Turn off"} repeating for grid #${big(id)} on ${w.contract(to)}`,
@@ -248,14 +267,21 @@ const describers: Record<string, Describer> = {
   "ladderStrategyAbi.close": ([id, mask], to, w) => ({
     action: "Close ladder",
     summary: `Close ladder strategy #${big(id)} on ${w.contract(to)}`,
-    details: [Number(mask) === 0 ? "Every part stops; the funds stay there to collect later." : `Every part stops, and what it holds on ${sidesOfMask(mask)} is paid out to you now.`],
+    details: [
+      Number(mask) === 0
+        ? "Every part stops; the funds stay there to collect later."
+        : `Every part stops, and what it holds on ${sidesOfMask(mask)} is paid out to you now.`,
+    ],
   }),
   "ladderStrategyAbi.setRepeat": ([id, mask], to, w) => ({
     action: "Set repeat",
     summary: `Make ladder strategy #${big(id)} on ${w.contract(to)} repeat on ${sidesOfMask(mask)}`,
     details: ["A part back on a repeating side trades again; on the other side it finishes."],
   }),
-  "ladderStrategyAbi.collect": ([id, mask], to, w) => ({ action: "Collect", summary: `Collect what ladder strategy #${big(id)} on ${w.contract(to)} holds for you on ${sidesOfMask(mask)}` }),
+  "ladderStrategyAbi.collect": ([id, mask], to, w) => ({
+    action: "Collect",
+    summary: `Collect what ladder strategy #${big(id)} on ${w.contract(to)} holds for you on ${sidesOfMask(mask)}`,
+  }),
 
   // swaps and baskets
   "swapRouterAbi.swap": ([req], to, w) => ({
@@ -274,7 +300,10 @@ const describers: Record<string, Describer> = {
   "basketZapAbi.sell": ([pool, bptIn, tokenOut, legs, minOut, recipient, deadline], to, w) => ({
     action: "Sell basket",
     summary: `Sell ${w.amount(big(bptIn), pool)} for at least ${w.amount(big(minOut), tokenOut)} through ${w.contract(to)}`,
-    details: [`The output goes to ${w.who(recipient)}.`, `${Array.isArray(legs) ? legs.length : 0} trades through the swap aggregator; valid until ${deadlineOf(deadline)}.`],
+    details: [
+      `The output goes to ${w.who(recipient)}.`,
+      `${Array.isArray(legs) ? legs.length : 0} trades through the swap aggregator; valid until ${deadlineOf(deadline)}.`,
+    ],
   }),
   "basketMakerAbi.make": ([basket, tokenIn, amountIn, legs, minBptOut, recipient, deadline], to, w) => {
     const tokens = field(basket, "tokens");
@@ -315,9 +344,11 @@ function deadlineOf(deadline: unknown): string {
 function reading(step: DescribeStepParameters, names: DescribeNames): DecodedStep | undefined {
   const all = decodeStepAll({ data: step.data as Hex });
   const abi = names.contracts[lower(step.to)]?.abi;
-  return (abi && all.find((r) => r.contractAbiName === abi && describers[`${r.contractAbiName}.${r.functionName}`])) ||
+  return (
+    (abi && all.find((r) => r.contractAbiName === abi && describers[`${r.contractAbiName}.${r.functionName}`])) ||
     all.find((r) => describers[`${r.contractAbiName}.${r.functionName}`]) ||
-    all[0];
+    all[0]
+  );
 }
 
 /** One step in words. */
@@ -335,17 +366,44 @@ export function describeStep(step: DescribeStepParameters, names: DescribeNames)
     const inner = decodeStepAll({ data: decoded.args[0] as Hex }).find((r) => r.contractAbiName === "ladderStrategyAbi");
     const describe = inner && describers[`ladderStrategyAbi.${inner.functionName}`];
     const ladder = Object.entries(names.contracts).find(([, c]) => c.abi === "ladderStrategyAbi")?.[0];
-    if (!inner || !describe) return { ...base, action: "Agent account call", summary: `Call ${w.contract(to)} with a ladder call the service cannot read`, approval: false, known: false };
+    if (!inner || !describe)
+      return {
+        ...base,
+        action: "Agent account call",
+        summary: `Call ${w.contract(to)} with a ladder call the service cannot read`,
+        approval: false,
+        known: false,
+      };
     const said = describe(inner.args, getAddress(ladder ?? to), w, names);
-    return { ...base, action: said.action, summary: `Through your agent account ${toName ? `(${toName})` : to}: ${lowerFirst(said.summary)}`, details: said.details ?? [], approval: false, known: true };
+    return {
+      ...base,
+      action: said.action,
+      summary: `Through your agent account ${toName ? `(${toName})` : to}: ${lowerFirst(said.summary)}`,
+      details: said.details ?? [],
+      approval: false,
+      known: true,
+    };
   }
 
   const describe = describers[`${decoded.contractAbiName}.${decoded.functionName}`];
   if (!describe) {
-    return { ...base, action: decoded.functionName, summary: `Call ${decoded.functionName}(${decoded.inputs.map((p: AbiParameter) => p.name).join(", ")}) on ${w.contract(to)}`, approval: false, known: true };
+    return {
+      ...base,
+      action: decoded.functionName,
+      summary: `Call ${decoded.functionName}(${decoded.inputs.map((p: AbiParameter) => p.name).join(", ")}) on ${w.contract(to)}`,
+      approval: false,
+      known: true,
+    };
   }
   const said = describe(decoded.args, to, w, names);
-  return { ...base, action: said.action, summary: said.summary, details: said.details ?? [], approval: decoded.contractAbiName === "testTokenAbi" && decoded.functionName === "approve", known: true };
+  return {
+    ...base,
+    action: said.action,
+    summary: said.summary,
+    details: said.details ?? [],
+    approval: decoded.contractAbiName === "testTokenAbi" && decoded.functionName === "approve",
+    known: true,
+  };
 }
 
 /** Every step in words, in the bundle's order. */

@@ -83,8 +83,7 @@ export function buildLadderStrategy(parameters: BuildLadderStrategyParameters): 
   const ladder = checkAddress("ladder", parameters.ladder);
   const { action } = parameters;
   const via = parameters.via ?? "wallet";
-  if (!ladderStrategyActions.includes(action))
-    throw new BundleError("INVALID_REQUEST", `action must be one of ${ladderStrategyActions.join(", ")}`);
+  if (!ladderStrategyActions.includes(action)) throw new BundleError("INVALID_REQUEST", `action must be one of ${ladderStrategyActions.join(", ")}`);
   if (via !== "wallet" && via !== "account") throw new BundleError("INVALID_REQUEST", "via must be wallet or account");
   const account = via === "account" ? checkAddress("account", required("account", parameters.account, "with via account")) : undefined;
   const why = `for action ${action}`;
@@ -101,7 +100,12 @@ export function buildLadderStrategy(parameters: BuildLadderStrategyParameters): 
     // The market's refusals first (they name the part and its exact minimum), then the shape's.
     if (parameters.market) checkAgainstMarket(legs, sellFirst, parameters.market);
     legs.forEach((l, i) => {
-      if (l.amount === 0n) throw new BundleError("AMOUNT_TOO_SMALL", `part ${i + 1}: the amount must be more than 0`, { part: i + 1, minimum: "1", unit: sellFirst ? "token" : "USDG" });
+      if (l.amount === 0n)
+        throw new BundleError("AMOUNT_TOO_SMALL", `part ${i + 1}: the amount must be more than 0`, {
+          part: i + 1,
+          minimum: "1",
+          unit: sellFirst ? "token" : "USDG",
+        });
       if (l.sellPriceX18 <= l.buyPriceX18) throw new BundleError("INVALID_REQUEST", `part ${i + 1}: sellPriceX18 must be above buyPriceX18`, { part: i + 1 });
     });
     const total = legs.reduce((sum, l) => sum + l.amount, 0n);
@@ -166,11 +170,11 @@ function checkAgainstMarket(legs: readonly LadderStrategyLeg[], sellFirst: boole
     const minimum = minLegAmount(i, sellFirst, l.sellPriceX18, market);
     if (l.amount < minimum) {
       const unit = sellFirst ? "token" : "USDG";
-      throw new BundleError(
-        i === 0 ? "FIRST_TOO_SMALL" : "FOLLOW_UP_TOO_SMALL",
-        `part ${i + 1}: the amount must be at least ${minimum} (${unit} base units)`,
-        { part: i + 1, minimum: minimum.toString(), unit },
-      );
+      throw new BundleError(i === 0 ? "FIRST_TOO_SMALL" : "FOLLOW_UP_TOO_SMALL", `part ${i + 1}: the amount must be at least ${minimum} (${unit} base units)`, {
+        part: i + 1,
+        minimum: minimum.toString(),
+        unit,
+      });
     }
   });
   legs.forEach((l, i) => {
@@ -228,7 +232,12 @@ export function ladderRevertDetails(reason: string, params: Record<string, unkno
 }
 
 /** LadderStrategy.minLegAmount: USDG for buy-first; for sell-first the token worth it at the sell line, rounded up. */
-export function minLegAmount(leg: number, sellFirst: boolean, sellPriceX18: bigint, market: Pick<LadderStrategyMarket, "decimals" | "minFirstLegUsdg" | "minFollowUpUsdg">): bigint {
+export function minLegAmount(
+  leg: number,
+  sellFirst: boolean,
+  sellPriceX18: bigint,
+  market: Pick<LadderStrategyMarket, "decimals" | "minFirstLegUsdg" | "minFollowUpUsdg">,
+): bigint {
   const minUsdg = leg === 0 ? market.minFirstLegUsdg : market.minFollowUpUsdg;
   if (!sellFirst) return minUsdg;
   const scaled = minUsdg * 10n ** 12n * 10n ** BigInt(market.decimals);
@@ -272,7 +281,11 @@ export function accountLimitRefusal(legs: readonly LadderStrategyLeg[], sellFirs
         details: { part: i + 1, priceUsd: toUsd(l.buyPriceX18), limitUsd: toUsd(limits.floorX18) },
       };
   if (limits.ceilingX18 === 0n)
-    return { code: "ACCOUNT_CEILING", message: "the account has no ceiling, which every open requires: the account's owner must set one (setLimits)", details: { limitUsd: 0 } };
+    return {
+      code: "ACCOUNT_CEILING",
+      message: "the account has no ceiling, which every open requires: the account's owner must set one (setLimits)",
+      details: { limitUsd: 0 },
+    };
   for (const [i, l] of legs.entries())
     if (l.sellPriceX18 > limits.ceilingX18)
       return {

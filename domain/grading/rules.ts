@@ -75,7 +75,8 @@ export function planAction(kind: BundleKind | string, steps: readonly FiledStep[
     case "vault-withdraw":
     case "up-vault-withdraw":
     case "stock-vault-withdraw":
-      if (fn === "redeemInKind" || fn === "redeemEmergencyInKind" || (kind === "stock-vault-withdraw" && fn === "redeem")) return ng("in-kind", "in-kind withdrawal");
+      if (fn === "redeemInKind" || fn === "redeemEmergencyInKind" || (kind === "stock-vault-withdraw" && fn === "redeem"))
+        return ng("in-kind", "in-kind withdrawal");
       if (fn === "request" || fn === "requestRedeem") return { rule: "withdraw", action: "queued withdrawal", vault: null, queued: true };
       if (fn === "withdrawUSDG") return { rule: "withdraw", action: "withdrawal in USDG", vault: lower(args[0]), queued: false };
       return { rule: "withdraw", action: "withdrawal in USDG", vault: lower(main!.to), queued: false };

@@ -95,13 +95,43 @@ export function allowRules(d: PolicyDeployments): AllowRule[] {
 
   if (usdg) {
     const spenders = defined([...merged.map((v) => v.address), ...up.map((v) => v.depositQueue), stock.length ? router : undefined, grid]);
-    add({ name: "usdg-approve", description: "USDG approve to the agent vaults, queues, routers and grid strategy", to: [usdg], functions: [approve], words: [spender(spenders)], notes: ["Approvals are exact amounts in every bundle; the policy bounds the spender, not the amount."] });
+    add({
+      name: "usdg-approve",
+      description: "USDG approve to the agent vaults, queues, routers and grid strategy",
+      to: [usdg],
+      functions: [approve],
+      words: [spender(spenders)],
+      notes: ["Approvals are exact amounts in every bundle; the policy bounds the spender, not the amount."],
+    });
   }
-  if (hook) add({ name: "token-approve-limit-order-hook", description: "Token approve to the limit-order hook", to: null, functions: [approve], words: [spender([hook])], notes: ["Any token may be approved, only to the hook."] });
-  if (zap) add({ name: "token-approve-basket-zap", description: "Token approve to the basket zap", to: null, functions: [approve], words: [spender([zap])], notes: ["Any token may be approved, only to the zap."] });
+  if (hook)
+    add({
+      name: "token-approve-limit-order-hook",
+      description: "Token approve to the limit-order hook",
+      to: null,
+      functions: [approve],
+      words: [spender([hook])],
+      notes: ["Any token may be approved, only to the hook."],
+    });
+  if (zap)
+    add({
+      name: "token-approve-basket-zap",
+      description: "Token approve to the basket zap",
+      to: null,
+      functions: [approve],
+      words: [spender([zap])],
+      notes: ["Any token may be approved, only to the zap."],
+    });
 
   const mergedAt = defined(merged.map((v) => v.address));
-  add({ name: "vault-deposit-request", description: "Merged vault deposit request, shares to the wallet", to: mergedAt, functions: [fn(mergedVaultAbi, "requestDeposit")], words: [wallet(1, "receiver")], notes: [] });
+  add({
+    name: "vault-deposit-request",
+    description: "Merged vault deposit request, shares to the wallet",
+    to: mergedAt,
+    functions: [fn(mergedVaultAbi, "requestDeposit")],
+    words: [wallet(1, "receiver")],
+    notes: [],
+  });
   add({
     name: "vault-cancel",
     description: "Cancel of the wallet's own queued deposit (merged vault) or queued withdrawal (its redeem queue)",
@@ -110,13 +140,49 @@ export function allowRules(d: PolicyDeployments): AllowRule[] {
     words: [],
     notes: ["The contract refunds the request's own owner; the id names nothing else."],
   });
-  add({ name: "vault-withdraw-usdg", description: "Merged vault withdrawal in USDG to the wallet", to: mergedAt, functions: [fn(mergedVaultAbi, "redeem")], words: [wallet(1, "receiver")], notes: [] });
-  add({ name: "vault-withdraw-in-kind", description: "Merged vault withdrawal in kind to the wallet", to: mergedAt, functions: [fn(mergedVaultAbi, "redeemInKind")], words: [wallet(1, "receiver")], notes: [] });
+  add({
+    name: "vault-withdraw-usdg",
+    description: "Merged vault withdrawal in USDG to the wallet",
+    to: mergedAt,
+    functions: [fn(mergedVaultAbi, "redeem")],
+    words: [wallet(1, "receiver")],
+    notes: [],
+  });
+  add({
+    name: "vault-withdraw-in-kind",
+    description: "Merged vault withdrawal in kind to the wallet",
+    to: mergedAt,
+    functions: [fn(mergedVaultAbi, "redeemInKind")],
+    words: [wallet(1, "receiver")],
+    notes: [],
+  });
 
   const upPairs = up.filter((v) => v.withdrawalQueue).map((v) => [v.address.toLowerCase(), v.withdrawalQueue!.toLowerCase()] as const);
-  add({ name: "up-share-approve", description: "Up vault share approve to its own withdrawal queue", to: upPairs.map(([v]) => v), functions: [approve], words: [], pair: { word: 0, param: "spender", pairs: upPairs }, notes: [] });
-  add({ name: "up-deposit-request", description: "Up vault deposit request, shares to the wallet", to: defined(up.map((v) => v.depositQueue)), functions: [fn(upDepositQueueAbi, "requestDeposit")], words: [wallet(1, "owner")], notes: [] });
-  add({ name: "up-withdrawal-request", description: "Up vault withdrawal request, paid to the wallet", to: defined(up.map((v) => v.withdrawalQueue)), functions: [fn(upWithdrawalQueueAbi, "requestRedeem")], words: [wallet(1, "owner")], notes: [] });
+  add({
+    name: "up-share-approve",
+    description: "Up vault share approve to its own withdrawal queue",
+    to: upPairs.map(([v]) => v),
+    functions: [approve],
+    words: [],
+    pair: { word: 0, param: "spender", pairs: upPairs },
+    notes: [],
+  });
+  add({
+    name: "up-deposit-request",
+    description: "Up vault deposit request, shares to the wallet",
+    to: defined(up.map((v) => v.depositQueue)),
+    functions: [fn(upDepositQueueAbi, "requestDeposit")],
+    words: [wallet(1, "owner")],
+    notes: [],
+  });
+  add({
+    name: "up-withdrawal-request",
+    description: "Up vault withdrawal request, paid to the wallet",
+    to: defined(up.map((v) => v.withdrawalQueue)),
+    functions: [fn(upWithdrawalQueueAbi, "requestRedeem")],
+    words: [wallet(1, "owner")],
+    notes: [],
+  });
   add({
     name: "up-request-cancel",
     description: "Cancel of the wallet's own up vault deposit or withdrawal request",
@@ -128,23 +194,81 @@ export function allowRules(d: PolicyDeployments): AllowRule[] {
 
   if (router) {
     const stockPairs = stock.map((v) => [v.address.toLowerCase(), (v.router ?? router).toLowerCase()] as const);
-    add({ name: "stock-share-approve", description: "Stock-token vault share approve to its router", to: stockPairs.map(([v]) => v), functions: [approve], words: [], pair: { word: 0, param: "spender", pairs: stockPairs }, notes: [] });
-    if (stock.length) add({ name: "stock-withdraw-usdg", description: "Stock-token vault withdrawal in USDG to the wallet, through the router", to: [router], functions: [fn(stockVaultRouterAbi, "withdrawUSDG")], words: [wallet(3, "receiver")], notes: [] });
+    add({
+      name: "stock-share-approve",
+      description: "Stock-token vault share approve to its router",
+      to: stockPairs.map(([v]) => v),
+      functions: [approve],
+      words: [],
+      pair: { word: 0, param: "spender", pairs: stockPairs },
+      notes: [],
+    });
+    if (stock.length)
+      add({
+        name: "stock-withdraw-usdg",
+        description: "Stock-token vault withdrawal in USDG to the wallet, through the router",
+        to: [router],
+        functions: [fn(stockVaultRouterAbi, "withdrawUSDG")],
+        words: [wallet(3, "receiver")],
+        notes: [],
+      });
   }
-  add({ name: "stock-withdraw-in-kind", description: "Stock-token vault withdrawal in kind to the wallet, of its own shares", to: defined(stock.map((v) => v.address)), functions: [fn(stockVaultAbi, "redeem")], words: [wallet(1, "receiver"), wallet(2, "owner")], notes: [] });
+  add({
+    name: "stock-withdraw-in-kind",
+    description: "Stock-token vault withdrawal in kind to the wallet, of its own shares",
+    to: defined(stock.map((v) => v.address)),
+    functions: [fn(stockVaultAbi, "redeem")],
+    words: [wallet(1, "receiver"), wallet(2, "owner")],
+    notes: [],
+  });
 
   if (zap) {
-    add({ name: "basket-buy", description: "Basket buy through the zap, basket tokens to the wallet", to: [zap], functions: [fn(basketZapAbi, "buy")], words: [wallet(5, "recipient")], notes: ["The deadline and the legs are the zap's to check."] });
-    add({ name: "basket-sell", description: "Basket sell through the zap, paid to the wallet", to: [zap], functions: [fn(basketZapAbi, "sell")], words: [wallet(5, "recipient")], notes: [] });
+    add({
+      name: "basket-buy",
+      description: "Basket buy through the zap, basket tokens to the wallet",
+      to: [zap],
+      functions: [fn(basketZapAbi, "buy")],
+      words: [wallet(5, "recipient")],
+      notes: ["The deadline and the legs are the zap's to check."],
+    });
+    add({
+      name: "basket-sell",
+      description: "Basket sell through the zap, paid to the wallet",
+      to: [zap],
+      functions: [fn(basketZapAbi, "sell")],
+      words: [wallet(5, "recipient")],
+      notes: [],
+    });
   }
   if (hook) {
-    add({ name: "limit-order-create", description: "Limit-order create (limit and market orders); the order belongs to the caller", to: [hook], functions: [fn(limitOrderHookAbi, "create"), fn(limitOrderHookAbi, "createMarketOrder")], words: [], notes: ["The hook records the sender as the order's owner and pays only it."] });
+    add({
+      name: "limit-order-create",
+      description: "Limit-order create (limit and market orders); the order belongs to the caller",
+      to: [hook],
+      functions: [fn(limitOrderHookAbi, "create"), fn(limitOrderHookAbi, "createMarketOrder")],
+      words: [],
+      notes: ["The hook records the sender as the order's owner and pays only it."],
+    });
     add({ name: "limit-order-cancel", description: "Limit-order cancel", to: [hook], functions: [fn(limitOrderHookAbi, "cancel")], words: [], notes: [] });
-    add({ name: "limit-order-claim", description: "Limit-order claim", to: [hook], functions: [fn(limitOrderHookAbi, "claim0"), fn(limitOrderHookAbi, "claim1"), fn(limitOrderHookAbi, "claimBoth")], words: [], notes: [] });
+    add({
+      name: "limit-order-claim",
+      description: "Limit-order claim",
+      to: [hook],
+      functions: [fn(limitOrderHookAbi, "claim0"), fn(limitOrderHookAbi, "claim1"), fn(limitOrderHookAbi, "claimBoth")],
+      words: [],
+      notes: [],
+    });
     add({ name: "limit-order-realize", description: "Limit-order realize", to: [hook], functions: [fn(limitOrderHookAbi, "realize")], words: [], notes: [] });
   }
   if (grid) {
-    add({ name: "grid-open", description: "Grid open (also with a market buy); the grid belongs to the caller", to: [grid], functions: [fn(gridStrategyAbi, "open"), fn(gridStrategyAbi, "openWithMarket")], words: [], notes: ["The strategy records the sender as the grid's owner and pays only it."] });
+    add({
+      name: "grid-open",
+      description: "Grid open (also with a market buy); the grid belongs to the caller",
+      to: [grid],
+      functions: [fn(gridStrategyAbi, "open"), fn(gridStrategyAbi, "openWithMarket")],
+      words: [],
+      notes: ["The strategy records the sender as the grid's owner and pays only it."],
+    });
     add({ name: "grid-close", description: "Grid close", to: [grid], functions: [fn(gridStrategyAbi, "close")], words: [], notes: [] });
     add({ name: "grid-set-repeat", description: "Grid set repeat", to: [grid], functions: [fn(gridStrategyAbi, "setRepeat")], words: [], notes: [] });
     add({ name: "grid-collect", description: "Grid collect", to: [grid], functions: [fn(gridStrategyAbi, "collect")], words: [], notes: [] });

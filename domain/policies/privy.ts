@@ -2,7 +2,18 @@
 // with field_source and operator). Transaction fields are `ethereum_transaction` conditions; arguments are
 // `ethereum_calldata` conditions decoded with the function's ABI, which reads them by position. Pure.
 import type { AbiFunction } from "viem";
-import { allowRules, documentWallet, normalizeWallet, POLICY_CHAIN_ID, POLICY_NOTES, policyContracts, WALLET_PLACEHOLDER, type AllowRule, type PolicyDeployments, type PolicyDocument } from "./allow-list.js";
+import {
+  allowRules,
+  documentWallet,
+  normalizeWallet,
+  POLICY_CHAIN_ID,
+  POLICY_NOTES,
+  policyContracts,
+  WALLET_PLACEHOLDER,
+  type AllowRule,
+  type PolicyDeployments,
+  type PolicyDocument,
+} from "./allow-list.js";
 
 export type PrivyCondition =
   | { field_source: "ethereum_transaction"; field: "to" | "value" | "chain_id"; operator: "eq" | "in"; value: string | string[] }
@@ -28,16 +39,28 @@ export function privyRules(rule: AllowRule, wallet: string | null): PrivyRule[] 
         { field_source: "ethereum_transaction", field: "value", operator: "eq", value: "0" },
       ];
       const to = pair ? [pair[0][0]] : rule.to;
-      if (to) conditions.push(to.length === 1 ? { field_source: "ethereum_transaction", field: "to", operator: "eq", value: to[0]! } : { field_source: "ethereum_transaction", field: "to", operator: "in", value: [...to] });
+      if (to)
+        conditions.push(
+          to.length === 1
+            ? { field_source: "ethereum_transaction", field: "to", operator: "eq", value: to[0]! }
+            : { field_source: "ethereum_transaction", field: "to", operator: "in", value: [...to] },
+        );
       // A function with no checked argument still needs a calldata condition: only calldata that decodes
       // as this function satisfies it, so it pins the selector (an amount or id is always >= 0).
       if (rule.words.length === 0 && !pair) conditions.push(calldata(pinField(f.item), "gte", "0"));
       for (const w of rule.words) {
         const name = f.item.inputs[w.word]!.name!;
-        conditions.push(w.equals === "wallet" ? calldata(name, "eq", who) : w.equals.length === 1 ? calldata(name, "eq", w.equals[0]!) : calldata(name, "in", [...w.equals]));
+        conditions.push(
+          w.equals === "wallet" ? calldata(name, "eq", who) : w.equals.length === 1 ? calldata(name, "eq", w.equals[0]!) : calldata(name, "in", [...w.equals]),
+        );
       }
       if (pair && rule.pair) conditions.push(calldata(f.item.inputs[rule.pair.word]!.name!, "eq", pair[0][1]));
-      return { name: `${rule.name}: ${f.signature}${pair ? ` on ${pair[0][0]}` : ""}`, method: "eth_sendTransaction" as const, action: "ALLOW" as const, conditions };
+      return {
+        name: `${rule.name}: ${f.signature}${pair ? ` on ${pair[0][0]}` : ""}`,
+        method: "eth_sendTransaction" as const,
+        action: "ALLOW" as const,
+        conditions,
+      };
     }),
   );
 }

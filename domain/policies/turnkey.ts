@@ -1,7 +1,18 @@
 // Turnkey's policy document: one ALLOW policy per allow-list rule, its condition in Turnkey's policy
 // language (`eth.tx.to`, `eth.tx.data[a..b]`, `eth.tx.chain_id`, `eth.tx.value`, single-quoted strings),
 // its consensus naming the agent's non-root user. Pure.
-import { allowRules, documentWallet, normalizeWallet, POLICY_CHAIN_ID, POLICY_NOTES, policyContracts, WALLET_PLACEHOLDER, type AllowRule, type PolicyDeployments, type PolicyDocument } from "./allow-list.js";
+import {
+  allowRules,
+  documentWallet,
+  normalizeWallet,
+  POLICY_CHAIN_ID,
+  POLICY_NOTES,
+  policyContracts,
+  WALLET_PLACEHOLDER,
+  type AllowRule,
+  type PolicyDeployments,
+  type PolicyDocument,
+} from "./allow-list.js";
 
 export const TURNKEY_USER_PLACEHOLDER = "<USER_ID>";
 
@@ -18,8 +29,13 @@ export function turnkeyCondition(rule: AllowRule, wallet: string | null): string
   const selectors = rule.functions.map((f) => f.selector);
   parts.push(selectors.length === 1 ? `eth.tx.data[0..10] == ${q(selectors[0]!)}` : `eth.tx.data[0..10] in ${list(selectors)}`);
   for (const w of rule.words) {
-    if (w.equals === "wallet") parts.push(`eth.tx.data[${10 + 64 * w.word}..${10 + 64 * w.word + 24}] == ${q("0".repeat(24))}`, `${addressSlice(w.word)} == ${q(walletHex)}`);
-    else parts.push(`eth.tx.data[${10 + 64 * w.word}..${10 + 64 * w.word + 24}] == ${q("0".repeat(24))}`, w.equals.length === 1 ? `${addressSlice(w.word)} == ${q(strip0x(w.equals[0]!))}` : `${addressSlice(w.word)} in ${list(w.equals.map(strip0x))}`);
+    if (w.equals === "wallet")
+      parts.push(`eth.tx.data[${10 + 64 * w.word}..${10 + 64 * w.word + 24}] == ${q("0".repeat(24))}`, `${addressSlice(w.word)} == ${q(walletHex)}`);
+    else
+      parts.push(
+        `eth.tx.data[${10 + 64 * w.word}..${10 + 64 * w.word + 24}] == ${q("0".repeat(24))}`,
+        w.equals.length === 1 ? `${addressSlice(w.word)} == ${q(strip0x(w.equals[0]!))}` : `${addressSlice(w.word)} in ${list(w.equals.map(strip0x))}`,
+      );
   }
   if (rule.pair) {
     const p = rule.pair;

@@ -32,7 +32,12 @@ export type PeriodResult = {
 };
 
 /** Grid and dip-ladder results of one token for every window of 1-30 days that its prices cover. */
-export function tokenPeriodResults(hourly: PriceSeries, now: number, fees: { gridFeeBps: number; ladderFeeBps: number }, periods = MAX_PERIOD_DAYS): PeriodResult[] {
+export function tokenPeriodResults(
+  hourly: PriceSeries,
+  now: number,
+  fees: { gridFeeBps: number; ladderFeeBps: number },
+  periods = MAX_PERIOD_DAYS,
+): PeriodResult[] {
   const out: PeriodResult[] = [];
   if (hourly.length < 2) return out;
   const first = hourly.start[0]!;
@@ -45,17 +50,48 @@ export function tokenPeriodResults(hourly: PriceSeries, now: number, fees: { gri
     const train = seriesBetween(hourly, start - n * DAY, start);
     const lines = train.length >= 2 ? pickLines(train, BOARD_BUDGET_USD, fees.gridFeeBps) : null;
     if (lines) {
-      const r = backtestGrid(window, { buyPrice: lines.buyPrice, sellPrice: lines.sellPrice, amountUsd: BOARD_BUDGET_USD, repeat: true, feeBps: fees.gridFeeBps });
-      out.push({ style: "grid", periodDays: n, from: start, to: now, returnPct: r.returnPct, holdReturnPct: hold, trades: r.trades, buyPrice: lines.buyPrice, sellPrice: lines.sellPrice });
+      const r = backtestGrid(window, {
+        buyPrice: lines.buyPrice,
+        sellPrice: lines.sellPrice,
+        amountUsd: BOARD_BUDGET_USD,
+        repeat: true,
+        feeBps: fees.gridFeeBps,
+      });
+      out.push({
+        style: "grid",
+        periodDays: n,
+        from: start,
+        to: now,
+        returnPct: r.returnPct,
+        holdReturnPct: hold,
+        trades: r.trades,
+        buyPrice: lines.buyPrice,
+        sellPrice: lines.sellPrice,
+      });
     }
     const dip = runDipLadder(hourly, start, now + 1, BOARD_BUDGET_USD, fees.ladderFeeBps);
-    if (dip) out.push({ style: "dip-ladder", periodDays: n, from: start, to: now, returnPct: dip.returnPct, holdReturnPct: hold, trades: dip.buys + dip.sells, startPrice: dip.startPrice });
+    if (dip)
+      out.push({
+        style: "dip-ladder",
+        periodDays: n,
+        from: start,
+        to: now,
+        returnPct: dip.returnPct,
+        holdReturnPct: hold,
+        trades: dip.buys + dip.sells,
+        startPrice: dip.startPrice,
+      });
   }
   return out;
 }
 
 /** A vault's results: a deposit at each window start (the last share price at or before it) valued now. */
-export function vaultPeriodResults(sharePrices: { timestamp: number; sharePrice: number }[], now: number, holdOf: (from: number) => number | null, periods = MAX_PERIOD_DAYS): PeriodResult[] {
+export function vaultPeriodResults(
+  sharePrices: { timestamp: number; sharePrice: number }[],
+  now: number,
+  holdOf: (from: number) => number | null,
+  periods = MAX_PERIOD_DAYS,
+): PeriodResult[] {
   const out: PeriodResult[] = [];
   if (sharePrices.length < 2) return out;
   const last = sharePrices[sharePrices.length - 1]!.sharePrice;
@@ -101,13 +137,19 @@ export function rankBoard<T>(all: BoardEntry<T>[], o: RankOptions): Ranked<T> {
   let shorterWindow: string | null = null;
   const has = (n: number) => all.some((e) => e.result.periodDays === n);
   while (periodDays > 1 && !has(periodDays)) periodDays--;
-  if (periodDays !== o.periodDays) shorterWindow = has(periodDays) ? `Nothing has ${o.periodDays} days of history yet: showing ${periodDays}d, the longest shorter window with results` : null;
+  if (periodDays !== o.periodDays)
+    shorterWindow = has(periodDays) ? `Nothing has ${o.periodDays} days of history yet: showing ${periodDays}d, the longest shorter window with results` : null;
   const inPeriod = all.filter((e) => e.result.periodDays === periodDays && (!o.style || e.result.style === o.style));
   const slice = inPeriod.filter((e) => (!o.key || e.key === o.key) && (!o.category || e.category === o.category));
   const positive = (xs: BoardEntry<T>[]) => xs.some((e) => e.result.returnPct > 0);
   if ((o.key || o.category) && !positive(slice) && positive(inPeriod)) {
     const what = [o.key && "this token", o.category && `category ${o.category}`].filter(Boolean).join(" and ");
-    return { periodDays, shorterWindow, widened: `Nothing positive for ${what} over ${periodDays}d: widened to every token and category`, entries: rankEntries(inPeriod) };
+    return {
+      periodDays,
+      shorterWindow,
+      widened: `Nothing positive for ${what} over ${periodDays}d: widened to every token and category`,
+      entries: rankEntries(inPeriod),
+    };
   }
   return { periodDays, shorterWindow, widened: null, entries: rankEntries(slice) };
 }

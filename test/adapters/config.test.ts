@@ -47,9 +47,7 @@ describe("loadConfig", () => {
 
   it.each(["abc", "0", "70000", "80.5"])("refuses PORT=%s with one line naming PORT", (value) => {
     expect(() => loadConfig({ PORT: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ PORT: value })).toThrow(
-      `Invalid configuration: PORT="${value}" must be a port number (an integer from 1 to 65535)`,
-    );
+    expect(() => loadConfig({ PORT: value })).toThrow(`Invalid configuration: PORT="${value}" must be a port number (an integer from 1 to 65535)`);
   });
 
   it("names every bad variable, on one line, without passwords", () => {

@@ -51,7 +51,9 @@ async function change(block: number, logIndex: number, branch = "a", owner = OWN
 const dropFrom = (fromBlock: number) => sql`delete from ${sql(VIEWS)}.activity where block_number >= ${fromBlock}`;
 
 const feed = (cursor?: string, extra = "", owner = OWNER) =>
-  t.app.request(`/v1/agent/accounts/${owner}/activity${cursor === undefined ? (extra ? `?${extra}` : "") : `?cursor=${encodeURIComponent(cursor)}${extra ? `&${extra}` : ""}`}`);
+  t.app.request(
+    `/v1/agent/accounts/${owner}/activity${cursor === undefined ? (extra ? `?${extra}` : "") : `?cursor=${encodeURIComponent(cursor)}${extra ? `&${extra}` : ""}`}`,
+  );
 
 async function poll(cursor?: string, extra = "", owner = OWNER) {
   const response = await feed(cursor, extra, owner);
@@ -66,7 +68,18 @@ async function poll(cursor?: string, extra = "", owner = OWNER) {
     after: string;
     more: boolean;
     reorged: boolean;
-    changes: { id: string; kind: string; block: number; blockHash: string; subject: string; contract: string; data: Record<string, unknown>; time: string; logIndex: number; txHash: string }[];
+    changes: {
+      id: string;
+      kind: string;
+      block: number;
+      blockHash: string;
+      subject: string;
+      contract: string;
+      data: Record<string, unknown>;
+      time: string;
+      logIndex: number;
+      txHash: string;
+    }[];
   };
 }
 

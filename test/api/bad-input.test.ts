@@ -112,7 +112,13 @@ function operationCases(path: string, method: string, op: OpenApiOperation): Cas
     if (p.in === "query" && p.required) {
       const { [p.name]: _omitted, ...rest } = requiredQuery;
       const q = new URLSearchParams(rest).toString();
-      out.push({ name: `${upper} ${path}: query ${p.name} missing`, method: upper, path: fill(path, pathValues) + (q ? `?${q}` : ""), status: 400, code: "INVALID_REQUEST" });
+      out.push({
+        name: `${upper} ${path}: query ${p.name} missing`,
+        method: upper,
+        path: fill(path, pathValues) + (q ? `?${q}` : ""),
+        status: 400,
+        code: "INVALID_REQUEST",
+      });
     }
   }
   // A well-formed address that names nothing, on a route that declares the 404 for it.
@@ -141,18 +147,47 @@ function bodyCases(method: string, target: string, schema: JsonSchema | undefine
   const out: Case[] = [
     { ...base, name: `${method} ${target}: malformed JSON`, headers: jsonHeaders, body: '{"owner": ', status: 400, code: "INVALID_REQUEST" },
     { ...base, name: `${method} ${target}: JSON with a trailing comma`, headers: jsonHeaders, body: '{"owner": "x",}', status: 400, code: "INVALID_REQUEST" },
-    { ...base, name: `${method} ${target}: text/plain`, headers: { "content-type": "text/plain" }, body: JSON.stringify({ owner: VALID }), status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
-    { ...base, name: `${method} ${target}: a form`, headers: { "content-type": "application/x-www-form-urlencoded" }, body: `owner=${VALID}`, status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
+    {
+      ...base,
+      name: `${method} ${target}: text/plain`,
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({ owner: VALID }),
+      status: 415,
+      code: "UNSUPPORTED_MEDIA_TYPE",
+    },
+    {
+      ...base,
+      name: `${method} ${target}: a form`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `owner=${VALID}`,
+      status: 415,
+      code: "UNSUPPORTED_MEDIA_TYPE",
+    },
     { ...base, name: `${method} ${target}: no content type`, headers: {}, body: JSON.stringify({ owner: VALID }), status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
-    { ...base, name: `${method} ${target}: 70 KiB`, headers: jsonHeaders, body: JSON.stringify({ owner: VALID, pad: "x".repeat(70 * 1024) }), status: 413, code: "PAYLOAD_TOO_LARGE" },
+    {
+      ...base,
+      name: `${method} ${target}: 70 KiB`,
+      headers: jsonHeaders,
+      body: JSON.stringify({ owner: VALID, pad: "x".repeat(70 * 1024) }),
+      status: 413,
+      code: "PAYLOAD_TOO_LARGE",
+    },
     { ...base, name: `${method} ${target}: a JSON array`, headers: jsonHeaders, body: "[]", status: 400, code: "INVALID_REQUEST" },
     { ...base, name: `${method} ${target}: JSON null`, headers: jsonHeaders, body: "null", status: 400, code: "INVALID_REQUEST" },
   ];
-  if ((s.required ?? []).length) out.push({ ...base, name: `${method} ${target}: an empty object`, headers: jsonHeaders, body: "{}", status: 400, code: "INVALID_REQUEST" });
+  if ((s.required ?? []).length)
+    out.push({ ...base, name: `${method} ${target}: an empty object`, headers: jsonHeaders, body: "{}", status: 400, code: "INVALID_REQUEST" });
   for (const [name, field] of Object.entries(s.properties ?? {})) {
     if (resolve(doc, field).pattern !== "^0x[0-9a-fA-F]{40}$") continue;
     for (const [what, value] of BAD_ADDRESSES.slice(0, 4)) {
-      out.push({ ...base, name: `${method} ${target}: body ${name} ${what}`, headers: jsonHeaders, body: JSON.stringify({ [name]: value }), status: 400, code: "INVALID_REQUEST" });
+      out.push({
+        ...base,
+        name: `${method} ${target}: body ${name} ${what}`,
+        headers: jsonHeaders,
+        body: JSON.stringify({ [name]: value }),
+        status: 400,
+        code: "INVALID_REQUEST",
+      });
     }
   }
   return out;
@@ -177,7 +212,8 @@ beforeAll(async () => {
     const op = echoDoc.paths!["/v1/agent/test/echo"]!.post as OpenApiOperation;
     const previous = doc;
     doc = echoDoc;
-    for (const c of bodyCases("POST", "/v1/agent/test/echo", op.requestBody!.content!["application/json"]!.schema)) cases.push({ ...c, name: `[test echo] ${c.name}` });
+    for (const c of bodyCases("POST", "/v1/agent/test/echo", op.requestBody!.content!["application/json"]!.schema))
+      cases.push({ ...c, name: `[test echo] ${c.name}` });
     doc = previous;
     echoApp = echo.app;
   }
@@ -192,7 +228,13 @@ beforeAll(async () => {
     { name: "activity: another owner's cursor", method: "GET", path: activity(VALID, theirs), status: 404, code: "CURSOR_NOT_FOUND" },
     { name: "activity: my cursor on another owner", method: "GET", path: activity(OTHER, mine), status: 404, code: "CURSOR_NOT_FOUND" },
     { name: "activity: my cursor, owner lowercased, still mine (control)", method: "GET", path: activity(VALID.toLowerCase(), mine), status: 200, code: "" },
-    { name: "activity: a random-looking unknown cursor", method: "GET", path: activity(VALID, "q8kVb2n5TzY1xW0aP3mL7rS9dF4gH6jK"), status: 404, code: "CURSOR_NOT_FOUND" },
+    {
+      name: "activity: a random-looking unknown cursor",
+      method: "GET",
+      path: activity(VALID, "q8kVb2n5TzY1xW0aP3mL7rS9dF4gH6jK"),
+      status: 404,
+      code: "CURSOR_NOT_FOUND",
+    },
     { name: "activity: garbage cursor", method: "GET", path: activity(VALID, "not a cursor"), status: 404, code: "CURSOR_NOT_FOUND" },
     { name: "activity: SQL in the cursor", method: "GET", path: activity(VALID, "' OR '1'='1"), status: 404, code: "CURSOR_NOT_FOUND" },
     { name: "activity: unicode cursor", method: "GET", path: activity(VALID, "cürsör-ünïcode"), status: 404, code: "CURSOR_NOT_FOUND" },
@@ -200,8 +242,24 @@ beforeAll(async () => {
     // Routing.
     { name: "an unknown route", method: "GET", path: "/v1/agent/no-such-route", status: 404, code: "NOT_FOUND" },
     { name: "a wrong method", method: "DELETE", path: `/v1/agent/accounts/${VALID}`, status: 404, code: "NOT_FOUND" },
-    { name: "a POST to a read route", method: "POST", path: `/v1/agent/accounts/${VALID}`, headers: { "content-type": "application/json" }, body: "{}", status: 404, code: "NOT_FOUND" },
-    { name: "an oversized body to a read route", method: "POST", path: `/v1/agent/accounts/${VALID}`, headers: { "content-type": "application/json", "content-length": String(70 * 1024) }, body: "x".repeat(70 * 1024), status: 413, code: "PAYLOAD_TOO_LARGE" },
+    {
+      name: "a POST to a read route",
+      method: "POST",
+      path: `/v1/agent/accounts/${VALID}`,
+      headers: { "content-type": "application/json" },
+      body: "{}",
+      status: 404,
+      code: "NOT_FOUND",
+    },
+    {
+      name: "an oversized body to a read route",
+      method: "POST",
+      path: `/v1/agent/accounts/${VALID}`,
+      headers: { "content-type": "application/json", "content-length": String(70 * 1024) },
+      body: "x".repeat(70 * 1024),
+      status: 413,
+      code: "PAYLOAD_TOO_LARGE",
+    },
     { name: "a path with an encoded slash", method: "GET", path: `/v1/agent/accounts/${VALID}%2Factivity`, status: 400, code: "INVALID_REQUEST" },
   );
 });
@@ -221,7 +279,11 @@ describe("bad input, across every route served", () => {
     const withInput = Object.entries(doc.paths ?? {})
       .filter(([, item]) => Object.values(item).some((op) => ((op as OpenApiOperation).parameters ?? []).length || (op as OpenApiOperation).requestBody))
       .map(([path]) => path);
-    for (const path of withInput) expect(cases.some((c) => c.name.includes(` ${path}:`)), path).toBe(true);
+    for (const path of withInput)
+      expect(
+        cases.some((c) => c.name.includes(` ${path}:`)),
+        path,
+      ).toBe(true);
   });
 
   it("answers each with its status and code, never a 5xx, always {error, code} from the catalog", async () => {
@@ -252,7 +314,11 @@ describe("bad input, across every route served", () => {
         continue;
       }
       const keys = Object.keys(body).sort();
-      const shapeOk = typeof body.error === "string" && (body.error as string).length > 0 && isErrorCode(body.code) && (keys.join() === "code,error" || keys.join() === "code,details,error");
+      const shapeOk =
+        typeof body.error === "string" &&
+        (body.error as string).length > 0 &&
+        isErrorCode(body.code) &&
+        (keys.join() === "code,error" || keys.join() === "code,details,error");
       if (!shapeOk) failures.push(`not {error, code} of the catalog: ${where}`);
       const codes = c.codes ?? [c.code];
       if (response.status !== c.status || !codes.includes(body.code as string)) failures.push(`expected ${c.status} ${codes.join("|")}: ${where}`);

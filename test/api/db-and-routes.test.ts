@@ -5,17 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createDb, migrateToLatest } from "../../adapters/db/connect.js";
 import { createSignRequest, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
-import {
-  connectRedis,
-  createTestDatabase,
-  DEAD_POSTGRES_URL,
-  deleteKeys,
-  json,
-  migratedDb,
-  randomPrefix,
-  testApp,
-  type TestDatabase,
-} from "./support.js";
+import { connectRedis, createTestDatabase, DEAD_POSTGRES_URL, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 
 const OWNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const walletSendCalls = {
@@ -44,9 +34,9 @@ afterAll(async () => {
 });
 
 const tables = async (schema: string) =>
-  (
-    await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = ${schema} order by table_name`.execute(db)
-  ).rows.map((r) => r.table_name);
+  (await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = ${schema} order by table_name`.execute(db)).rows.map(
+    (r) => r.table_name,
+  );
 
 describe("migrations", () => {
   it("create the API's tables in the named schema", async () => {
@@ -76,7 +66,10 @@ describe("migrations", () => {
     try {
       const results = await Promise.all(dbs.map((d) => migrateToLatest(d, "agent_api_race")));
       // Every migration is applied exactly once, by whichever replica got the lock.
-      const applied = results.flatMap((r) => r.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+      const applied = results
+        .flatMap((r) => r.results ?? [])
+        .filter((r) => r.status === "Success")
+        .map((r) => r.migrationName);
       expect(applied.sort()).toEqual([...new Set(applied)].sort());
       expect(applied.length).toBeGreaterThanOrEqual(1);
       expect(await tables("agent_api_race")).toContain("sign_request");
@@ -86,9 +79,14 @@ describe("migrations", () => {
   });
 
   it("stores jsonb as values, numeric as decimal strings, and rolls transactions back", async () => {
-    await db.insertInto("scan_result").values({ kind: "grid", key: "0xabc", payload: { lines: [1, 2], big: "12" } }).execute();
+    await db
+      .insertInto("scan_result")
+      .values({ kind: "grid", key: "0xabc", payload: { lines: [1, 2], big: "12" } })
+      .execute();
     await db.insertInto("activity_cursor").values({ id: "c1", owner: OWNER.toLowerCase(), position: 12345678901234567890n, block_hash: null }).execute();
-    expect(await db.selectFrom("scan_result").select("payload").where("kind", "=", "grid").executeTakeFirst()).toEqual({ payload: { lines: [1, 2], big: "12" } });
+    expect(await db.selectFrom("scan_result").select("payload").where("kind", "=", "grid").executeTakeFirst()).toEqual({
+      payload: { lines: [1, 2], big: "12" },
+    });
     expect((await db.selectFrom("activity_cursor").select("position").where("id", "=", "c1").executeTakeFirstOrThrow()).position).toBe("12345678901234567890");
 
     await expect(

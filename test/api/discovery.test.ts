@@ -38,7 +38,15 @@ const paths = () => Object.keys(doc.paths ?? {});
 
 describe("the route catalog of the discovery documents", () => {
   it("is the document the app serves at /v1/agent/openapi.json", async () => {
-    expect(paths()).toEqual(expect.arrayContaining(["/v1/agent/accounts/{owner}", "/v1/agent/accounts/{owner}/activity", "/v1/agent/skill.md", "/v1/agent/llms.txt", "/v1/agent/reference"]));
+    expect(paths()).toEqual(
+      expect.arrayContaining([
+        "/v1/agent/accounts/{owner}",
+        "/v1/agent/accounts/{owner}/activity",
+        "/v1/agent/skill.md",
+        "/v1/agent/llms.txt",
+        "/v1/agent/reference",
+      ]),
+    );
   });
 
   it("is a valid OpenAPI 3.1 document with the discovery and account routes in it", async () => {
@@ -61,7 +69,8 @@ describe("GET /v1/agent/skill.md", () => {
     expect(text).toMatch(/^---\nname: agent-interface\ndescription: /);
     for (const path of paths()) expect(text, path).toMatch(new RegExp(`^### (GET|POST|PUT|PATCH|DELETE) ${path.replace(/[{}.]/g, "\\$&")}$`, "m"));
     for (const code of errorCodes) expect(text, code).toContain(`\`${code}\``);
-    for (const fact of ["never holds keys", "sign link", "10 minutes", "estimates, not quotes", "14 days", "CURSOR_NOT_FOUND", "reorged"]) expect(text).toContain(fact);
+    for (const fact of ["never holds keys", "sign link", "10 minutes", "estimates, not quotes", "14 days", "CURSOR_NOT_FOUND", "reorged"])
+      expect(text).toContain(fact);
     // The activity route's semantics come from its OpenAPI description.
     expect(text).toContain("**Reorgs.**");
   });
@@ -75,7 +84,10 @@ describe("GET /v1/agent/skill.md", () => {
           post: {
             summary: "A new route",
             parameters: [{ name: "thing", in: "path", required: true, schema: { type: "string", pattern: "^x$" } }],
-            requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["a"], properties: { a: { type: "integer", minimum: 1, maximum: 9 } } } } } },
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: { type: "object", required: ["a"], properties: { a: { type: "integer", minimum: 1, maximum: 9 } } } } },
+            },
             responses: { "422": { description: "`NO_CANDLES`: No price history" } },
           },
         },
@@ -86,13 +98,17 @@ describe("GET /v1/agent/skill.md", () => {
     expect(text).toContain("- `thing` (path, required, string matching ^x$)");
     expect(text).toContain("- `a` (body, required, integer 1-9)");
     expect(text).toContain("Answers: 422 NO_CANDLES.");
-    expect(renderLlmsTxt(extra, errorCatalog)).toContain("- POST /v1/agent/new/{thing}: A new route. Parameters: thing (path: string matching ^x$); a (body: integer 1-9). Errors: NO_CANDLES.");
+    expect(renderLlmsTxt(extra, errorCatalog)).toContain(
+      "- POST /v1/agent/new/{thing}: A new route. Parameters: thing (path: string matching ^x$); a (body: integer 1-9). Errors: NO_CANDLES.",
+    );
   });
 });
 
 describe("the prepare answers' issues (0x Swap API v2's shape)", () => {
   it("the OpenAPI document's PrepareResult requires issues {balance, allowance, simulationIncomplete}; skill.md says what they mean", async () => {
-    const schemas = (doc as { components: { schemas: Record<string, { required?: string[]; properties?: Record<string, { type?: unknown; required?: string[] }> }> } }).components.schemas;
+    const schemas = (
+      doc as { components: { schemas: Record<string, { required?: string[]; properties?: Record<string, { type?: unknown; required?: string[] }> }> } }
+    ).components.schemas;
     expect(schemas.PrepareResult!.required).toContain("issues");
     const issues = schemas.PrepareIssues!;
     expect(issues.required).toEqual(["balance", "allowance", "simulationIncomplete"]);

@@ -11,17 +11,7 @@ import type { PartitionedRouter } from "../../api/router.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createDb } from "../../adapters/db/connect.js";
 import { ApiError, errorCatalog } from "../../domain/errors.js";
-import {
-  connectRedis,
-  createTestDatabase,
-  DEAD_POSTGRES_URL,
-  deleteKeys,
-  json,
-  migratedDb,
-  randomPrefix,
-  testApp,
-  type TestDatabase,
-} from "./support.js";
+import { connectRedis, createTestDatabase, DEAD_POSTGRES_URL, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 import { testRoutes } from "./test-routes.js";
 
 const OWNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -269,7 +259,6 @@ describe("metrics", () => {
     expect(missing.status).toBe(404);
     expect(await missing.text()).not.toContain("http_requests_total");
   });
-
 
   it("counts requests and their latency by route pattern and status", async () => {
     await t.app.request(`/v1/agent/test/accounts/${OWNER}`);

@@ -23,12 +23,16 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const ids = async (table: "session_challenge" | "sign_request" | "activity_cursor" | "filing") => (await db.selectFrom(table).select("id").orderBy("id").execute()).map((r) => r.id);
+const ids = async (table: "session_challenge" | "sign_request" | "activity_cursor" | "filing") =>
+  (await db.selectFrom(table).select("id").orderBy("id").execute()).map((r) => r.id);
 
 describe("retention purge", () => {
   it("removes expired rows and keeps live ones", async () => {
     const challenge = (id: string, expiresAt: Date) => ({ id, owner: OWNER, message: "m", created_at: ago(DAY), expires_at: expiresAt });
-    await db.insertInto("session_challenge").values([challenge("c-expired", ago(1)), challenge("c-live", ago(-60_000))]).execute();
+    await db
+      .insertInto("session_challenge")
+      .values([challenge("c-expired", ago(1)), challenge("c-live", ago(-60_000))])
+      .execute();
     await db
       .insertInto("session")
       .values([
@@ -48,7 +52,14 @@ describe("retention purge", () => {
         { id: "k-live", owner: OWNER, position: "1", created_at: ago(13 * DAY) },
       ])
       .execute();
-    const filing = (id: string, createdAt: Date, signRequestId: string | null = null) => ({ id, sign_request_id: signRequestId, owner: OWNER, kind: "swap", steps: [], created_at: createdAt });
+    const filing = (id: string, createdAt: Date, signRequestId: string | null = null) => ({
+      id,
+      sign_request_id: signRequestId,
+      owner: OWNER,
+      kind: "swap",
+      steps: [],
+      created_at: createdAt,
+    });
     await db
       .insertInto("filing")
       .values([
@@ -57,10 +68,32 @@ describe("retention purge", () => {
         filing("f-matched-old", ago(400 * DAY)),
       ])
       .execute();
-    const action = (filingId: string, txHash: string | null) => ({ filing_id: filingId, owner: OWNER, state: txHash ? "graded" : "not-graded", reason: txHash ? null : "other", tx_hash: txHash, note: "n", figures: {} });
-    await db.insertInto("report_action").values([action("f-unmatched-old", null), action("f-matched-old", "0xabc")]).execute();
-    const run = (createdAt: Date) => ({ identity_kind: "wallet", identity_value: OWNER, token: "0x1", strategy: "grid", input: {}, summary: {}, created_at: createdAt });
-    await db.insertInto("strategy_run").values([run(ago(RETENTION.strategyRunMs + 1000)), run(ago(RETENTION.strategyRunMs - DAY))]).execute();
+    const action = (filingId: string, txHash: string | null) => ({
+      filing_id: filingId,
+      owner: OWNER,
+      state: txHash ? "graded" : "not-graded",
+      reason: txHash ? null : "other",
+      tx_hash: txHash,
+      note: "n",
+      figures: {},
+    });
+    await db
+      .insertInto("report_action")
+      .values([action("f-unmatched-old", null), action("f-matched-old", "0xabc")])
+      .execute();
+    const run = (createdAt: Date) => ({
+      identity_kind: "wallet",
+      identity_value: OWNER,
+      token: "0x1",
+      strategy: "grid",
+      input: {},
+      summary: {},
+      created_at: createdAt,
+    });
+    await db
+      .insertInto("strategy_run")
+      .values([run(ago(RETENTION.strategyRunMs + 1000)), run(ago(RETENTION.strategyRunMs - DAY))])
+      .execute();
 
     const summary = await purgeExpired({ db, now: clock.now });
     expect(summary).toEqual({ challenges: 1, sessions: 1, signRequests: 1, cursors: 1, filings: 1, strategyRuns: 1 });
@@ -72,7 +105,9 @@ describe("retention purge", () => {
     expect(await ids("filing")).toEqual(["f-matched-old", "f-unmatched-recent"]);
     expect((await db.selectFrom("report_action").select("filing_id").execute()).map((r) => r.filing_id)).toEqual(["f-matched-old"]);
     // A filing outlives its sign request.
-    expect((await db.selectFrom("filing").select("sign_request_id").where("id", "=", "f-unmatched-recent").executeTakeFirstOrThrow()).sign_request_id).toBeNull();
+    expect(
+      (await db.selectFrom("filing").select("sign_request_id").where("id", "=", "f-unmatched-recent").executeTakeFirstOrThrow()).sign_request_id,
+    ).toBeNull();
     expect(await db.selectFrom("strategy_run").select("id").execute()).toHaveLength(1);
 
     // A day later on the simulated clock, every row kept has outlived its retention but the matched filing.

@@ -8,17 +8,7 @@ import { createRedis, waitForRedis } from "../../adapters/redis.js";
 import { agentRouteGroups } from "../../api/routes/index.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createSignRequest } from "../../adapters/db/sign-requests.js";
-import {
-  connectRedis,
-  createTestDatabase,
-  DEAD_REDIS_URL,
-  deleteKeys,
-  json,
-  migratedDb,
-  randomPrefix,
-  testApp,
-  type TestDatabase,
-} from "./support.js";
+import { connectRedis, createTestDatabase, DEAD_REDIS_URL, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 import { startRedisServer } from "../helpers/redis-server.js";
 import { testRoutes } from "./test-routes.js";
 
@@ -143,7 +133,11 @@ describe("rate limit", () => {
     expect(limited.headers.get("ratelimit")).toBe(`"client";r=0;t=${limited.headers.get("retry-after")}`);
     // The sign page and /mcp are limited too (the same budget); probes are not.
     expect((await app.request("/sign/q8kVb2n5TzY1xW0aP3mL7rS9dF4gH6jKq8kV", from("203.0.113.40"))).status).toBe(429);
-    const mcp = await app.request("/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": "203.0.113.40" }, body: "{}" });
+    const mcp = await app.request("/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": "203.0.113.40" },
+      body: "{}",
+    });
     expect(mcp.status).toBe(429);
     expect((await app.request("/health", from("203.0.113.40"))).status).toBe(200);
   });

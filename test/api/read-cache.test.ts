@@ -91,7 +91,17 @@ describe("answer cache (pure)", () => {
     const parent = { position: 5_000_010n, trail: [{ number: 5n, hash: "0xaa" }] };
     expect(isUnchanged(parent, { position: 5_000_010n, trail: [{ number: 5n, hash: "0xAA" }], reorged: false, changes: 0 })).toBe(true);
     expect(isUnchanged(parent, { position: 5_000_010n, trail: [{ number: 5n, hash: "0xaa" }], reorged: true, changes: 0 })).toBe(false);
-    expect(isUnchanged(parent, { position: 6_000_000n, trail: [{ number: 6n, hash: "0xbb" }, { number: 5n, hash: "0xaa" }], reorged: false, changes: 1 })).toBe(false);
+    expect(
+      isUnchanged(parent, {
+        position: 6_000_000n,
+        trail: [
+          { number: 6n, hash: "0xbb" },
+          { number: 5n, hash: "0xaa" },
+        ],
+        reorged: false,
+        changes: 1,
+      }),
+    ).toBe(false);
     expect(isUnchanged(parent, { position: 5_000_010n, trail: [{ number: 5n, hash: "0xcc" }], reorged: false, changes: 0 })).toBe(false);
     expect(isUnchanged({ position: 0n, trail: [] }, { position: 0n, trail: [], reorged: false, changes: 0 })).toBe(true);
   });
@@ -193,7 +203,8 @@ describe("projection version tracker on Postgres", () => {
     await until("usable", () => tracker.usable);
     const before = tracker.snapshot("activity")!;
     const listens = tracker.stats().listens;
-    const killed = await sql`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ${`${app}-listen`} and datname = ${database.name}`;
+    const killed =
+      await sql`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ${`${app}-listen`} and datname = ${database.name}`;
     expect(killed.length).toBeGreaterThan(0);
     // A block notified while the connection is down is lost; the tracker must not vouch for old entries.
     await notify(["activity"]);

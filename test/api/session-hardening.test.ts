@@ -55,7 +55,11 @@ let n = 0;
 const app = (client?: PublicClient) => testApp({ db, redis, client, rateLimit: { keyPrefix: `${prefix}:rl${n++}` } });
 type App = ReturnType<typeof app>["app"];
 const post = (a: App, path: string, body: unknown, ip = "203.0.113.1") =>
-  a.request(`/v1/agent/report-card${path}`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": ip }, body: JSON.stringify(body) });
+  a.request(`/v1/agent/report-card${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Forwarded-For": ip },
+    body: JSON.stringify(body),
+  });
 const challenge = async (a: App, owner: string) => {
   const res = await post(a, "/session/challenge", { owner });
   expect(res.status).toBe(200);
@@ -116,7 +120,11 @@ describe("sign-in hardening", () => {
     const before = calls;
     const viaNode = app(node(false)).app;
     const c2 = await challenge(viaNode, key.address);
-    const res2 = await post(viaNode, "/session", { owner: key.address, challengeId: c2.challengeId, signature: await key.signMessage({ message: c2.message }) });
+    const res2 = await post(viaNode, "/session", {
+      owner: key.address,
+      challengeId: c2.challengeId,
+      signature: await key.signMessage({ message: c2.message }),
+    });
     expect(res2.status).toBe(200);
     expect(calls).toBe(before);
   });

@@ -38,7 +38,14 @@ afterAll(async () => {
 
 async function signIn(): Promise<string> {
   const c = await createChallenge(db, { owner: owner.address, now: t.clock.now() });
-  return (await exchangeChallenge(db, { owner: owner.address, challengeId: c.challengeId, signature: await owner.signMessage({ message: c.message }), now: t.clock.now() })).token;
+  return (
+    await exchangeChallenge(db, {
+      owner: owner.address,
+      challengeId: c.challengeId,
+      signature: await owner.signMessage({ message: c.message }),
+      now: t.clock.now(),
+    })
+  ).token;
 }
 
 async function run(identity?: string, token?: string) {

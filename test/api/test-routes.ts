@@ -13,7 +13,11 @@ const EchoBody = z.object({
   owner: Address,
   amount: Amount,
   agentTag: AgentTag.optional(),
-  tokens: z.array(z.object({ token: z.string(), weightPct: z.number().min(1).optional() })).min(1).max(8).optional(),
+  tokens: z
+    .array(z.object({ token: z.string(), weightPct: z.number().min(1).optional() }))
+    .min(1)
+    .max(8)
+    .optional(),
 });
 
 const echo = createRoute({

@@ -17,7 +17,9 @@ describe("abis/", () => {
   });
 
   it("has no module for a contract that no longer exists", () => {
-    const files = readdirSync(abisDir).filter((f) => f !== "index.ts").map((f) => f.replace(/\.ts$/, ""));
+    const files = readdirSync(abisDir)
+      .filter((f) => f !== "index.ts")
+      .map((f) => f.replace(/\.ts$/, ""));
     expect(files.sort()).toEqual([...names].sort());
   });
 });

@@ -55,7 +55,15 @@ async function poolState(pool: Address) {
 /** The args of a zap buy of `amount` USDG, as the service would prepare it. */
 async function buyArgs(pool: Address, owner: Address, amount: bigint, slippageBps = 100) {
   const s = await poolState(pool);
-  const { legs, quotes } = await buildLegs({ quote: quote(), payToken: fx.core.usdg, amount, tokens: s.tokens, weights: s.weights, recipient: b.basketZap, slippageBps });
+  const { legs, quotes } = await buildLegs({
+    quote: quote(),
+    payToken: fx.core.usdg,
+    amount,
+    tokens: s.tokens,
+    weights: s.weights,
+    recipient: b.basketZap,
+    slippageBps,
+  });
   const expected = proportionalJoin(s.balances, s.supply, quotes).bptOut;
   return { legs, expected, args: [pool, fx.core.usdg, amount, legs, lessSlippage(expected, slippageBps), owner, await deadline()] as const };
 }
@@ -129,10 +137,25 @@ describe("basket zap", () => {
     for (const bptIn of [bpt / 2n, bpt - bpt / 2n]) {
       const s = await poolState(pool);
       const exits = proportionalExit(s.balances, s.supply, bptIn);
-      const { legs, expectedOut } = await buildSellLegs({ quote: quote(), receiveToken: fx.core.usdg, tokens: s.tokens, amounts: exits, recipient: b.basketZap, slippageBps: 100 });
+      const { legs, expectedOut } = await buildSellLegs({
+        quote: quote(),
+        receiveToken: fx.core.usdg,
+        tokens: s.tokens,
+        amounts: exits,
+        recipient: b.basketZap,
+        slippageBps: 100,
+      });
       const before = await balanceOf(fx.core.usdg, owner);
       await send(wallet, pool, basketPoolAbi, "approve", [b.basketZap, bptIn]);
-      const sellHash = await send(wallet, b.basketZap, basketZapAbi, "sell", [pool, bptIn, fx.core.usdg, legs, lessSlippage(expectedOut, 100), owner, await deadline()]);
+      const sellHash = await send(wallet, b.basketZap, basketZapAbi, "sell", [
+        pool,
+        bptIn,
+        fx.core.usdg,
+        legs,
+        lessSlippage(expectedOut, 100),
+        owner,
+        await deadline(),
+      ]);
       const got = (await balanceOf(fx.core.usdg, owner)) - before;
       expect(got).toBe(expectedOut);
       received += got;
@@ -154,7 +177,15 @@ describe("basket zap", () => {
     const weth = token("WETH");
     const amount = 10n ** 17n; // 0.1 WETH
     const s = await poolState(pool);
-    const { legs, quotes } = await buildLegs({ quote: quote(), payToken: weth, amount, tokens: s.tokens, weights: s.weights, recipient: b.basketZap, slippageBps: 100 });
+    const { legs, quotes } = await buildLegs({
+      quote: quote(),
+      payToken: weth,
+      amount,
+      tokens: s.tokens,
+      weights: s.weights,
+      recipient: b.basketZap,
+      slippageBps: 100,
+    });
     const passThrough = legs.find((l) => l.tokenOut === weth)!;
     expect(passThrough).toMatchObject({ tokenIn: weth, data: "0x" });
     const expected = proportionalJoin(s.balances, s.supply, quotes).bptOut;
@@ -164,7 +195,14 @@ describe("basket zap", () => {
     expect(bpt).toBeGreaterThanOrEqual(lessSlippage(expected, 100));
 
     const s2 = await poolState(pool);
-    const sell = await buildSellLegs({ quote: quote(), receiveToken: weth, tokens: s2.tokens, amounts: proportionalExit(s2.balances, s2.supply, bpt), recipient: b.basketZap, slippageBps: 100 });
+    const sell = await buildSellLegs({
+      quote: quote(),
+      receiveToken: weth,
+      tokens: s2.tokens,
+      amounts: proportionalExit(s2.balances, s2.supply, bpt),
+      recipient: b.basketZap,
+      slippageBps: 100,
+    });
     const before = await balanceOf(weth, owner);
     await send(wallet, pool, basketPoolAbi, "approve", [b.basketZap, bpt]);
     await send(wallet, b.basketZap, basketZapAbi, "sell", [pool, bpt, weth, sell.legs, lessSlippage(sell.expectedOut, 100), owner, await deadline()]);
@@ -187,7 +225,15 @@ describe("basket zap", () => {
     expect(await revertOf(wallet, b.basketZap, basketZapAbi, "buy", hidden.args)).toMatch(/BASKET_SELL_ONLY/);
     const util = basket("UTIL");
     const s = await poolState(util);
-    const { legs } = await buildLegs({ quote: quote(), payToken: fx.core.usdg, amount, tokens: s.tokens, weights: s.weights, recipient: b.basketZap, slippageBps: 100 });
+    const { legs } = await buildLegs({
+      quote: quote(),
+      payToken: fx.core.usdg,
+      amount,
+      tokens: s.tokens,
+      weights: s.weights,
+      recipient: b.basketZap,
+      slippageBps: 100,
+    });
     expect(await revertOf(wallet, b.basketZap, basketZapAbi, "buy", [util, fx.core.usdg, amount, legs, 0n, owner, await deadline()])).toMatch(/BASKET_PAUSED/);
     await send(wallet, fx.core.usdg, testTokenAbi, "approve", [b.basketZap, 0n]);
   });
@@ -199,10 +245,23 @@ describe("basket zap", () => {
     expect(bpt).toBeGreaterThan(0n);
     const s = await poolState(pool);
     const { legs, expectedOut } = await buildSellLegs({
-      quote: quote(), receiveToken: fx.core.usdg, tokens: s.tokens, amounts: proportionalExit(s.balances, s.supply, bpt), recipient: b.basketZap, slippageBps: 100,
+      quote: quote(),
+      receiveToken: fx.core.usdg,
+      tokens: s.tokens,
+      amounts: proportionalExit(s.balances, s.supply, bpt),
+      recipient: b.basketZap,
+      slippageBps: 100,
     });
     await send(seller, pool, basketPoolAbi, "approve", [b.basketZap, bpt]);
-    await send(seller, b.basketZap, basketZapAbi, "sell", [pool, bpt, fx.core.usdg, legs, lessSlippage(expectedOut, 100), accountAddress(seller), await deadline()]);
+    await send(seller, b.basketZap, basketZapAbi, "sell", [
+      pool,
+      bpt,
+      fx.core.usdg,
+      legs,
+      lessSlippage(expectedOut, 100),
+      accountAddress(seller),
+      await deadline(),
+    ]);
     expect(await balanceOf(pool, accountAddress(seller))).toBe(0n);
   });
 });
@@ -214,12 +273,23 @@ describe("basket maker", () => {
     name: "Two Coins",
     symbol: "TWO",
     swapFeePct: 1,
-    tokens: [{ symbol: "USDG", weightPct: 30 }, { symbol: "LINK", weightPct: 70 }],
+    tokens: [
+      { symbol: "USDG", weightPct: 30 },
+      { symbol: "LINK", weightPct: 70 },
+    ],
   };
 
   async function makeArgs(s: BasketSpec, amount = 500n * USDG) {
     const params = basketParams(fx.core, s);
-    const { legs } = await buildLegs({ quote: quote(), payToken: fx.core.usdg, amount, tokens: params.tokens, weights: params.normalizedWeights, recipient: b.basketMaker, slippageBps: 100 });
+    const { legs } = await buildLegs({
+      quote: quote(),
+      payToken: fx.core.usdg,
+      amount,
+      tokens: params.tokens,
+      weights: params.normalizedWeights,
+      recipient: b.basketMaker,
+      slippageBps: 100,
+    });
     return { params, args: [params, fx.core.usdg, amount, legs, 100n * ONE, owner, await deadline()] as const };
   }
 
@@ -240,7 +310,14 @@ describe("basket maker", () => {
     expect(await read().readContract({ address: predicted, abi: basketPoolAbi, functionName: "owner" })).toBe(fx.ctx.admin);
     expect(await read().readContract({ address: predicted, abi: basketPoolAbi, functionName: "getNormalizedWeights" })).toEqual(params.normalizedWeights);
     const made = (await logsOf(hash, basketMakerAbi as Abi)).find((l) => l.eventName === "BasketMade") as unknown as { args: Record<string, unknown> };
-    expect(made.args).toMatchObject({ pool: predicted, creator: owner, name: "Two Coins", symbol: "TWO", tokens: params.tokens, swapFeePercentage: params.swapFeePercentage });
+    expect(made.args).toMatchObject({
+      pool: predicted,
+      creator: owner,
+      name: "Two Coins",
+      symbol: "TWO",
+      tokens: params.tokens,
+      swapFeePercentage: params.swapFeePercentage,
+    });
     // The first deposit matches the weights in value: USDG is 30% of it.
     const [usdgIndex] = [params.tokens.indexOf(fx.core.usdg)];
     const balances = await read().readContract({ address: predicted, abi: basketPoolAbi, functionName: "getBalances" });
@@ -255,8 +332,26 @@ describe("basket maker", () => {
     await send(wallet, fx.core.usdg, testTokenAbi, "approve", [b.basketMaker, 500n * USDG]);
     expect(await refuse({ ...spec, symbol: "blue" })).toMatch(/SYMBOL_TAKEN/);
     expect(await refuse({ ...spec, symbol: "tsMIX" })).toMatch(/RESERVED_SYMBOL/);
-    expect(await refuse({ ...spec, symbol: "SUM", tokens: [{ symbol: "USDG", weightPct: 30 }, { symbol: "LINK", weightPct: 60 }] })).toMatch(/WEIGHTS_SUM/);
-    expect(await refuse({ ...spec, symbol: "NOANC", tokens: [{ symbol: "LINK", weightPct: 50 }, { symbol: "SOLX", weightPct: 50 }] })).toMatch(/NO_ANCHOR/);
+    expect(
+      await refuse({
+        ...spec,
+        symbol: "SUM",
+        tokens: [
+          { symbol: "USDG", weightPct: 30 },
+          { symbol: "LINK", weightPct: 60 },
+        ],
+      }),
+    ).toMatch(/WEIGHTS_SUM/);
+    expect(
+      await refuse({
+        ...spec,
+        symbol: "NOANC",
+        tokens: [
+          { symbol: "LINK", weightPct: 50 },
+          { symbol: "SOLX", weightPct: 50 },
+        ],
+      }),
+    ).toMatch(/NO_ANCHOR/);
     await send(wallet, fx.core.usdg, testTokenAbi, "approve", [b.basketMaker, 0n]);
   });
 });
@@ -275,7 +370,9 @@ describe("basket swaps and keeper", () => {
     const amountIn = s0.balances[i]!;
     await send(wallet, a, testTokenAbi, "approve", [pool, amountIn]);
     const hash = await send(wallet, pool, basketPoolAbi, "swap", [a, c, amountIn, 0n, owner]);
-    const swap = (await logsOf(hash, basketPoolAbi as Abi)).find((l) => l.eventName === "BasketSwap") as unknown as { args: { amountOut: bigint; fee: bigint } };
+    const swap = (await logsOf(hash, basketPoolAbi as Abi)).find((l) => l.eventName === "BasketSwap") as unknown as {
+      args: { amountOut: bigint; fee: bigint };
+    };
     expect(swap.args.fee).toBe((amountIn * 10n ** 16n + ONE - 1n) / ONE);
     const s1 = await poolState(pool);
     expect(s1.balances[i]).toBe(s0.balances[i]! + amountIn);
@@ -319,7 +416,7 @@ describe("basket swaps and keeper", () => {
     // Each pool holds more of what it was sold, and its invariant did not fall (checked in floating point).
     for (const [i, x] of live.entries()) {
       const after = await poolState(x.address);
-      const inv = (bal: readonly bigint[]) => bal.reduce((acc, v, k) => acc + Number(after.weights[k]!) / 1e18 * Math.log(Number(v)), 0);
+      const inv = (bal: readonly bigint[]) => bal.reduce((acc, v, k) => acc + (Number(after.weights[k]!) / 1e18) * Math.log(Number(v)), 0);
       expect(inv(after.balances)).toBeGreaterThan(inv(before[i]!.balances));
     }
     // Within the same hour the keeper has nothing more to do.

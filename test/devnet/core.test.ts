@@ -11,8 +11,7 @@ import { bootCore, type CoreFixture } from "../helpers/devnet.js";
 let f: CoreFixture;
 const owner = accountAddress(1);
 const token = (symbol: string) => f.core.tokens.find((t) => t.symbol === symbol)!;
-const balance = (t: Address, who: Address) =>
-  f.chain.publicClient.readContract({ address: t, abi: testTokenAbi, functionName: "balanceOf", args: [who] });
+const balance = (t: Address, who: Address) => f.chain.publicClient.readContract({ address: t, abi: testTokenAbi, functionName: "balanceOf", args: [who] });
 
 beforeAll(async () => {
   f = await bootCore([]);
@@ -33,7 +32,9 @@ describe("core devnet contracts", () => {
   it("moves prices to targets through the market maker, with Swap events", async () => {
     const link = token("LINK");
     const hash = await f.chain.walletFor(11).writeContract({
-      address: f.core.marketMaker, abi: marketMakerAbi, functionName: "moveTo",
+      address: f.core.marketMaker,
+      abi: marketMakerAbi,
+      functionName: "moveTo",
       args: [[link.pool!], [priceToX18(16.5)]],
     });
     const receipt = await f.chain.publicClient.waitForTransactionReceipt({ hash });
@@ -49,14 +50,16 @@ describe("core devnet contracts", () => {
     const aggregator = createDevAggregator({ client: f.chain.publicClient, address: f.core.aggregator, markets: f.core.markets, usdg });
     const amountIn = parseUnits("1000", 6);
     const route = await aggregator.route({ tokenIn: usdg, tokenOut: link, amountIn, recipient: f.core.swapRouter, slippageBps: 50 });
-    const minAmountOut = (route.amountOut * 999n / 1000n) * 9950n / 10000n;
+    const minAmountOut = (((route.amountOut * 999n) / 1000n) * 9950n) / 10000n;
     const wallet = f.chain.walletFor(1);
     await f.chain.publicClient.waitForTransactionReceipt({
       hash: await wallet.writeContract({ address: usdg, abi: testTokenAbi, functionName: "approve", args: [f.core.swapRouter, amountIn] }),
     });
     const before = await balance(link, owner);
     const hash = await wallet.writeContract({
-      address: f.core.swapRouter, abi: swapRouterAbi, functionName: "swap",
+      address: f.core.swapRouter,
+      abi: swapRouterAbi,
+      functionName: "swap",
       args: [{ tokenIn: usdg, tokenOut: link, amountIn, minAmountOut, recipient: owner, aggregator: f.core.aggregator, route: route.data }],
     });
     const receipt = await f.chain.publicClient.waitForTransactionReceipt({ hash });
@@ -77,7 +80,10 @@ describe("core devnet contracts", () => {
     const data = encodeFunctionData({ abi: testTokenAbi, functionName: "totalSupply" });
     await expect(
       f.chain.publicClient.simulateContract({
-        account: owner, address: f.core.swapRouter, abi: swapRouterAbi, functionName: "swap",
+        account: owner,
+        address: f.core.swapRouter,
+        abi: swapRouterAbi,
+        functionName: "swap",
         args: [{ tokenIn: usdg, tokenOut: token("WETH").address, amountIn: 1n, minAmountOut: 0n, recipient: owner, aggregator: owner, route: data }],
       }),
     ).rejects.toThrow(/SWAP_CONTRACTS_CHANGED/);

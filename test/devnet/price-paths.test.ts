@@ -3,7 +3,8 @@ import { historySteps, nextPrice, seededRandom } from "../../devnet/seed/price-p
 
 describe("price paths", () => {
   it("are deterministic for a seed", () => {
-    const a = seededRandom(7), b = seededRandom(7);
+    const a = seededRandom(7),
+      b = seededRandom(7);
     expect([a(), a(), a()]).toEqual([b(), b(), b()]);
   });
 

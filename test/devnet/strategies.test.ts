@@ -45,8 +45,7 @@ const STRANGER = 9;
 const read = () => f.chain.publicClient;
 const tok = (symbol: string) => f.core.tokens.find((t) => t.symbol === symbol)!;
 const usdg = () => f.core.usdg;
-const balanceOf = (token: Address, who: Address) =>
-  read().readContract({ address: token, abi: testTokenAbi, functionName: "balanceOf", args: [who] });
+const balanceOf = (token: Address, who: Address) => read().readContract({ address: token, abi: testTokenAbi, functionName: "balanceOf", args: [who] });
 
 async function send(wallet: number, address: Address, abi: Abi, functionName: string, args: readonly unknown[] = []) {
   const hash = await f.ctx.send(address, abi, functionName, args, accountAddress(wallet));
@@ -159,7 +158,7 @@ describe("limit-order hook", () => {
 
     // Not crossed yet: nobody can fill, and the keeper has nothing to do.
     expect(await refusal(STRANGER, hook(), limitOrderHookAbi, "fill", [1n, 0n])).toBe("NOT_CROSSED");
-    expect(callsFor((await strategyKeeperCalls(f.ctx, s)), hook(), limitOrderHookAbi)).toHaveLength(0);
+    expect(callsFor(await strategyKeeperCalls(f.ctx, s), hook(), limitOrderHookAbi)).toHaveLength(0);
     expect(await refusal(W, hook(), limitOrderHookAbi, "realize", [1n])).toBe("NOTHING_FILLED");
 
     // The market rises past the limit; a stranger fills 40 of 100.
@@ -168,7 +167,14 @@ describe("limit-order hook", () => {
     const gross = poolOut(filled, pool);
     const commission = (gross * fee) / 10_000n;
     expect(gross).toBeGreaterThanOrEqual(tokenToUsdg(40n * ONE, 18, price));
-    expect(one(filled, limitOrderHookAbi, "OrderFilled")).toEqual({ id: 1n, owner, amountIn: 40n * ONE, amountOut: gross - commission, commission, remaining: 60n * ONE });
+    expect(one(filled, limitOrderHookAbi, "OrderFilled")).toEqual({
+      id: 1n,
+      owner,
+      amountIn: 40n * ONE,
+      amountOut: gross - commission,
+      commission,
+      remaining: 60n * ONE,
+    });
     const usdgOwed = gross - commission;
     const [owed0, owed1] = quoteIs0 ? [usdgOwed, 0n] : [0n, usdgOwed];
     expect(one(filled, limitOrderHookAbi, "OrderClaimable")).toEqual({ id: 1n, owner, owed0, owed1 });
@@ -240,7 +246,8 @@ describe("limit-order hook", () => {
     const link = tok("LINK");
     const amount = 50n * ONE;
     await approve(W, link.address, hook(), amount);
-    const id = one(await send(W, hook(), limitOrderHookAbi, "create", [link.address, true, amount, priceToX18(30)]), limitOrderHookAbi, "OrderPlaced").id as bigint;
+    const id = one(await send(W, hook(), limitOrderHookAbi, "create", [link.address, true, amount, priceToX18(30)]), limitOrderHookAbi, "OrderPlaced")
+      .id as bigint;
     const cancelled = await send(W, hook(), limitOrderHookAbi, "cancel", [id]);
     const ev = one(cancelled, limitOrderHookAbi, "OrderClaimable");
     expect(ev.owed0 + ev.owed1).toBe(amount);
@@ -309,7 +316,15 @@ describe("grid strategy", () => {
     const p = params();
     await approve(W, usdg(), grid(), p.amountUsdg);
     const opened = await send(W, grid(), gridStrategyAbi, "open", [p]);
-    expect(one(opened, gridStrategyAbi, "GridOpened")).toEqual({ id: 1n, owner, token: solx.address, buyPriceX18: p.buyPriceX18, sellPriceX18: p.sellPriceX18, amountUsdg: p.amountUsdg, repeat: true });
+    expect(one(opened, gridStrategyAbi, "GridOpened")).toEqual({
+      id: 1n,
+      owner,
+      token: solx.address,
+      buyPriceX18: p.buyPriceX18,
+      sellPriceX18: p.sellPriceX18,
+      amountUsdg: p.amountUsdg,
+      repeat: true,
+    });
     expect(await gridOf(1n)).toMatchObject({ owner, active: true, holdsToken: false, usdg: p.amountUsdg, tokens: 0n });
     expect(await openIds()).toEqual([1n]);
     expect(await refusal(STRANGER, grid(), gridStrategyAbi, "poke", [1n])).toBe("NOT_CROSSED");
@@ -440,9 +455,29 @@ describe("ladder strategy", () => {
     const legs = [leg(11.5, 12.5, 100n * USDG), leg(11, 13, 50n * USDG), leg(10, 14, 50n * USDG)];
     await approve(W, usdg(), ladder(), 200n * USDG);
     const opened = await send(W, ladder(), ladderStrategyAbi, "open", [orcl.address, legs, false, false, false]);
-    expect(one(opened, ladderStrategyAbi, "LadderOpened")).toEqual({ id: 1n, owner, token: orcl.address, legs: 3n, sellFirst: false, repeat: false, oneWay: false, total: 200n * USDG });
+    expect(one(opened, ladderStrategyAbi, "LadderOpened")).toEqual({
+      id: 1n,
+      owner,
+      token: orcl.address,
+      legs: 3n,
+      sellFirst: false,
+      repeat: false,
+      oneWay: false,
+      total: 200n * USDG,
+    });
     expect(await read().readContract({ address: usdg(), abi: testTokenAbi, functionName: "allowance", args: [owner, ladder()] })).toBe(0n);
-    expect(await r("ladders", [1n])).toMatchObject({ owner, token: orcl.address, pool: orcl.pool, sellFirst: false, oneWay: false, repeatMask: 0, active: true, closed: false, legs: 3n, total: 200n * USDG });
+    expect(await r("ladders", [1n])).toMatchObject({
+      owner,
+      token: orcl.address,
+      pool: orcl.pool,
+      sellFirst: false,
+      oneWay: false,
+      repeatMask: 0,
+      active: true,
+      closed: false,
+      legs: 3n,
+      total: 200n * USDG,
+    });
     expect((await legsOf(1n)).map((l) => [l.usdg, l.tokens, l.holdsToken, l.finished])).toEqual([
       [100n * USDG, 0n, false, false],
       [50n * USDG, 0n, false, false],
@@ -455,7 +490,15 @@ describe("ladder strategy", () => {
     await moveTo("ORCL", 11.2);
     const bought = await send(STRANGER, ladder(), ladderStrategyAbi, "poke", [1n]);
     const tokens0 = poolOut(bought, orcl.pool!);
-    expect(one(bought, ladderStrategyAbi, "LadderTraded")).toEqual({ id: 1n, owner, leg: 0n, buy: true, amountIn: 100n * USDG, amountOut: tokens0, fee: (100n * USDG * fee) / 10_000n });
+    expect(one(bought, ladderStrategyAbi, "LadderTraded")).toEqual({
+      id: 1n,
+      owner,
+      leg: 0n,
+      buy: true,
+      amountIn: 100n * USDG,
+      amountOut: tokens0,
+      fee: (100n * USDG * fee) / 10_000n,
+    });
 
     // Leg 0 sells through the keeper and, without repeat, finishes.
     await moveTo("ORCL", 12.8);
@@ -463,7 +506,15 @@ describe("ladder strategy", () => {
     expect(callsFor(calls, ladder(), ladderStrategyAbi)).toEqual([{ functionName: "poke", args: [1n] }]);
     const gross = poolOut(receipt!, orcl.pool!);
     const sellFee = (gross * fee) / 10_000n;
-    expect(one(receipt!, ladderStrategyAbi, "LadderTraded")).toEqual({ id: 1n, owner, leg: 0n, buy: false, amountIn: tokens0, amountOut: gross - sellFee, fee: sellFee });
+    expect(one(receipt!, ladderStrategyAbi, "LadderTraded")).toEqual({
+      id: 1n,
+      owner,
+      leg: 0n,
+      buy: false,
+      amountIn: tokens0,
+      amountOut: gross - sellFee,
+      fee: sellFee,
+    });
     expect(one(receipt!, ladderStrategyAbi, "LadderLegFinished")).toEqual({ id: 1n, owner, leg: 0n });
     const leg0 = gross - sellFee;
     expect((await legsOf(1n))[0]).toMatchObject({ finished: true, usdg: leg0, tokens: 0n, trades: 2n });
@@ -523,7 +574,15 @@ describe("ladder strategy", () => {
     const { receipt } = await runKeeper();
     const gross = poolOut(receipt!, orcl.pool!);
     const usdgOut = gross - (gross * fee) / 10_000n;
-    expect(one(receipt!, ladderStrategyAbi, "LadderTraded")).toEqual({ id, owner, leg: 0n, buy: false, amountIn: 2n * ONE, amountOut: usdgOut, fee: gross - usdgOut });
+    expect(one(receipt!, ladderStrategyAbi, "LadderTraded")).toEqual({
+      id,
+      owner,
+      leg: 0n,
+      buy: false,
+      amountIn: 2n * ONE,
+      amountOut: usdgOut,
+      fee: gross - usdgOut,
+    });
     expect(one(receipt!, ladderStrategyAbi, "LadderLegFinished")).toEqual({ id, owner, leg: 0n });
     const [tBefore, uBefore] = [await balanceOf(orcl.address, owner), await balanceOf(usdg(), owner)];
     const closed = await send(W, ladder(), ladderStrategyAbi, "close", [id, 3]);
@@ -551,7 +610,14 @@ describe("ladder strategy", () => {
     expect((await open(tok("SCAM").address, ok)).code).toBe("NOT_LISTED");
     expect((await open(tok("tsSPY").address, ok)).code).toBe("MARKET_NOT_OPEN");
     expect((await open(orcl, [])).code).toBe("NO_LEGS");
-    expect((await open(orcl, Array.from({ length: 17 }, () => ok[0]!))).code).toBe("TOO_MANY_LEGS");
+    expect(
+      (
+        await open(
+          orcl,
+          Array.from({ length: 17 }, () => ok[0]!),
+        )
+      ).code,
+    ).toBe("TOO_MANY_LEGS");
 
     // NO_REFERENCE: a listed market whose pool has no liquidity yet.
     const fresh = await f.ctx.deploy("TestToken", ["Fresh", "FRESH", 18, f.ctx.admin]);
@@ -625,13 +691,20 @@ describe("agent accounts", () => {
 
     // The agent manages it through the account; payouts come back to the account.
     const id = opened.id as bigint;
-    const rep = await send(AGENT, account, agentAccountAbi, "ladder", [encodeFunctionData({ abi: ladderStrategyAbi, functionName: "setRepeat", args: [id, 1] })]);
+    const rep = await send(AGENT, account, agentAccountAbi, "ladder", [
+      encodeFunctionData({ abi: ladderStrategyAbi, functionName: "setRepeat", args: [id, 1] }),
+    ]);
     expect(one(rep, ladderStrategyAbi, "LadderRepeatSet")).toEqual({ id, owner: account, mask: 1 });
     expect(one(rep, agentAccountAbi, "AgentCall").committedUsdg).toBe(0n);
-    const closed = await send(AGENT, account, agentAccountAbi, "ladder", [encodeFunctionData({ abi: ladderStrategyAbi, functionName: "close", args: [id, 3] })]);
+    const closed = await send(AGENT, account, agentAccountAbi, "ladder", [
+      encodeFunctionData({ abi: ladderStrategyAbi, functionName: "close", args: [id, 3] }),
+    ]);
     expect(one(closed, ladderStrategyAbi, "LadderClosed")).toEqual({ id, owner: account, mask: 3 });
     expect(await balanceOf(usdg(), account)).toBe(200n * USDG);
-    expect(await agentRefusal(encodeFunctionData({ abi: ladderStrategyAbi, functionName: "collect", args: [id, 3] }))).toEqual({ code: "NOTHING_TO_COLLECT", args: [] });
+    expect(await agentRefusal(encodeFunctionData({ abi: ladderStrategyAbi, functionName: "collect", args: [id, 3] }))).toEqual({
+      code: "NOTHING_TO_COLLECT",
+      args: [],
+    });
   });
 
   it("refuses each limit, a stranger, other calls, and everything while accounts are off", async () => {
@@ -663,7 +736,13 @@ describe("agent accounts", () => {
     expect((await agentRefusal(openData(good))).code).toBe("ACCOUNTS_DISABLED");
     expect(await refusal(6, factory(), agentAccountFactoryAbi, "create", [agent, limits])).toBe("ACCOUNTS_DISABLED");
     await sendAdmin(factory(), agentAccountFactoryAbi, "setEnabled", [true]);
-    const { result } = await noRetry.simulateContract({ address: account, abi: agentAccountAbi, functionName: "ladder", args: [openData(good)], account: agent });
+    const { result } = await noRetry.simulateContract({
+      address: account,
+      abi: agentAccountAbi,
+      functionName: "ladder",
+      args: [openData(good)],
+      account: agent,
+    });
     expect(result).toMatch(/^0x/);
   });
 

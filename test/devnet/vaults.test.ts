@@ -41,8 +41,7 @@ const read = () => f.chain.publicClient;
 const vault = (name: string): DeployedVault => d.vaults.find((v) => v.name.includes(name))!;
 const SHARE = 10n ** 12n;
 
-const balanceOf = (token: Address, owner: Address) =>
-  read().readContract({ address: token, abi: testTokenAbi, functionName: "balanceOf", args: [owner] });
+const balanceOf = (token: Address, owner: Address) => read().readContract({ address: token, abi: testTokenAbi, functionName: "balanceOf", args: [owner] });
 
 /** Wallet clients and addresses by mnemonic index, derived once (derivation is slow). */
 const wallets = new Map<number, ReturnType<CoreFixture["chain"]["walletFor"]>>();
@@ -70,7 +69,9 @@ async function keeper(calls: { target: Address; data: Hex }[]) {
 
 /** Expects `functionName` from `wallet` to revert with `reason`. */
 async function refuses(wallet: number, address: Address, abi: Abi, functionName: string, args: readonly unknown[], reason: string) {
-  await expect(noRetry.simulateContract({ account: addressOf(wallet), address, abi, functionName, args })).rejects.toThrow(new RegExp(`(reason:\\s*|reason string ')${reason}\\b`));
+  await expect(noRetry.simulateContract({ account: addressOf(wallet), address, abi, functionName, args })).rejects.toThrow(
+    new RegExp(`(reason:\\s*|reason string ')${reason}\\b`),
+  );
 }
 
 const sharePrice = (address: Address) => read().readContract({ address, abi: mergedVaultAbi, functionName: "convertToAssets", args: [SHARE] });
@@ -88,7 +89,12 @@ describe("vault deployment", () => {
     expect(d.vaults.map((v) => v.family)).toEqual(["merged", "merged", "merged", "up", "up", "up", "stock-token", "stock-token", "stock-token"]);
     expect(d.vaults.filter((v) => v.redeemQueue)).toHaveLength(2);
     expect(d.vaults.filter((v) => !v.agent)).toHaveLength(1);
-    const [family, agent] = await read().readContract({ address: d.vaultRegistry, abi: vaultRegistryAbi, functionName: "listings", args: [vault("ORCL").address] });
+    const [family, agent] = await read().readContract({
+      address: d.vaultRegistry,
+      abi: vaultRegistryAbi,
+      functionName: "listings",
+      args: [vault("ORCL").address],
+    });
     expect([family, agent]).toEqual([1, false]);
   });
 
@@ -144,14 +150,28 @@ describe("merged vault", () => {
     const assets = parseUnits("500", 6);
     await send(wallet, f.core.usdg, testTokenAbi, "approve", [v.address, assets * 2n]);
     const before = await balanceOf(f.core.usdg, me);
-    const [req] = parseEventLogs({ abi: mergedVaultAbi, logs: await send(wallet, v.address, mergedVaultAbi, "requestDeposit", [assets, me, 0n]), eventName: "DepositRequested" });
+    const [req] = parseEventLogs({
+      abi: mergedVaultAbi,
+      logs: await send(wallet, v.address, mergedVaultAbi, "requestDeposit", [assets, me, 0n]),
+      eventName: "DepositRequested",
+    });
     await refuses(2, v.address, mergedVaultAbi, "cancelDeposit", [req!.args.id], "NOT_OWNER");
-    const [cancelled] = parseEventLogs({ abi: mergedVaultAbi, logs: await send(wallet, v.address, mergedVaultAbi, "cancelDeposit", [req!.args.id]), eventName: "DepositCancelled" });
+    const [cancelled] = parseEventLogs({
+      abi: mergedVaultAbi,
+      logs: await send(wallet, v.address, mergedVaultAbi, "cancelDeposit", [req!.args.id]),
+      eventName: "DepositCancelled",
+    });
     expect(cancelled!.args).toMatchObject({ id: req!.args.id, owner: me, assets });
     expect(await balanceOf(f.core.usdg, me)).toBe(before);
 
-    const [req2] = parseEventLogs({ abi: mergedVaultAbi, logs: await send(wallet, v.address, mergedVaultAbi, "requestDeposit", [assets, me, 10n ** 30n]), eventName: "DepositRequested" });
-    const logs = await keeper([{ target: v.address, data: encodeFunctionData({ abi: mergedVaultAbi, functionName: "settleDeposits", args: [[req2!.args.id]] }) }]);
+    const [req2] = parseEventLogs({
+      abi: mergedVaultAbi,
+      logs: await send(wallet, v.address, mergedVaultAbi, "requestDeposit", [assets, me, 10n ** 30n]),
+      eventName: "DepositRequested",
+    });
+    const logs = await keeper([
+      { target: v.address, data: encodeFunctionData({ abi: mergedVaultAbi, functionName: "settleDeposits", args: [[req2!.args.id]] }) },
+    ]);
     const [refunded] = parseEventLogs({ abi: mergedVaultAbi, logs, eventName: "DepositRefunded" });
     expect(refunded!.args).toMatchObject({ id: req2!.args.id, owner: me, assets });
     expect(await balanceOf(f.core.usdg, me)).toBe(before);
@@ -163,7 +183,12 @@ describe("merged vault", () => {
     const shares = (await balanceOf(v.address, me)) / 4n;
     const [tokenPart, usdgPart] = await read().readContract({ address: v.address, abi: mergedVaultAbi, functionName: "previewRedeemInKind", args: [shares] });
     expect(tokenPart).toBeGreaterThan(0n);
-    const quote = await read().readContract({ address: f.core.aggregator, abi: devAggregatorAbi, functionName: "quote", args: [v.token, f.core.usdg, tokenPart] });
+    const quote = await read().readContract({
+      address: f.core.aggregator,
+      abi: devAggregatorAbi,
+      functionName: "quote",
+      args: [v.token, f.core.usdg, tokenPart],
+    });
     const route = encodeFunctionData({ abi: devAggregatorAbi, functionName: "swap", args: [v.token, f.core.usdg, tokenPart, quote, v.address] });
     const receiver = addressOf(3);
     const before = await balanceOf(f.core.usdg, receiver);
@@ -196,7 +221,11 @@ describe("merged vault", () => {
     expect(await read().readContract({ address: v.address, abi: mergedVaultAbi, functionName: "redeemQueue" })).toBe(queue);
     const shares = (await balanceOf(v.address, me)) / 4n;
     await send(wallet, v.address, mergedVaultAbi, "approve", [queue, shares * 2n]);
-    const [req] = parseEventLogs({ abi: redeemQueueAbi, logs: await send(wallet, queue, redeemQueueAbi, "request", [shares, me, 1n]), eventName: "RedeemRequested" });
+    const [req] = parseEventLogs({
+      abi: redeemQueueAbi,
+      logs: await send(wallet, queue, redeemQueueAbi, "request", [shares, me, 1n]),
+      eventName: "RedeemRequested",
+    });
     expect(req!.args).toMatchObject({ owner: me, receiver: me, shares, minAssetsOut: 1n });
     expect(await balanceOf(v.address, queue)).toBe(shares);
     expect(await read().readContract({ address: queue, abi: redeemQueueAbi, functionName: "pendingIds" })).toEqual([req!.args.id]);
@@ -210,8 +239,16 @@ describe("merged vault", () => {
     expect(await balanceOf(v.address, queue)).toBe(0n);
 
     const sharesBefore = await balanceOf(v.address, me);
-    const [req2] = parseEventLogs({ abi: redeemQueueAbi, logs: await send(wallet, queue, redeemQueueAbi, "request", [shares, me, 0n]), eventName: "RedeemRequested" });
-    const [cancelled] = parseEventLogs({ abi: redeemQueueAbi, logs: await send(wallet, queue, redeemQueueAbi, "cancel", [req2!.args.id]), eventName: "RedeemCancelled" });
+    const [req2] = parseEventLogs({
+      abi: redeemQueueAbi,
+      logs: await send(wallet, queue, redeemQueueAbi, "request", [shares, me, 0n]),
+      eventName: "RedeemRequested",
+    });
+    const [cancelled] = parseEventLogs({
+      abi: redeemQueueAbi,
+      logs: await send(wallet, queue, redeemQueueAbi, "cancel", [req2!.args.id]),
+      eventName: "RedeemCancelled",
+    });
     expect(cancelled!.args).toMatchObject({ id: req2!.args.id, owner: me, shares });
     expect(await balanceOf(v.address, me)).toBe(sharesBefore);
   });
@@ -231,7 +268,11 @@ describe("up vault", () => {
     const queue = v.depositQueue!;
     const assets = parseUnits("2000", 6);
     await send(wallet, f.core.usdg, testTokenAbi, "approve", [queue, assets * 2n]);
-    const [req] = parseEventLogs({ abi: upDepositQueueAbi, logs: await send(wallet, queue, upDepositQueueAbi, "requestDeposit", [assets, me, 1n]), eventName: "DepositRequested" });
+    const [req] = parseEventLogs({
+      abi: upDepositQueueAbi,
+      logs: await send(wallet, queue, upDepositQueueAbi, "requestDeposit", [assets, me, 1n]),
+      eventName: "DepositRequested",
+    });
     expect(req!.args).toMatchObject({ owner: me, receiver: me, assets, minShares: 1n });
     expect(await read().readContract({ address: queue, abi: upDepositQueueAbi, functionName: "pendingIds" })).toEqual([req!.args.id]);
     const expected = await read().readContract({ address: v.address, abi: upVaultAbi, functionName: "convertToShares", args: [assets] });
@@ -241,8 +282,16 @@ describe("up vault", () => {
     expect(await balanceOf(v.address, me)).toBe(expected);
 
     const before = await balanceOf(f.core.usdg, me);
-    const [req2] = parseEventLogs({ abi: upDepositQueueAbi, logs: await send(wallet, queue, upDepositQueueAbi, "requestDeposit", [assets, me, 0n]), eventName: "DepositRequested" });
-    const [cancelled] = parseEventLogs({ abi: upDepositQueueAbi, logs: await send(wallet, queue, upDepositQueueAbi, "cancel", [req2!.args.id]), eventName: "DepositCancelled" });
+    const [req2] = parseEventLogs({
+      abi: upDepositQueueAbi,
+      logs: await send(wallet, queue, upDepositQueueAbi, "requestDeposit", [assets, me, 0n]),
+      eventName: "DepositRequested",
+    });
+    const [cancelled] = parseEventLogs({
+      abi: upDepositQueueAbi,
+      logs: await send(wallet, queue, upDepositQueueAbi, "cancel", [req2!.args.id]),
+      eventName: "DepositCancelled",
+    });
     expect(cancelled!.args).toMatchObject({ id: req2!.args.id, owner: me, assets });
     expect(await balanceOf(f.core.usdg, me)).toBe(before);
   });
@@ -254,7 +303,11 @@ describe("up vault", () => {
     const shares = (await balanceOf(v.address, me)) / 4n;
     await send(wallet, v.address, upVaultAbi, "approve", [queue, shares * 2n]);
     await refuses(wallet, queue, upWithdrawalQueueAbi, "requestRedeem", [UP_QUEUE_MINIMUM_SHARES - 1n, me, 0n], "BELOW_QUEUE_MINIMUM");
-    const [req] = parseEventLogs({ abi: upWithdrawalQueueAbi, logs: await send(wallet, queue, upWithdrawalQueueAbi, "requestRedeem", [shares, me, 1n]), eventName: "RedeemRequested" });
+    const [req] = parseEventLogs({
+      abi: upWithdrawalQueueAbi,
+      logs: await send(wallet, queue, upWithdrawalQueueAbi, "requestRedeem", [shares, me, 1n]),
+      eventName: "RedeemRequested",
+    });
     expect(req!.args).toMatchObject({ owner: me, receiver: me, shares, minAssetsOut: 1n });
 
     const expected = await read().readContract({ address: v.address, abi: upVaultAbi, functionName: "previewRedeem", args: [shares] });
@@ -267,14 +320,30 @@ describe("up vault", () => {
     expect(redeemed!.args).toMatchObject({ owner: me, receiver: me, shares, usdgOut: expected });
 
     // A request the vault can no longer pay its minimum for goes back to the owner at settlement.
-    const [req2] = parseEventLogs({ abi: upWithdrawalQueueAbi, logs: await send(wallet, queue, upWithdrawalQueueAbi, "requestRedeem", [shares, me, 10n ** 30n]), eventName: "RedeemRequested" });
+    const [req2] = parseEventLogs({
+      abi: upWithdrawalQueueAbi,
+      logs: await send(wallet, queue, upWithdrawalQueueAbi, "requestRedeem", [shares, me, 10n ** 30n]),
+      eventName: "RedeemRequested",
+    });
     const logs2 = await keeper([{ target: queue, data: encodeFunctionData({ abi: upWithdrawalQueueAbi, functionName: "settle", args: [[req2!.args.id]] }) }]);
-    expect(parseEventLogs({ abi: upWithdrawalQueueAbi, logs: logs2, eventName: "RedeemCancelled" })[0]!.args).toMatchObject({ id: req2!.args.id, owner: me, shares });
+    expect(parseEventLogs({ abi: upWithdrawalQueueAbi, logs: logs2, eventName: "RedeemCancelled" })[0]!.args).toMatchObject({
+      id: req2!.args.id,
+      owner: me,
+      shares,
+    });
 
     const sharesBefore = await balanceOf(v.address, me);
     await send(wallet, v.address, upVaultAbi, "approve", [queue, shares]);
-    const [req3] = parseEventLogs({ abi: upWithdrawalQueueAbi, logs: await send(wallet, queue, upWithdrawalQueueAbi, "requestRedeem", [shares, me, 0n]), eventName: "RedeemRequested" });
-    const [cancelled] = parseEventLogs({ abi: upWithdrawalQueueAbi, logs: await send(wallet, queue, upWithdrawalQueueAbi, "cancel", [req3!.args.id]), eventName: "RedeemCancelled" });
+    const [req3] = parseEventLogs({
+      abi: upWithdrawalQueueAbi,
+      logs: await send(wallet, queue, upWithdrawalQueueAbi, "requestRedeem", [shares, me, 0n]),
+      eventName: "RedeemRequested",
+    });
+    const [cancelled] = parseEventLogs({
+      abi: upWithdrawalQueueAbi,
+      logs: await send(wallet, queue, upWithdrawalQueueAbi, "cancel", [req3!.args.id]),
+      eventName: "RedeemCancelled",
+    });
     expect(cancelled!.args).toMatchObject({ id: req3!.args.id, owner: me, shares });
     expect(await balanceOf(v.address, me)).toBe(sharesBefore);
   });
@@ -302,7 +371,12 @@ describe("stock-token vault", () => {
   it("router deposit swaps USDG to the stock through the aggregator leg and deposits for the receiver", async () => {
     const v = vault("tsAAPL");
     const usdgIn = parseUnits("5000", 6);
-    const stockOut = await read().readContract({ address: f.core.aggregator, abi: devAggregatorAbi, functionName: "quote", args: [f.core.usdg, v.token, usdgIn] });
+    const stockOut = await read().readContract({
+      address: f.core.aggregator,
+      abi: devAggregatorAbi,
+      functionName: "quote",
+      args: [f.core.usdg, v.token, usdgIn],
+    });
     const swapData = encodeFunctionData({ abi: devAggregatorAbi, functionName: "swap", args: [f.core.usdg, v.token, usdgIn, stockOut, d.stockVaultRouter] });
     const minShares = await read().readContract({ address: v.address, abi: stockVaultAbi, functionName: "previewDeposit", args: [stockOut] });
     await send(wallet, f.core.usdg, testTokenAbi, "approve", [d.stockVaultRouter, usdgIn]);
@@ -333,7 +407,12 @@ describe("stock-token vault", () => {
     const v = vault("tsAAPL");
     const shares = await balanceOf(v.address, me);
     const stockOut = await read().readContract({ address: v.address, abi: stockVaultAbi, functionName: "previewRedeem", args: [shares] });
-    const usdgOut = await read().readContract({ address: f.core.aggregator, abi: devAggregatorAbi, functionName: "quote", args: [v.token, f.core.usdg, stockOut] });
+    const usdgOut = await read().readContract({
+      address: f.core.aggregator,
+      abi: devAggregatorAbi,
+      functionName: "quote",
+      args: [v.token, f.core.usdg, stockOut],
+    });
     const route = encodeFunctionData({ abi: devAggregatorAbi, functionName: "swap", args: [v.token, f.core.usdg, stockOut, usdgOut, d.stockVaultRouter] });
     await send(wallet, v.address, stockVaultAbi, "approve", [d.stockVaultRouter, shares]);
     const receiver = addressOf(7);

@@ -45,7 +45,14 @@ describe("composeBasket: the anchor rule and weights", () => {
   });
 
   it("given weights sum to 100; an added anchor takes its 10% from them in proportion", () => {
-    const c = composeBasket({ tokens: [{ address: A, weightPct: 60 }, { address: B, weightPct: 40 }], anchor: WETH, otherAnchor: USDG });
+    const c = composeBasket({
+      tokens: [
+        { address: A, weightPct: 60 },
+        { address: B, weightPct: 40 },
+      ],
+      anchor: WETH,
+      otherAnchor: USDG,
+    });
     expect(c.tokens.map((t) => t.address)).toEqual([A, B, WETH]);
     expect(pcts(c)).toEqual([54, 36, 10]);
   });
@@ -58,8 +65,28 @@ describe("composeBasket: the anchor rule and weights", () => {
     expect(codeOf(() => composeBasket({ tokens: nine.slice(0, 8), anchor: USDG }))).toBe("TOKEN_COUNT");
     expect(codeOf(() => composeBasket({ tokens: [{ address: A }, { address: A.toUpperCase().replace("0X", "0x") }], anchor: USDG }))).toBe("DUPLICATE_TOKEN");
     expect(codeOf(() => composeBasket({ tokens: [{ address: A, weightPct: 50 }, { address: USDG }], anchor: USDG }))).toBe("WEIGHTS_PARTIAL");
-    expect(codeOf(() => composeBasket({ tokens: [{ address: A, weightPct: 50 }, { address: USDG, weightPct: 49 }], anchor: USDG }))).toBe("WEIGHTS_SUM");
-    expect(codeOf(() => composeBasket({ tokens: [{ address: A, weightPct: 99.5 }, { address: USDG, weightPct: 0.5 }], anchor: USDG }))).toBe("WEIGHT_TOO_SMALL");
+    expect(
+      codeOf(() =>
+        composeBasket({
+          tokens: [
+            { address: A, weightPct: 50 },
+            { address: USDG, weightPct: 49 },
+          ],
+          anchor: USDG,
+        }),
+      ),
+    ).toBe("WEIGHTS_SUM");
+    expect(
+      codeOf(() =>
+        composeBasket({
+          tokens: [
+            { address: A, weightPct: 99.5 },
+            { address: USDG, weightPct: 0.5 },
+          ],
+          anchor: USDG,
+        }),
+      ),
+    ).toBe("WEIGHT_TOO_SMALL");
   });
 
   it("even weights sum exactly for any size", () => {
@@ -96,17 +123,45 @@ describe("look-back simulation", () => {
   });
 
   it("one token doubles in a 50/50 pool: value × sqrt(2) before fees, and the rebalance earns the fee", () => {
-    const noFee = simulateLookback({ weights: [0.5, 0.5], times: [0, 3600], prices: [[1, 100], [1, 200]], fee: 0, windowSeconds: 86400 });
+    const noFee = simulateLookback({
+      weights: [0.5, 0.5],
+      times: [0, 3600],
+      prices: [
+        [1, 100],
+        [1, 200],
+      ],
+      fee: 0,
+      windowSeconds: 86400,
+    });
     expect(noFee.endValueUsd).toBeCloseTo(1000 * Math.SQRT2, 2);
     expect(noFee.trades).toBe(1);
-    const withFee = simulateLookback({ weights: [0.5, 0.5], times: [0, 3600], prices: [[1, 100], [1, 200]], fee: 0.01, windowSeconds: 86400 });
+    const withFee = simulateLookback({
+      weights: [0.5, 0.5],
+      times: [0, 3600],
+      prices: [
+        [1, 100],
+        [1, 200],
+      ],
+      fee: 0.01,
+      windowSeconds: 86400,
+    });
     // The pool buys USDG-side value: balances 500 USDG, 5 tokens → 707.1 USDG, 3.536 tokens; volume 207.1 USD.
-    expect(withFee.feesPer1kUsd).toBeCloseTo((1000 * Math.SQRT2 / 2 - 500) * 0.01, 4);
+    expect(withFee.feesPer1kUsd).toBeCloseTo(((1000 * Math.SQRT2) / 2 - 500) * 0.01, 4);
     expect(withFee.endValueUsd).toBeGreaterThan(noFee.endValueUsd);
   });
 
   it("a fall then a recovery shows as the worst drop", () => {
-    const r = simulateLookback({ weights: [0.1, 0.9], times: [0, 3600, 7200], prices: [[1, 10], [1, 5], [1, 10]], fee: 0, windowSeconds: 86400 });
+    const r = simulateLookback({
+      weights: [0.1, 0.9],
+      times: [0, 3600, 7200],
+      prices: [
+        [1, 10],
+        [1, 5],
+        [1, 10],
+      ],
+      fee: 0,
+      windowSeconds: 86400,
+    });
     // 90% in the token: value × 0.5^0.9 at the bottom.
     expect(r.worstDropPct).toBeCloseTo((1 - 0.5 ** 0.9) * 100, 2);
     expect(r.growthPct).toBeCloseTo(0, 6);

@@ -49,7 +49,11 @@ afterAll(async () => {
 }, 60_000);
 
 async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(stack.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(stack.rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
@@ -57,14 +61,21 @@ async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
 
 describe("the activity feed through a reorg", () => {
   it("answers reorged: true from the last common block, and the agent ends with the new branch", async () => {
-    const chain = defineChain({ id: 4663, name: "Devnet 4663", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+    const chain = defineChain({
+      id: 4663,
+      name: "Devnet 4663",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [stack.rpcUrl] } },
+    });
     const agent = mnemonicToAccount(MNEMONIC, { addressIndex: 2 });
     const wallet = createWalletClient({ account: agent, chain, transport: http(stack.rpcUrl) });
     const client = createPublicClient({ chain, transport: http(stack.rpcUrl) });
     const vault = deployments.vaults.find((v) => v.family === "merged" && v.agent)!.address;
     const deposit = async (usdg: string): Promise<Hex> => {
       const amount = parseUnits(usdg, 6);
-      await client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: deployments.contracts.usdg!, abi: testTokenAbi, functionName: "approve", args: [vault, amount] }) });
+      await client.waitForTransactionReceipt({
+        hash: await wallet.writeContract({ address: deployments.contracts.usdg!, abi: testTokenAbi, functionName: "approve", args: [vault, amount] }),
+      });
       const hash = await wallet.writeContract({ address: vault, abi: mergedVaultAbi, functionName: "requestDeposit", args: [amount, agent.address, 0n] });
       expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
       return hash;
@@ -87,7 +98,8 @@ describe("the activity feed through a reorg", () => {
     const pollUntil = async (done: () => boolean, what: string) => {
       const deadline = Date.now() + 60_000;
       while (!done()) {
-        if (Date.now() > deadline) throw new Error(`${what}: not seen in 60 s; answers: ${JSON.stringify(answers.slice(-3))}\n${stack.log.slice(-20).join("\n")}`);
+        if (Date.now() > deadline)
+          throw new Error(`${what}: not seen in 60 s; answers: ${JSON.stringify(answers.slice(-3))}\n${stack.log.slice(-20).join("\n")}`);
         const answer = await poll();
         if (!answer.more) await new Promise((r) => setTimeout(r, 200));
       }

@@ -25,7 +25,18 @@ const chain = defineChain({
   rpcUrls: { default: { http: [stack.rpcUrl] } },
 });
 
-type Change = { id: string; kind: string; subject: string; contract: string; data: Record<string, unknown>; txHash: string; block: number; blockHash: string; logIndex: number; time: string };
+type Change = {
+  id: string;
+  kind: string;
+  subject: string;
+  contract: string;
+  data: Record<string, unknown>;
+  txHash: string;
+  block: number;
+  blockHash: string;
+  logIndex: number;
+  time: string;
+};
 type Activity = { cursor: string; since: string; now: string; after: string; changes: Change[]; more: boolean; reorged: boolean };
 
 let database: TestDatabase;
@@ -166,7 +177,14 @@ describe("an agent following its wallet's activity", () => {
     expect(Number(position.valueUnits)).toBeGreaterThan(0);
     expect(Math.abs(position.valueUsd - 125)).toBeLessThan(125 * 0.05);
     expect(data.depositRequests).toContainEqual(
-      expect.objectContaining({ vault: getAddress(v.address), id: depositId.toString(), state: "settled", assets: "125", assetsUnits: "125000000", sharesUnits: balance.toString() }),
+      expect.objectContaining({
+        vault: getAddress(v.address),
+        id: depositId.toString(),
+        state: "settled",
+        assets: "125",
+        assetsUnits: "125000000",
+        sharesUnits: balance.toString(),
+      }),
     );
   });
 
@@ -217,7 +235,9 @@ describe("GET /v1/agent/accounts/{owner} for the seeded wallets", () => {
       if (onChain.size) kinds.add("vaults");
 
       for (const b of data.baskets as { basket: Address; balanceUnits: string }[]) {
-        expect(await publicClient.readContract({ address: b.basket, abi: basketPoolAbi, functionName: "balanceOf", args: [owner] })).toBe(BigInt(b.balanceUnits));
+        expect(await publicClient.readContract({ address: b.basket, abi: basketPoolAbi, functionName: "balanceOf", args: [owner] })).toBe(
+          BigInt(b.balanceUnits),
+        );
         kinds.add("baskets");
       }
       for (const basket of deployments.baskets) {
@@ -226,7 +246,12 @@ describe("GET /v1/agent/accounts/{owner} for the seeded wallets", () => {
       }
 
       for (const o of data.limitOrders as { id: string; token: { address: Address }; side: string; amountInUnits: string; priceX18: string }[]) {
-        const order = await publicClient.readContract({ address: deployments.contracts.limitOrderHook!, abi: limitOrderHookAbi, functionName: "orders", args: [BigInt(o.id)] });
+        const order = await publicClient.readContract({
+          address: deployments.contracts.limitOrderHook!,
+          abi: limitOrderHookAbi,
+          functionName: "orders",
+          args: [BigInt(o.id)],
+        });
         expect({ owner: order.owner, token: order.token, sell: order.sellToken, amountIn: order.amountIn, price: order.priceX18 }).toEqual({
           owner,
           token: o.token.address,
@@ -237,7 +262,12 @@ describe("GET /v1/agent/accounts/{owner} for the seeded wallets", () => {
         kinds.add("limitOrders");
       }
       for (const g of data.grids as { id: string; token: { address: Address }; amountUsdgUnits: string; buyPriceX18: string; sellPriceX18: string }[]) {
-        const grid = await publicClient.readContract({ address: deployments.contracts.gridStrategy!, abi: gridStrategyAbi, functionName: "grids", args: [BigInt(g.id)] });
+        const grid = await publicClient.readContract({
+          address: deployments.contracts.gridStrategy!,
+          abi: gridStrategyAbi,
+          functionName: "grids",
+          args: [BigInt(g.id)],
+        });
         expect({ owner: grid.owner, token: grid.token, amount: grid.amountUsdg, buy: grid.buyPriceX18, sell: grid.sellPriceX18 }).toEqual({
           owner,
           token: g.token.address,
@@ -247,9 +277,24 @@ describe("GET /v1/agent/accounts/{owner} for the seeded wallets", () => {
         });
         kinds.add("grids");
       }
-      for (const l of data.ladderStrategies as { id: string; token: { address: Address }; totalUnits: string; parts: { part: number; amountUnits: string; buyPriceX18: string; sellPriceX18: string }[] }[]) {
-        const ladder = await publicClient.readContract({ address: deployments.contracts.ladderStrategy!, abi: ladderStrategyAbi, functionName: "ladders", args: [BigInt(l.id)] });
-        const legs = await publicClient.readContract({ address: deployments.contracts.ladderStrategy!, abi: ladderStrategyAbi, functionName: "legsOf", args: [BigInt(l.id)] });
+      for (const l of data.ladderStrategies as {
+        id: string;
+        token: { address: Address };
+        totalUnits: string;
+        parts: { part: number; amountUnits: string; buyPriceX18: string; sellPriceX18: string }[];
+      }[]) {
+        const ladder = await publicClient.readContract({
+          address: deployments.contracts.ladderStrategy!,
+          abi: ladderStrategyAbi,
+          functionName: "ladders",
+          args: [BigInt(l.id)],
+        });
+        const legs = await publicClient.readContract({
+          address: deployments.contracts.ladderStrategy!,
+          abi: ladderStrategyAbi,
+          functionName: "legsOf",
+          args: [BigInt(l.id)],
+        });
         expect({ owner: ladder.owner, token: ladder.token, total: ladder.total }).toEqual({ owner, token: l.token.address, total: BigInt(l.totalUnits) });
         expect(l.parts.map((p) => [p.part, BigInt(p.amountUnits), BigInt(p.buyPriceX18), BigInt(p.sellPriceX18)])).toEqual(
           legs.map((leg, i) => [i + 1, leg.amount, leg.buyPriceX18, leg.sellPriceX18]),

@@ -55,7 +55,12 @@ beforeAll(async () => {
   // Wallet 22: USDG and gas from the admin.
   const c = chain();
   for (const hash of [
-    await walletOf(admin).writeContract({ address: d.contracts.usdg! as Address, abi: testTokenAbi, functionName: "mint", args: [owner.address, parseUnits("10000", 6)] }),
+    await walletOf(admin).writeContract({
+      address: d.contracts.usdg! as Address,
+      abi: testTokenAbi,
+      functionName: "mint",
+      args: [owner.address, parseUnits("10000", 6)],
+    }),
     await walletOf(admin).sendTransaction({ to: owner.address, value: parseEther("5") }),
   ])
     expect((await c.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe("success");
@@ -158,7 +163,13 @@ describe("/mcp under the same limits", () => {
 
   it("a tool call is limited as the client that made it, and its answer carries no /v1 CORS header", async () => {
     const me = newClient();
-    const call = (i: number) => post(me, "/mcp", { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "products", arguments: {} } }, { ...mcpHeaders, origin: "https://evil.example" });
+    const call = (i: number) =>
+      post(
+        me,
+        "/mcp",
+        { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "products", arguments: {} } },
+        { ...mcpHeaders, origin: "https://evil.example" },
+      );
     const first = await call(1);
     expect(first.status).toBe(200);
     expect(first.headers["access-control-allow-origin"]).toBeUndefined();
@@ -192,7 +203,11 @@ describe("sign-in", () => {
     const me = newClient();
     const challenge = await post(me, "/v1/agent/report-card/session/challenge", { owner: owner.address });
     expect(challenge.status).toBe(200);
-    const answer = await post(me, "/v1/agent/report-card/session", { owner: owner.address, challengeId: challenge.json.data.challengeId, signature: `0x${"ab".repeat(10_000)}` });
+    const answer = await post(me, "/v1/agent/report-card/session", {
+      owner: owner.address,
+      challengeId: challenge.json.data.challengeId,
+      signature: `0x${"ab".repeat(10_000)}`,
+    });
     expect(answer.status).toBe(400);
     expect(answer.json.code).toBe("INVALID_REQUEST");
   });
@@ -225,7 +240,12 @@ describe("sessions where the spec says so", () => {
     const me = newClient();
     const weth = d.tokens.find((t) => t.symbol === "WETH")!.address;
     const wallet = randomAddress();
-    const run = await post(me, "/v1/strategy-finder/backtest", { token: weth, strategy: "dip-ladder", period: "1d", identity: { kind: "wallet", value: wallet } });
+    const run = await post(me, "/v1/strategy-finder/backtest", {
+      token: weth,
+      strategy: "dip-ladder",
+      period: "1d",
+      identity: { kind: "wallet", value: wallet },
+    });
     expect(run.status).toBe(200);
     const attempts = await get(me, `/v1/strategy-finder/attempts?kind=wallet&value=${wallet}`);
     expect(attempts.status).toBe(200);
@@ -247,10 +267,50 @@ describe("money safety", () => {
     return encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [spender, amount] });
   };
   const tampers: [string, (r: PrepareResult) => PrepareResult][] = [
-    ["to", (r) => ({ ...r, steps: r.steps.map((s, i) => (i === 1 ? { ...s, to: stranger } : s)), walletSendCalls: { ...r.walletSendCalls, calls: r.walletSendCalls.calls.map((c, i) => (i === 1 ? { ...c, to: stranger } : c)) } })],
-    ["spender", (r) => ({ ...r, steps: r.steps.map((s, i) => (i === 0 ? { ...s, data: withSpender(s.data as Hex, stranger) } : s)), walletSendCalls: { ...r.walletSendCalls, calls: r.walletSendCalls.calls.map((c, i) => (i === 0 ? { ...c, data: withSpender(c.data as Hex, stranger) } : c)) } })],
-    ["recipient", (r) => ({ ...r, steps: r.steps.map((s) => ({ ...s, data: s.data.toLowerCase().replaceAll(owner.address.slice(2).toLowerCase(), stranger.slice(2).toLowerCase()) as Hex })), walletSendCalls: { ...r.walletSendCalls, calls: r.walletSendCalls.calls.map((c) => ({ ...c, data: c.data.toLowerCase().replaceAll(owner.address.slice(2).toLowerCase(), stranger.slice(2).toLowerCase()) as Hex })) } })],
-    ["value", (r) => ({ ...r, steps: r.steps.map((s, i) => (i === 1 ? { ...s, value: "1" as never } : s)), walletSendCalls: { ...r.walletSendCalls, calls: r.walletSendCalls.calls.map((c, i) => (i === 1 ? { ...c, value: "0x1" } : c)) } })],
+    [
+      "to",
+      (r) => ({
+        ...r,
+        steps: r.steps.map((s, i) => (i === 1 ? { ...s, to: stranger } : s)),
+        walletSendCalls: { ...r.walletSendCalls, calls: r.walletSendCalls.calls.map((c, i) => (i === 1 ? { ...c, to: stranger } : c)) },
+      }),
+    ],
+    [
+      "spender",
+      (r) => ({
+        ...r,
+        steps: r.steps.map((s, i) => (i === 0 ? { ...s, data: withSpender(s.data as Hex, stranger) } : s)),
+        walletSendCalls: {
+          ...r.walletSendCalls,
+          calls: r.walletSendCalls.calls.map((c, i) => (i === 0 ? { ...c, data: withSpender(c.data as Hex, stranger) } : c)),
+        },
+      }),
+    ],
+    [
+      "recipient",
+      (r) => ({
+        ...r,
+        steps: r.steps.map((s) => ({
+          ...s,
+          data: s.data.toLowerCase().replaceAll(owner.address.slice(2).toLowerCase(), stranger.slice(2).toLowerCase()) as Hex,
+        })),
+        walletSendCalls: {
+          ...r.walletSendCalls,
+          calls: r.walletSendCalls.calls.map((c) => ({
+            ...c,
+            data: c.data.toLowerCase().replaceAll(owner.address.slice(2).toLowerCase(), stranger.slice(2).toLowerCase()) as Hex,
+          })),
+        },
+      }),
+    ],
+    [
+      "value",
+      (r) => ({
+        ...r,
+        steps: r.steps.map((s, i) => (i === 1 ? { ...s, value: "1" as never } : s)),
+        walletSendCalls: { ...r.walletSendCalls, calls: r.walletSendCalls.calls.map((c, i) => (i === 1 ? { ...c, value: "0x1" } : c)) },
+      }),
+    ],
   ];
 
   it("the typed client refuses a bundle whose to, spender, recipient or value was changed, and sends nothing", async () => {
@@ -303,7 +363,12 @@ describe("credit only where it is due", () => {
     const apiDb = createDb({ url: stack.databaseUrl, schema: deployment.apiSchema });
     const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
     try {
-      const indexed = async () => (await reads.selectFrom("executedCall").select("txHash").where("txHash", "=", lastTx.toLowerCase() as Hex).executeTakeFirst()) !== undefined;
+      const indexed = async () =>
+        (await reads
+          .selectFrom("executedCall")
+          .select("txHash")
+          .where("txHash", "=", lastTx.toLowerCase() as Hex)
+          .executeTakeFirst()) !== undefined;
       for (const deadline = Date.now() + 60_000; !(await indexed()); ) {
         if (Date.now() > deadline) throw new Error(`${lastTx} not indexed within 60 s`);
         await new Promise((r) => setTimeout(r, 250));
@@ -324,7 +389,9 @@ describe("credit only where it is due", () => {
     // The public card shows the stranger's tag with nothing credited.
     const card = await get(newClient(), `/v1/agent/report-card/${owner.address}`);
     expect(card.status).toBe(200);
-    const strangerCard = (card.json.data.agents as { name: string | null; actions: { state: string; reason: string | null }[] }[]).find((a) => a.name === "stranger");
+    const strangerCard = (card.json.data.agents as { name: string | null; actions: { state: string; reason: string | null }[] }[]).find(
+      (a) => a.name === "stranger",
+    );
     for (const action of strangerCard?.actions ?? []) expect(action.state).not.toBe("graded");
   });
 });
@@ -333,7 +400,8 @@ describe("retention", () => {
   it("the purge removes what has expired by a simulated clock, and keeps what has not", async () => {
     const apiDb = createDb({ url: stack.databaseUrl, schema: deployment.apiSchema });
     try {
-      const count = async (table: "session_challenge" | "sign_request" | "session") => Number((await apiDb.selectFrom(table).select(apiDb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+      const count = async (table: "session_challenge" | "sign_request" | "session") =>
+        Number((await apiDb.selectFrom(table).select(apiDb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
       expect(await count("session_challenge")).toBeGreaterThan(0);
       expect(await count("sign_request")).toBeGreaterThan(0);
       // Now: nothing this file made has expired past its retention yet (sign requests keep a day).

@@ -52,7 +52,10 @@ const bullPrefix = `${randomPrefix()}:bull`;
 type Answer<T = any> = { status: number; body: T };
 
 async function call<T = any>(method: "get" | "post", path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
-  const res = await app.request(path, method === "post" ? { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) } : undefined);
+  const res = await app.request(
+    path,
+    method === "post" ? { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) } : undefined,
+  );
   const json = (await res.json()) as T;
   expect(validator.errors(method, path.split("?")[0]!, res.status, json), `${method} ${path} ${res.status} against the OpenAPI document`).toEqual([]);
   return { status: res.status, body: json };
@@ -80,7 +83,11 @@ beforeAll(async () => {
   const connection = () => new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   workers = [
     new Worker(BACKTEST_QUEUE, backtestProcessor({ reads, logger: t.deps.logger }), { connection: connection(), prefix: bullPrefix, concurrency: 2 }),
-    new Worker(SCAN_QUEUE, scanProcessor({ db, reads, deployments: d, now: () => new Date(), fees: chainFees(client, d), logger: t.deps.logger }), { connection: connection(), prefix: bullPrefix, lockDuration: 120_000 }),
+    new Worker(SCAN_QUEUE, scanProcessor({ db, reads, deployments: d, now: () => new Date(), fees: chainFees(client, d), logger: t.deps.logger }), {
+      connection: connection(),
+      prefix: bullPrefix,
+      lockDuration: 120_000,
+    }),
   ];
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   scanQueue = new Queue(SCAN_QUEUE, { connection: connection(), prefix: bullPrefix });
@@ -151,7 +158,15 @@ describe("backtests and planners (backtest queue)", () => {
   it("replays a ladder: a level under every low never fills, one above the first open fills at once", async () => {
     const now = Math.floor(Date.now() / 1000);
     const series = await loadSeries(reads, weth, now - 86400, now, "10m");
-    const r = await data("post", "/v1/agent/backtest/ladder", { token: weth, side: "buy", days: 1, levels: [{ price: series.open[0]! * 2, amountUsd: 50 }, { price: series.open[0]! / 10, amountUsd: 50 }] });
+    const r = await data("post", "/v1/agent/backtest/ladder", {
+      token: weth,
+      side: "buy",
+      days: 1,
+      levels: [
+        { price: series.open[0]! * 2, amountUsd: 50 },
+        { price: series.open[0]! / 10, amountUsd: 50 },
+      ],
+    });
     expect(r.feeBps).toBe(20);
     expect(r.levels.map((l: any) => l.filled)).toEqual([true, false]);
     expect(r.filledLevels).toBe(1);
@@ -175,7 +190,13 @@ describe("backtests and planners (backtest queue)", () => {
     expect(r.windowDays).toBe(1); // 2 days of devnet history: daily windows
     expect(r.minGap).toBeCloseTo(1 / 0.997 ** 2 - 1, 12);
     if (r.today) {
-      expect(r.prepare.body).toMatchObject({ action: "open", token: getAddress(weth), buyPrice: r.today.buyPrice, sellPrice: r.today.sellPrice, amountUsdg: "200" });
+      expect(r.prepare.body).toMatchObject({
+        action: "open",
+        token: getAddress(weth),
+        buyPrice: r.today.buyPrice,
+        sellPrice: r.today.sellPrice,
+        amountUsdg: "200",
+      });
       expectPrepareBody(r.prepare);
       // Each line is itself the grid prepare's body (add owner).
       expect(r.today).toMatchObject({ action: "open", token: getAddress(weth), amountUsdg: "200" });
@@ -207,7 +228,9 @@ describe("scans and the strategy finder (scan queue)", () => {
     const deadline = Date.now() + 200_000;
     let ready = false;
     while (!ready && Date.now() < deadline) {
-      const statuses = await Promise.all(["/v1/agent/grid/tokens", "/v1/agent/ladder/tokens", "/v1/strategy-finder"].map(async (p) => (await app.request(p)).status));
+      const statuses = await Promise.all(
+        ["/v1/agent/grid/tokens", "/v1/agent/ladder/tokens", "/v1/strategy-finder"].map(async (p) => (await app.request(p)).status),
+      );
       ready = statuses.every((s) => s === 200);
       if (!ready) await new Promise((r) => setTimeout(r, 1000));
     }
@@ -271,7 +294,12 @@ describe("scans and the strategy finder (scan queue)", () => {
     expect(before.runs).toBe(0);
     // WALLET's report-card session: runs count for a wallet only with it.
     const c = await createChallenge(db, { owner: WALLET, now: new Date() });
-    const { token } = await exchangeChallenge(db, { owner: WALLET, challengeId: c.challengeId, signature: await WALLET_KEY.signMessage({ message: c.message }), now: new Date() });
+    const { token } = await exchangeChallenge(db, {
+      owner: WALLET,
+      challengeId: c.challengeId,
+      signature: await WALLET_KEY.signMessage({ message: c.message }),
+      now: new Date(),
+    });
     const session = { Authorization: `Bearer ${token}` };
     const walk = await data("post", "/v1/strategy-finder/backtest", { token: weth, strategy: "grid", variant: "wider", days: 21 }, session);
     expect(walk.mode).toBe("walk-forward");

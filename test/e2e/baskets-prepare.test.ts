@@ -7,7 +7,18 @@
 // Every answer is validated against the served OpenAPI document.
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { createPublicClient, createWalletClient, decodeFunctionData, defineChain, erc20Abi, formatUnits, http, type Address, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeFunctionData,
+  defineChain,
+  erc20Abi,
+  formatUnits,
+  http,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { basketMakerAbi, basketPoolAbi, basketZapAbi, mergedVaultAbi, stockVaultRouterAbi, testTokenAbi } from "../../abis/index.js";
@@ -39,7 +50,8 @@ let chain: PublicClient;
 let local: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 const walletOf = (acc: typeof account) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
 const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!.address;
 const basketBy = (symbol: string) => d.baskets.find((b) => b.symbol === symbol)!.address;
@@ -81,7 +93,11 @@ async function prepared(kind: string, body: Record<string, unknown>) {
 }
 
 async function plan(body: Record<string, unknown>, client = "10.0.0.1", on = local): Promise<Answer> {
-  const res = await on.app.request("/v1/agent/baskets/plan", { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": client }, body: JSON.stringify(body) });
+  const res = await on.app.request("/v1/agent/baskets/plan", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Forwarded-For": client },
+    body: JSON.stringify(body),
+  });
   const answer = await res.json();
   expect(validator.errors("post", "/v1/agent/baskets/plan", res.status, answer), `plan ${res.status} against the OpenAPI document`).toEqual([]);
   return { status: res.status, body: answer };
@@ -101,7 +117,8 @@ async function asAdmin(address: Address, abi: readonly unknown[], functionName: 
   expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
 }
 
-const expectCode = (a: Answer, status: number, code: string) => expect({ status: a.status, code: a.body.code }, JSON.stringify(a.body)).toEqual({ status, code });
+const expectCode = (a: Answer, status: number, code: string) =>
+  expect({ status: a.status, code: a.body.code }, JSON.stringify(a.body)).toEqual({ status, code });
 
 /** The deadline the zap gets: at most 10 minutes after the chain's time now. */
 async function expectDeadline(deadline: number) {
@@ -111,7 +128,11 @@ async function expectDeadline(deadline: number) {
 }
 
 /** runPrepare with an aggregator adapter (the external aggregator's behaviour), on the same stack. */
-async function withAggregator<K extends "basket-buy" | "basket-sell" | "basket-make">(aggregator: Aggregator, kind: K, body: Omit<PrepareBodies[K], "owner">): Promise<string> {
+async function withAggregator<K extends "basket-buy" | "basket-sell" | "basket-make">(
+  aggregator: Aggregator,
+  kind: K,
+  body: Omit<PrepareBodies[K], "owner">,
+): Promise<string> {
   const deps = local.deps;
   const ctx: PrepareContext = { db, reads, deployments: d, client: deps.client!, now: deps.now, baseUrl: deps.baseUrl!, logger: deps.logger, aggregator };
   try {
@@ -125,7 +146,12 @@ async function withAggregator<K extends "basket-buy" | "basket-sell" | "basket-m
 
 const dev = () => directAggregator(local.deps.client!, d)!;
 /** An aggregator whose routes carry its own wider minimum (5% under the quote). */
-const wideMinimum = (): Aggregator => ({ ...dev(), address: dev().address, quote: (r) => dev().quote(r), route: (r) => dev().route({ ...r, slippageBps: 500 }) });
+const wideMinimum = (): Aggregator => ({
+  ...dev(),
+  address: dev().address,
+  quote: (r) => dev().quote(r),
+  route: (r) => dev().route({ ...r, slippageBps: 500 }),
+});
 /** An aggregator whose route calldata is padded past the zap's 32,000 bytes. */
 const oversized = (): Aggregator => ({
   address: dev().address,
@@ -214,13 +240,25 @@ describe("basket-buy, basket-sell, basket-make: signed and sent", () => {
     const result = await prepared("basket-make", {
       name: `E2E Mix ${tag}`,
       symbol,
-      tokens: [{ token: "LINK", weightPct: 25 }, { token: "USDG", weightPct: 50 }, { token: "SOLX", weightPct: 25 }],
+      tokens: [
+        { token: "LINK", weightPct: 25 },
+        { token: "USDG", weightPct: 50 },
+        { token: "SOLX", weightPct: 25 },
+      ],
       swapFeePct: 0.3,
       amount: "100",
     });
     expect(result.kind).toBe("basket-make");
     const p = result.params;
-    expect(p).toMatchObject({ maker: d.contracts.basketMaker, decimals: 18, token: d.contracts.usdg, amount: "100000000", recipient: owner, expectedOut: (100n * ONE).toString(), minOut: (100n * ONE).toString() });
+    expect(p).toMatchObject({
+      maker: d.contracts.basketMaker,
+      decimals: 18,
+      token: d.contracts.usdg,
+      amount: "100000000",
+      recipient: owner,
+      expectedOut: (100n * ONE).toString(),
+      minOut: (100n * ONE).toString(),
+    });
     expect(p.basket.swapFeePercentage).toBe((3n * 10n ** 15n).toString());
     const sorted = [...p.basket.tokens].sort((a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : 1));
     expect(p.basket.tokens).toEqual(sorted);
@@ -232,7 +270,15 @@ describe("basket-buy, basket-sell, basket-make: signed and sent", () => {
     expect(await balanceOf(p.pool)).toBe(100n * ONE);
     expect(await chain.readContract({ address: p.pool, abi: basketPoolAbi, functionName: "symbol" })).toBe(symbol);
     // The symbol is now taken.
-    const again = await prepare("basket-make", { name: "Another", symbol: symbol.toLowerCase(), tokens: [{ token: "USDG", weightPct: 50 }, { token: "LINK", weightPct: 50 }], amount: "30" });
+    const again = await prepare("basket-make", {
+      name: "Another",
+      symbol: symbol.toLowerCase(),
+      tokens: [
+        { token: "USDG", weightPct: 50 },
+        { token: "LINK", weightPct: 50 },
+      ],
+      amount: "30",
+    });
     expectCode(again, 422, "SYMBOL_TAKEN");
   });
 });
@@ -335,7 +381,15 @@ describe("basket refusals, each by a real case", () => {
     // While paused every transfer reverts, the market simulator's step too: keep the window short
     // (the three prepares run together) and unpause in finally.
     const doge = tokenBy("DOGE2");
-    const make = { name: `Paused ${tag}`, symbol: `PZ${tag}`, tokens: [{ token: "USDG", weightPct: 50 }, { token: "DOGE2", weightPct: 50 }], amount: "30" };
+    const make = {
+      name: `Paused ${tag}`,
+      symbol: `PZ${tag}`,
+      tokens: [
+        { token: "USDG", weightPct: 50 },
+        { token: "DOGE2", weightPct: 50 },
+      ],
+      amount: "30",
+    };
     await asAdmin(doge, testTokenAbi, "setPaused", [true]);
     let answers: Answer[];
     let transfer: unknown;
@@ -344,7 +398,9 @@ describe("basket refusals, each by a real case", () => {
       [transfer, ...answers] = await Promise.all([
         // The token itself refuses every transfer while paused. No retries: the devnet answers a revert
         // with -32603, which viem would retry for ~1 s, keeping the token paused that much longer.
-        createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl, { retryCount: 0 }) }).simulateContract({ address: doge, abi: testTokenAbi, functionName: "transfer", args: [admin.address, 0n], account: owner }).catch((e: Error) => e),
+        createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl, { retryCount: 0 }) })
+          .simulateContract({ address: doge, abi: testTokenAbi, functionName: "transfer", args: [admin.address, 0n], account: owner })
+          .catch((e: Error) => e),
         prepare("basket-buy", { basket: "MEMES", amount: "10" }),
         prepare("basket-buy", { basket: "MEMES", amount: "10", payWith: "DOGE2" }),
         prepare("basket-make", make),
@@ -389,7 +445,15 @@ describe("basket refusals, each by a real case", () => {
     await sendAll(await prepared("basket-buy", { basket: "BLUE", amount: "50" }));
     expect(await withAggregator(overstated(), "basket-sell", { basket: "BLUE", all: true })).toBe("SELL_REFUSED");
     expect(await withAggregator(wideMinimum(), "basket-sell", { basket: "BLUE", all: true })).toBe("LEG_MINIMUM_TOO_LOW");
-    const make = { name: `Refused ${tag}`, symbol: `RF${tag}`, tokens: [{ token: "USDG", weightPct: 50 }, { token: "LINK", weightPct: 50 }], amount: "40" };
+    const make = {
+      name: `Refused ${tag}`,
+      symbol: `RF${tag}`,
+      tokens: [
+        { token: "USDG", weightPct: 50 },
+        { token: "LINK", weightPct: 50 },
+      ],
+      amount: "40",
+    };
     expect(await withAggregator(overstated(), "basket-make", make)).toBe("MAKE_REFUSED");
     expect(await withAggregator(oversized(), "basket-make", make)).toBe("ROUTE_TOO_LARGE");
     expect(await withAggregator(noRouteTo(tokenBy("LINK")), "basket-make", make)).toBe("BASKET_NO_ROUTE");
@@ -397,16 +461,87 @@ describe("basket refusals, each by a real case", () => {
   });
 
   it("basket-make: the shape, name, symbol and deposit rules", async () => {
-    const good = { name: `Good ${tag}`, symbol: `GD${tag}`, tokens: [{ token: "USDG", weightPct: 50 }, { token: "LINK", weightPct: 50 }], amount: "30" };
+    const good = {
+      name: `Good ${tag}`,
+      symbol: `GD${tag}`,
+      tokens: [
+        { token: "USDG", weightPct: 50 },
+        { token: "LINK", weightPct: 50 },
+      ],
+      amount: "30",
+    };
     const cases: [Record<string, unknown>, number, string][] = [
-      [{ tokens: [{ token: "ETH", weightPct: 50 }, { token: "USDG", weightPct: 50 }] }, 422, "NATIVE_ETH_TOKEN"],
-      [{ tokens: [{ token: "NOPE", weightPct: 50 }, { token: "USDG", weightPct: 50 }] }, 422, "UNKNOWN_TOKEN"],
-      [{ tokens: [{ token: tokenBy("SCAM"), weightPct: 50 }, { token: "USDG", weightPct: 50 }] }, 422, "NOT_ON_TRADE_LIST"],
-      [{ tokens: [{ token: "LINK", weightPct: 50 }, { token: tokenBy("LINK"), weightPct: 50 }] }, 422, "DUPLICATE_TOKEN"],
+      [
+        {
+          tokens: [
+            { token: "ETH", weightPct: 50 },
+            { token: "USDG", weightPct: 50 },
+          ],
+        },
+        422,
+        "NATIVE_ETH_TOKEN",
+      ],
+      [
+        {
+          tokens: [
+            { token: "NOPE", weightPct: 50 },
+            { token: "USDG", weightPct: 50 },
+          ],
+        },
+        422,
+        "UNKNOWN_TOKEN",
+      ],
+      [
+        {
+          tokens: [
+            { token: tokenBy("SCAM"), weightPct: 50 },
+            { token: "USDG", weightPct: 50 },
+          ],
+        },
+        422,
+        "NOT_ON_TRADE_LIST",
+      ],
+      [
+        {
+          tokens: [
+            { token: "LINK", weightPct: 50 },
+            { token: tokenBy("LINK"), weightPct: 50 },
+          ],
+        },
+        422,
+        "DUPLICATE_TOKEN",
+      ],
       [{ tokens: [{ token: "USDG", weightPct: 100 }] }, 422, "TOKEN_COUNT"],
-      [{ tokens: [{ token: "LINK", weightPct: 50 }, { token: "SOLX", weightPct: 50 }] }, 422, "NO_ANCHOR"],
-      [{ tokens: [{ token: "USDG", weightPct: 99.5 }, { token: "LINK", weightPct: 0.5 }] }, 422, "WEIGHT_TOO_SMALL"],
-      [{ tokens: [{ token: "USDG", weightPct: 50 }, { token: "LINK", weightPct: 40 }] }, 422, "WEIGHTS_SUM"],
+      [
+        {
+          tokens: [
+            { token: "LINK", weightPct: 50 },
+            { token: "SOLX", weightPct: 50 },
+          ],
+        },
+        422,
+        "NO_ANCHOR",
+      ],
+      [
+        {
+          tokens: [
+            { token: "USDG", weightPct: 99.5 },
+            { token: "LINK", weightPct: 0.5 },
+          ],
+        },
+        422,
+        "WEIGHT_TOO_SMALL",
+      ],
+      [
+        {
+          tokens: [
+            { token: "USDG", weightPct: 50 },
+            { token: "LINK", weightPct: 40 },
+          ],
+        },
+        422,
+        "WEIGHTS_SUM",
+      ],
       [{ swapFeePct: 0.5 }, 422, "MAKE_FEE"],
       [{ name: "" }, 422, "BAD_NAME"],
       [{ name: "Official Blue" }, 422, "NAME_NOT_ALLOWED"],
@@ -420,7 +555,17 @@ describe("basket refusals, each by a real case", () => {
       [{ payWith: "LINK" }, 422, "BAD_DEPOSIT_TOKEN"],
       [{ payWith: "ETH" }, 422, "NATIVE_ETH_IN"],
       // THIN (20k USDG a side) at 90%: a 5,000 USDG first deposit moves it by far more than 3%.
-      [{ tokens: [{ token: "USDG", weightPct: 10 }, { token: "THIN", weightPct: 90 }], amount: "5000" }, 422, "PRICE_IMPACT_TOO_HIGH"],
+      [
+        {
+          tokens: [
+            { token: "USDG", weightPct: 10 },
+            { token: "THIN", weightPct: 90 },
+          ],
+          amount: "5000",
+        },
+        422,
+        "PRICE_IMPACT_TOO_HIGH",
+      ],
     ];
     for (const [change, status, code] of cases) {
       const a = await prepare("basket-make", { ...good, ...change });
@@ -430,8 +575,16 @@ describe("basket refusals, each by a real case", () => {
     expect(tooSmall.body.details).toEqual({ minimum: "25000000", unit: "USDG" });
     // 503s: no maker deployed; the trade list not loaded yet (the indexer has not charted a token).
     const { basketMaker: _m, ...noMaker } = d.contracts;
-    expectCode(await prepare("basket-make", good, testApp({ db, redis, reads, deployments: { ...d, contracts: noMaker }, client: local.deps.client })), 503, "MAKER_NOT_DEPLOYED");
-    expectCode(await prepare("basket-make", good, testApp({ db, redis, reads: noProjections(), deployments: d, client: local.deps.client })), 503, "TRADE_LIST_LOADING");
+    expectCode(
+      await prepare("basket-make", good, testApp({ db, redis, reads, deployments: { ...d, contracts: noMaker }, client: local.deps.client })),
+      503,
+      "MAKER_NOT_DEPLOYED",
+    );
+    expectCode(
+      await prepare("basket-make", good, testApp({ db, redis, reads: noProjections(), deployments: d, client: local.deps.client })),
+      503,
+      "TRADE_LIST_LOADING",
+    );
     // The good one is prepared (not sent).
     expect((await prepare("basket-make", good)).status).toBe(200);
   });
@@ -439,11 +592,20 @@ describe("basket refusals, each by a real case", () => {
 
 describe("POST /v1/agent/baskets/plan", () => {
   it("a plan: anchor added, even weights, kinds, trade list, liquidity classes, look-back, name, same tokens, maker, ready", async () => {
-    const { status, body } = await plan({ tokens: [{ token: "WETH" }, { token: "WBTC" }], anchor: "USDG", swapFeePct: 0.3, name: "Blue Again", symbol: `BA${tag}` });
+    const { status, body } = await plan({
+      tokens: [{ token: "WETH" }, { token: "WBTC" }],
+      anchor: "USDG",
+      swapFeePct: 0.3,
+      name: "Blue Again",
+      symbol: `BA${tag}`,
+    });
     expect(status, JSON.stringify(body)).toBe(200);
     const p = body.data;
     // WETH is an anchor already: nothing is added, WETH gets 10%.
-    expect(p.tokens.map((t: any) => [t.symbol, t.weightPct, t.anchor, t.added])).toEqual([["WETH", 10, true, false], ["WBTC", 90, false, false]]);
+    expect(p.tokens.map((t: any) => [t.symbol, t.weightPct, t.anchor, t.added])).toEqual([
+      ["WETH", 10, true, false],
+      ["WBTC", 90, false, false],
+    ]);
     expect(p.tokens.every((t: any) => t.onTradeList && t.kind === "crypto" && t.liquidity === "deep")).toBe(true);
     expect(p).toMatchObject({ anchor: "USDG", swapFeePct: 0.3, maker: "ready", ready: true });
     expect(p.name).toMatchObject({ name: "Blue Again", symbol: `BA${tag}`, problem: null });
@@ -454,14 +616,27 @@ describe("POST /v1/agent/baskets/plan", () => {
     expect(p.lookback.trades).toBeGreaterThan(0);
     expect(p.lookback.feesPer1kUsd).toBeGreaterThan(0);
 
-    const same = await plan({ tokens: [{ token: "USDG", weightPct: 20 }, { token: "WETH", weightPct: 40 }, { token: "WBTC", weightPct: 40 }] }, "10.0.0.2");
+    const same = await plan(
+      {
+        tokens: [
+          { token: "USDG", weightPct: 20 },
+          { token: "WETH", weightPct: 40 },
+          { token: "WBTC", weightPct: 40 },
+        ],
+      },
+      "10.0.0.2",
+    );
     expect(same.status).toBe(200);
     expect(same.body.data.sameTokens.map((b: any) => b.symbol)).toEqual(["BLUE"]);
 
     const thin = await plan({ tokens: [{ token: "THIN" }, { token: "tsAAPL" }], symbol: "tsTHIN" }, "10.0.0.3");
     expect(thin.status).toBe(200);
     const t = thin.body.data;
-    expect(t.tokens.map((x: any) => [x.symbol, x.weightPct, x.added])).toEqual([["THIN", 45, false], ["tsAAPL", 45, false], ["USDG", 10, true]]);
+    expect(t.tokens.map((x: any) => [x.symbol, x.weightPct, x.added])).toEqual([
+      ["THIN", 45, false],
+      ["tsAAPL", 45, false],
+      ["USDG", 10, true],
+    ]);
     expect(t.tokens[0].liquidity).toBe("thin");
     expect(t.tokens[0].liquidityCostPct).toBeGreaterThanOrEqual(2);
     expect(t.tokens[1].kind).toBe("stock");
@@ -486,8 +661,24 @@ describe("POST /v1/agent/baskets/plan", () => {
       [{ tokens: [] }, "TOKEN_COUNT"],
       [{ tokens: ["WETH", "WBTC", "SOLX", "LINK", "GAS", "ORCL", "DOGE2", "WIF2", "PEPE2"].map((token) => ({ token })) }, "TOKEN_COUNT"],
       [{ tokens: [{ token: "LINK", weightPct: 50 }, { token: "USDG" }] }, "WEIGHTS_PARTIAL"],
-      [{ tokens: [{ token: "LINK", weightPct: 50 }, { token: "USDG", weightPct: 40 }] }, "WEIGHTS_SUM"],
-      [{ tokens: [{ token: "LINK", weightPct: 99.5 }, { token: "USDG", weightPct: 0.5 }] }, "WEIGHT_TOO_SMALL"],
+      [
+        {
+          tokens: [
+            { token: "LINK", weightPct: 50 },
+            { token: "USDG", weightPct: 40 },
+          ],
+        },
+        "WEIGHTS_SUM",
+      ],
+      [
+        {
+          tokens: [
+            { token: "LINK", weightPct: 99.5 },
+            { token: "USDG", weightPct: 0.5 },
+          ],
+        },
+        "WEIGHT_TOO_SMALL",
+      ],
       [{ tokens: [{ token: "LINK" }], swapFeePct: 2 }, "MAKE_FEE"],
     ];
     let n = 10;

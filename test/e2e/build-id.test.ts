@@ -24,7 +24,9 @@ const buildId = async () =>
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), "build-id-"));
-  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: repoRoot, encoding: "utf8" }).split("\n").filter(Boolean);
+  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: repoRoot, encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
   for (const file of files) {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     try {

@@ -33,7 +33,12 @@ import { freePort } from "../helpers/stack.js";
 
 const stack = inject("stack");
 const MNEMONIC = "test test test test test test test test test test test junk";
-const chain = defineChain({ id: 4663, name: "Devnet 4663", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const chain = defineChain({
+  id: 4663,
+  name: "Devnet 4663",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [stack.rpcUrl] } },
+});
 const agent = mnemonicToAccount(MNEMONIC, { addressIndex: 16 });
 const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
 const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl), pollingInterval: 50 });
@@ -57,12 +62,26 @@ beforeAll(async () => {
   const port = await freePort();
   // Wall time: sendPrepared checks the answer's expiresAt against it.
   const now = () => new Date();
-  const t = testApp({ db, redis, reads, deployments, now, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }), baseUrl: `http://127.0.0.1:${port}`, rateLimit: { keyPrefix: `${prefix}:rl` } });
+  const t = testApp({
+    db,
+    redis,
+    reads,
+    deployments,
+    now,
+    client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }),
+    baseUrl: `http://127.0.0.1:${port}`,
+    rateLimit: { keyPrefix: `${prefix}:rl` },
+  });
   server = serve({ fetch: t.app.fetch, port, hostname: "127.0.0.1" });
   client = createAgentClient({ baseUrl: `http://127.0.0.1:${port}` });
   // Wallet 16 is not one of the devnet's funded test wallets: the admin mints it USDG (it has ETH).
   const adminWallet = createWalletClient({ account: admin, chain, transport: http(stack.rpcUrl) });
-  const hash = await adminWallet.writeContract({ address: deployments.contracts.usdg!, abi: testTokenAbi, functionName: "mint", args: [agent.address, parseUnits("10000", 6)] });
+  const hash = await adminWallet.writeContract({
+    address: deployments.contracts.usdg!,
+    abi: testTokenAbi,
+    functionName: "mint",
+    args: [agent.address, parseUnits("10000", 6)],
+  });
   expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
 });
 
@@ -103,7 +122,12 @@ function batchingWallet(account: LocalAccount) {
           for (const call of batch.calls) {
             const hash = await signer.sendTransaction({ to: call.to, data: call.data, value: BigInt(call.value) });
             const receipt = await publicClient.waitForTransactionReceipt({ hash });
-            state.receipts.push({ transactionHash: hash, blockHash: receipt.blockHash, blockNumber: `0x${receipt.blockNumber.toString(16)}`, status: receipt.status === "success" ? "0x1" : "0x0" });
+            state.receipts.push({
+              transactionHash: hash,
+              blockHash: receipt.blockHash,
+              blockNumber: `0x${receipt.blockNumber.toString(16)}`,
+              status: receipt.status === "success" ? "0x1" : "0x0",
+            });
             if (receipt.status !== "success") return void (state.status = 500);
           }
           state.status = 200;

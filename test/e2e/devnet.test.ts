@@ -12,13 +12,32 @@ describe("the devnet process", () => {
   const d = readJson<Deployments>(stack.deploymentsFile);
 
   it("answers eth_chainId 0x1237", async () => {
-    const res = await fetch(stack.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+    const res = await fetch(stack.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+    });
     expect(((await res.json()) as { result: string }).result).toBe("0x1237");
   });
 
   it("lists every contract family in the deployments file, each with code", async () => {
-    const names = ["usdg", "weth", "markets", "aggregator", "swapRouter", "marketMaker", "vaultRegistry", "stockVaultRouter",
-      "limitOrderHook", "gridStrategy", "ladderStrategy", "agentAccountFactory", "basketRegistry", "basketZap", "basketMaker"];
+    const names = [
+      "usdg",
+      "weth",
+      "markets",
+      "aggregator",
+      "swapRouter",
+      "marketMaker",
+      "vaultRegistry",
+      "stockVaultRouter",
+      "limitOrderHook",
+      "gridStrategy",
+      "ladderStrategy",
+      "agentAccountFactory",
+      "basketRegistry",
+      "basketZap",
+      "basketMaker",
+    ];
     for (const name of names) expect(d.contracts[name], name).toMatch(/^0x[0-9a-fA-F]{40}$/);
     const all: Address[] = [
       ...Object.values(d.contracts),

@@ -141,7 +141,10 @@ async function startAndPoll() {
 function checkRun(run: Awaited<ReturnType<typeof startAndPoll>>, label: string) {
   const { answers, ponderReadyAt, gridAt } = run;
   const context = `${label}: last output\n${log.slice(-30).join("\n")}`;
-  expect(answers.filter((a) => a.status >= 500 && a.status !== 503), context).toEqual([]);
+  expect(
+    answers.filter((a) => a.status >= 500 && a.status !== 503),
+    context,
+  ).toEqual([]);
   expect(ponderReadyAt, context).toBeDefined();
   for (const path of READS) {
     const seen = answers.filter((a) => a.path === path);
@@ -152,12 +155,21 @@ function checkRun(run: Awaited<ReturnType<typeof startAndPoll>>, label: string) 
       expect(Number(a.retryAfter), `${label} ${path} Retry-After`).toBeGreaterThan(0);
     }
     // 200 from then on, never again 503; and not before Ponder's /ready (a second of polling apart).
-    expect(seen.slice(firstOk).filter((a) => a.status !== 200).map((a) => `${a.status} ${a.code}`), `${label} ${path} after ready`).toEqual([]);
+    expect(
+      seen
+        .slice(firstOk)
+        .filter((a) => a.status !== 200)
+        .map((a) => `${a.status} ${a.code}`),
+      `${label} ${path} after ready`,
+    ).toEqual([]);
     expect(seen[firstOk]!.at, `${label} ${path} served before the index was ready`).toBeGreaterThanOrEqual(ponderReadyAt! - 3000);
     expect(seen[firstOk]!.at - ponderReadyAt!, `${label} ${path} late after ready`).toBeLessThan(10_000);
   }
   // The API answered before the index was ready (a 1-day devnet still takes the indexer a while).
-  expect(answers.some((a) => a.status === 503 && a.code === "UNAVAILABLE"), `${label}: no 503 seen before ready`).toBe(true);
+  expect(
+    answers.some((a) => a.status === 503 && a.code === "UNAVAILABLE"),
+    `${label}: no 503 seen before ready`,
+  ).toBe(true);
   // Grid tokens: 503 (UNAVAILABLE, then SCAN_PREPARING) with Retry-After until a scan of this start.
   const grid = answers.filter((a) => a.path === GRID_TOKENS);
   for (const a of grid.filter((x) => x.status !== 200)) {

@@ -75,7 +75,10 @@ function send(baseUrl: string, r: FuzzRequest, keepAlive = true): Promise<Answer
     const body = r.body === undefined ? undefined : Buffer.from(r.body);
     // Each request as a client of its own behind one trusted proxy (TRUST_PROXY_HOPS=1), so that
     // stricter per-IP limits of single routes (basket plan: 6 a minute) do not hide their validation.
-    const headers: Record<string, string | number> = { "x-forwarded-for": `10.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}`, ...r.headers };
+    const headers: Record<string, string | number> = {
+      "x-forwarded-for": `10.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}`,
+      ...r.headers,
+    };
     if (body) headers["content-length"] = body.length;
     const req = request(
       { host: url.hostname, port: url.port, method: r.method, path: r.path, headers, agent: keepAlive ? agent : false, timeout: REQUEST_TIMEOUT_MS },
@@ -126,7 +129,10 @@ const contentType = (a: { headers: Record<string, string | string[] | undefined>
 function envelopeFault(status: number, body: unknown): string | undefined {
   if (!isObject(body)) return "not {error, code}";
   // 402 PAYMENT_REQUIRED also carries the x402 protocol's payment terms beside {error, code}.
-  const keys = Object.keys(body).filter((k) => !(status === 402 && (k === "x402Version" || k === "accepts"))).sort().join();
+  const keys = Object.keys(body)
+    .filter((k) => !(status === 402 && (k === "x402Version" || k === "accepts")))
+    .sort()
+    .join();
   if (!(keys === "code,error" || keys === "code,details,error") || typeof body.error !== "string" || !body.error) return "not {error, code}";
   if (!isErrorCode(body.code)) return "code not in the catalog";
   if (errorCatalog[body.code].status !== status) return `but the catalog says ${errorCatalog[body.code].status} for ${body.code}`;
@@ -136,7 +142,7 @@ function envelopeFault(status: number, body: unknown): string | undefined {
 /** Why `v` is not one JSON-RPC 2.0 response (undefined: it is). */
 function rpcResponseFault(v: unknown): string | undefined {
   if (!isObject(v) || v.jsonrpc !== "2.0" || !("id" in v)) return "not a JSON-RPC 2.0 response";
-  if (("result" in v) === ("error" in v)) return "neither or both of result and error";
+  if ("result" in v === "error" in v) return "neither or both of result and error";
   if ("error" in v) {
     const e = v.error;
     if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== "string") return "an error without an integer code and a message";
@@ -205,7 +211,9 @@ function tally() {
     // A 5xx shows its whole request (up to 2,000 characters), to replay it.
     fail: (r: FuzzRequest, why: string, text = "") => {
       const cut = /^5/.test(why) ? 2000 : 160;
-      failures.push(`${why}: ${r.method} ${r.path.slice(0, cut)} [${r.what}] ${r.headers["content-type"] ?? ""} body ${JSON.stringify(r.body?.slice(0, cut) ?? null)} → ${text.slice(0, 240)}`);
+      failures.push(
+        `${why}: ${r.method} ${r.path.slice(0, cut)} [${r.what}] ${r.headers["content-type"] ?? ""} body ${JSON.stringify(r.body?.slice(0, cut) ?? null)} → ${text.slice(0, 240)}`,
+      );
     },
   };
 }
@@ -223,7 +231,11 @@ async function expectHealthy(part: string, failures: string[]): Promise<void> {
   expect(unique.slice(0, 60), `${part}: ${failures.length} failures (seed ${SEED}); first ones`).toEqual([]);
 }
 
-const summary = (statuses: Map<string, number>) => `answers: ${[...statuses].sort().map(([k, n]) => `${k}×${n}`).join(", ")}`;
+const summary = (statuses: Map<string, number>) =>
+  `answers: ${[...statuses]
+    .sort()
+    .map(([k, n]) => `${k}×${n}`)
+    .join(", ")}`;
 
 describe("fuzz every route of the served OpenAPI document", () => {
   it(
@@ -273,7 +285,9 @@ describe("fuzz every route of the served OpenAPI document", () => {
         const t0 = Date.now();
         const before = failures.length;
         await sendAll(api.url, [...invalid, ...valid], check);
-        perOperation.push(`${op.method} ${op.path}: ${invalid.length} invalid + ${valid.length} valid in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${failures.length - before} failures`);
+        perOperation.push(
+          `${op.method} ${op.path}: ${invalid.length} invalid + ${valid.length} valid in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${failures.length - before} failures`,
+        );
         expect(api.alive(), `the API exited during ${op.method} ${op.path}`).toBe(true);
       }
       const seconds = (Date.now() - started) / 1000;
@@ -351,7 +365,9 @@ describe("fuzz every route of the served OpenAPI document", () => {
       const valid = fc.sample(mcpValidRequestArb(doc, tools, hints), { numRuns: MCP_VALID, seed });
       const t0 = Date.now();
       await sendAll(api.url, [...invalid, ...valid], check);
-      console.log(`fuzz /mcp, seed ${SEED}: ${invalid.length} invalid + ${valid.length} valid in ${((Date.now() - t0) / 1000).toFixed(1)} s\n${summary(statuses)}`);
+      console.log(
+        `fuzz /mcp, seed ${SEED}: ${invalid.length} invalid + ${valid.length} valid in ${((Date.now() - t0) / 1000).toFixed(1)} s\n${summary(statuses)}`,
+      );
       // Deliberate refusals were met (the fuzz reached past the transport's checks).
       expect([...statuses.keys()].filter((k) => /^200 (rpc|tool)/.test(k)).length).toBeGreaterThan(0);
       expect(statuses.get("200 result") ?? 0).toBeGreaterThan(0);
@@ -367,8 +383,16 @@ describe("fuzz every route of the served OpenAPI document", () => {
       const db = createDb({ url: stack.databaseUrl, schema: deployment.apiSchema, max: 1 });
       const d = loadDeployments(stack.deploymentsFile);
       const owner = mnemonicToAccount(MNEMONIC, { addressIndex: 3 }).address;
-      const call = { to: d.contracts.usdg!, data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [d.vaults[0]!.address, 1_000_000n] }), value: "0x0" };
-      const bundle = { steps: [{ to: call.to, data: call.data }], walletSendCalls: { version: "2.0.0", chainId: "0x1237", from: owner, atomicRequired: false, calls: [call] }, params: { account: owner } };
+      const call = {
+        to: d.contracts.usdg!,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [d.vaults[0]!.address, 1_000_000n] }),
+        value: "0x0",
+      };
+      const bundle = {
+        steps: [{ to: call.to, data: call.data }],
+        walletSendCalls: { version: "2.0.0", chainId: "0x1237", from: owner, atomicRequired: false, calls: [call] },
+        params: { account: owner },
+      };
       const now = new Date();
       const ids: SignIds = {
         live: (await createSignRequest(db, { owner, kind: "vault-deposit", bundle, now })).id,

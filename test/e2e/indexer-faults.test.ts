@@ -16,16 +16,7 @@ import postgres from "postgres";
 import { limitOrderHookAbi, marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
 import { accountAddress, devnetChain } from "../../devnet/chain.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
-import {
-  chainHead,
-  createDatabase,
-  indexedBlock,
-  projectionsSql,
-  startIndexer,
-  tableHashes,
-  waitIndexedAt,
-  type Indexer,
-} from "../helpers/indexer.js";
+import { chainHead, createDatabase, indexedBlock, projectionsSql, startIndexer, tableHashes, waitIndexedAt, type Indexer } from "../helpers/indexer.js";
 import { ponderReady, readJson, startStack, waitFor, type StartedStack } from "../helpers/stack.js";
 
 const REORGS = Number(process.env.FAULT_REORGS ?? 10);
@@ -48,7 +39,11 @@ afterAll(async () => {
 }, 60_000);
 
 async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
@@ -72,7 +67,12 @@ function orderer(rpcUrl: string, d: Deployments, index: number) {
     approve: () => send(usdg, testTokenAbi, "approve", [hook, 10n ** 30n]),
     /** One buy order at `percent` of the price: a limit_order row and an activity row. */
     async order(percent: bigint): Promise<Hex> {
-      const price = (await publicClient.readContract({ address: d.contracts.markets! as Address, abi: marketRegistryAbi, functionName: "priceX18", args: [token] })) as bigint;
+      const price = (await publicClient.readContract({
+        address: d.contracts.markets! as Address,
+        abi: marketRegistryAbi,
+        functionName: "priceX18",
+        args: [token],
+      })) as bigint;
       return send(hook, limitOrderHookAbi, "create", [token, false, 20n * USDG, (price * percent) / 100n]);
     },
   };
@@ -81,7 +81,7 @@ function orderer(rpcUrl: string, d: Deployments, index: number) {
 /** Random integers and picks, from a seed printed with the results so a failing run can be replayed. */
 function seeded(seed: number) {
   let s = seed >>> 0;
-  const next = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)) };
 }
 
@@ -97,9 +97,11 @@ describe("the indexer through many faults", () => {
     // The app's lock: a killed Ponder's heartbeat stops; backdating it 30 s is what waiting 25 s would do.
     const admin = postgres(stack.databaseUrl, { max: 1, onnotice: () => {} });
     const unlock = (schema: string) =>
-      admin.unsafe(
-        `update "${schema}"."_ponder_meta" set value = jsonb_set(value, '{heartbeat_at}', to_jsonb((extract(epoch from now()) * 1000)::bigint - 30000)) where key = 'app'`,
-      ).catch(() => {}); // no table yet: killed before its first migration
+      admin
+        .unsafe(
+          `update "${schema}"."_ponder_meta" set value = jsonb_set(value, '{heartbeat_at}', to_jsonb((extract(epoch from now()) * 1000)::bigint - 30000)) where key = 'app'`,
+        )
+        .catch(() => {}); // no table yet: killed before its first migration
 
     let current = await startIndexer(stack, { schema: "faulty", viewsSchema: "faulty_views", extraEnv: { INDEXER_RPC_LANES: "1" } }, log);
     indexers.push(current);
@@ -120,11 +122,16 @@ describe("the indexer through many faults", () => {
       const targets = Array.from({ length: BACKFILL_KILLS }, () => 0.05 + rand.next() * 0.9).sort((a, b) => a - b);
       for (const target of targets) {
         let done = false;
-        await waitFor(`backfill at ${(target * 100).toFixed(0)}%`, async () => {
-          if (await ponderReady(current.ponderUrl).catch(() => false)) return (done = true);
-          const block = await indexedBlock(current.ponderUrl).catch(() => undefined);
-          return block !== undefined && (block - startBlock) / (head0 - startBlock) >= target;
-        }, 120_000, log);
+        await waitFor(
+          `backfill at ${(target * 100).toFixed(0)}%`,
+          async () => {
+            if (await ponderReady(current.ponderUrl).catch(() => false)) return (done = true);
+            const block = await indexedBlock(current.ponderUrl).catch(() => undefined);
+            return block !== undefined && (block - startBlock) / (head0 - startBlock) >= target;
+          },
+          120_000,
+          log,
+        );
         // Past the backfill already: this kill lands in live indexing instead (said so in the events).
         await restart(done ? "live (backfill over early)" : `backfill ~${(target * 100).toFixed(0)}%`);
         kills++;
@@ -150,14 +157,23 @@ describe("the indexer through many faults", () => {
           const removed: Hex[] = [];
           for (let i = 0; i < depth; i++) removed.push(await a.order(95n));
           const stage = killAt.get(r);
-          if (stage === 0) { await restart(`live, reorg ${r} branch sent`); kills++; }
+          if (stage === 0) {
+            await restart(`live, reorg ${r} branch sent`);
+            kills++;
+          }
           // The removed branch is indexed live before it goes (unless the indexer is down right now).
           if (stage !== 0) await waitIndexedAt(current.ponderUrl, base + depth, 60_000, log);
-          if (stage === 1) { await restart(`live, reorg ${r} branch indexed`); kills++; }
+          if (stage === 1) {
+            await restart(`live, reorg ${r} branch indexed`);
+            kills++;
+          }
           await rpc(stack.rpcUrl, "evm_revert", [snapshot]);
           expect(await chainHead(stack.rpcUrl)).toBe(base);
           for (let i = 0; i <= depth; i++) await b.order(90n);
-          if (stage === 2) { await restart(`live, reorg ${r} new branch sent`); kills++; }
+          if (stage === 2) {
+            await restart(`live, reorg ${r} new branch sent`);
+            kills++;
+          }
           await waitIndexedAt(current.ponderUrl, base + depth + 1, 120_000, log);
           // Nothing of the removed branch is left, after every reorg.
           const hashes = sql(removed.map((h) => h.toLowerCase()));
@@ -184,7 +200,9 @@ describe("the indexer through many faults", () => {
       const [faulted, fresh] = await Promise.all([tableHashes(stack.databaseUrl, current.schema), tableHashes(cleanDb.url, clean.schema)]);
       expect(faulted).toEqual(fresh);
       expect(fresh.limit_order!.rows).toBeGreaterThan(0);
-      console.log(`[indexer-faults] ${kills} kills, ${REORGS} reorgs (${reorgedLines} "Reorged block" lines), ${fresh.activity!.rows} activity rows, ${((Date.now() - started) / 1000).toFixed(0)} s\n  ${events.join("\n  ")}`);
+      console.log(
+        `[indexer-faults] ${kills} kills, ${REORGS} reorgs (${reorgedLines} "Reorged block" lines), ${fresh.activity!.rows} activity rows, ${((Date.now() - started) / 1000).toFixed(0)} s\n  ${events.join("\n  ")}`,
+      );
     } finally {
       await admin.end();
     }

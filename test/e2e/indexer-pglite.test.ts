@@ -35,7 +35,11 @@ describe("the indexer on PGlite", () => {
     await waitFor("the PGlite indexer ready", () => ponderReady(indexer!.ponderUrl), 240_000, indexer.log);
 
     type Page<T> = { items: T[] };
-    const got = await graphql<{ tokens: Page<{ address: string; symbol: string }>; vaults: Page<{ address: string; family: string }>; baskets: Page<{ address: string }> }>(
+    const got = await graphql<{
+      tokens: Page<{ address: string; symbol: string }>;
+      vaults: Page<{ address: string; family: string }>;
+      baskets: Page<{ address: string }>;
+    }>(
       indexer.ponderUrl,
       "{ tokens(limit: 1000) { items { address symbol } } vaults(limit: 1000) { items { address family } } baskets(limit: 1000) { items { address } } }",
     );
@@ -44,7 +48,8 @@ describe("the indexer on PGlite", () => {
       const tokens = await sql<{ address: string; symbol: string }[]>`select address, symbol from ${sql(stack.schema)}.token`;
       const vaults = await sql<{ address: string; family: string }[]>`select address, family from ${sql(stack.schema)}.vault`;
       const baskets = await sql<{ address: string }[]>`select address from ${sql(stack.schema)}.basket`;
-      const sorted = <T extends { address: string }>(xs: T[]) => [...xs].map((x) => ({ ...x, address: x.address.toLowerCase() })).sort((a, b) => a.address.localeCompare(b.address));
+      const sorted = <T extends { address: string }>(xs: T[]) =>
+        [...xs].map((x) => ({ ...x, address: x.address.toLowerCase() })).sort((a, b) => a.address.localeCompare(b.address));
       expect(tokens.length).toBeGreaterThan(10);
       expect(sorted(got.tokens.items)).toEqual(sorted([...tokens]));
       expect(sorted(got.vaults.items)).toEqual(sorted([...vaults]));

@@ -18,16 +18,7 @@ import {
 import { accountAddress, devnetChain } from "../../devnet/chain.js";
 import { lessSlippage } from "../../domain/basket-pool.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
-import {
-  chainHead,
-  differencesFromChain,
-  projectionsSql,
-  startIndexer,
-  tableHashes,
-  waitCaughtUp,
-  waitIndexedAt,
-  type Indexer,
-} from "../helpers/indexer.js";
+import { chainHead, differencesFromChain, projectionsSql, startIndexer, tableHashes, waitCaughtUp, waitIndexedAt, type Indexer } from "../helpers/indexer.js";
 import { readJson, startStack, type StartedStack } from "../helpers/stack.js";
 
 const USDG = 10n ** 6n;
@@ -68,7 +59,11 @@ function user(rpcUrl: string, d: Deployments, index: number) {
     async openLadder(symbol: string, buyPercent: bigint) {
       const id = await nextId(c.ladderStrategy!, ladderStrategyAbi);
       const buy = ((await price(symbol)) * buyPercent) / 100n;
-      const legs = [0n, 2n].map((step) => ({ buyPriceX18: buy - (buy * step) / 100n, sellPriceX18: ((buy - (buy * step) / 100n) * 105n) / 100n, amount: 150n * USDG }));
+      const legs = [0n, 2n].map((step) => ({
+        buyPriceX18: buy - (buy * step) / 100n,
+        sellPriceX18: ((buy - (buy * step) / 100n) * 105n) / 100n,
+        amount: 150n * USDG,
+      }));
       await send(c.usdg!, testTokenAbi, "approve", [c.ladderStrategy!, 300n * USDG]);
       await send(c.ladderStrategy!, ladderStrategyAbi, "open", [token(symbol), legs, false, true, false]);
       return id;
@@ -83,7 +78,9 @@ function user(rpcUrl: string, d: Deployments, index: number) {
       const id = await nextId(c.gridStrategy!, gridStrategyAbi);
       const p = await price(symbol);
       await send(c.usdg!, testTokenAbi, "approve", [c.gridStrategy!, 500n * USDG]);
-      await send(c.gridStrategy!, gridStrategyAbi, "open", [{ token: token(symbol), buyPriceX18: (p * 97n) / 100n, sellPriceX18: (p * 103n) / 100n, amountUsdg: 500n * USDG, repeat: true }]);
+      await send(c.gridStrategy!, gridStrategyAbi, "open", [
+        { token: token(symbol), buyPriceX18: (p * 97n) / 100n, sellPriceX18: (p * 103n) / 100n, amountUsdg: 500n * USDG, repeat: true },
+      ]);
       return id;
     },
     async mergedDeposit(amount: bigint) {
@@ -101,7 +98,9 @@ function user(rpcUrl: string, d: Deployments, index: number) {
       const out = await read<bigint>(c.aggregator!, devAggregatorAbi, "quote", [tokenIn, tokenOut, amountIn]);
       const route = encodeFunctionData({ abi: devAggregatorAbi, functionName: "swap", args: [tokenIn, tokenOut, amountIn, lessSlippage(out, 100), router] });
       await send(tokenIn, testTokenAbi, "approve", [router, amountIn]);
-      await send(router, swapRouterAbi, "swap", [{ tokenIn, tokenOut, amountIn, minAmountOut: lessSlippage((out * 999n) / 1000n, 100), recipient: from, aggregator: c.aggregator!, route }]);
+      await send(router, swapRouterAbi, "swap", [
+        { tokenIn, tokenOut, amountIn, minAmountOut: lessSlippage((out * 999n) / 1000n, 100), recipient: from, aggregator: c.aggregator!, route },
+      ]);
     },
     send,
     token,
@@ -109,7 +108,11 @@ function user(rpcUrl: string, d: Deployments, index: number) {
 }
 
 async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;

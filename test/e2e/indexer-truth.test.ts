@@ -33,7 +33,9 @@ describe("the indexer against the chain", () => {
     const admin = mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: 10 });
     await chain.waitForTransactionReceipt({ hash: await wallet(admin).sendTransaction({ to: owner.address, value: parseEther("1") }) });
     const limits = { floorX18: 1n, ceilingX18: 10n ** 24n, budgetUsdg: 1_000_000n, feeCapBps: 100, minSpreadBps: 500 };
-    const created = await chain.waitForTransactionReceipt({ hash: await wallet(owner).writeContract({ address: factory, abi: agentAccountFactoryAbi, functionName: "create", args: [agent, limits] }) });
+    const created = await chain.waitForTransactionReceipt({
+      hash: await wallet(owner).writeContract({ address: factory, abi: agentAccountFactoryAbi, functionName: "create", args: [agent, limits] }),
+    });
     expect(created.status).toBe("success");
 
     const sql = projectionsSql(stack.databaseUrl);
@@ -67,4 +69,3 @@ describe("the indexer against the chain", () => {
     }
   });
 });
-

@@ -19,7 +19,12 @@ import { freePort } from "../helpers/stack.js";
 
 const stack = inject("stack");
 const MNEMONIC = "test test test test test test test test test test test junk";
-const chain = defineChain({ id: 4663, name: "Devnet 4663", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const chain = defineChain({
+  id: 4663,
+  name: "Devnet 4663",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [stack.rpcUrl] } },
+});
 const agent = mnemonicToAccount(MNEMONIC, { addressIndex: 16 });
 const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
 const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl), pollingInterval: 20 });
@@ -36,7 +41,10 @@ let server: ServerType;
 let base: string;
 const prefix = randomPrefix();
 
-async function send(from: typeof agent, request: { address: Address; abi: typeof testTokenAbi | typeof mergedVaultAbi; functionName: string; args: readonly unknown[] }) {
+async function send(
+  from: typeof agent,
+  request: { address: Address; abi: typeof testTokenAbi | typeof mergedVaultAbi; functionName: string; args: readonly unknown[] },
+) {
   const wallet = createWalletClient({ account: from, chain, transport: http(stack.rpcUrl) });
   const hash = await wallet.writeContract(request as Parameters<typeof wallet.writeContract>[0]);
   const receipt = await publicClient.waitForTransactionReceipt({ hash });

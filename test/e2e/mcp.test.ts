@@ -33,7 +33,12 @@ import { freePort } from "../helpers/stack.js";
 const stack = inject("stack");
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const MNEMONIC = "test test test test test test test test test test test junk";
-const chain = defineChain({ id: 4663, name: "Devnet 4663", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const chain = defineChain({
+  id: 4663,
+  name: "Devnet 4663",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [stack.rpcUrl] } },
+});
 const owner = mnemonicToAccount(MNEMONIC, { addressIndex: 16 }).address;
 const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
 const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl) });
@@ -74,7 +79,12 @@ beforeAll(async () => {
   await worker.waitUntilReady();
   // Wallet 16 is not one of the devnet's funded test wallets: the admin mints it USDG (it has ETH).
   const adminWallet = createWalletClient({ account: admin, chain, transport: http(stack.rpcUrl) });
-  const hash = await adminWallet.writeContract({ address: deployments.contracts.usdg!, abi: testTokenAbi, functionName: "mint", args: [owner, parseUnits("10000", 6)] });
+  const hash = await adminWallet.writeContract({
+    address: deployments.contracts.usdg!,
+    abi: testTokenAbi,
+    functionName: "mint",
+    args: [owner, parseUnits("10000", 6)],
+  });
   expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
 });
 
@@ -121,7 +131,10 @@ async function stdioClient(): Promise<Client> {
 
 /** The HTTP route's answer body. */
 async function route(method: "GET" | "POST", path: string, body?: unknown) {
-  const response = await fetch(`${base}${path}`, body === undefined ? { method } : { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(
+    `${base}${path}`,
+    body === undefined ? { method } : { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
+  );
   expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as { data: any };
 }
@@ -140,7 +153,16 @@ async function checkTransport(client: Client) {
   // Lists the tools: every prepare kind, the reads, and the planners/backtests the document has.
   const { tools } = await client.listTools();
   const names = tools.map((tool) => tool.name);
-  for (const name of ["products", "vaults", "vaults_vault", "accounts_owner", "accounts_activity", "prepare_vault_deposit", "prepare_limit_order", "prepare_grid"]) {
+  for (const name of [
+    "products",
+    "vaults",
+    "vaults_vault",
+    "accounts_owner",
+    "accounts_activity",
+    "prepare_vault_deposit",
+    "prepare_limit_order",
+    "prepare_grid",
+  ]) {
     expect(names).toContain(name);
   }
   const doc = (await (await fetch(`${base}/v1/agent/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };

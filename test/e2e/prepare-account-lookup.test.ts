@@ -30,8 +30,12 @@ let reads: Kysely<Projections>;
 /** The `to` of every eth_call the counting client sent. */
 const calls: Address[] = [];
 
-const walletOf = (from: PrivateKeyAccount) => createWalletClient({ account: from, chain: { ...chain4663, rpcUrls: { default: { http: [stack.rpcUrl] } } }, transport: http(stack.rpcUrl) });
-async function send(from: PrivateKeyAccount | typeof admin, request: Parameters<ReturnType<typeof walletOf>["writeContract"]>[0] | { to: Address; value: bigint }) {
+const walletOf = (from: PrivateKeyAccount) =>
+  createWalletClient({ account: from, chain: { ...chain4663, rpcUrls: { default: { http: [stack.rpcUrl] } } }, transport: http(stack.rpcUrl) });
+async function send(
+  from: PrivateKeyAccount | typeof admin,
+  request: Parameters<ReturnType<typeof walletOf>["writeContract"]>[0] | { to: Address; value: bigint },
+) {
   const wallet = walletOf(from as PrivateKeyAccount);
   const hash = "to" in request ? await wallet.sendTransaction(request) : await wallet.writeContract(request);
   expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
@@ -53,7 +57,13 @@ async function createAccount(owner: PrivateKeyAccount, by: Address, spot: bigint
   const limits = { floorX18: spot / 2n, ceilingX18: spot * 2n, budgetUsdg: 100_000_000n, feeCapBps: 100, minSpreadBps: 500 };
   await send(owner, { address: factory, abi: agentAccountFactoryAbi, functionName: "create", args: [by, limits] } as never);
   const account = await chain.readContract({ address: factory, abi: agentAccountFactoryAbi, functionName: "accountOf", args: [owner.address] });
-  await until("the indexed account", () => reads.selectFrom("agentAccount").select("address").where("address", "=", account.toLowerCase() as Address).executeTakeFirst());
+  await until("the indexed account", () =>
+    reads
+      .selectFrom("agentAccount")
+      .select("address")
+      .where("address", "=", account.toLowerCase() as Address)
+      .executeTakeFirst(),
+  );
   return account;
 }
 
@@ -69,7 +79,16 @@ async function resolve(body: Omit<LadderStrategyBody, "owner">, owner: Address) 
       },
     }),
   });
-  const ctx: PrepareContext = { db: {} as Kysely<Database>, reads, deployments: d, client, now: () => new Date(), baseUrl: "http://127.0.0.1", logger: createLogger({ level: "fatal" }), agentAccounts: true };
+  const ctx: PrepareContext = {
+    db: {} as Kysely<Database>,
+    reads,
+    deployments: d,
+    client,
+    now: () => new Date(),
+    baseUrl: "http://127.0.0.1",
+    logger: createLogger({ level: "fatal" }),
+    agentAccounts: true,
+  };
   calls.length = 0;
   try {
     return { result: await resolveLadderStrategy(ctx, { owner, ...body } as LadderStrategyBody, owner), calls: [...calls] };

@@ -6,7 +6,19 @@
 // prepare's body with `owner`, opens that grid (`amountUsdg`, with `amount` kept as its alias).
 // The owner is a fresh key funded here by the admin, so no other file's wallet is disturbed.
 import type { Kysely } from "kysely";
-import { createPublicClient, createWalletClient, defineChain, formatUnits, getAddress, http, parseEther, parseUnits, type Address, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  formatUnits,
+  getAddress,
+  http,
+  parseEther,
+  parseUnits,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ladderStrategyAbi, marketRegistryAbi, poolAbi, testTokenAbi } from "../../abis/index.js";
@@ -39,7 +51,8 @@ let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 const prefix = randomPrefix();
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 const walletOf = (acc: Signer) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
 const lower = (a: string) => a.toLowerCase() as `0x${string}`;
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -78,7 +91,11 @@ type Prepared = { id: string; kind: string; owner: Address; steps: { to: Address
 
 async function prepare(kind: string, body: Record<string, unknown>): Promise<Answer> {
   const path = `/v1/agent/prepare/${kind}`;
-  const res = await t.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner: human.address, ...body }) });
+  const res = await t.app.request(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ owner: human.address, ...body }),
+  });
   const answer = await res.json();
   expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
   return { status: res.status, body: answer };
@@ -151,7 +168,9 @@ describe("a token born later, by address", () => {
     expect(d.tokens.some((x) => same(x.address, token))).toBe(false);
     // 100,000 tokens against 200,000 USDG: 2 USDG a token.
     await openMarket(token, parseUnits("100000", 18), parseUnits("200000", 6));
-    await until("the new market in the index", () => reads.selectFrom("token").select("pool").where("address", "=", lower(token)).where("reserveUsdg", ">", 0n).executeTakeFirst());
+    await until("the new market in the index", () =>
+      reads.selectFrom("token").select("pool").where("address", "=", lower(token)).where("reserveUsdg", ">", 0n).executeTakeFirst(),
+    );
     const listed = (await getJson(`/v1/tokens?q=${token}`)) as any[];
     expect(listed.map((x) => [x.address, x.verified, x.markets.limitOrders, x.markets.grids])).toEqual([[token, false, true, true]]);
     await write(admin, { address: d.contracts.ladderStrategy!, abi: ladderStrategyAbi, functionName: "listMarket", args: [token, false] });
@@ -161,12 +180,23 @@ describe("a token born later, by address", () => {
     const order = await prepared("limit-order", { token: lower(token), side: "buy", amount: "30", price: await price(token, 0.8) });
     expect(order.kind).toBe("limit-order");
     await sendAll(order);
-    const ladder = await prepared("ladder", { token, side: "buy", orders: [{ amount: "20", price: await price(token, 0.7) }, { amount: "20", price: await price(token, 0.6) }] });
+    const ladder = await prepared("ladder", {
+      token,
+      side: "buy",
+      orders: [
+        { amount: "20", price: await price(token, 0.7) },
+        { amount: "20", price: await price(token, 0.6) },
+      ],
+    });
     await sendAll(ladder);
     const grid = await prepared("grid", { action: "open", token, buyPrice: await price(token, 0.9), sellPrice: await price(token, 1.2), amountUsdg: "40" });
     expect(grid.params).toMatchObject({ amountUsdg: "40" });
     await sendAll(grid);
-    const strategy = await prepared("ladder-strategy", { action: "open", token, legs: [{ buyPrice: await price(token, 0.85), sellPrice: await price(token, 1.3), amount: "25" }] });
+    const strategy = await prepared("ladder-strategy", {
+      action: "open",
+      token,
+      legs: [{ buyPrice: await price(token, 0.85), sellPrice: await price(token, 1.3), amount: "25" }],
+    });
     await sendAll(strategy);
     const swap = await prepared("swap", { tokenIn: usdg(), tokenOut: token, amount: "15" });
     expect(swap.params.quote.warnings.join(" ")).toContain(token);
@@ -203,7 +233,16 @@ describe("a token born later, by address", () => {
     const body = { side: "buy", amount: "30", price: "1" };
     for (const [kind, extra] of [
       ["limit-order", body],
-      ["ladder", { side: "buy", orders: [{ amount: "20", price: "1" }, { amount: "20", price: "0.9" }] }],
+      [
+        "ladder",
+        {
+          side: "buy",
+          orders: [
+            { amount: "20", price: "1" },
+            { amount: "20", price: "0.9" },
+          ],
+        },
+      ],
       ["grid", { action: "open", buyPrice: "1", sellPrice: "2", amountUsdg: "20" }],
     ] as const) {
       const noMarket = await prepare(kind, { ...extra, token: bare });
@@ -238,7 +277,13 @@ describe("grid inputs named as the spec names them", () => {
     expect(entry, "a scanned token with today's lines").toBeDefined();
     const line = entry.today;
     expect(line).toMatchObject({ action: "open", token: entry.token.address, amountUsdg: String(scan.amountUsd) });
-    expect(entry.prepare.body).toMatchObject({ action: "open", token: entry.token.address, buyPrice: line.buyPrice, sellPrice: line.sellPrice, amountUsdg: line.amountUsdg });
+    expect(entry.prepare.body).toMatchObject({
+      action: "open",
+      token: entry.token.address,
+      buyPrice: line.buyPrice,
+      sellPrice: line.sellPrice,
+      amountUsdg: line.amountUsdg,
+    });
 
     const result = await prepared("grid", { ...line });
     expect(result.params).toMatchObject({ amountUsdg: line.amountUsdg, buyPrice: line.buyPrice, sellPrice: line.sellPrice });

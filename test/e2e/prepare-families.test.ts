@@ -8,7 +8,20 @@
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { createPublicClient, createWalletClient, defineChain, formatUnits, getAddress, http, parseEther, parseUnits, type Address, type Hex, type PublicClient, zeroAddress } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  formatUnits,
+  getAddress,
+  http,
+  parseEther,
+  parseUnits,
+  type Address,
+  type Hex,
+  type PublicClient,
+  zeroAddress,
+} from "viem";
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
@@ -53,7 +66,8 @@ let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 const prefix = randomPrefix();
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 const walletOf = (acc: Signer) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
 
 const lower = (a: string) => a.toLowerCase() as `0x${string}`;
@@ -210,7 +224,16 @@ describe("vault families: what prepare.test.ts leaves out", () => {
       const s = await balanceOf(v.address, human.address);
       return s > held ? s : undefined;
     });
-    const lastRequest = (await reads.selectFrom("withdrawalRequest").select("id").where("queue", "=", lower(v.withdrawalQueue!)).orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
+    const lastRequest =
+      (
+        await reads
+          .selectFrom("withdrawalRequest")
+          .select("id")
+          .where("queue", "=", lower(v.withdrawalQueue!))
+          .orderBy("id", "desc")
+          .limit(1)
+          .executeTakeFirst()
+      )?.id ?? 0n;
     const minimum = await chain.readContract({ address: v.withdrawalQueue!, abi: upWithdrawalQueueAbi, functionName: "minimumShares" });
     const queued = shares / 2n > minimum ? shares / 2n : minimum;
     expect(queued).toBeLessThan(shares);
@@ -221,15 +244,31 @@ describe("vault families: what prepare.test.ts leaves out", () => {
       expect(queue.steps.map((s) => s.to)).toEqual([v.address, v.withdrawalQueue]);
       await sendAll(queue);
       const request = await until("the pending up withdrawal", () =>
-        reads.selectFrom("withdrawalRequest").selectAll().where("queue", "=", lower(v.withdrawalQueue!)).where("owner", "=", lower(human.address)).where("id", ">", lastRequest).where("state", "=", "pending").executeTakeFirst(),
+        reads
+          .selectFrom("withdrawalRequest")
+          .selectAll()
+          .where("queue", "=", lower(v.withdrawalQueue!))
+          .where("owner", "=", lower(human.address))
+          .where("id", ">", lastRequest)
+          .where("state", "=", "pending")
+          .executeTakeFirst(),
       );
       expect(request.shares).toBe(queued);
       const cancel = await prepared("vault-cancel-withdraw", { vault: v.address, id: request.id.toString() });
       expect(cancel.kind).toBe("up-vault-cancel");
       expect(cancel.steps.map((s) => s.to)).toEqual([v.withdrawalQueue]);
       await sendAll(cancel);
-      await until("the cancelled up withdrawal", async () =>
-        (await reads.selectFrom("withdrawalRequest").select("state").where("queue", "=", lower(v.withdrawalQueue!)).where("id", "=", request.id).executeTakeFirst())?.state === "cancelled",
+      await until(
+        "the cancelled up withdrawal",
+        async () =>
+          (
+            await reads
+              .selectFrom("withdrawalRequest")
+              .select("state")
+              .where("queue", "=", lower(v.withdrawalQueue!))
+              .where("id", "=", request.id)
+              .executeTakeFirst()
+          )?.state === "cancelled",
       );
       expect(await balanceOf(v.address, human.address)).toBe(shares);
     } finally {
@@ -285,12 +324,23 @@ describe("orders: market orders, claim0 / claim1, realize", () => {
   const orderOf = (id: bigint) => chain.readContract({ address: hook(), abi: limitOrderHookAbi, functionName: "orders", args: [id] });
   const lastOrder = async () => (await reads.selectFrom("limitOrder").select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
   const newOrder = (after: bigint) =>
-    until("the order", () => reads.selectFrom("limitOrder").select(["id", "state", "market"]).where("owner", "=", lower(human.address)).where("id", ">", after).orderBy("id", "desc").executeTakeFirst());
+    until("the order", () =>
+      reads
+        .selectFrom("limitOrder")
+        .select(["id", "state", "market"])
+        .where("owner", "=", lower(human.address))
+        .where("id", ">", after)
+        .orderBy("id", "desc")
+        .executeTakeFirst(),
+    );
 
   it("limit-order type market, buy and sell: filled at once, then claimed with claim0 and claim1", async () => {
     const activity = await feed(human.address);
     const used: string[] = [];
-    for (const [side, amount] of [["buy", "30"], ["sell", "40"]] as const) {
+    for (const [side, amount] of [
+      ["buy", "30"],
+      ["sell", "40"],
+    ] as const) {
       const after = await lastOrder();
       const result = await prepared("limit-order", { token: "WIF2", side, amount, type: "market" });
       expect(result.kind).toBe("limit-order");
@@ -306,7 +356,10 @@ describe("orders: market orders, claim0 / claim1, realize", () => {
       const other = action === "claim0" ? "claim1" : "claim0";
       expect((await prepare("order-action", { id: order.id.toString(), action: other })).body.code).toBe("NOTHING_TO_CLAIM");
       await sendAll(await prepared("order-action", { id: order.id.toString(), action }));
-      await until("the claimed market order", async () => (await reads.selectFrom("limitOrder").select("state").where("id", "=", order.id).executeTakeFirst())?.state === "closed");
+      await until(
+        "the claimed market order",
+        async () => (await reads.selectFrom("limitOrder").select("state").where("id", "=", order.id).executeTakeFirst())?.state === "closed",
+      );
       const account = await accountOf(human.address);
       expect(account.limitOrders.find((o: any) => o.id === order.id.toString())).toMatchObject({ side, market: true, state: "closed", closeReason: "filled" });
     }
@@ -331,10 +384,12 @@ describe("orders: market orders, claim0 / claim1, realize", () => {
       async () => {
         const o = await orderOf(order.id);
         if (o.filledIn > 0n) return o;
-        const done = await walletOf(human).writeContract({ address: hook(), abi: limitOrderHookAbi, functionName: "fill", args: [order.id, parseUnits("50", 6)] }).then(
-          async (hash) => (await chain.waitForTransactionReceipt({ hash })).status === "success",
-          () => false,
-        );
+        const done = await walletOf(human)
+          .writeContract({ address: hook(), abi: limitOrderHookAbi, functionName: "fill", args: [order.id, parseUnits("50", 6)] })
+          .then(
+            async (hash) => (await chain.waitForTransactionReceipt({ hash })).status === "success",
+            () => false,
+          );
         if (done) return undefined;
         const [reserveToken] = await chain.readContract({ address: pool, abi: poolAbi, functionName: "getReserves" });
         const push = reserveToken / 100n;
@@ -348,7 +403,10 @@ describe("orders: market orders, claim0 / claim1, realize", () => {
     expect(filled.active).toBe(true);
     expect(filled.remaining).toBeGreaterThan(0n);
     // The resolver reads the fill from the projection: wait for the indexer.
-    await until("the fill in the projection", async () => ((await reads.selectFrom("limitOrder").select("filledIn").where("id", "=", order.id).executeTakeFirst())?.filledIn ?? 0n) > 0n);
+    await until(
+      "the fill in the projection",
+      async () => ((await reads.selectFrom("limitOrder").select("filledIn").where("id", "=", order.id).executeTakeFirst())?.filledIn ?? 0n) > 0n,
+    );
     const realize = await prepared("order-action", { id: order.id.toString(), action: "realize" });
     expect(realize.steps).toHaveLength(1);
     await sendAll(realize);
@@ -369,11 +427,20 @@ describe("grid: openWithMarket, setRepeat, collect", () => {
     const strategy = d.contracts.gridStrategy!;
     const activity = await feed(human.address);
     const after = (await reads.selectFrom("grid").select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
-    const open = await prepared("grid", { action: "openWithMarket", token: "WIF2", buyPrice: await price("WIF2", 0.9), sellPrice: await price("WIF2", 1.02), amount: "50", repeat: true });
+    const open = await prepared("grid", {
+      action: "openWithMarket",
+      token: "WIF2",
+      buyPrice: await price("WIF2", 0.9),
+      sellPrice: await price("WIF2", 1.02),
+      amount: "50",
+      repeat: true,
+    });
     expect(open.kind).toBe("grid");
     expect(open.steps).toHaveLength(2);
     await sendAll(open);
-    const grid = await until("the grid", () => reads.selectFrom("grid").select(["id", "holdsToken"]).where("owner", "=", lower(human.address)).where("id", ">", after).executeTakeFirst());
+    const grid = await until("the grid", () =>
+      reads.selectFrom("grid").select(["id", "holdsToken"]).where("owner", "=", lower(human.address)).where("id", ">", after).executeTakeFirst(),
+    );
     expect(grid.holdsToken).toBe(true);
 
     await sendAll(await prepared("grid", { action: "setRepeat", id: grid.id.toString(), repeat: false }));
@@ -390,7 +457,9 @@ describe("grid: openWithMarket, setRepeat, collect", () => {
         const push = reserveUsdg / 25n; // about +8% on the price
         await write(human, { address: usdg(), abi: testTokenAbi, functionName: "approve", args: [pool, push] });
         await write(human, { address: pool, abi: poolAbi, functionName: "swap", args: [usdg(), push, 0n, human.address] });
-        await walletOf(human).writeContract({ address: strategy, abi: gridStrategyAbi, functionName: "poke", args: [grid.id] }).catch(() => undefined);
+        await walletOf(human)
+          .writeContract({ address: strategy, abi: gridStrategyAbi, functionName: "poke", args: [grid.id] })
+          .catch(() => undefined);
         return false;
       },
       40_000,
@@ -420,12 +489,17 @@ describe("ladder-strategy: setRepeat, collect after a close with mask 0", () => 
     ];
     const before = await balanceOf(usdg(), human.address);
     await sendAll(await prepared("ladder-strategy", { action: "open", token: "WIF2", legs, repeat: true }));
-    const ladder = await until("the ladder", () => reads.selectFrom("ladder").select(["id"]).where("owner", "=", lower(human.address)).where("id", ">", after).executeTakeFirst());
+    const ladder = await until("the ladder", () =>
+      reads.selectFrom("ladder").select(["id"]).where("owner", "=", lower(human.address)).where("id", ">", after).executeTakeFirst(),
+    );
     expect(await balanceOf(usdg(), human.address)).toBe(before - 21_000_000n);
     await sendAll(await prepared("ladder-strategy", { action: "setRepeat", id: ladder.id.toString(), mask: 1 }));
     await sendAll(await prepared("ladder-strategy", { action: "close", id: ladder.id.toString(), mask: 0 }));
     expect(await balanceOf(usdg(), human.address)).toBe(before - 21_000_000n);
-    await until("the closed ladder", async () => (await reads.selectFrom("ladder").select("state").where("id", "=", ladder.id).executeTakeFirst())?.state === "closed");
+    await until(
+      "the closed ladder",
+      async () => (await reads.selectFrom("ladder").select("state").where("id", "=", ladder.id).executeTakeFirst())?.state === "closed",
+    );
     // Closed with mask 0, its funds wait for collect; the other actions are refused.
     expect((await prepare("ladder-strategy", { action: "setRepeat", id: ladder.id.toString(), mask: 3 })).body.code).toBe("LADDER_CLOSED");
     expect((await prepare("ladder-strategy", { action: "collect", id: ladder.id.toString(), mask: 1 })).body.code).toBe("NOTHING_TO_COLLECT");
@@ -442,7 +516,11 @@ describe("ladder-strategy: setRepeat, collect after a close with mask 0", () => 
 describe("ladder-strategy via account (bundle kind account-agent-call)", () => {
   it("the agent key opens, sets repeat and collects through the owner's agent account; the owner closes; refusals name the account's numbers", async () => {
     // No account lets this key trade.
-    const none = await prepare("ladder-strategy", { action: "open", token: "WIF2", legs: [{ buyPrice: await price("WIF2", 0.8), sellPrice: await price("WIF2", 0.9), amount: "20" }], via: "account" }, nobody);
+    const none = await prepare(
+      "ladder-strategy",
+      { action: "open", token: "WIF2", legs: [{ buyPrice: await price("WIF2", 0.8), sellPrice: await price("WIF2", 0.9), amount: "20" }], via: "account" },
+      nobody,
+    );
     expect([none.status, none.body.code]).toEqual([422, "NO_AGENT_ACCOUNT"]);
 
     // The owner (12) has an account traded by the agent key (13) (prepare-money-safety.test.ts makes the same
@@ -452,7 +530,8 @@ describe("ladder-strategy via account (bundle kind account-agent-call)", () => {
     await write(human, { address: usdg(), abi: testTokenAbi, functionName: "transfer", args: [account, 60_000_000n] });
     const activity = await feed(account);
 
-    const leg = (buy: number, sell: number, amount: string) => Promise.all([price("WIF2", buy), price("WIF2", sell)]).then(([buyPrice, sellPrice]) => ({ buyPrice, sellPrice, amount }));
+    const leg = (buy: number, sell: number, amount: string) =>
+      Promise.all([price("WIF2", buy), price("WIF2", sell)]).then(([buyPrice, sellPrice]) => ({ buyPrice, sellPrice, amount }));
     const refusals: [unknown[], string, Record<string, unknown>][] = [
       [[await leg(0.4, 0.9, "20")], "ACCOUNT_FLOOR", { part: 1 }],
       [[await leg(0.8, 2.5, "20")], "ACCOUNT_CEILING", { part: 1 }],
@@ -465,7 +544,11 @@ describe("ladder-strategy via account (bundle kind account-agent-call)", () => {
       expect(r.body.details).toMatchObject(details);
     }
     // Another account named: not this key's.
-    const wrong = await prepare("ladder-strategy", { action: "open", token: "WIF2", legs: [await leg(0.8, 0.9, "20")], via: "account", account: d.contracts.ladderStrategy }, agentKey.address);
+    const wrong = await prepare(
+      "ladder-strategy",
+      { action: "open", token: "WIF2", legs: [await leg(0.8, 0.9, "20")], via: "account", account: d.contracts.ladderStrategy },
+      agentKey.address,
+    );
     expect(wrong.body.code).toBe("NO_AGENT_ACCOUNT");
 
     const after = (await reads.selectFrom("ladder").select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
@@ -475,11 +558,18 @@ describe("ladder-strategy via account (bundle kind account-agent-call)", () => {
     expect(open.steps.map((s) => s.to)).toEqual([account]);
     expect(open.walletSendCalls.atomicRequired).toBe(false);
     const committed = await chain.readContract({ address: account, abi: agentAccountAbi, functionName: "committedUsdg" });
-    expect(open.params).toMatchObject({ via: "account", account, total: "30000000", accountLimits: { budgetUsdg: (committed + 100_000_000n).toString(), committedUsdg: committed.toString() } });
+    expect(open.params).toMatchObject({
+      via: "account",
+      account,
+      total: "30000000",
+      accountLimits: { budgetUsdg: (committed + 100_000_000n).toString(), committedUsdg: committed.toString() },
+    });
     await sendAll(open, agentKey);
     expect(await chain.readContract({ address: account, abi: agentAccountAbi, functionName: "committedUsdg" })).toBe(committed + 30_000_000n);
     expect(await balanceOf(usdg(), account)).toBe(held + 30_000_000n);
-    const ladder = await until("the account's ladder", () => reads.selectFrom("ladder").select(["id", "owner"]).where("owner", "=", lower(account)).where("id", ">", after).executeTakeFirst());
+    const ladder = await until("the account's ladder", () =>
+      reads.selectFrom("ladder").select(["id", "owner"]).where("owner", "=", lower(account)).where("id", ">", after).executeTakeFirst(),
+    );
 
     // The agent key's own wallet has no ladder: a wallet-mode action on the account's ladder is refused.
     expect((await prepare("ladder-strategy", { action: "setRepeat", id: ladder.id.toString(), mask: 1 }, agentKey.address)).body.code).toBe("NOT_YOUR_LADDER");
@@ -491,7 +581,9 @@ describe("ladder-strategy via account (bundle kind account-agent-call)", () => {
     await sendAll(await prepared("ladder-strategy", { action: "collect", id: ladder.id.toString(), mask: 2, via: "account" }, agentKey.address), agentKey);
     // Payouts go back to the account, never to the agent key.
     expect(await balanceOf(usdg(), account)).toBe(held + 60_000_000n);
-    expect(await chain.readContract({ address: d.contracts.ladderStrategy!, abi: ladderStrategyAbi, functionName: "ladders", args: [ladder.id] })).toMatchObject({ owner: account, closed: true });
+    expect(
+      await chain.readContract({ address: d.contracts.ladderStrategy!, abi: ladderStrategyAbi, functionName: "ladders", args: [ladder.id] }),
+    ).toMatchObject({ owner: account, closed: true });
 
     await until("the account's ladder in accounts/{account}", async () => {
       const l = (await accountOf(account)).ladderStrategies.find((x: any) => x.id === ladder.id.toString());
@@ -530,7 +622,11 @@ describe("ladder-strategy via account (bundle kind account-agent-call)", () => {
       await worker.waitUntilReady();
       const queued = testApp({ db, redis, reads, deployments: d, jobs, rateLimit: { keyPrefix: `${prefix}:rl2` } });
       const path = "/v1/agent/prepare/ladder-strategy";
-      const res = await queued.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner: agentKey.address, ...body }) });
+      const res = await queued.app.request(path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ owner: agentKey.address, ...body }),
+      });
       const answer = (await res.json()) as any;
       expect(validator.errors("post", path, res.status, answer)).toEqual([]);
       expect([res.status, answer.code]).toEqual([404, "ACCOUNTS_DISABLED"]);

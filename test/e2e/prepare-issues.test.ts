@@ -5,7 +5,20 @@
 // viem. Every answer is validated against the served OpenAPI document.
 import type { Kysely } from "kysely";
 import type { Redis } from "ioredis";
-import { createPublicClient, createWalletClient, decodeFunctionData, defineChain, encodeFunctionData, erc20Abi, formatUnits, http, parseEther, type Address, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeFunctionData,
+  defineChain,
+  encodeFunctionData,
+  erc20Abi,
+  formatUnits,
+  http,
+  parseEther,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
@@ -32,7 +45,8 @@ let chain: PublicClient;
 let local: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 const walletOf = (acc: typeof wallet) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
 const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!;
 const balanceOf = (token: Address) => chain.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
@@ -56,7 +70,11 @@ afterAll(async () => {
 });
 
 type Step = { to: Address; data: Hex; value: string };
-type Issues = { balance: { token: Address; actual: string; expected: string } | null; allowance: { spender: Address; actual: string } | null; simulationIncomplete: boolean };
+type Issues = {
+  balance: { token: Address; actual: string; expected: string } | null;
+  allowance: { spender: Address; actual: string } | null;
+  simulationIncomplete: boolean;
+};
 type Prepared = { id: string; steps: Step[]; issues: Issues };
 
 async function prepared(kind: string, body: Record<string, unknown>): Promise<Prepared> {
@@ -90,11 +108,16 @@ describe("issues: prepare first, fund second", () => {
     // A sell of about 50 USDG of LINK, its line 30% above the market (it rests).
     const spot = await chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "priceX18", args: [link.address] });
     const step = 10n ** BigInt(Math.max(link.decimals - 4, 0));
-    const linkAmount = (((50n * 10n ** 18n * 10n ** BigInt(link.decimals)) / spot) / step) * step;
+    const linkAmount = ((50n * 10n ** 18n * 10n ** BigInt(link.decimals)) / spot / step) * step;
     const merged = d.vaults.find((v) => v.family === "merged" && v.token.toLowerCase() === tokenBy("WBTC").address.toLowerCase())!;
     const requests: { kind: string; body: Record<string, unknown>; token: Address; expected: bigint }[] = [
       { kind: "vault-deposit", body: { vault: merged.address, amount: "100" }, token: usdg, expected: 100n * USDG },
-      { kind: "limit-order", body: { token: "LINK", side: "sell", amount: formatUnits(linkAmount, link.decimals), price: formatUnits((spot * 13n) / 10n, 18) }, token: link.address, expected: linkAmount },
+      {
+        kind: "limit-order",
+        body: { token: "LINK", side: "sell", amount: formatUnits(linkAmount, link.decimals), price: formatUnits((spot * 13n) / 10n, 18) },
+        token: link.address,
+        expected: linkAmount,
+      },
       { kind: "swap", body: { tokenIn: "USDG", tokenOut: "WETH", amount: "100" }, token: usdg, expected: 100n * USDG },
       { kind: "basket-buy", body: { basket: "BLUE", amount: "100" }, token: usdg, expected: 100n * USDG },
     ];

@@ -13,7 +13,22 @@
 import fc from "fast-check";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { createPublicClient, createWalletClient, defineChain, erc20Abi, formatUnits, getAddress, http, parseEther, parseUnits, zeroAddress, type AbiParameter, type Address, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  formatUnits,
+  getAddress,
+  http,
+  parseEther,
+  parseUnits,
+  zeroAddress,
+  type AbiParameter,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testTokenAbi, weth9Abi } from "../../abis/index.js";
@@ -51,7 +66,8 @@ const tag = Date.now().toString(36).slice(-5).toUpperCase();
 /** Basket tokens wallet 17 holds, per basket symbol (bought in beforeAll). */
 const held = new Map<string, bigint>();
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 const walletOf = (acc: typeof trader) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const tokenBy = (symbol: string) => {
@@ -96,7 +112,10 @@ beforeAll(async () => {
   await write({ address: d.contracts.weth!, abi: weth9Abi, functionName: "deposit", value: parseEther("20") }, trader);
 
   // Basket tokens to sell: bought through a prepared basket-buy, signed and sent.
-  for (const [symbol, amount] of [["BLUE", "3000"], ["MEMES", "800"]] as const) {
+  for (const [symbol, amount] of [
+    ["BLUE", "3000"],
+    ["MEMES", "800"],
+  ] as const) {
     const { status, body } = await prepare("basket-buy", { owner, basket: symbol, amount });
     expect(status, `basket-buy ${symbol}: ${JSON.stringify(body).slice(0, 400)}`).toBe(200);
     for (const step of body.data.steps as Step[]) {
@@ -127,9 +146,11 @@ const decimal = (min: number, max: number, places: number) =>
 const slippage = fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined });
 /** How much of a token a request pays, by token: mostly moderate, sometimes large (refusals allowed). */
 const payAmount = (symbol: string) =>
-  symbol === "USDG" ? fc.oneof({ arbitrary: decimal(30, 3000, 2), weight: 4 }, { arbitrary: decimal(3000, 150_000, 2), weight: 1 })
-  : symbol === "WETH" ? fc.oneof({ arbitrary: decimal(0.01, 1, 4), weight: 4 }, { arbitrary: decimal(1, 15, 4), weight: 1 })
-  : decimal(2, 5000, 3);
+  symbol === "USDG"
+    ? fc.oneof({ arbitrary: decimal(30, 3000, 2), weight: 4 }, { arbitrary: decimal(3000, 150_000, 2), weight: 1 })
+    : symbol === "WETH"
+      ? fc.oneof({ arbitrary: decimal(0.01, 1, 4), weight: 4 }, { arbitrary: decimal(1, 15, 4), weight: 1 })
+      : decimal(2, 5000, 3);
 const approval = (symbol: string, amount: string) => ({ token: tokenBy(symbol).address, amount: parseUnits(amount, tokenBy(symbol).decimals) });
 
 const SWAP_IN = ["USDG", "WETH", "LINK"] as const;
@@ -144,15 +165,23 @@ const swap: fc.Arbitrary<Request> = fc
 const basketBuy: fc.Arbitrary<Request> = fc
   .record({ basket: pick(["BLUE", "MEMES", "STOCKS"]), payWith: pick([undefined, "USDG", "WETH"]), byAddress: fc.boolean(), slippageBps: slippage })
   .chain(({ basket, payWith, byAddress, slippageBps }) =>
-    payAmount(payWith ?? "USDG").map((amount): Request => ({
-      kind: "basket-buy",
-      body: { basket: byAddress ? basketBy(basket) : basket, amount, payWith, slippageBps },
-      approval: approval(payWith ?? "USDG", amount),
-    })),
+    payAmount(payWith ?? "USDG").map(
+      (amount): Request => ({
+        kind: "basket-buy",
+        body: { basket: byAddress ? basketBy(basket) : basket, amount, payWith, slippageBps },
+        approval: approval(payWith ?? "USDG", amount),
+      }),
+    ),
   );
 
 const basketSell: fc.Arbitrary<Request> = fc
-  .record({ basket: pick(["BLUE", "MEMES"]), all: fc.boolean(), permille: fc.integer({ min: 1, max: 1000 }), receive: pick([undefined, "USDG", "WETH"]), slippageBps: slippage })
+  .record({
+    basket: pick(["BLUE", "MEMES"]),
+    all: fc.boolean(),
+    permille: fc.integer({ min: 1, max: 1000 }),
+    receive: pick([undefined, "USDG", "WETH"]),
+    slippageBps: slippage,
+  })
   .map(({ basket, all, permille, receive, slippageBps }): Request => {
     const holding = held.get(basket)!;
     // Whole units with 12 decimals at most: the amount asked for is then exact.
@@ -186,7 +215,15 @@ const basketMake: fc.Arbitrary<Request> = fc
     const n = ++made;
     return {
       kind: "basket-make",
-      body: { name: `Money Safety ${tag} ${n}`, symbol: `MS${tag}${n}`, tokens: symbols.map((token, i) => ({ token, weightPct: weights[i] })), swapFeePct, amount, payWith, slippageBps },
+      body: {
+        name: `Money Safety ${tag} ${n}`,
+        symbol: `MS${tag}${n}`,
+        tokens: symbols.map((token, i) => ({ token, weightPct: weights[i] })),
+        swapFeePct,
+        amount,
+        payWith,
+        slippageBps,
+      },
       approval: approval(payWith ?? "USDG", amount),
     };
   });
@@ -198,14 +235,20 @@ const byKind: Record<Kind, fc.Arbitrary<Request>> = { swap, "basket-buy": basket
 const ROLE = /^_*(receiver|recipient|owner|to)_*$/i;
 
 /** The leaf arguments whose ABI name and type `match` picks, at any depth (structs and arrays too). */
-function leaves(match: (name: string, type: string) => boolean, inputs: readonly AbiParameter[], args: readonly unknown[] | Record<string, unknown>, path = ""): { path: string; value: unknown }[] {
+function leaves(
+  match: (name: string, type: string) => boolean,
+  inputs: readonly AbiParameter[],
+  args: readonly unknown[] | Record<string, unknown>,
+  path = "",
+): { path: string; value: unknown }[] {
   const out: { path: string; value: unknown }[] = [];
   inputs.forEach((input, i) => {
     const value = Array.isArray(args) ? args[i] : (args as Record<string, unknown>)[input.name ?? ""];
     const walk = (type: string, v: unknown, p: string) => {
       const array = /^(.*)\[\d*\]$/.exec(type);
       if (array) return (v as unknown[]).forEach((x, j) => walk(array[1]!, x, `${p}[${j}]`));
-      if (type === "tuple" && "components" in input) return out.push(...leaves(match, input.components as AbiParameter[], v as Record<string, unknown>, `${p}.`));
+      if (type === "tuple" && "components" in input)
+        return out.push(...leaves(match, input.components as AbiParameter[], v as Record<string, unknown>, `${p}.`));
       if (match(input.name ?? "", type)) out.push({ path: p, value: v });
     };
     walk(input.type, value, `${path}${input.name ?? i}`);
@@ -221,7 +264,12 @@ const PULLS: Record<string, (args: readonly unknown[]) => unknown> = {
   "basketMakerAbi.make": (a) => a[2],
 };
 /** The call each kind makes after its approval. */
-const CALL: Record<Kind, string> = { swap: "swapRouterAbi.swap", "basket-buy": "basketZapAbi.buy", "basket-sell": "basketZapAbi.sell", "basket-make": "basketMakerAbi.make" };
+const CALL: Record<Kind, string> = {
+  swap: "swapRouterAbi.swap",
+  "basket-buy": "basketZapAbi.buy",
+  "basket-sell": "basketZapAbi.sell",
+  "basket-make": "basketMakerAbi.make",
+};
 
 /** The time at prepare, unix seconds: the later of the chain's latest block and the wall clock (the resolvers
  * take the later one: the devnet mines a block every couple of seconds, so its latest block may lag). */
@@ -232,12 +280,19 @@ async function timeNow(): Promise<bigint> {
 }
 
 /** The checks of one answered bundle, prepared between `before` and `after`; each broken one is a line. */
-function problems(request: Request, data: { kind: string; owner: string; steps: Step[]; params: any; walletSendCalls: any }, before: bigint, after: bigint): string[] {
+function problems(
+  request: Request,
+  data: { kind: string; owner: string; steps: Step[]; params: any; walletSendCalls: any },
+  before: bigint,
+  after: bigint,
+): string[] {
   const out: string[] = [];
   if (data.owner !== owner) out.push(`owner ${data.owner}`);
   const w = data.walletSendCalls;
-  if (w.chainId !== "0x1237" || w.version !== "2.0.0" || !same(w.from, owner)) out.push(`walletSendCalls ${JSON.stringify({ chainId: w.chainId, version: w.version, from: w.from })}`);
-  if (JSON.stringify(w.calls.map((c: Step) => [c.to, c.data, BigInt(c.value).toString()])) !== JSON.stringify(data.steps.map((c) => [c.to, c.data, c.value]))) out.push("walletSendCalls.calls differ from steps");
+  if (w.chainId !== "0x1237" || w.version !== "2.0.0" || !same(w.from, owner))
+    out.push(`walletSendCalls ${JSON.stringify({ chainId: w.chainId, version: w.version, from: w.from })}`);
+  if (JSON.stringify(w.calls.map((c: Step) => [c.to, c.data, BigInt(c.value).toString()])) !== JSON.stringify(data.steps.map((c) => [c.to, c.data, c.value])))
+    out.push("walletSendCalls.calls differ from steps");
   if (data.steps.length !== 2) out.push(`${data.steps.length} steps, not approve + call`);
   const deadlines: bigint[] = [];
   data.steps.forEach((step, i) => {
@@ -245,7 +300,8 @@ function problems(request: Request, data: { kind: string; owner: string; steps: 
     const readings = decodeStepAll(step);
     if (readings.length === 0) return out.push(`step ${i + 1}: does not decode with abis/`);
     for (const r of readings) {
-      for (const role of leaves((n, type) => type === "address" && ROLE.test(n), r.inputs, r.args)) if (!same(String(role.value), owner)) out.push(`step ${i + 1} ${r.functionName}: ${role.path} is ${String(role.value)}`);
+      for (const role of leaves((n, type) => type === "address" && ROLE.test(n), r.inputs, r.args))
+        if (!same(String(role.value), owner)) out.push(`step ${i + 1} ${r.functionName}: ${role.path} is ${String(role.value)}`);
     }
     const first = readings[0]!;
     for (const dl of leaves((n, type) => /^uint/.test(type) && n.toLowerCase() === "deadline", first.inputs, first.args)) deadlines.push(dl.value as bigint);
@@ -258,7 +314,8 @@ function problems(request: Request, data: { kind: string; owner: string; steps: 
     } else {
       const name = `${first.contractAbiName}.${first.functionName}`;
       if (name !== CALL[request.kind]) out.push(`step ${i + 1} is ${name}, not ${CALL[request.kind]}`);
-      else if (PULLS[name]!(first.args) !== request.approval.amount) out.push(`step ${i + 1} pulls ${String(PULLS[name]!(first.args))}, not the approved ${request.approval.amount}`);
+      else if (PULLS[name]!(first.args) !== request.approval.amount)
+        out.push(`step ${i + 1} pulls ${String(PULLS[name]!(first.args))}, not the approved ${request.approval.amount}`);
     }
   });
   // The swap router's call has no deadline; the zap's and the maker's have one, in (before, after + 600].
@@ -295,7 +352,10 @@ describe("money safety of the aggregator kinds the API builds (property, against
           const after = await timeNow();
           if (status !== 200) {
             // A refusal is an answer of the catalog (a 422 for a price impact, a minimum, a shortfall...), never a 5xx.
-            expect([status, isErrorCode(answer.code)], `${kind}: ${JSON.stringify(answer).slice(0, 400)}\n${JSON.stringify(body).slice(0, 400)}`).toEqual([422, true]);
+            expect([status, isErrorCode(answer.code)], `${kind}: ${JSON.stringify(answer).slice(0, 400)}\n${JSON.stringify(body).slice(0, 400)}`).toEqual([
+              422,
+              true,
+            ]);
             refusals.set(answer.code, (refusals.get(answer.code) ?? 0) + 1);
             return;
           }

@@ -73,7 +73,8 @@ let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 const prefix = randomPrefix();
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 const walletOf = (acc: Signer) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const lower = (a: string) => a.toLowerCase() as `0x${string}`;
@@ -144,7 +145,8 @@ let state: State;
 const mergedVault = () => vaultOf("merged", "WETH");
 const upVault = () => vaultOf("up", "LINK");
 const stockVault = () => vaultOf("stock-token", "tsAAPL");
-const lastId = async (table: "limitOrder" | "grid" | "ladder") => (await reads.selectFrom(table).select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
+const lastId = async (table: "limitOrder" | "grid" | "ladder") =>
+  (await reads.selectFrom(table).select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
 const lastRequest = async (table: "depositRequest" | "withdrawalRequest", queue: Address) =>
   (await reads.selectFrom(table).select("id").where("queue", "=", lower(queue)).orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
 async function setKeeper(vault: Address, keeper: Address) {
@@ -167,12 +169,15 @@ beforeAll(async () => {
     expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
     await write(admin, { address: usdg(), abi: testTokenAbi, functionName: "mint", args: [w.address, parseUnits("200000", 6)] });
   }
-  for (const symbol of ["LINK", "WIF2", "DOGE2"]) await write(admin, { address: tokenBy(symbol).address, abi: testTokenAbi, functionName: "mint", args: [owner, parseUnits("1000000", 18)] });
+  for (const symbol of ["LINK", "WIF2", "DOGE2"])
+    await write(admin, { address: tokenBy(symbol).address, abi: testTokenAbi, functionName: "mint", args: [owner, parseUnits("1000000", 18)] });
   await write(admin, { address: tokenBy("tsAAPL").address, abi: testTokenAbi, functionName: "mint", args: [owner, parseUnits("20", 18)] });
   await write(trader, { address: d.contracts.weth!, abi: weth9Abi, functionName: "deposit", value: parseEther("20") });
 
   const spot = {} as Record<Symbol, number>;
-  for (const s of TOKENS) spot[s] = Number(await chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "priceX18", args: [tokenBy(s).address] })) / 1e18;
+  for (const s of TOKENS)
+    spot[s] =
+      Number(await chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "priceX18", args: [tokenBy(s).address] })) / 1e18;
 
   // Vault shares: settled deposits into the merged and up vaults, and the stock vault's own deposit.
   const merged = mergedVault();
@@ -183,7 +188,10 @@ beforeAll(async () => {
   await sendPrepared("vault-deposit", { vault: up.address, amount: "3000" });
   await write(trader, { address: tokenBy("tsAAPL").address, abi: testTokenAbi, functionName: "approve", args: [stock.address, parseUnits("10", 18)] });
   await write(trader, { address: stock.address, abi: stockVaultAbi, functionName: "deposit", args: [parseUnits("10", 18), owner] });
-  await until("the settled vault shares", async () => (await balanceOf(merged.address, owner)) > before[0]! && (await balanceOf(up.address, owner)) > before[1]!);
+  await until(
+    "the settled vault shares",
+    async () => (await balanceOf(merged.address, owner)) > before[0]! && (await balanceOf(up.address, owner)) > before[1]!,
+  );
   const upMinimum = await chain.readContract({ address: up.withdrawalQueue!, abi: upWithdrawalQueueAbi, functionName: "minimumShares" });
 
   // Pending requests: the vaults' keepers moved away (put back in afterAll) so that nothing settles them.
@@ -191,21 +199,41 @@ beforeAll(async () => {
   await setKeeper(up.address, nobody);
   const pendingDeposits: State["pendingDeposits"] = [];
   const pendingWithdrawals: State["pendingWithdrawals"] = [];
-  for (const [vault, queue] of [[merged.address, merged.address], [up.address, up.depositQueue!]] as const) {
+  for (const [vault, queue] of [
+    [merged.address, merged.address],
+    [up.address, up.depositQueue!],
+  ] as const) {
     const after = await lastRequest("depositRequest", queue);
     await sendPrepared("vault-deposit", { vault, amount: "25" });
     await sendPrepared("vault-deposit", { vault, amount: "30" });
     const rows = await until("the pending deposits", async () => {
-      const r = await reads.selectFrom("depositRequest").select("id").where("queue", "=", lower(queue)).where("owner", "=", lower(owner)).where("id", ">", after).where("state", "=", "pending").execute();
+      const r = await reads
+        .selectFrom("depositRequest")
+        .select("id")
+        .where("queue", "=", lower(queue))
+        .where("owner", "=", lower(owner))
+        .where("id", ">", after)
+        .where("state", "=", "pending")
+        .execute();
       return r.length === 2 ? r : undefined;
     });
     pendingDeposits.push(...rows.map((r) => ({ vault, id: r.id })));
   }
-  for (const [vault, queue, shares] of [[merged.address, merged.redeemQueue!, "1"], [up.address, up.withdrawalQueue!, formatUnits(upMinimum, 12)]] as const) {
+  for (const [vault, queue, shares] of [
+    [merged.address, merged.redeemQueue!, "1"],
+    [up.address, up.withdrawalQueue!, formatUnits(upMinimum, 12)],
+  ] as const) {
     const after = await lastRequest("withdrawalRequest", queue);
     await sendPrepared("vault-withdraw", { vault, shares, mode: "queue" });
     const row = await until("the pending withdrawal", () =>
-      reads.selectFrom("withdrawalRequest").select("id").where("queue", "=", lower(queue)).where("owner", "=", lower(owner)).where("id", ">", after).where("state", "=", "pending").executeTakeFirst(),
+      reads
+        .selectFrom("withdrawalRequest")
+        .select("id")
+        .where("queue", "=", lower(queue))
+        .where("owner", "=", lower(owner))
+        .where("id", ">", after)
+        .where("state", "=", "pending")
+        .executeTakeFirst(),
     );
     pendingWithdrawals.push({ vault, id: row.id });
   }
@@ -230,18 +258,23 @@ beforeAll(async () => {
 
   // Grids and ladders of the wallet, one ladder closed with its funds left to collect.
   after = await lastId("grid");
-  for (const amount of ["20", "25"]) await sendPrepared("grid", { action: "open", token: "WIF2", buyPrice: String(spot.WIF2 * 0.5), sellPrice: String(spot.WIF2 * 1.8), amount });
-  const grids = (await until("the grids", async () => {
-    const r = await reads.selectFrom("grid").select("id").where("owner", "=", lower(owner)).where("id", ">", after).execute();
-    return r.length === 2 ? r : undefined;
-  })).map((r) => r.id);
+  for (const amount of ["20", "25"])
+    await sendPrepared("grid", { action: "open", token: "WIF2", buyPrice: String(spot.WIF2 * 0.5), sellPrice: String(spot.WIF2 * 1.8), amount });
+  const grids = (
+    await until("the grids", async () => {
+      const r = await reads.selectFrom("grid").select("id").where("owner", "=", lower(owner)).where("id", ">", after).execute();
+      return r.length === 2 ? r : undefined;
+    })
+  ).map((r) => r.id);
   const ladderLegs = [{ buyPrice: String(spot.WIF2 * 0.6), sellPrice: String(spot.WIF2 * 0.7), amount: "12" }];
   after = await lastId("ladder");
   for (let i = 0; i < 3; i++) await sendPrepared("ladder-strategy", { action: "open", token: "WIF2", legs: ladderLegs, repeat: true });
-  const ladderIds = (await until("the ladders", async () => {
-    const r = await reads.selectFrom("ladder").select("id").where("owner", "=", lower(owner)).where("id", ">", after).orderBy("id").execute();
-    return r.length === 3 ? r : undefined;
-  })).map((r) => r.id);
+  const ladderIds = (
+    await until("the ladders", async () => {
+      const r = await reads.selectFrom("ladder").select("id").where("owner", "=", lower(owner)).where("id", ">", after).orderBy("id").execute();
+      return r.length === 3 ? r : undefined;
+    })
+  ).map((r) => r.id);
   const closedLadder = ladderIds[2]!;
   await sendPrepared("ladder-strategy", { action: "close", id: closedLadder.toString(), mask: 0 });
 
@@ -251,10 +284,12 @@ beforeAll(async () => {
   await write(human, { address: usdg(), abi: testTokenAbi, functionName: "transfer", args: [account, 500_000_000n] });
   after = await lastId("ladder");
   for (let i = 0; i < 2; i++) await sendPrepared("ladder-strategy", { action: "open", token: "WIF2", legs: ladderLegs, repeat: true, via: "account" });
-  const accountLadderIds = (await until("the account's ladders", async () => {
-    const r = await reads.selectFrom("ladder").select("id").where("owner", "=", lower(account)).where("id", ">", after).orderBy("id").execute();
-    return r.length === 2 ? r : undefined;
-  })).map((r) => r.id);
+  const accountLadderIds = (
+    await until("the account's ladders", async () => {
+      const r = await reads.selectFrom("ladder").select("id").where("owner", "=", lower(account)).where("id", ">", after).orderBy("id").execute();
+      return r.length === 2 ? r : undefined;
+    })
+  ).map((r) => r.id);
   await sendPrepared("ladder-strategy", { action: "close", id: accountLadderIds[1]!.toString(), mask: 0, via: "account" });
   // The two opens used 24 USDG of the budget: give the random opens their room again.
   await ensureAgentAccount(spot.WIF2);
@@ -330,7 +365,11 @@ function requests(): fc.Arbitrary<Request> {
   const stock = stockVault();
 
   const vaultDeposit = fc.record({ vault: pick([merged, up]), usd: cents(20, 2000), slippageBps: slippage, agentTag }).map(
-    ({ vault, usd, ...rest }): Request => ({ kind: "vault-deposit", body: { vault: vault.address, amount: dec(usd, 2), ...rest }, approval: { token: usdg(), amount: units(dec(usd, 2), 6) } }),
+    ({ vault, usd, ...rest }): Request => ({
+      kind: "vault-deposit",
+      body: { vault: vault.address, amount: dec(usd, 2), ...rest },
+      approval: { token: usdg(), amount: units(dec(usd, 2), 6) },
+    }),
   );
   const withdrawVaults = [
     { v: merged, mode: "in-kind" as const },
@@ -339,17 +378,21 @@ function requests(): fc.Arbitrary<Request> {
     { v: up, mode: "queue" as const },
     { v: stock, mode: "in-kind" as const },
   ];
-  const vaultWithdraw = fc.record({ which: pick(withdrawVaults), part: fc.integer({ min: 1, max: 1000 }), slippageBps: slippage }).map(({ which, part, slippageBps }): Request => {
-    const held = s.shares.get(which.v.address)!;
-    const decimals = which.v.family === "stock-token" ? 18 : 12;
-    let shares = (held * BigInt(part)) / 1000n;
-    if (which.v.family === "up" && which.mode === "queue" && shares < s.upMinimum) shares = s.upMinimum;
-    if (shares === 0n) shares = 1n;
-    const body = { vault: which.v.address, shares: formatUnits(shares, decimals), mode: which.mode, slippageBps };
-    return { kind: "vault-withdraw", body, approval: which.mode === "queue" ? { token: which.v.address, amount: shares } : undefined };
-  });
+  const vaultWithdraw = fc
+    .record({ which: pick(withdrawVaults), part: fc.integer({ min: 1, max: 1000 }), slippageBps: slippage })
+    .map(({ which, part, slippageBps }): Request => {
+      const held = s.shares.get(which.v.address)!;
+      const decimals = which.v.family === "stock-token" ? 18 : 12;
+      let shares = (held * BigInt(part)) / 1000n;
+      if (which.v.family === "up" && which.mode === "queue" && shares < s.upMinimum) shares = s.upMinimum;
+      if (shares === 0n) shares = 1n;
+      const body = { vault: which.v.address, shares: formatUnits(shares, decimals), mode: which.mode, slippageBps };
+      return { kind: "vault-withdraw", body, approval: which.mode === "queue" ? { token: which.v.address, amount: shares } : undefined };
+    });
   const vaultCancelDeposit = pick(s.pendingDeposits).map((r): Request => ({ kind: "vault-cancel-deposit", body: { vault: r.vault, id: r.id.toString() } }));
-  const vaultCancelWithdraw = pick(s.pendingWithdrawals).map((r): Request => ({ kind: "vault-cancel-withdraw", body: { vault: r.vault, id: r.id.toString() } }));
+  const vaultCancelWithdraw = pick(s.pendingWithdrawals).map(
+    (r): Request => ({ kind: "vault-cancel-withdraw", body: { vault: r.vault, id: r.id.toString() } }),
+  );
 
   // Orders: worth 11-400 USDG (the hook's minimum is 10), lines well away from the price now.
   const order = (token: Symbol, side: "buy" | "sell", usd: number, priceFactor: number) => {
@@ -358,36 +401,66 @@ function requests(): fc.Arbitrary<Request> {
     return { amount, price: dec(price, 12), units: units(amount, side === "buy" ? 6 : 18) };
   };
   const limitOrder = fc
-    .record({ token: tokenArb, side: pick(["buy", "sell"] as const), market: fc.boolean(), usd: cents(11, 400), buyFactor: factor(0.5, 0.97), sellFactor: factor(1.03, 1.8), slippageBps: fc.integer({ min: 50, max: 500 }) })
+    .record({
+      token: tokenArb,
+      side: pick(["buy", "sell"] as const),
+      market: fc.boolean(),
+      usd: cents(11, 400),
+      buyFactor: factor(0.5, 0.97),
+      sellFactor: factor(1.03, 1.8),
+      slippageBps: fc.integer({ min: 50, max: 500 }),
+    })
     .map(({ token, side, market, usd, buyFactor, sellFactor, slippageBps }): Request => {
       const o = order(token, side, market && side === "sell" ? usd * 1.1 : usd, market ? 1 : side === "buy" ? buyFactor : sellFactor);
       const body = { token, side, amount: o.amount, ...(market ? { type: "market" } : { price: o.price }), slippageBps };
       return { kind: "limit-order", body, approval: { token: side === "buy" ? usdg() : tokenBy(token).address, amount: o.units } };
     });
   const ladder = fc
-    .record({ token: tokenArb, side: pick(["buy", "sell"] as const), legs: fc.array(fc.record({ usd: cents(11, 150), f: factor(0, 1) }), { minLength: 2, maxLength: 20 }) })
+    .record({
+      token: tokenArb,
+      side: pick(["buy", "sell"] as const),
+      legs: fc.array(fc.record({ usd: cents(11, 150), f: factor(0, 1) }), { minLength: 2, maxLength: 20 }),
+    })
     .map(({ token, side, legs }): Request => {
       const orders = legs.map((l) => order(token, side, l.usd, side === "buy" ? 0.5 + 0.45 * l.f : 1.05 + 0.75 * l.f));
       const total = orders.reduce((sum, o) => sum + o.units, 0n);
-      return { kind: "ladder", body: { token, side, orders: orders.map(({ amount, price }) => ({ amount, price })) }, approval: { token: side === "buy" ? usdg() : tokenBy(token).address, amount: total } };
+      return {
+        kind: "ladder",
+        body: { token, side, orders: orders.map(({ amount, price }) => ({ amount, price })) },
+        approval: { token: side === "buy" ? usdg() : tokenBy(token).address, amount: total },
+      };
     });
   const orderAction = fc.oneof(
     pick(s.openOrders).map((id): Request => ({ kind: "order-action", body: { id: id.toString(), action: "cancel" } })),
-    fc.record({ o: pick(s.claimable), both: fc.boolean() }).map(({ o, both }): Request => ({ kind: "order-action", body: { id: o.id.toString(), action: both ? "claimBoth" : o.action } })),
+    fc
+      .record({ o: pick(s.claimable), both: fc.boolean() })
+      .map(({ o, both }): Request => ({ kind: "order-action", body: { id: o.id.toString(), action: both ? "claimBoth" : o.action } })),
   );
 
   const grid = fc.oneof(
     fc
-      .record({ action: pick(["open", "openWithMarket"] as const), token: tokenArb, buy: factor(0.5, 0.95), sell: factor(1.05, 1.8), usd: cents(11, 500), repeat: fc.option(fc.boolean(), { nil: undefined }), slippageBps: fc.integer({ min: 50, max: 500 }) })
-      .map(({ action, token, buy, sell, usd, repeat, slippageBps }): Request => ({
+      .record({
+        action: pick(["open", "openWithMarket"] as const),
+        token: tokenArb,
+        buy: factor(0.5, 0.95),
+        sell: factor(1.05, 1.8),
+        usd: cents(11, 500),
+        repeat: fc.option(fc.boolean(), { nil: undefined }),
+        slippageBps: fc.integer({ min: 50, max: 500 }),
+      })
+      .map(
+        ({ action, token, buy, sell, usd, repeat, slippageBps }): Request => ({
+          kind: "grid",
+          body: { action, token, buyPrice: dec(s.spot[token] * buy, 12), sellPrice: dec(s.spot[token] * sell, 12), amount: dec(usd, 2), repeat, slippageBps },
+          approval: { token: usdg(), amount: units(dec(usd, 2), 6) },
+        }),
+      ),
+    fc.record({ id: pick(s.grids), action: pick(["close", "setRepeat"] as const), repeat: fc.boolean() }).map(
+      ({ id, action, repeat }): Request => ({
         kind: "grid",
-        body: { action, token, buyPrice: dec(s.spot[token] * buy, 12), sellPrice: dec(s.spot[token] * sell, 12), amount: dec(usd, 2), repeat, slippageBps },
-        approval: { token: usdg(), amount: units(dec(usd, 2), 6) },
-      })),
-    fc.record({ id: pick(s.grids), action: pick(["close", "setRepeat"] as const), repeat: fc.boolean() }).map(({ id, action, repeat }): Request => ({
-      kind: "grid",
-      body: { action, id: id.toString(), ...(action === "setRepeat" ? { repeat } : {}) },
-    })),
+        body: { action, id: id.toString(), ...(action === "setRepeat" ? { repeat } : {}) },
+      }),
+    ),
   );
 
   // Ladder strategies: parts under the price (sell-first: over it) with the headroom the fee and the
@@ -423,7 +496,14 @@ function requests(): fc.Arbitrary<Request> {
       return { kind: "ladder-strategy", body, approval: onAccount ? undefined : { token: sellFirst ? tokenBy(sym).address : usdg(), amount: total } };
     });
   const ladderAction = fc
-    .record({ onAccount: fc.boolean(), action: pick(["close", "setRepeat", "collect"] as const), closeMask: fc.integer({ min: 0, max: 3 }), mask: fc.integer({ min: 1, max: 3 }), collectMask: pick([2, 3]), ladder: fc.nat() })
+    .record({
+      onAccount: fc.boolean(),
+      action: pick(["close", "setRepeat", "collect"] as const),
+      closeMask: fc.integer({ min: 0, max: 3 }),
+      mask: fc.integer({ min: 1, max: 3 }),
+      collectMask: pick([2, 3]),
+      ladder: fc.nat(),
+    })
     .map(({ onAccount, action, closeMask, mask, collectMask, ladder }): Request => {
       const open = onAccount ? s.accountLadders : s.ladders;
       const id = action === "collect" ? (onAccount ? s.accountClosedLadder : s.closedLadder) : open[ladder % open.length]!;
@@ -447,7 +527,8 @@ function roleArguments(inputs: readonly AbiParameter[], args: readonly unknown[]
     const walk = (type: string, v: unknown, p: string) => {
       const array = /^(.*)\[\d*\]$/.exec(type);
       if (array) return (v as unknown[]).forEach((x, j) => walk(array[1]!, x, `${p}[${j}]`));
-      if (type === "tuple" && "components" in input) return out.push(...roleArguments(input.components as AbiParameter[], v as Record<string, unknown>, `${p}.`));
+      if (type === "tuple" && "components" in input)
+        return out.push(...roleArguments(input.components as AbiParameter[], v as Record<string, unknown>, `${p}.`));
       if (type === "address" && ROLE.test(input.name ?? "")) out.push({ path: p, value: v });
     };
     walk(input.type, value, here);
@@ -461,9 +542,11 @@ function problems(request: Request, data: { kind: string; owner: string; steps: 
   const who = getAddress(request.body.owner as string);
   if (data.owner !== who) out.push(`owner ${data.owner}`);
   const w = data.walletSendCalls;
-  if (w.chainId !== "0x1237" || w.version !== "2.0.0" || !same(w.from, who)) out.push(`walletSendCalls ${JSON.stringify({ chainId: w.chainId, version: w.version, from: w.from })}`);
+  if (w.chainId !== "0x1237" || w.version !== "2.0.0" || !same(w.from, who))
+    out.push(`walletSendCalls ${JSON.stringify({ chainId: w.chainId, version: w.version, from: w.from })}`);
   // The wallet's calls are the steps, with EIP-5792's hex values (0x0).
-  if (JSON.stringify(w.calls.map((c: Step) => [c.to, c.data, BigInt(c.value).toString()])) !== JSON.stringify(data.steps.map((c) => [c.to, c.data, c.value]))) out.push("walletSendCalls.calls differ from steps");
+  if (JSON.stringify(w.calls.map((c: Step) => [c.to, c.data, BigInt(c.value).toString()])) !== JSON.stringify(data.steps.map((c) => [c.to, c.data, c.value])))
+    out.push("walletSendCalls.calls differ from steps");
   if (!w.calls.every((c: Step) => c.value === "0x0")) out.push("a walletSendCalls value is not 0x0");
   const approvals: { token: Address; spender: Address; amount: bigint; index: number }[] = [];
   data.steps.forEach((step, i) => {
@@ -471,7 +554,8 @@ function problems(request: Request, data: { kind: string; owner: string; steps: 
     const readings = decodeStepAll(step);
     if (readings.length === 0) return out.push(`step ${i + 1}: does not decode with abis/`);
     for (const r of readings) {
-      for (const role of roleArguments(r.inputs, r.args)) if (!same(String(role.value), who)) out.push(`step ${i + 1} ${r.functionName}: ${role.path} is ${String(role.value)}`);
+      for (const role of roleArguments(r.inputs, r.args))
+        if (!same(String(role.value), who)) out.push(`step ${i + 1} ${r.functionName}: ${role.path} is ${String(role.value)}`);
     }
     const first = readings[0]!;
     if (first.functionName === "approve") approvals.push({ token: step.to, spender: first.args[0] as Address, amount: first.args[1] as bigint, index: i });
@@ -479,7 +563,8 @@ function problems(request: Request, data: { kind: string; owner: string; steps: 
       // The account's LADDER call carries a LadderStrategy call: read it too.
       const inner = decodeFunctionData({ abi: ladderStrategyAbi, data: first.args[0] as Hex });
       const item = ladderStrategyAbi.find((x) => x.type === "function" && x.name === inner.functionName) as { inputs: readonly AbiParameter[] };
-      for (const role of roleArguments(item.inputs, inner.args ?? [])) if (!same(String(role.value), who)) out.push(`step ${i + 1} ladder(${inner.functionName}): ${role.path} is ${String(role.value)}`);
+      for (const role of roleArguments(item.inputs, inner.args ?? []))
+        if (!same(String(role.value), who)) out.push(`step ${i + 1} ladder(${inner.functionName}): ${role.path} is ${String(role.value)}`);
       if (!same(step.to, state.account)) out.push(`step ${i + 1}: the account call goes to ${step.to}, not the account`);
     }
   });
@@ -530,13 +615,26 @@ describe("money safety of the bundles the API builds (property, against the runn
     );
     const total = [...tally.values()].reduce((n, x) => n + x.ok + x.simulation, 0);
     const ok = [...tally.values()].reduce((n, x) => n + x.ok, 0);
-    console.log(`prepare money safety: ${ok} bundles, ${total - ok} simulation refusals, in ${((Date.now() - started) / 1000).toFixed(1)} s`, Object.fromEntries(tally));
+    console.log(
+      `prepare money safety: ${ok} bundles, ${total - ok} simulation refusals, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      Object.fromEntries(tally),
+    );
     expect(refusals).toEqual([]);
     expect(total).toBeGreaterThanOrEqual(100);
     // Most random requests produce a bundle; every kind (and both ladder-strategy routes) is met.
     expect(ok / total).toBeGreaterThan(0.8);
     const kinds = new Set([...tally.entries()].filter(([, x]) => x.ok > 0).map(([k]) => k.split(" ")[0]));
-    expect([...kinds].sort()).toEqual(["grid", "ladder", "ladder-strategy", "limit-order", "order-action", "vault-cancel-deposit", "vault-cancel-withdraw", "vault-deposit", "vault-withdraw"]);
+    expect([...kinds].sort()).toEqual([
+      "grid",
+      "ladder",
+      "ladder-strategy",
+      "limit-order",
+      "order-action",
+      "vault-cancel-deposit",
+      "vault-cancel-withdraw",
+      "vault-deposit",
+      "vault-withdraw",
+    ]);
     expect([...tally.keys()].some((k) => k.startsWith("ladder-strategy via account") && tally.get(k)!.ok > 0)).toBe(true);
   }, 240_000);
 

@@ -16,7 +16,17 @@ import { createProjectionsDb, createProjectionsPostgres, type Projections } from
 import { createJobClient, type JobClient } from "../../adapters/queue/request-reply.js";
 import { PREPARE_QUEUE } from "../../usecases/prepare/job.js";
 import { prepareProcessor } from "../../workers/processors/prepare.js";
-import { connectRedis, createTestDatabase, DEAD_REDIS_URL, deleteKeys, migratedDb, randomPrefix, REDIS_URL, testApp, type TestDatabase } from "../api/support.js";
+import {
+  connectRedis,
+  createTestDatabase,
+  DEAD_REDIS_URL,
+  deleteKeys,
+  migratedDb,
+  randomPrefix,
+  REDIS_URL,
+  testApp,
+  type TestDatabase,
+} from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 
 const stack = inject("stack");
@@ -39,7 +49,8 @@ let worker: Worker;
 let validator: ResponseValidator;
 const bullPrefix = `${randomPrefix()}:bull`;
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 const walletOf = (acc: typeof account) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
 
 beforeAll(async () => {
@@ -54,11 +65,10 @@ beforeAll(async () => {
   jobs = createJobClient({ redisUrl: REDIS_URL, prefix: bullPrefix });
   queued = testApp({ ...base, jobs });
   const q = queued.deps;
-  worker = new Worker(
-    PREPARE_QUEUE,
-    prepareProcessor({ db, reads, deployments: d, client: q.client!, now: q.now, baseUrl: q.baseUrl!, logger: q.logger }),
-    { connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }), prefix: bullPrefix },
-  );
+  worker = new Worker(PREPARE_QUEUE, prepareProcessor({ db, reads, deployments: d, client: q.client!, now: q.now, baseUrl: q.baseUrl!, logger: q.logger }), {
+    connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
+    prefix: bullPrefix,
+  });
   await worker.waitUntilReady();
   validator = responseValidator(await fetchOpenApi(local.app));
 });
@@ -86,7 +96,16 @@ async function prepare(kind: string, body: Record<string, unknown>, on = local):
 async function prepared(kind: string, body: Record<string, unknown>, on = local) {
   const { status, body: answer } = await prepare(kind, body, on);
   expect(status, `${kind}: ${JSON.stringify(answer).slice(0, 600)}`).toBe(200);
-  return answer.data as { id: string; kind: string; steps: { to: Address; data: Hex; value: string }[]; params: any; signUrl: string; expiresAt: string; walletSendCalls: any; simulation: { method: string } };
+  return answer.data as {
+    id: string;
+    kind: string;
+    steps: { to: Address; data: Hex; value: string }[];
+    params: any;
+    signUrl: string;
+    expiresAt: string;
+    walletSendCalls: any;
+    simulation: { method: string };
+  };
 }
 
 /** Signs and sends every step in order, waiting for each receipt. */
@@ -112,7 +131,8 @@ async function until<T>(what: string, read: () => Promise<T | undefined | null |
 
 const lower = (a: string) => a.toLowerCase() as `0x${string}`;
 const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!;
-const vaultOf = (family: string, symbol: string): DeployedVault => d.vaults.find((v) => v.family === family && v.token.toLowerCase() === tokenBy(symbol).address.toLowerCase())!;
+const vaultOf = (family: string, symbol: string): DeployedVault =>
+  d.vaults.find((v) => v.family === family && v.token.toLowerCase() === tokenBy(symbol).address.toLowerCase())!;
 async function price(symbol: string, factor: number): Promise<string> {
   const p = await chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "priceX18", args: [tokenBy(symbol).address] });
   return formatUnits((p * BigInt(Math.round(factor * 10_000))) / 10_000n, 18);
@@ -126,7 +146,14 @@ const shareBalance = (vault: Address) => chain.readContract({ address: vault, ab
 
 async function pendingDeposit(queue: Address, after: bigint) {
   return until("the deposit request", () =>
-    reads.selectFrom("depositRequest").selectAll().where("queue", "=", lower(queue)).where("owner", "=", lower(owner)).where("id", ">", after).where("state", "=", "pending").executeTakeFirst(),
+    reads
+      .selectFrom("depositRequest")
+      .selectAll()
+      .where("queue", "=", lower(queue))
+      .where("owner", "=", lower(owner))
+      .where("id", ">", after)
+      .where("state", "=", "pending")
+      .executeTakeFirst(),
   );
 }
 async function lastId(table: "depositRequest" | "withdrawalRequest", queue: Address): Promise<bigint> {
@@ -167,8 +194,11 @@ describe("vault kinds", () => {
       const cancel = await prepared("vault-cancel-deposit", { vault: v.address, id: request.id.toString() });
       expect(cancel.kind).toBe("vault-cancel-deposit");
       await sendAll(cancel);
-      await until("the cancelled deposit", async () =>
-        (await reads.selectFrom("depositRequest").select("state").where("queue", "=", lower(v.address)).where("id", "=", request.id).executeTakeFirst())?.state === "cancelled",
+      await until(
+        "the cancelled deposit",
+        async () =>
+          (await reads.selectFrom("depositRequest").select("state").where("queue", "=", lower(v.address)).where("id", "=", request.id).executeTakeFirst())
+            ?.state === "cancelled",
       );
 
       const shares = await shareBalance(v.address);
@@ -178,12 +208,22 @@ describe("vault kinds", () => {
       expect(queue.kind).toBe("vault-withdraw");
       await sendAll(queue);
       const wr = await until("the withdrawal request", () =>
-        reads.selectFrom("withdrawalRequest").selectAll().where("queue", "=", lower(v.redeemQueue!)).where("owner", "=", lower(owner)).where("id", ">", wAfter).where("state", "=", "pending").executeTakeFirst(),
+        reads
+          .selectFrom("withdrawalRequest")
+          .selectAll()
+          .where("queue", "=", lower(v.redeemQueue!))
+          .where("owner", "=", lower(owner))
+          .where("id", ">", wAfter)
+          .where("state", "=", "pending")
+          .executeTakeFirst(),
       );
       const cancelW = await prepared("vault-cancel-withdraw", { vault: v.address, id: wr.id.toString() });
       await sendAll(cancelW);
-      await until("the cancelled withdrawal", async () =>
-        (await reads.selectFrom("withdrawalRequest").select("state").where("queue", "=", lower(v.redeemQueue!)).where("id", "=", wr.id).executeTakeFirst())?.state === "cancelled",
+      await until(
+        "the cancelled withdrawal",
+        async () =>
+          (await reads.selectFrom("withdrawalRequest").select("state").where("queue", "=", lower(v.redeemQueue!)).where("id", "=", wr.id).executeTakeFirst())
+            ?.state === "cancelled",
       );
 
       const held = await shareBalance(v.address);
@@ -192,7 +232,12 @@ describe("vault kinds", () => {
       await sendAll(inKind);
       expect(await shareBalance(v.address)).toBe(held - shares / 3n);
       await until("the position in the projection", async () => {
-        const p = await reads.selectFrom("vaultPosition").select("shares").where("vault", "=", lower(v.address)).where("owner", "=", lower(owner)).executeTakeFirst();
+        const p = await reads
+          .selectFrom("vaultPosition")
+          .select("shares")
+          .where("vault", "=", lower(v.address))
+          .where("owner", "=", lower(owner))
+          .executeTakeFirst();
         return p?.shares === held - shares / 3n;
       });
     } finally {
@@ -213,8 +258,11 @@ describe("vault kinds", () => {
       const cancel = await prepared("vault-cancel-deposit", { vault: v.address, id: request.id.toString() }, queued);
       expect(cancel.kind).toBe("up-vault-cancel");
       await sendAll(cancel);
-      await until("the cancelled up deposit", async () =>
-        (await reads.selectFrom("depositRequest").select("state").where("queue", "=", lower(v.depositQueue!)).where("id", "=", request.id).executeTakeFirst())?.state === "cancelled",
+      await until(
+        "the cancelled up deposit",
+        async () =>
+          (await reads.selectFrom("depositRequest").select("state").where("queue", "=", lower(v.depositQueue!)).where("id", "=", request.id).executeTakeFirst())
+            ?.state === "cancelled",
       );
     } finally {
       await setKeeper(v.address, d.contracts.marketMaker!);
@@ -235,31 +283,54 @@ describe("order and strategy kinds", () => {
     );
     expect(order.amountIn).toBe(25_000_000n);
     await sendAll(await prepared("order-action", { id: order.id.toString(), action: "cancel" }));
-    await until("the cancelled order", async () => (await reads.selectFrom("limitOrder").select("state").where("id", "=", order.id).executeTakeFirst())?.state === "claimable");
+    await until(
+      "the cancelled order",
+      async () => (await reads.selectFrom("limitOrder").select("state").where("id", "=", order.id).executeTakeFirst())?.state === "claimable",
+    );
     const again = await prepare("order-action", { id: order.id.toString(), action: "cancel" });
     expect(again.status).toBe(422);
     expect(again.body.code).toBe("ORDER_CLOSED");
     await sendAll(await prepared("order-action", { id: order.id.toString(), action: "claimBoth" }));
-    await until("the closed order", async () => (await reads.selectFrom("limitOrder").select("state").where("id", "=", order.id).executeTakeFirst())?.state === "closed");
+    await until(
+      "the closed order",
+      async () => (await reads.selectFrom("limitOrder").select("state").where("id", "=", order.id).executeTakeFirst())?.state === "closed",
+    );
   });
 
   it("ladder: one approval, then one create per order", async () => {
     const after = await lastOrder();
-    const orders = [{ amount: "0.01", price: await price("WETH", 1.5) }, { amount: "0.01", price: await price("WETH", 1.6) }];
+    const orders = [
+      { amount: "0.01", price: await price("WETH", 1.5) },
+      { amount: "0.01", price: await price("WETH", 1.6) },
+    ];
     const result = await prepared("ladder", { token: "WETH", side: "sell", orders });
     expect(result.steps).toHaveLength(3);
     await sendAll(result);
-    await until("both orders", async () => (await reads.selectFrom("limitOrder").select("id").where("owner", "=", lower(owner)).where("id", ">", after).execute()).length === 2);
+    await until(
+      "both orders",
+      async () => (await reads.selectFrom("limitOrder").select("id").where("owner", "=", lower(owner)).where("id", ">", after).execute()).length === 2,
+    );
   });
 
   it("grid open, then close", async () => {
     const after = (await reads.selectFrom("grid").select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
-    const result = await prepared("grid", { action: "open", token: "WETH", buyPrice: await price("WETH", 0.7), sellPrice: await price("WETH", 1.4), amount: "20" });
+    const result = await prepared("grid", {
+      action: "open",
+      token: "WETH",
+      buyPrice: await price("WETH", 0.7),
+      sellPrice: await price("WETH", 1.4),
+      amount: "20",
+    });
     await sendAll(result);
-    const grid = await until("the grid", () => reads.selectFrom("grid").select(["id", "state"]).where("owner", "=", lower(owner)).where("id", ">", after).executeTakeFirst());
+    const grid = await until("the grid", () =>
+      reads.selectFrom("grid").select(["id", "state"]).where("owner", "=", lower(owner)).where("id", ">", after).executeTakeFirst(),
+    );
     expect(grid.state).toBe("open");
     await sendAll(await prepared("grid", { action: "close", id: grid.id.toString() }));
-    await until("the closed grid", async () => (await reads.selectFrom("grid").select("state").where("id", "=", grid.id).executeTakeFirst())?.state === "closed");
+    await until(
+      "the closed grid",
+      async () => (await reads.selectFrom("grid").select("state").where("id", "=", grid.id).executeTakeFirst())?.state === "closed",
+    );
     expect((await prepare("grid", { action: "close", id: grid.id.toString() })).body.code).toBe("GRID_CLOSED");
   });
 
@@ -272,9 +343,14 @@ describe("order and strategy kinds", () => {
     const result = await prepared("ladder-strategy", { action: "open", token: "WETH", legs });
     expect(result.kind).toBe("ladder-strategy");
     await sendAll(result);
-    const ladder = await until("the ladder", () => reads.selectFrom("ladder").select(["id", "state"]).where("owner", "=", lower(owner)).where("id", ">", after).executeTakeFirst());
+    const ladder = await until("the ladder", () =>
+      reads.selectFrom("ladder").select(["id", "state"]).where("owner", "=", lower(owner)).where("id", ">", after).executeTakeFirst(),
+    );
     await sendAll(await prepared("ladder-strategy", { action: "close", id: ladder.id.toString(), mask: 3 }));
-    await until("the closed ladder", async () => (await reads.selectFrom("ladder").select("state").where("id", "=", ladder.id).executeTakeFirst())?.state === "closed");
+    await until(
+      "the closed ladder",
+      async () => (await reads.selectFrom("ladder").select("state").where("id", "=", ladder.id).executeTakeFirst())?.state === "closed",
+    );
 
     const small = await prepare("ladder-strategy", { action: "open", token: "WETH", legs: [{ ...legs[0], amount: "1" }] });
     expect(small.status).toBe(422);

@@ -26,7 +26,12 @@ import { startStack, type StartedStack } from "../helpers/stack.js";
 
 const stack = inject("stack");
 const MNEMONIC = "test test test test test test test test test test test junk";
-const chain = defineChain({ id: 4663, name: "Devnet 4663", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const chain = defineChain({
+  id: 4663,
+  name: "Devnet 4663",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [stack.rpcUrl] } },
+});
 const agent = mnemonicToAccount(MNEMONIC, { addressIndex: 20 });
 const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
 const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl), pollingInterval: 20 });
@@ -48,7 +53,12 @@ const registry = new Registry();
 const prefix = randomPrefix();
 
 type ActivityData = { cursor: string; since: string; changes: { id: string; kind: string; txHash: string }[]; more: boolean; reorged: boolean };
-type AccountData = { owner: string; asOf: string; closedSince: string; depositRequests: { vault: string; id: string; state: string; owner: string; receiver: string; updatedAt: string }[] };
+type AccountData = {
+  owner: string;
+  asOf: string;
+  closedSince: string;
+  depositRequests: { vault: string; id: string; state: string; owner: string; receiver: string; updatedAt: string }[];
+};
 
 async function get<T>(path: string): Promise<{ data: T; text: string }> {
   const response = await t.app.request(path);
@@ -76,7 +86,10 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
   }
 }
 
-async function send(from: typeof agent, request: { address: Address; abi: typeof testTokenAbi | typeof mergedVaultAbi; functionName: string; args: readonly unknown[] }) {
+async function send(
+  from: typeof agent,
+  request: { address: Address; abi: typeof testTokenAbi | typeof mergedVaultAbi; functionName: string; args: readonly unknown[] },
+) {
   const wallet = createWalletClient({ account: from, chain, transport: http(stack.rpcUrl) });
   const hash = await wallet.writeContract(request as Parameters<typeof wallet.writeContract>[0]);
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
@@ -101,14 +114,18 @@ async function servedFromMemory(read: () => Promise<{ text: string }>): Promise<
 
 /** Waits until the indexer's projection (read directly, not through the API) holds the row of `txHash`. */
 const indexed = (txHash: string) =>
-  until(`activity of ${txHash} indexed`, async () => (await direct`select 1 from ${direct(stack.viewsSchema)}.activity where tx_hash = ${txHash}`).length > 0, 30_000);
+  until(
+    `activity of ${txHash} indexed`,
+    async () => (await direct`select 1 from ${direct(stack.viewsSchema)}.activity where tx_hash = ${txHash}`).length > 0,
+    30_000,
+  );
 
 beforeAll(async () => {
   database = await createTestDatabase();
   // Every statement of the API's two pools is counted: a cache hit must send none.
   const debug = () => void statements++;
   apiSql = postgres(database.url, { max: 4, onnotice: () => {}, debug });
-    db = createDb({ url: database.url, sql: apiSql, schema: "agent_api" });
+  db = createDb({ url: database.url, sql: apiSql, schema: "agent_api" });
   await migrateToLatest(db, "agent_api");
   const numeric = { to: 1700, from: [1700], serialize: (v: bigint | string | number) => v.toString(), parse: (v: string) => BigInt(v) };
   reads = createProjectionsDb({ sql: postgres(stack.databaseUrl, { max: 4, onnotice: () => {}, debug, types: { numeric } }), viewsSchema: stack.viewsSchema });
@@ -117,7 +134,16 @@ beforeAll(async () => {
   deployments = loadDeployments(stack.deploymentsFile);
   tracker = new ProjectionVersion({ url: stack.databaseUrl, viewsSchema: stack.viewsSchema, applicationName: APP_NAME }).start();
   const readCache = createReadCache({ version: tracker, entries: 10_000, maxBytes: 16 << 20, counter: readCacheCounter(registry) });
-  t = testApp({ db, redis, reads, deployments, readCache, metricsRegistry: registry, now: () => new Date(Date.now() + clockAheadMs), rateLimit: { keyPrefix: `${prefix}:rl` } });
+  t = testApp({
+    db,
+    redis,
+    reads,
+    deployments,
+    readCache,
+    metricsRegistry: registry,
+    now: () => new Date(Date.now() + clockAheadMs),
+    rateLimit: { keyPrefix: `${prefix}:rl` },
+  });
   validator = responseValidator(await fetchOpenApi(t.app));
   // Wallet 20 is beyond the devnet's funded accounts: the admin gives it gas and USDG.
   const adminWallet = createWalletClient({ account: admin, chain, transport: http(stack.rpcUrl) });
@@ -172,7 +198,9 @@ describe("read cache on the devnet", () => {
     expect(poll.data.cursor).not.toBe(cursor);
     const after = await account();
     expect(after.data.depositRequests.length).toBe(before.data.depositRequests.length + 1);
-    expect(after.data.depositRequests.some((d) => d.vault.toLowerCase() === vault.address.toLowerCase() && (d.state === "pending" || d.state === "settled"))).toBe(true);
+    expect(
+      after.data.depositRequests.some((d) => d.vault.toLowerCase() === vault.address.toLowerCase() && (d.state === "pending" || d.state === "settled")),
+    ).toBe(true);
     cursor = poll.data.cursor;
     // Polled with the new cursor, nothing new: that same cursor again.
     expect((await activity(cursor)).data.cursor).toBe(cursor);
@@ -189,7 +217,8 @@ describe("read cache on the devnet", () => {
     const requested = await send(agent, { address: vault.address, abi: mergedVaultAbi, functionName: "requestDeposit", args: [AMOUNT, receiver, 0n] });
     await indexed(requested.transactionHash);
     // The receiver's own feed has the request (the payer's row alone would not tell the cache whose answer changed).
-    const [row] = await direct`select count(*)::int as n from ${direct(stack.viewsSchema)}.activity where tx_hash = ${requested.transactionHash} and owner = ${receiver.toLowerCase()}`;
+    const [row] =
+      await direct`select count(*)::int as n from ${direct(stack.viewsSchema)}.activity where tx_hash = ${requested.transactionHash} and owner = ${receiver.toLowerCase()}`;
     expect(row!.n).toBe(1);
     const seen = (await receiverAccount()).data.depositRequests;
     expect(seen.length).toBe(before + 1);
@@ -292,7 +321,10 @@ describe("read cache through a reorg (a still devnet of its own)", () => {
   beforeAll(async () => {
     own = await startStack({ historyDays: 1, simIntervalMs: 3_600_000 });
     const numeric = { to: 1700, from: [1700], serialize: (v: bigint | string | number) => v.toString(), parse: (v: string) => BigInt(v) };
-    ownReads = createProjectionsDb({ sql: postgres(own.databaseUrl, { max: 4, onnotice: () => {}, debug: () => void statements++, types: { numeric } }), viewsSchema: own.viewsSchema });
+    ownReads = createProjectionsDb({
+      sql: postgres(own.databaseUrl, { max: 4, onnotice: () => {}, debug: () => void statements++, types: { numeric } }),
+      viewsSchema: own.viewsSchema,
+    });
     ownDirect = postgres(own.databaseUrl, { max: 2, onnotice: () => {} });
     ownDeployments = loadDeployments(own.deploymentsFile);
     ownTracker = new ProjectionVersion({ url: own.databaseUrl, viewsSchema: own.viewsSchema, applicationName: `${APP_NAME}-reorg` }).start();
@@ -313,7 +345,11 @@ describe("read cache through a reorg (a still devnet of its own)", () => {
     const wallet = createWalletClient({ account: agent, chain: ownChain, transport: http(own.rpcUrl) });
     const adminWallet = createWalletClient({ account: admin, chain: ownChain, transport: http(own.rpcUrl) });
     const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
-      const res = await fetch(own.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+      const res = await fetch(own.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
       const body = (await res.json()) as { result?: T; error?: { message: string } };
       if (body.error) throw new Error(`${method}: ${body.error.message}`);
       return body.result as T;
@@ -325,9 +361,15 @@ describe("read cache through a reorg (a still devnet of its own)", () => {
     };
     const vault = ownDeployments.vaults.find((v) => v.family === "merged" && v.agent)!.address;
     await client.waitForTransactionReceipt({ hash: await adminWallet.sendTransaction({ to: agent.address, value: parseEther("10") }) });
-    await write(adminWallet, { address: ownDeployments.contracts.usdg!, abi: testTokenAbi, functionName: "mint", args: [agent.address, parseUnits("1000", 6)] });
+    await write(adminWallet, {
+      address: ownDeployments.contracts.usdg!,
+      abi: testTokenAbi,
+      functionName: "mint",
+      args: [agent.address, parseUnits("1000", 6)],
+    });
     await write(wallet, { address: ownDeployments.contracts.usdg!, abi: testTokenAbi, functionName: "approve", args: [vault, parseUnits("1000", 6)] });
-    const deposit = (usdg: string) => write(wallet, { address: vault, abi: mergedVaultAbi, functionName: "requestDeposit", args: [parseUnits(usdg, 6), agent.address, 0n] });
+    const deposit = (usdg: string) =>
+      write(wallet, { address: vault, abi: mergedVaultAbi, functionName: "requestDeposit", args: [parseUnits(usdg, 6), agent.address, 0n] });
     const held = async (txHash: string) => (await ownDirect`select 1 from ${ownDirect(own.viewsSchema)}.activity where tx_hash = ${txHash}`).length > 0;
     const poll = async (cursor?: string) => {
       const response = await app.app.request(`/v1/agent/accounts/${agent.address}/activity${cursor ? `?cursor=${cursor}` : ""}`);

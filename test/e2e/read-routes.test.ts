@@ -86,7 +86,9 @@ describe("GET /v1/agent/products", () => {
     const statuses = await Promise.all(
       agentVaults.map(async (v) => {
         const [status, total, cap] = await Promise.all(
-          (["status", "totalAssets", "depositCap"] as const).map((functionName) => chain.readContract({ address: v.address, abi: mergedVaultAbi, functionName })),
+          (["status", "totalAssets", "depositCap"] as const).map((functionName) =>
+            chain.readContract({ address: v.address, abi: mergedVaultAbi, functionName }),
+          ),
         );
         return { family: v.family, open: status === 0 && (total as bigint) < (cap as bigint) };
       }),
@@ -132,7 +134,8 @@ describe("GET /v1/agent/products", () => {
     const onChain = await chain.readContract({ address: c.ladderStrategy!, abi: ladderStrategyAbi, functionName: "markets" });
     const listed = [];
     for (const token of onChain) {
-      if (await chain.readContract({ address: c.ladderStrategy!, abi: ladderStrategyAbi, functionName: "isListed", args: [token] })) listed.push(getAddress(token));
+      if (await chain.readContract({ address: c.ladderStrategy!, abi: ladderStrategyAbi, functionName: "isListed", args: [token] }))
+        listed.push(getAddress(token));
     }
     expect(ladder.markets.map((m: { token: string }) => m.token).sort()).toEqual(listed.sort());
     const bySymbol = new Map(ladder.markets.map((m: { symbol: string }) => [m.symbol, m]));
@@ -205,7 +208,12 @@ describe("GET /v1/agent/vaults", () => {
       expect(v.limits.capUnits).toBe((await read("depositCap")).toString());
       // Pair vaults value their token at the moving pool price: the indexed figure is the last harvest's.
       near(Number(v.tvlUnits), Number(await read("totalAssets")), 0.03);
-      const assetsPerShare = (await chain.readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "convertToAssets", args: [10n ** BigInt(v.shareDecimals)] })) as bigint;
+      const assetsPerShare = (await chain.readContract({
+        address: deployed.address,
+        abi: mergedVaultAbi,
+        functionName: "convertToAssets",
+        args: [10n ** BigInt(v.shareDecimals)],
+      })) as bigint;
       near(v.sharePrice, Number(formatUnits(assetsPerShare, v.asset.decimals)), 0.03);
       expect(v.tvl).toBe(formatUnits(BigInt(v.tvlUnits), v.asset.decimals));
       expect(v.contracts).toEqual({
@@ -276,7 +284,11 @@ describe("GET /v1/agent/vaults/{vault}", () => {
   });
 
   it("answers 400 INVALID_REQUEST naming the field for a bad address", async () => {
-    for (const path of ["/v1/agent/vaults/0x1234", "/v1/agent/vaults/not-an-address/prices", "/v1/agent/vaults/0xZZ5FbDB2315678afecb367f032d93F642f64180a/earnings"]) {
+    for (const path of [
+      "/v1/agent/vaults/0x1234",
+      "/v1/agent/vaults/not-an-address/prices",
+      "/v1/agent/vaults/0xZZ5FbDB2315678afecb367f032d93F642f64180a/earnings",
+    ]) {
       const { status, body } = await get(path);
       expect(status).toBe(400);
       expect(body).toMatchObject({ code: "INVALID_REQUEST", details: { field: "vault" } });
@@ -301,7 +313,14 @@ describe("GET /v1/agent/vaults/{vault}/prices", () => {
     // A bucket with no trade carries the last close forward.
     for (let i = 1; i < prices.points.length; i++) {
       const p = prices.points[i];
-      if (p.trades === 0) expect([p.open, p.high, p.low, p.close, p.volumeUsd]).toEqual([prices.points[i - 1].close, prices.points[i - 1].close, prices.points[i - 1].close, prices.points[i - 1].close, 0]);
+      if (p.trades === 0)
+        expect([p.open, p.high, p.low, p.close, p.volumeUsd]).toEqual([
+          prices.points[i - 1].close,
+          prices.points[i - 1].close,
+          prices.points[i - 1].close,
+          prices.points[i - 1].close,
+          0,
+        ]);
       expect(p.low).toBeLessThanOrEqual(p.high);
     }
   });
@@ -377,7 +396,12 @@ describe("GET /v1/tokens", () => {
     expect(new Set(tokens.map((t) => t.category))).toEqual(new Set(["stock", "utility", "meme", "other"]));
     for (const category of ["stock", "utility", "meme", "other"]) {
       const only = await data<any[]>(`/v1/tokens?category=${category}`);
-      expect(only.map((t) => t.address).sort()).toEqual(tokens.filter((t) => t.category === category).map((t) => t.address).sort());
+      expect(only.map((t) => t.address).sort()).toEqual(
+        tokens
+          .filter((t) => t.category === category)
+          .map((t) => t.address)
+          .sort(),
+      );
     }
     // The list's own words are not categories of this route.
     for (const category of ["crypto", "unclassified"]) expect((await get(`/v1/tokens?category=${category}`)).status).toBe(400);
@@ -398,7 +422,11 @@ describe("GET /v1/tokens", () => {
   });
 
   it("answers 400 INVALID_REQUEST naming the field for a bad query", async () => {
-    for (const [query, field] of [["category=stocks", "category"], ["sort=newest", "sort"], [`q=${"x".repeat(65)}`, "q"]] as const) {
+    for (const [query, field] of [
+      ["category=stocks", "category"],
+      ["sort=newest", "sort"],
+      [`q=${"x".repeat(65)}`, "q"],
+    ] as const) {
       const { status, body } = await get(`/v1/tokens?${query}`);
       expect(status).toBe(400);
       expect(body).toMatchObject({ code: "INVALID_REQUEST", details: { field } });
@@ -409,10 +437,19 @@ describe("GET /v1/tokens", () => {
 describe("GET /v1/baskets", () => {
   it("lists the verified baskets with weights, TVL at pool prices, share price, fee APR and 7-day change", async () => {
     const baskets = await data<any[]>("/v1/baskets");
-    expect(baskets.map((b) => b.address).sort()).toEqual(d.baskets.filter((b) => b.listed).map((b) => getAddress(b.address)).sort());
+    expect(baskets.map((b) => b.address).sort()).toEqual(
+      d.baskets
+        .filter((b) => b.listed)
+        .map((b) => getAddress(b.address))
+        .sort(),
+    );
     for (const b of baskets) {
       expect(b.listed).toBe(true);
-      near(b.tokens.reduce((s: number, t: { weightPct: number }) => s + t.weightPct, 0), 100, 1e-9);
+      near(
+        b.tokens.reduce((s: number, t: { weightPct: number }) => s + t.weightPct, 0),
+        100,
+        1e-9,
+      );
       const [balances, supply] = await Promise.all([
         chain.readContract({ address: b.address, abi: basketPoolAbi, functionName: "getBalances" }),
         chain.readContract({ address: b.address, abi: basketPoolAbi, functionName: "totalSupply" }),
@@ -456,7 +493,10 @@ describe("GET /v1/baskets/{pool}", () => {
 
   it("answers 400 INVALID_REQUEST naming the field for a bad address", async () => {
     const blue = d.baskets.find((b) => b.symbol === "BLUE")!;
-    for (const [path, field] of [["/v1/baskets/0xabc", "pool"], [`/v1/baskets/${blue.address}/account/bob`, "owner"]] as const) {
+    for (const [path, field] of [
+      ["/v1/baskets/0xabc", "pool"],
+      [`/v1/baskets/${blue.address}/account/bob`, "owner"],
+    ] as const) {
       const { status, body } = await get(path);
       expect(status).toBe(400);
       expect(body).toMatchObject({ code: "INVALID_REQUEST", details: { field } });
@@ -484,7 +524,12 @@ describe("GET /v1/baskets/{pool}/history", () => {
 
   it("refuses days outside 1-90", async () => {
     const blue = d.baskets.find((b) => b.symbol === "BLUE")!;
-    for (const [days, message] of [["0", "must be at least 1"], ["91", "must be at most 90"], ["abc", "must be a number"], ["2.5", "must be an integer"]]) {
+    for (const [days, message] of [
+      ["0", "must be at least 1"],
+      ["91", "must be at most 90"],
+      ["abc", "must be a number"],
+      ["2.5", "must be an integer"],
+    ]) {
       const { status, body } = await get(`/v1/baskets/${blue.address}/history?days=${days}`);
       expect(status).toBe(400);
       expect(body).toMatchObject({ code: "INVALID_REQUEST", error: `days: ${message}`, details: { field: "days" } });

@@ -29,7 +29,8 @@ let local: ReturnType<typeof testApp>;
 let doc: Awaited<ReturnType<typeof fetchOpenApi>>;
 let validator: ResponseValidator;
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -53,7 +54,11 @@ afterAll(async () => {
 type Answer = { status: number; body: any };
 
 async function post(path: string, body: Record<string, unknown>, client = "10.9.0.1"): Promise<Answer> {
-  const res = await local.app.request(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": client }, body: JSON.stringify(body) });
+  const res = await local.app.request(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Forwarded-For": client },
+    body: JSON.stringify(body),
+  });
   const answer = await res.json();
   expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
   return { status: res.status, body: answer };
@@ -65,7 +70,8 @@ const vaultOf = (family: string, symbol: string): DeployedVault =>
   d.vaults.find((v) => v.family === family && v.token.toLowerCase() === tokenBy(symbol).address.toLowerCase())!;
 const ladder = () => d.contracts.ladderStrategy!;
 const readLadder = <T>(functionName: string) => chain.readContract({ address: ladder(), abi: ladderStrategyAbi, functionName } as never) as Promise<T>;
-const spotX18 = (symbol: string) => chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "priceX18", args: [tokenBy(symbol).address] });
+const spotX18 = (symbol: string) =>
+  chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "priceX18", args: [tokenBy(symbol).address] });
 /** A priceX18 as the body's decimal price. */
 const price = (x18: bigint) => formatUnits(x18, 18);
 /** The price now times `factor`, as priceX18. */
@@ -101,7 +107,12 @@ describe("ladder-strategy part refusals carry {part, minimum or maximum, unit}",
   });
 
   it("FIRST_TOO_SMALL, FOLLOW_UP_TOO_SMALL and NO_TRIP_HEADROOM give the exact minimum in the part's unit", async () => {
-    const [spot, minFirst, minFollowUp, feeBps] = await Promise.all([spotX18("WETH"), readLadder<bigint>("minFirstLegUsdg"), readLadder<bigint>("minFollowUpUsdg"), readLadder<number>("feeBps")]);
+    const [spot, minFirst, minFollowUp, feeBps] = await Promise.all([
+      spotX18("WETH"),
+      readLadder<bigint>("minFirstLegUsdg"),
+      readLadder<bigint>("minFollowUpUsdg"),
+      readLadder<number>("feeBps"),
+    ]);
     const buyX18 = at(spot, 0.9);
     const sellX18 = at(spot, 0.99);
     const first = { buyPrice: price(buyX18), sellPrice: price(sellX18), amount: "20" };
@@ -130,12 +141,16 @@ describe("ladder-strategy part refusals carry {part, minimum or maximum, unit}",
 describe("CAPACITY says how much room is left", () => {
   async function roomOf(v: DeployedVault): Promise<bigint> {
     const read = (functionName: "depositCap" | "totalAssets" | "queuedAssets") => chain.readContract({ address: v.address, abi: mergedVaultAbi, functionName });
-    const queued = v.family === "up" ? chain.readContract({ address: v.depositQueue!, abi: upDepositQueueAbi, functionName: "queuedAssets" }) : read("queuedAssets");
+    const queued =
+      v.family === "up" ? chain.readContract({ address: v.depositQueue!, abi: upDepositQueueAbi, functionName: "queuedAssets" }) : read("queuedAssets");
     const [cap, total, q] = await Promise.all([read("depositCap"), read("totalAssets"), queued]);
     return cap - total - q;
   }
 
-  for (const [family, symbol] of [["merged", "WBTC"], ["up", "LINK"]] as const) {
+  for (const [family, symbol] of [
+    ["merged", "WBTC"],
+    ["up", "LINK"],
+  ] as const) {
     it(`${family}: a deposit over the cap answers the room left as details {maximum, unit}`, async () => {
       const v = vaultOf(family, symbol);
       const room = await roomOf(v);

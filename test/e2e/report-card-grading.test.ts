@@ -6,7 +6,18 @@
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
-import { createPublicClient, createWalletClient, defineChain, formatUnits, http, parseEther, parseUnits, type Address, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  formatUnits,
+  http,
+  parseEther,
+  parseUnits,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack, type StartedStack } from "../helpers/stack.js";
@@ -40,7 +51,8 @@ let chain: PublicClient;
 let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 const walletOf = (acc: typeof admin) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
 const lower = (a: string) => a.toLowerCase() as `0x${string}`;
 const tokenBy = (symbol: string) => d.tokens.find((x) => x.symbol === symbol)!;
@@ -59,7 +71,12 @@ beforeAll(async () => {
   validator = responseValidator(await fetchOpenApi(t.app));
   // Wallets 14 and 15 carry no tokens: the admin mints them USDG and sends gas.
   for (const w of [alphaWallet, betaWallet]) {
-    const mint = await walletOf(admin).writeContract({ address: d.contracts.usdg!, abi: testTokenAbi, functionName: "mint", args: [w.address, parseUnits("5000", 6)] });
+    const mint = await walletOf(admin).writeContract({
+      address: d.contracts.usdg!,
+      abi: testTokenAbi,
+      functionName: "mint",
+      args: [w.address, parseUnits("5000", 6)],
+    });
     expect((await chain.waitForTransactionReceipt({ hash: mint })).status).toBe("success");
     const gas = await walletOf(admin).sendTransaction({ to: w.address, value: parseEther("5") });
     await chain.waitForTransactionReceipt({ hash: gas });
@@ -81,9 +98,9 @@ async function prepared(from: typeof admin, kind: string, body: Record<string, u
   // file moves the chain's clock); the service's clock is then put back where the test keeps it.
   const kept = t.clock.now();
   t.clock.set(new Date(Number((await chain.getBlock()).timestamp) * 1000));
-  const res = await Promise.resolve(t.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner: from.address, ...body }) })).finally(() =>
-    t.clock.set(kept),
-  );
+  const res = await Promise.resolve(
+    t.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner: from.address, ...body }) }),
+  ).finally(() => t.clock.set(kept));
   const answer = (await res.json()) as any;
   expect(res.status, `${kind}: ${JSON.stringify(answer).slice(0, 500)}`).toBe(200);
   return answer.data as { id: string; steps: Step[] };
@@ -133,7 +150,13 @@ type Card = {
   owner: string;
   view: string;
   hitRate: { lower90: number; hits: number; misses: number; howGraded: string } | null;
-  agents: { name: string | null; ready: boolean; graded: number; hitRate: Card["hitRate"]; actions: { id: string; kind: string; action: string; state: string; reason: string | null; hit: boolean | null; note: string; signed: boolean }[] }[];
+  agents: {
+    name: string | null;
+    ready: boolean;
+    graded: number;
+    hitRate: Card["hitRate"];
+    actions: { id: string; kind: string; action: string; state: string; reason: string | null; hit: boolean | null; note: string; signed: boolean }[];
+  }[];
 };
 
 async function card(owner: Address, view: "public" | "private"): Promise<Card> {
@@ -141,7 +164,9 @@ async function card(owner: Address, view: "public" | "private"): Promise<Card> {
   if (view === "private") {
     const c = await createChallenge(db, { owner, now: t.clock.now() });
     const signer = owner === alphaWallet.address ? alphaWallet : betaWallet;
-    token = (await exchangeChallenge(db, { owner, challengeId: c.challengeId, signature: await signer.signMessage({ message: c.message }), now: t.clock.now() })).token;
+    token = (
+      await exchangeChallenge(db, { owner, challengeId: c.challengeId, signature: await signer.signMessage({ message: c.message }), now: t.clock.now() })
+    ).token;
   }
   const path = `/v1/agent/report-card/${owner}${view === "private" ? "/private" : ""}`;
   const res = await t.app.request(path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
@@ -177,17 +202,49 @@ describe("report card grading on the devnet", () => {
     depositFiling = (await db.selectFrom("filing").select("id").where("sign_request_id", "=", deposit.id).executeTakeFirstOrThrow()).id;
     await sendAll(deposit, betaWallet);
     const lastOrder = (await reads.selectFrom("limitOrder").select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
-    await sendAll(await prepared(betaWallet, "limit-order", { token: "WETH", side: "buy", amount: "20", price: await price("WETH", 0.4), agentTag: "beta" }), betaWallet);
-    limitOrderId = (await until("beta's order", () => reads.selectFrom("limitOrder").select("id").where("owner", "=", lower(betaWallet.address)).where("id", ">", lastOrder).executeTakeFirst())).id;
+    await sendAll(
+      await prepared(betaWallet, "limit-order", { token: "WETH", side: "buy", amount: "20", price: await price("WETH", 0.4), agentTag: "beta" }),
+      betaWallet,
+    );
+    limitOrderId = (
+      await until("beta's order", () =>
+        reads.selectFrom("limitOrder").select("id").where("owner", "=", lower(betaWallet.address)).where("id", ">", lastOrder).executeTakeFirst(),
+      )
+    ).id;
     const lastGrid = (await reads.selectFrom("grid").select("id").orderBy("id", "desc").limit(1).executeTakeFirst())?.id ?? 0n;
-    await sendAll(await prepared(betaWallet, "grid", { action: "open", token: "WETH", buyPrice: await price("WETH", 0.7), sellPrice: await price("WETH", 1.4), amount: "20", agentTag: "beta" }), betaWallet);
-    const grid = await until("beta's grid", () => reads.selectFrom("grid").select("id").where("owner", "=", lower(betaWallet.address)).where("id", ">", lastGrid).executeTakeFirst());
+    await sendAll(
+      await prepared(betaWallet, "grid", {
+        action: "open",
+        token: "WETH",
+        buyPrice: await price("WETH", 0.7),
+        sellPrice: await price("WETH", 1.4),
+        amount: "20",
+        agentTag: "beta",
+      }),
+      betaWallet,
+    );
+    const grid = await until("beta's grid", () =>
+      reads.selectFrom("grid").select("id").where("owner", "=", lower(betaWallet.address)).where("id", ">", lastGrid).executeTakeFirst(),
+    );
     await sendAll(await prepared(betaWallet, "grid", { action: "close", id: grid.id.toString(), agentTag: "beta" }), betaWallet);
-    await prepared(betaWallet, "grid", { action: "open", token: "WETH", buyPrice: await price("WETH", 0.7), sellPrice: await price("WETH", 1.4), amount: "20", agentTag: "beta" });
+    await prepared(betaWallet, "grid", {
+      action: "open",
+      token: "WETH",
+      buyPrice: await price("WETH", 0.7),
+      sellPrice: await price("WETH", 1.4),
+      amount: "20",
+      agentTag: "beta",
+    });
 
     // Every mined call indexed, then one grading pass.
-    await until("alpha's grids indexed", async () => (await reads.selectFrom("grid").select("id").where("owner", "=", lower(alphaWallet.address)).execute()).length >= HITS + MISSES);
-    await until("beta's close indexed", async () => (await reads.selectFrom("grid").select("state").where("id", "=", grid.id).executeTakeFirst())?.state === "closed");
+    await until(
+      "alpha's grids indexed",
+      async () => (await reads.selectFrom("grid").select("id").where("owner", "=", lower(alphaWallet.address)).execute()).length >= HITS + MISSES,
+    );
+    await until(
+      "beta's close indexed",
+      async () => (await reads.selectFrom("grid").select("state").where("id", "=", grid.id).executeTakeFirst())?.state === "closed",
+    );
     const summary = await grade();
     expect(summary.matched).toBe(HITS + MISSES + 4);
     expect(summary.unsigned).toBe(1);
@@ -199,7 +256,8 @@ describe("report card grading on the devnet", () => {
     expect([a.ready, a.hitRate]).toEqual([false, null]);
 
     const pub = agent(await card(betaWallet.address, "public"), "beta");
-    const byKind = (c: typeof pub, kind: string, action?: string) => c.actions.filter((x) => x.kind === kind && (action === undefined || x.action.startsWith(action)));
+    const byKind = (c: typeof pub, kind: string, action?: string) =>
+      c.actions.filter((x) => x.kind === kind && (action === undefined || x.action.startsWith(action)));
     expect(pub.actions).toHaveLength(4); // the unsigned bundle is on the private card only
     expect(["queue", "week"]).toContain(byKind(pub, "vault-deposit")[0]!.reason);
     expect([byKind(pub, "limit-order")[0]!.state, byKind(pub, "limit-order")[0]!.reason]).toEqual(["waiting", "fill"]);
@@ -217,7 +275,10 @@ describe("report card grading on the devnet", () => {
     await moveClock(86_400);
     // beta cancels its order after the day: the order stopped with no fill.
     await sendAll(await prepared(betaWallet, "order-action", { id: limitOrderId.toString(), action: "cancel", agentTag: "beta" }), betaWallet);
-    await until("the cancelled order", async () => (await reads.selectFrom("limitOrder").select("state").where("id", "=", limitOrderId).executeTakeFirst())?.state !== "open");
+    await until(
+      "the cancelled order",
+      async () => (await reads.selectFrom("limitOrder").select("state").where("id", "=", limitOrderId).executeTakeFirst())?.state !== "open",
+    );
     await grade();
 
     const c = await card(alphaWallet.address, "public");
@@ -252,11 +313,15 @@ describe("report card grading on the devnet", () => {
   });
 
   it("a week later: the deposit is graded by the vault's share price", async () => {
-    await until("the deposit settled", async () => {
-      await grade();
-      const row = await db.selectFrom("report_action").select(["state", "reason"]).where("filing_id", "=", depositFiling).executeTakeFirst();
-      return row?.reason === "week" || row?.state === "graded";
-    }, 90_000);
+    await until(
+      "the deposit settled",
+      async () => {
+        await grade();
+        const row = await db.selectFrom("report_action").select(["state", "reason"]).where("filing_id", "=", depositFiling).executeTakeFirst();
+        return row?.reason === "week" || row?.state === "graded";
+      },
+      90_000,
+    );
     await moveClock(7 * 86_400);
     await grade();
     const beta = agent(await card(betaWallet.address, "public"), "beta");
@@ -265,7 +330,12 @@ describe("report card grading on the devnet", () => {
     expect(deposit.note).toMatch(/Share price .* 7 days later/);
 
     // 20 minutes after it was filed, on the service's clock: the bundle never sent is shown as never signed, on the private card only.
-    const unsent = await db.selectFrom("filing").leftJoin("report_action", "report_action.filing_id", "filing.id").select("filing.created_at").where("report_action.tx_hash", "is", null).executeTakeFirstOrThrow();
+    const unsent = await db
+      .selectFrom("filing")
+      .leftJoin("report_action", "report_action.filing_id", "filing.id")
+      .select("filing.created_at")
+      .where("report_action.tx_hash", "is", null)
+      .executeTakeFirstOrThrow();
     t.clock.set(new Date(unsent.created_at.getTime() + 20 * 60_000));
     await grade();
     const priv = agent(await card(betaWallet.address, "private"), "beta");

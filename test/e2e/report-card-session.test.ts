@@ -56,7 +56,9 @@ async function call(method: "GET" | "POST", path: string, init: { body?: unknown
   if (init.token) headers.Authorization = `Bearer ${init.token}`;
   const res = await fetch(`${base}${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
   const body = await res.json();
-  expect(validator.errors(method.toLowerCase(), path.split("?")[0]!, res.status, body), `${method} ${path} ${res.status} against the OpenAPI document`).toEqual([]);
+  expect(validator.errors(method.toLowerCase(), path.split("?")[0]!, res.status, body), `${method} ${path} ${res.status} against the OpenAPI document`).toEqual(
+    [],
+  );
   return { status: res.status, body };
 }
 

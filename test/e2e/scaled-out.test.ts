@@ -63,7 +63,11 @@ async function get(api: ApiProcess, path: string, ip: string) {
 }
 
 async function post(api: ApiProcess, path: string, body: unknown, ip: string) {
-  const res = await fetch(`${api.url}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify(body) });
+  const res = await fetch(`${api.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": ip },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -71,7 +75,15 @@ describe("two APIs and two workers on one Postgres and one Redis", () => {
   it("both APIs answer the same reads with the same bodies", async () => {
     const d = loadDeployments(stack.deploymentsFile);
     const vault = d.vaults[0]!.address;
-    const paths = ["/v1/agent/products", "/v1/agent/vaults", `/v1/agent/vaults/${vault}`, `/v1/agent/accounts/${mnemonicToAccount(MNEMONIC, { addressIndex: 1 }).address}`, "/v1/tokens", "/v1/agent/openapi.json", "/v1/agent/skill.md"];
+    const paths = [
+      "/v1/agent/products",
+      "/v1/agent/vaults",
+      `/v1/agent/vaults/${vault}`,
+      `/v1/agent/accounts/${mnemonicToAccount(MNEMONIC, { addressIndex: 1 }).address}`,
+      "/v1/tokens",
+      "/v1/agent/openapi.json",
+      "/v1/agent/skill.md",
+    ];
     for (const path of paths) {
       // The devnet keeps moving: ask both at once, and again while a block lands between them.
       let same = false;
@@ -144,7 +156,9 @@ describe("two APIs and two workers on one Postgres and one Redis", () => {
     const session = await post(apis[1]!, "/v1/agent/report-card/session", { owner: wallet.address, challengeId: challenge.challengeId, signature }, "10.3.2.1");
     expect(session.status, session.text).toBe(200);
     const token = JSON.parse(session.text).data.token as string;
-    const card = await fetch(`${apis[0]!.url}/v1/agent/report-card/${wallet.address}/private`, { headers: { authorization: `Bearer ${token}`, "x-forwarded-for": "10.3.2.1" } });
+    const card = await fetch(`${apis[0]!.url}/v1/agent/report-card/${wallet.address}/private`, {
+      headers: { authorization: `Bearer ${token}`, "x-forwarded-for": "10.3.2.1" },
+    });
     expect(card.status).toBe(200);
 
     // The logs at debug level: the requests are there, their secrets are not.

@@ -47,7 +47,8 @@ let browser: BrowserContext;
 let userDataDir: string;
 let validator: ResponseValidator;
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -66,7 +67,15 @@ beforeAll(async () => {
   browser = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
     viewport: { width: 1100, height: 900 },
   });
 });
@@ -81,7 +90,13 @@ afterAll(async () => {
   await database?.drop();
 });
 
-type Prepared = { id: string; kind: string; signUrl: string; steps: { to: Address; data: Hex; value: string }[]; walletSendCalls: { calls: { to: Address; data: Hex; value: string }[] } };
+type Prepared = {
+  id: string;
+  kind: string;
+  signUrl: string;
+  steps: { to: Address; data: Hex; value: string }[];
+  walletSendCalls: { calls: { to: Address; data: Hex; value: string }[] };
+};
 
 async function prepared(kind: string, body: Record<string, unknown>): Promise<Prepared> {
   const path = `/v1/agent/prepare/${kind}`;
@@ -132,7 +147,8 @@ async function walletPage(sendCalls: boolean): Promise<{ page: Page; wallet: Tes
   const signer = createWalletClient({ account, chain: devnet(), transport: http(stack.rpcUrl) });
   const wallet: TestWallet = { methods: [], sent: [] };
   const batches = new Map<string, { status: number; receipts: unknown[] }>();
-  const rawReceipt = (hash: Hex) => (chain.request as (a: { method: string; params: unknown[] }) => Promise<unknown>)({ method: "eth_getTransactionReceipt", params: [hash] });
+  const rawReceipt = (hash: Hex) =>
+    (chain.request as (a: { method: string; params: unknown[] }) => Promise<unknown>)({ method: "eth_getTransactionReceipt", params: [hash] });
   const send = async (tx: { from?: string; to: Address; data: Hex; value?: string }) => {
     if (tx.from && getAddress(tx.from) !== owner) throw Object.assign(new Error(`from ${tx.from} is not this wallet's account`), { code: 4100 });
     const hash = await signer.sendTransaction({ to: getAddress(tx.to), data: tx.data, value: BigInt(tx.value ?? "0x0") });
@@ -151,7 +167,8 @@ async function walletPage(sendCalls: boolean): Promise<{ page: Page; wallet: Tes
       case "wallet_sendCalls": {
         if (!sendCalls) return { error: { code: 4200, message: "The method wallet_sendCalls is not supported" } };
         const p = params[0] as { version: string; chainId: string; from: string; calls: { to: Address; data: Hex; value: string }[] };
-        if (p.version !== "2.0.0" || p.chainId !== "0x1237" || getAddress(p.from) !== owner) return { error: { code: -32602, message: "bad wallet_sendCalls params" } };
+        if (p.version !== "2.0.0" || p.chainId !== "0x1237" || getAddress(p.from) !== owner)
+          return { error: { code: -32602, message: "bad wallet_sendCalls params" } };
         const id = `0x${randomBytes(32).toString("hex")}`;
         const batch = { status: 100, receipts: [] as unknown[] };
         batches.set(id, batch);
@@ -171,7 +188,9 @@ async function walletPage(sendCalls: boolean): Promise<{ page: Page; wallet: Tes
         const id = params[0] as string;
         const batch = batches.get(id);
         if (!batch) return { error: { code: 5730, message: "Unknown bundle id" } };
-        return { result: { version: "2.0.0", id, chainId: "0x1237", status: batch.status, atomic: false, receipts: batch.status === 100 ? undefined : batch.receipts } };
+        return {
+          result: { version: "2.0.0", id, chainId: "0x1237", status: batch.status, atomic: false, receipts: batch.status === 100 ? undefined : batch.receipts },
+        };
       }
       case "eth_sendTransaction":
         return { result: await send(params[0] as { from: string; to: Address; data: Hex; value?: string }) };
@@ -183,7 +202,9 @@ async function walletPage(sendCalls: boolean): Promise<{ page: Page; wallet: Tes
   };
 
   const page = await browser.newPage();
-  await page.exposeFunction("__testWallet", (request: WalletRequest) => handle(request).catch((e: Error & { code?: number }) => ({ error: { code: e.code ?? -32603, message: e.message } })));
+  await page.exposeFunction("__testWallet", (request: WalletRequest) =>
+    handle(request).catch((e: Error & { code?: number }) => ({ error: { code: e.code ?? -32603, message: e.message } })),
+  );
   await page.addInitScript({ content: PROVIDER_SCRIPT });
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -255,7 +276,10 @@ describe("the sign page in Chromium (wallet 0)", () => {
     expect(result.steps).toHaveLength(2);
 
     const { page, wallet, errors } = await walletPage(false);
-    await signOnPage({ page, errors }, result, ["Approve 25 USDG to the limit-order hook", "Place a limit order on the limit-order hook: buy WETH with 25 USDG at"]);
+    await signOnPage({ page, errors }, result, [
+      "Approve 25 USDG to the limit-order hook",
+      "Place a limit order on the limit-order hook: buy WETH with 25 USDG at",
+    ]);
     await page.screenshot({ path: join(ARTIFACTS, "sign-page-fallback.png"), fullPage: true });
     await page.close();
 
@@ -269,7 +293,12 @@ describe("the sign page in Chromium (wallet 0)", () => {
     expect(wallet.sent[0]!.data.startsWith("0x095ea7b3")).toBe(true); // the approval went first
 
     const order = await until("the order in the projection", () =>
-      reads.selectFrom("limitOrder").select(["id", "amountIn", "owner"]).where("owner", "=", owner.toLowerCase() as Hex).where("id", ">", after).executeTakeFirst(),
+      reads
+        .selectFrom("limitOrder")
+        .select(["id", "amountIn", "owner"])
+        .where("owner", "=", owner.toLowerCase() as Hex)
+        .where("id", ">", after)
+        .executeTakeFirst(),
     );
     expect(order.amountIn).toBe(25_000_000n);
   });

@@ -6,7 +6,18 @@
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { createPublicClient, createWalletClient, decodeFunctionData, defineChain, erc20Abi, http, parseEventLogs, type Address, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeFunctionData,
+  defineChain,
+  erc20Abi,
+  http,
+  parseEventLogs,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { swapRouterAbi } from "../../abis/index.js";
@@ -44,7 +55,8 @@ let workers: Worker[] = [];
 let validator: ResponseValidator;
 const bullPrefix = `${randomPrefix()}:bull`;
 
-const devnet = () => defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
+const devnet = () =>
+  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
 const walletOf = (acc: typeof account) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
 const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!.address;
 const balanceOf = (token: Address, who: Address) => chain.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [who] });
@@ -67,7 +79,16 @@ beforeAll(async () => {
     new Worker(AGGREGATOR_QUEUE, aggregatorProcessor(aggregator), { connection: connection(), prefix: bullPrefix, ...aggregatorWorkerOptions(BUDGET) }),
     new Worker(
       PREPARE_QUEUE,
-      prepareProcessor({ db, reads, deployments: d, client, now: queued.deps.now, baseUrl: queued.deps.baseUrl!, logger: queued.deps.logger, aggregator: queuedAggregator(jobs, aggregator.address, 5000) }),
+      prepareProcessor({
+        db,
+        reads,
+        deployments: d,
+        client,
+        now: queued.deps.now,
+        baseUrl: queued.deps.baseUrl!,
+        logger: queued.deps.logger,
+        aggregator: queuedAggregator(jobs, aggregator.address, 5000),
+      }),
       { connection: connection(), prefix: bullPrefix },
     ),
   ];
@@ -119,7 +140,8 @@ async function asAdmin(address: Address, functionName: "setPaused" | "setAggrega
   expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
 }
 
-const expectCode = (a: Answer, status: number, code: string) => expect({ status: a.status, code: a.body.code }, JSON.stringify(a.body)).toEqual({ status, code });
+const expectCode = (a: Answer, status: number, code: string) =>
+  expect({ status: a.status, code: a.body.code }, JSON.stringify(a.body)).toEqual({ status, code });
 
 describe("swap quote", () => {
   it("USDG to WETH: the spec's fields, expectedOut after the 0.1% fee, minimumOut at slippageBps; nothing stored", async () => {
@@ -266,7 +288,10 @@ describe("the aggregator route budget", () => {
     const elapsed = Date.now() - started;
     const ok = answers.filter((a) => a.status === 200).length;
     const busy = answers.filter((a) => a.status === 429);
-    expect(answers.every((a) => a.status < 500), JSON.stringify(answers)).toBe(true);
+    expect(
+      answers.every((a) => a.status < 500),
+      JSON.stringify(answers),
+    ).toBe(true);
     expect(ok).toBeGreaterThan(0);
     // The wait is 3 s (AGGREGATOR_WAIT_MS): at 2/s at most ~8 fit in it.
     expect(ok).toBeLessThanOrEqual(BUDGET * Math.ceil(elapsed / 1000) + BUDGET);

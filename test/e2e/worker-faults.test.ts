@@ -49,14 +49,24 @@ beforeAll(async () => {
   const chain = createPublicClient({ chain: devnetChain, transport: http(stack.rpcUrl) });
   const admin = createWalletClient({ chain: devnetChain, transport: http(stack.rpcUrl), account: accountAddress(10) });
   for (const hash of [
-    await admin.writeContract({ address: d.contracts.usdg! as Address, abi: testTokenAbi, functionName: "mint", args: [OWNER, 100_000n * USDG], chain: devnetChain }),
+    await admin.writeContract({
+      address: d.contracts.usdg! as Address,
+      abi: testTokenAbi,
+      functionName: "mint",
+      args: [OWNER, 100_000n * USDG],
+      chain: devnetChain,
+    }),
     await admin.sendTransaction({ to: OWNER, value: parseEther("10"), chain: devnetChain }),
-  ]) expect((await chain.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe("success");
+  ])
+    expect((await chain.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe("success");
 
   deployment = newDeployment();
   sql = postgres(stack.databaseUrl, { max: 1, onnotice: () => {} });
   const apiDb = Object.assign(new URL(stack.databaseUrl), { port: String(pgProxy.port) }).toString();
-  api = await startApi(stack, deployment, { env: { DATABASE_URL: apiDb, REDIS_URL: redis.url, DEVNET_PORT: String(rpcProxy.port), RATE_LIMIT_POINTS: "100000" }, log });
+  api = await startApi(stack, deployment, {
+    env: { DATABASE_URL: apiDb, REDIS_URL: redis.url, DEVNET_PORT: String(rpcProxy.port), RATE_LIMIT_POINTS: "100000" },
+    log,
+  });
   validator = responseValidator(await fetchOpenApi({ request: (path: string) => fetch(`${api.url}${path}`) }));
 }, 240_000);
 

@@ -18,7 +18,7 @@ export type ServiceProcess = {
   stop(signal?: NodeJS.Signals): Promise<void>;
 };
 
-export type ApiProcess = ServiceProcess & { url: string; port: number; /** GET this for the API's Prometheus metrics (METRICS_PORT). */ metricsUrl: string };
+export type ApiProcess = ServiceProcess & { url: string; port: number /** GET this for the API's Prometheus metrics (METRICS_PORT). */; metricsUrl: string };
 
 /** What every API and worker of one deployment share: the API schema and the Redis prefix. */
 export type Deployment = { apiSchema: string; redisPrefix: string };
@@ -50,7 +50,11 @@ function service(child: ChildProcess, log: string[]): ServiceProcess {
 }
 
 /** `npm run api` on a free port; resolves once GET /health answers 200. */
-export async function startApi(stack: Stack, deployment: Deployment, options: { name?: string; env?: Record<string, string>; log?: string[] } = {}): Promise<ApiProcess> {
+export async function startApi(
+  stack: Stack,
+  deployment: Deployment,
+  options: { name?: string; env?: Record<string, string>; log?: string[] } = {},
+): Promise<ApiProcess> {
   const port = await freePort();
   const metricsPort = await freePort(); // each API's metrics listener on a port of its own
   const log = options.log ?? [];
@@ -59,10 +63,15 @@ export async function startApi(stack: Stack, deployment: Deployment, options: { 
   const child = spawnTs("api/main.ts", serviceEnv(stack, deployment, env), options.name ?? "api", log, API_NODE_FLAGS);
   const proc = { ...service(child, log), url, port, metricsUrl: `http://127.0.0.1:${env.METRICS_PORT}/metrics` };
   try {
-    await waitFor(options.name ?? "api", async () => {
-      if (!proc.alive()) throw new Error("exited");
-      return (await fetch(`${url}/health`)).status === 200;
-    }, 120_000, log);
+    await waitFor(
+      options.name ?? "api",
+      async () => {
+        if (!proc.alive()) throw new Error("exited");
+        return (await fetch(`${url}/health`)).status === 200;
+      },
+      120_000,
+      log,
+    );
   } catch (error) {
     await proc.stop("SIGKILL");
     throw error;
@@ -71,16 +80,25 @@ export async function startApi(stack: Stack, deployment: Deployment, options: { 
 }
 
 /** `npm run worker`; resolves once it logs "worker ready". */
-export async function startWorker(stack: Stack, deployment: Deployment, options: { name?: string; env?: Record<string, string>; log?: string[] } = {}): Promise<ServiceProcess> {
+export async function startWorker(
+  stack: Stack,
+  deployment: Deployment,
+  options: { name?: string; env?: Record<string, string>; log?: string[] } = {},
+): Promise<ServiceProcess> {
   const log = options.log ?? [];
   const name = options.name ?? "worker";
   const child = spawnTs("workers/main.ts", serviceEnv(stack, deployment, options.env), name, log);
   const proc = service(child, log);
   try {
-    await waitFor(name, () => {
-      if (!proc.alive()) throw new Error("exited");
-      return log.some((line) => line.startsWith(`${name}| `) && line.includes('"worker ready"'));
-    }, 120_000, log);
+    await waitFor(
+      name,
+      () => {
+        if (!proc.alive()) throw new Error("exited");
+        return log.some((line) => line.startsWith(`${name}| `) && line.includes('"worker ready"'));
+      },
+      120_000,
+      log,
+    );
   } catch (error) {
     await proc.stop("SIGKILL");
     throw error;

@@ -191,11 +191,37 @@ function addressArb(hints: FuzzHints): fc.Arbitrary<string> {
 }
 
 const ODD_STRINGS = [
-  "0", "00", "0.0", "000001", "1.000000000000000000000001", "0.000000000000000001",
+  "0",
+  "00",
+  "0.0",
+  "000001",
+  "1.000000000000000000000001",
+  "0.000000000000000001",
   "115792089237316195423570985008687907853269984665640564039457584007913129639935",
-  "1".padEnd(80, "0"), "9".repeat(79), "a", "A", "z9", "a.b_c-d", "x".repeat(39),
-  "weth", "WETH", "Weth", "usdg", "ETH", "eth", "é", "ñandú", "日本語", "🦄", "Ｗ", "\u200b", "ß", "İ",
-  "2025-01-01T00:00:00.000Z", "true", "null",
+  "1".padEnd(80, "0"),
+  "9".repeat(79),
+  "a",
+  "A",
+  "z9",
+  "a.b_c-d",
+  "x".repeat(39),
+  "weth",
+  "WETH",
+  "Weth",
+  "usdg",
+  "ETH",
+  "eth",
+  "é",
+  "ñandú",
+  "日本語",
+  "🦄",
+  "Ｗ",
+  "\u200b",
+  "ß",
+  "İ",
+  "2025-01-01T00:00:00.000Z",
+  "true",
+  "null",
 ];
 
 function stringArb(doc: OpenApiDocument, s: JsonSchema, name: string, hints: FuzzHints): fc.Arbitrary<string> {
@@ -214,9 +240,7 @@ function stringArb(doc: OpenApiDocument, s: JsonSchema, name: string, hints: Fuz
   if (s.example !== undefined && typeof s.example === "string" && fits(s.example)) options.push(fc.constant(s.example));
   if (s.pattern) {
     const pattern = new RegExp(s.pattern, "u");
-    options.push(
-      fc.stringMatching(pattern).filter((v) => fits(v)),
-    );
+    options.push(fc.stringMatching(pattern).filter((v) => fits(v)));
   } else if (s.format === "date-time") {
     options.push(fc.date({ min: new Date("1970-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()));
   } else {
@@ -284,9 +308,13 @@ function objectArb(doc: OpenApiDocument, s: JsonSchema, hints: FuzzHints, depth:
   // Extra fields where the schema allows them (zod's default: unknown keys are stripped).
   if (s.additionalProperties === false) return base;
   // `__proto__`, `constructor` and `prototype` among them, as own keys really sent.
-  const extraKey = fc.oneof(fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }), fc.constantFrom(...PROTO_KEYS)).filter((k) => !Object.hasOwn(props, k));
+  const extraKey = fc
+    .oneof(fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }), fc.constantFrom(...PROTO_KEYS))
+    .filter((k) => !Object.hasOwn(props, k));
   const extras = fc.option(fc.array(fc.tuple(extraKey, fc.jsonValue({ maxDepth: 2 })), { maxLength: 3 }), { freq: 3 });
-  return fc.tuple(base, extras).map(([o, extra]) => (extra ?? []).reduce<Record<string, unknown>>((acc, [k, v]) => (Object.hasOwn(o, k) ? acc : withKey(acc, k, v)), { ...o }));
+  return fc
+    .tuple(base, extras)
+    .map(([o, extra]) => (extra ?? []).reduce<Record<string, unknown>>((acc, [k, v]) => (Object.hasOwn(o, k) ? acc : withKey(acc, k, v)), { ...o }));
 }
 
 // ------------------------------------------------------------------ bad values
@@ -300,10 +328,43 @@ const BAD_STRINGS: string[] = [
   ` 0x${HEX40}`,
   `0x${HEX40}\n`,
   `0x${HEX40.slice(0, 38)}０`,
-  "", " ", "\t\n", "\u0000", "\u202e", "\ud800", "null", "undefined", "[object Object]", "NaN", "Infinity", "-Infinity",
-  "-0", "-1", "1e309", "1e-400", "0x10", "1_000", "1,5", "1.", ".5", "+1", "１２３", "٣", "9".repeat(400),
-  "x".repeat(10_000), "💥".repeat(500), "../../etc/passwd", "' OR 1=1 --", "\"; drop table x; --", "%00", "%2e%2e%2f",
-  "<script>alert(1)</script>", "${jndi:ldap://x}", "{{7*7}}", "__proto__", "constructor",
+  "",
+  " ",
+  "\t\n",
+  "\u0000",
+  "\u202e",
+  "\ud800",
+  "null",
+  "undefined",
+  "[object Object]",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "-0",
+  "-1",
+  "1e309",
+  "1e-400",
+  "0x10",
+  "1_000",
+  "1,5",
+  "1.",
+  ".5",
+  "+1",
+  "１２３",
+  "٣",
+  "9".repeat(400),
+  "x".repeat(10_000),
+  "💥".repeat(500),
+  "../../etc/passwd",
+  "' OR 1=1 --",
+  '"; drop table x; --',
+  "%00",
+  "%2e%2e%2f",
+  "<script>alert(1)</script>",
+  "${jndi:ldap://x}",
+  "{{7*7}}",
+  "__proto__",
+  "constructor",
 ];
 
 const BAD_NUMBERS: number[] = [-1, -0, 0, 0.5, 1.5, -1e308, 1e308, 2 ** 53 + 2, 2 ** 64, 5e-324, -2147483649, 4294967296];
@@ -346,7 +407,7 @@ export function shown(value: unknown): string {
 /** A query or path value as text: negative zero stays "-0". */
 function asText(value: unknown): string {
   if (typeof value === "number" && Object.is(value, -0)) return "-0";
-  return typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? "");
 }
 
 /** A JSON body text in an odd but valid spelling. */
@@ -370,11 +431,24 @@ const oddJson = (value: unknown, style: number): string => {
 };
 
 const ODD_JSON_TYPES = ["application/json", "application/json; charset=utf-8", "application/json;charset=UTF-8", "application/json ; charset=utf-8"];
-const WRONG_TYPES = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/json5", "text/json", "application/jsonx", "", "*/*", "application/octet-stream"];
+const WRONG_TYPES = [
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/xml",
+  "application/json5",
+  "text/json",
+  "application/jsonx",
+  "",
+  "*/*",
+  "application/octet-stream",
+];
 
 /** Percent-encodes the UTF-8 bytes of `value` (lone surrogates become U+FFFD, as a client sends them). */
 function encode(value: string): string {
-  return [...Buffer.from(value, "utf8")].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  return [...Buffer.from(value, "utf8")]
+    .map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`))
+    .join("");
 }
 
 function buildPath(template: string, values: Record<string, string>): string {
@@ -467,9 +541,11 @@ export function invalidRequestArb(doc: OpenApiDocument, op: FuzzOperation, hints
     const required = op.parameters.filter((p) => p.in === "query" && p.required);
     if (required.length) {
       mutations.push(
-        fc.tuple(base, fc.constantFrom(...required)).map(([[p, b], param]) =>
-          make({ ...p, query: p.query.filter(([k]) => k !== param.name) }, jsonOf(b), { ...bodyHeaders }, true, `query ${param.name} missing`),
-        ),
+        fc
+          .tuple(base, fc.constantFrom(...required))
+          .map(([[p, b], param]) =>
+            make({ ...p, query: p.query.filter(([k]) => k !== param.name) }, jsonOf(b), { ...bodyHeaders }, true, `query ${param.name} missing`),
+          ),
       );
     }
   }
@@ -484,7 +560,9 @@ export function invalidRequestArb(doc: OpenApiDocument, op: FuzzOperation, hints
           const object = { ...((b as Record<string, unknown>) ?? {}), [field]: bad };
           const refused = valueBreaks(doc, schema.properties![field], bad);
           // Sometimes the bad value comes as a duplicated key after a good one: the last one counts.
-          const text = duplicated ? `{${JSON.stringify(field)}:${JSON.stringify((b as Record<string, unknown>)?.[field] ?? "x")},${jsonText(object).slice(1)}` : jsonText(object);
+          const text = duplicated
+            ? `{${JSON.stringify(field)}:${JSON.stringify((b as Record<string, unknown>)?.[field] ?? "x")},${jsonText(object).slice(1)}`
+            : jsonText(object);
           return make(p, text, { ...JSON_TYPE }, refused || isTooDeep(bad), `body ${field} = ${shown(bad)}${duplicated ? " (duplicated key)" : ""}`);
         }),
       );
@@ -507,27 +585,61 @@ export function invalidRequestArb(doc: OpenApiDocument, op: FuzzOperation, hints
     }
     // The body as a whole: not an object, not JSON, not JSON's content type, too large, too deep.
     mutations.push(
-      fc.tuple(parts, fc.constantFrom<unknown>(null, [], [{}], "owner", 1, -0, true, deepArray(3))).map(([p, v]) => make(p, JSON.stringify(v), { ...JSON_TYPE }, op.bodyRequired || v !== null, `body = ${JSON.stringify(v)}`)),
-      fc.tuple(base, fc.constantFrom('{"owner": ', '{"a":1,}', "{'a':1}", "{a:1}", '{"a":NaN}', '{"a":1} // c', "\ufeff{}", '{"a":"\\x"}', '{"a":"\u0000"', "", "[", "nul", '{"a":1}{"b":2}')).map(([[p], text]) =>
-        make(p, text, { ...JSON_TYPE }, op.bodyRequired || text !== "", `malformed JSON ${JSON.stringify(text)}`),
-      ),
-      fc.tuple(base, fc.constantFrom(...WRONG_TYPES)).map(([[p, b], type]) =>
-        make(p, JSON.stringify(b ?? {}), type ? { "content-type": type } : {}, op.bodyRequired, `content type ${JSON.stringify(type)}`),
-      ),
+      fc
+        .tuple(parts, fc.constantFrom<unknown>(null, [], [{}], "owner", 1, -0, true, deepArray(3)))
+        .map(([p, v]) => make(p, JSON.stringify(v), { ...JSON_TYPE }, op.bodyRequired || v !== null, `body = ${JSON.stringify(v)}`)),
+      fc
+        .tuple(
+          base,
+          fc.constantFrom(
+            '{"owner": ',
+            '{"a":1,}',
+            "{'a':1}",
+            "{a:1}",
+            '{"a":NaN}',
+            '{"a":1} // c',
+            "\ufeff{}",
+            '{"a":"\\x"}',
+            '{"a":"\u0000"',
+            "",
+            "[",
+            "nul",
+            '{"a":1}{"b":2}',
+          ),
+        )
+        .map(([[p], text]) => make(p, text, { ...JSON_TYPE }, op.bodyRequired || text !== "", `malformed JSON ${JSON.stringify(text)}`)),
+      fc
+        .tuple(base, fc.constantFrom(...WRONG_TYPES))
+        .map(([[p, b], type]) =>
+          make(p, JSON.stringify(b ?? {}), type ? { "content-type": type } : {}, op.bodyRequired, `content type ${JSON.stringify(type)}`),
+        ),
       // Nesting up to the body limit: the whole body, or one extra field of a valid body, as deep
       // as fits in 64 KiB (30,000 arrays); an unclosed one too.
-      fc.tuple(base, fc.constantFrom("array", "object", "unclosed") as fc.Arbitrary<"array" | "object" | "unclosed">, fc.boolean(), fc.double({ min: 0.002, max: 1, noNaN: true })).map(([[p, b], type, asField, share]) => {
-        if (type === "unclosed") return make(p, "[".repeat(60_000), { ...JSON_TYPE }, true, "60,000 unclosed [");
-        const around = asField ? jsonText(b ?? {}).length + 16 : 0;
-        const deepest = deepestWithin(type, 65_536 - around - 64);
-        const deep = deepJson(type, Math.max(CERTAINLY_TOO_DEEP, Math.round(deepest.depth * share)));
-        const text = asField ? jsonText(withKey(b, "extra", deep)) : deep.text;
-        return make(p, text, { ...JSON_TYPE }, true, `${asField ? "a field" : "the body"}: ${shown(deep)} (${text.length} bytes)`);
-      }),
+      fc
+        .tuple(
+          base,
+          fc.constantFrom("array", "object", "unclosed") as fc.Arbitrary<"array" | "object" | "unclosed">,
+          fc.boolean(),
+          fc.double({ min: 0.002, max: 1, noNaN: true }),
+        )
+        .map(([[p, b], type, asField, share]) => {
+          if (type === "unclosed") return make(p, "[".repeat(60_000), { ...JSON_TYPE }, true, "60,000 unclosed [");
+          const around = asField ? jsonText(b ?? {}).length + 16 : 0;
+          const deepest = deepestWithin(type, 65_536 - around - 64);
+          const deep = deepJson(type, Math.max(CERTAINLY_TOO_DEEP, Math.round(deepest.depth * share)));
+          const text = asField ? jsonText(withKey(b, "extra", deep)) : deep.text;
+          return make(p, text, { ...JSON_TYPE }, true, `${asField ? "a field" : "the body"}: ${shown(deep)} (${text.length} bytes)`);
+        }),
       // Prototype keys beside valid fields: sent as own keys, with payloads aimed at pollution.
-      fc.tuple(base, fc.constantFrom(...PROTO_KEYS), fc.constantFrom<unknown>({ polluted: 1, isAdmin: true }, { prototype: { polluted: 1 } }, { owner: `0x${HEX40}` }, null, 1, "x", [])).map(([[p, b], key, payload]) =>
-        make(p, jsonText(withKey(b, key, payload)), { ...JSON_TYPE }, schema.additionalProperties === false, `body + ${key} = ${JSON.stringify(payload)}`),
-      ),
+      fc
+        .tuple(
+          base,
+          fc.constantFrom(...PROTO_KEYS),
+          fc.constantFrom<unknown>({ polluted: 1, isAdmin: true }, { prototype: { polluted: 1 } }, { owner: `0x${HEX40}` }, null, 1, "x", []),
+        )
+        .map(([[p, b], key, payload]) =>
+          make(p, jsonText(withKey(b, key, payload)), { ...JSON_TYPE }, schema.additionalProperties === false, `body + ${key} = ${JSON.stringify(payload)}`),
+        ),
     );
     // 1 MB bodies, rarely (each costs a megabyte over loopback).
     mutations.push(
@@ -540,12 +652,20 @@ export function invalidRequestArb(doc: OpenApiDocument, op: FuzzOperation, hints
   } else {
     // No body here: send one anyway, or use the wrong method.
     mutations.push(
-      fc.tuple(parts, fc.constantFrom(...WRONG_TYPES, "application/json")).map(([p, type]) =>
-        make(p, op.method === "GET" ? undefined : '{"a":1}', type ? { "content-type": type } : {}, false, `content type ${JSON.stringify(type)} on a bodiless route`),
-      ),
-      fc.tuple(parts, fc.constantFrom("POST", "PUT", "PATCH", "DELETE")).map(([p, method]) =>
-        make(p, method === "DELETE" ? undefined : '{"owner":"0x"}', { ...JSON_TYPE }, method !== op.method, `method ${method}`, method),
-      ),
+      fc
+        .tuple(parts, fc.constantFrom(...WRONG_TYPES, "application/json"))
+        .map(([p, type]) =>
+          make(
+            p,
+            op.method === "GET" ? undefined : '{"a":1}',
+            type ? { "content-type": type } : {},
+            false,
+            `content type ${JSON.stringify(type)} on a bodiless route`,
+          ),
+        ),
+      fc
+        .tuple(parts, fc.constantFrom("POST", "PUT", "PATCH", "DELETE"))
+        .map(([p, method]) => make(p, method === "DELETE" ? undefined : '{"owner":"0x"}', { ...JSON_TYPE }, method !== op.method, `method ${method}`, method)),
     );
   }
 
@@ -564,9 +684,17 @@ export function invalidRequestArb(doc: OpenApiDocument, op: FuzzOperation, hints
       return r;
     }),
     // Junk query parameters (unknown names are ignored: answered, not refused).
-    fc.tuple(base, fc.array(fc.tuple(fc.string({ unit: "binary", maxLength: 20 }), BAD_PARAMS), { minLength: 1, maxLength: 5 })).map(([[p, b], junk]) =>
-      make({ ...p, query: [...p.query, ...junk.filter(([k]) => !op.parameters.some((q) => q.name === k))] }, jsonOf(b), { ...bodyHeaders }, false, "junk query parameters"),
-    ),
+    fc
+      .tuple(base, fc.array(fc.tuple(fc.string({ unit: "binary", maxLength: 20 }), BAD_PARAMS), { minLength: 1, maxLength: 5 }))
+      .map(([[p, b], junk]) =>
+        make(
+          { ...p, query: [...p.query, ...junk.filter(([k]) => !op.parameters.some((q) => q.name === k))] },
+          jsonOf(b),
+          { ...bodyHeaders },
+          false,
+          "junk query parameters",
+        ),
+      ),
   );
   return fc.oneof(...mutations);
 }
@@ -589,7 +717,7 @@ const ODD_IDS: fc.Arbitrary<string | number> = fc.oneof(
 /** Ids JSON-RPC does not allow. */
 const BAD_IDS: unknown[] = [1.5, -0.5, {}, [], true, 1e-300];
 
-type Rpc = { value: unknown; /** A request (has an id) whose answer must be an error. */ fails: boolean; what: string };
+type Rpc = { value: unknown /** A request (has an id) whose answer must be an error. */; fails: boolean; what: string };
 
 const rpcOf = (method: unknown, params: unknown, id: unknown): Record<string, unknown> => {
   const out: Record<string, unknown> = { jsonrpc: "2.0", method };
@@ -613,7 +741,14 @@ function goodRpcArb(doc: OpenApiDocument, tools: McpTool[], hints: FuzzHints): f
     })),
     ODD_IDS.map((id) => ({ value: rpcOf("ping", undefined, id), fails: false, what: "ping" })),
     ODD_IDS.map((id) => ({ value: rpcOf("tools/list", {}, id), fails: false, what: "tools/list" })),
-    { arbitrary: fc.tuple(ODD_IDS, call).map(([id, { tool, args }]) => ({ value: rpcOf("tools/call", { name: tool.name, arguments: args }, id), fails: false, what: `tools/call ${tool.name} (valid arguments)` })), weight: 4 },
+    {
+      arbitrary: fc.tuple(ODD_IDS, call).map(([id, { tool, args }]) => ({
+        value: rpcOf("tools/call", { name: tool.name, arguments: args }, id),
+        fails: false,
+        what: `tools/call ${tool.name} (valid arguments)`,
+      })),
+      weight: 4,
+    },
     fc.constant({ value: rpcOf("notifications/initialized", undefined, undefined), fails: false, what: "a notification" }),
   );
 }
@@ -624,9 +759,31 @@ function badRpcArb(doc: OpenApiDocument, tools: McpTool[], hints: FuzzHints): fc
   const named = (tool: McpTool) => Object.keys(resolve(doc, tool.inputSchema).properties ?? {});
   return fc.oneof(
     // Unknown methods, Object.prototype's names among them.
-    fc.tuple(id, fc.constantFrom("tools/cal", "resources/list", "prompts/get", "", "__proto__", "constructor", "toString", "hasOwnProperty", "tools/list/", "TOOLS/LIST", "x".repeat(5_000))).map(([i, m]) => ({ value: rpcOf(m, {}, i), fails: true, what: `method ${JSON.stringify(m.slice(0, 40))}` })),
+    fc
+      .tuple(
+        id,
+        fc.constantFrom(
+          "tools/cal",
+          "resources/list",
+          "prompts/get",
+          "",
+          "__proto__",
+          "constructor",
+          "toString",
+          "hasOwnProperty",
+          "tools/list/",
+          "TOOLS/LIST",
+          "x".repeat(5_000),
+        ),
+      )
+      .map(([i, m]) => ({ value: rpcOf(m, {}, i), fails: true, what: `method ${JSON.stringify(m.slice(0, 40))}` })),
     // Unknown tools.
-    fc.tuple(id, fc.constantFrom("nope", "", "__proto__", "constructor", "toString", ...tools.map((t) => t.name.toUpperCase()), ...tools.map((t) => `${t.name} `))).map(([i, name]) => ({ value: rpcOf("tools/call", { name, arguments: {} }, i), fails: true, what: `tools/call unknown ${JSON.stringify(name)}` })),
+    fc
+      .tuple(
+        id,
+        fc.constantFrom("nope", "", "__proto__", "constructor", "toString", ...tools.map((t) => t.name.toUpperCase()), ...tools.map((t) => `${t.name} `)),
+      )
+      .map(([i, name]) => ({ value: rpcOf("tools/call", { name, arguments: {} }, i), fails: true, what: `tools/call unknown ${JSON.stringify(name)}` })),
     // A real tool, one argument off its schema (or a deep one, or a prototype key).
     fc.tuple(id, fc.constantFrom(...tools), BAD_VALUES, fc.nat()).chain(([i, tool, bad, n]) =>
       toolArgsArb(doc, tool, hints).map((args) => {
@@ -636,7 +793,11 @@ function badRpcArb(doc: OpenApiDocument, tools: McpTool[], hints: FuzzHints): fc
         // null for an optional argument may be read as leaving it out (a query parameter's tool does): not certainly wrong.
         const optionalNull = bad === null && !(schema.required ?? []).includes(field);
         const fails = fields.length > 0 && !optionalNull && valueBreaks(doc, schema.properties?.[field], bad);
-        return { value: rpcOf("tools/call", { name: tool.name, arguments: withKey(args, field, bad) }, i), fails, what: `tools/call ${tool.name} ${field} = ${shown(bad)}` };
+        return {
+          value: rpcOf("tools/call", { name: tool.name, arguments: withKey(args, field, bad) }, i),
+          fails,
+          what: `tools/call ${tool.name} ${field} = ${shown(bad)}`,
+        };
       }),
     ),
     // A real tool, a required argument missing.
@@ -644,18 +805,35 @@ function badRpcArb(doc: OpenApiDocument, tools: McpTool[], hints: FuzzHints): fc
       toolArgsArb(doc, tool, hints).map((args) => {
         const field = resolve(doc, tool.inputSchema).required![0]!;
         const { [field]: _gone, ...rest } = args;
-        return { value: rpcOf("tools/call", { name: tool.name, arguments: withKey(rest, "__proto__", { [field]: args[field] }) }, i), fails: true, what: `tools/call ${tool.name} ${field} under __proto__` };
+        return {
+          value: rpcOf("tools/call", { name: tool.name, arguments: withKey(rest, "__proto__", { [field]: args[field] }) }, i),
+          fails: true,
+          what: `tools/call ${tool.name} ${field} under __proto__`,
+        };
       }),
     ),
     // Odd argument containers and params.
-    fc.tuple(id, fc.constantFrom(...tools), fc.constantFrom<unknown>([], "x", 1, true, deepArray(3))).map(([i, tool, args]) => ({ value: rpcOf("tools/call", { name: tool.name, arguments: args }, i), fails: true, what: `tools/call ${tool.name} arguments = ${shown(args)}` })),
-    fc.tuple(id, fc.constantFrom("tools/call", "tools/list", "initialize", "ping"), fc.constantFrom<unknown>([], "x", 1, null, [1, 2])).map(([i, m, params]) => ({ value: rpcOf(m, params, i), fails: m === "tools/call" || m === "initialize", what: `${m} params = ${shown(params)}` })),
+    fc.tuple(id, fc.constantFrom(...tools), fc.constantFrom<unknown>([], "x", 1, true, deepArray(3))).map(([i, tool, args]) => ({
+      value: rpcOf("tools/call", { name: tool.name, arguments: args }, i),
+      fails: true,
+      what: `tools/call ${tool.name} arguments = ${shown(args)}`,
+    })),
+    fc
+      .tuple(id, fc.constantFrom("tools/call", "tools/list", "initialize", "ping"), fc.constantFrom<unknown>([], "x", 1, null, [1, 2]))
+      .map(([i, m, params]) => ({ value: rpcOf(m, params, i), fails: m === "tools/call" || m === "initialize", what: `${m} params = ${shown(params)}` })),
     // Deep params, as deep as 64 KiB allows.
-    fc.tuple(id, fc.constantFrom("tools/call", "initialize", "ping"), fc.constantFrom("array", "object") as fc.Arbitrary<"array" | "object">, fc.double({ min: 0.002, max: 1, noNaN: true })).map(([i, m, type, share]) => {
-      const deep = deepJson(type, Math.max(CERTAINLY_TOO_DEEP, Math.round(deepestWithin(type, 65_000).depth * share)));
-      const params = m === "tools/call" ? { name: tools[0]!.name, arguments: { deep } } : { deep };
-      return { value: rpcOf(m, params, i), fails: true, what: `${m} with ${shown(deep)}` };
-    }),
+    fc
+      .tuple(
+        id,
+        fc.constantFrom("tools/call", "initialize", "ping"),
+        fc.constantFrom("array", "object") as fc.Arbitrary<"array" | "object">,
+        fc.double({ min: 0.002, max: 1, noNaN: true }),
+      )
+      .map(([i, m, type, share]) => {
+        const deep = deepJson(type, Math.max(CERTAINLY_TOO_DEEP, Math.round(deepestWithin(type, 65_000).depth * share)));
+        const params = m === "tools/call" ? { name: tools[0]!.name, arguments: { deep } } : { deep };
+        return { value: rpcOf(m, params, i), fails: true, what: `${m} with ${shown(deep)}` };
+      }),
     // Not JSON-RPC 2.0: the transport refuses the message.
     fc.tuple(id, fc.constantFrom<unknown>("1.0", "2", 2, null, undefined, "2.0 ")).map(([i, version]) => {
       const value = rpcOf("ping", undefined, i);
@@ -668,7 +846,15 @@ function badRpcArb(doc: OpenApiDocument, tools: McpTool[], hints: FuzzHints): fc
   );
 }
 
-const mcpRequest = (body: string | undefined, headers: Record<string, string>, mustRefuse: boolean, what: string, kind: "invalid" | "valid", method = "POST", path = MCP_PATH): FuzzRequest => ({
+const mcpRequest = (
+  body: string | undefined,
+  headers: Record<string, string>,
+  mustRefuse: boolean,
+  what: string,
+  kind: "invalid" | "valid",
+  method = "POST",
+  path = MCP_PATH,
+): FuzzRequest => ({
   method,
   path,
   headers,
@@ -682,7 +868,13 @@ const mcpRequest = (body: string | undefined, headers: Record<string, string>, m
 function batchRequest(messages: Rpc[], kind: "invalid" | "valid", style = 0): FuzzRequest {
   const single = messages.length === 1 && style !== 1;
   const value = single ? messages[0]!.value : messages.map((m) => m.value);
-  return mcpRequest(jsonText(value), { ...MCP_HEADERS }, messages.every((m) => m.fails), `${single ? "" : `batch of ${messages.length}: `}${messages.map((m) => m.what).join("; ")}`.slice(0, 300), kind);
+  return mcpRequest(
+    jsonText(value),
+    { ...MCP_HEADERS },
+    messages.every((m) => m.fails),
+    `${single ? "" : `batch of ${messages.length}: `}${messages.map((m) => m.what).join("; ")}`.slice(0, 300),
+    kind,
+  );
 }
 
 /** Valid /mcp requests: one well-formed message each (MCP 2025-06-18 has no batches). */
@@ -700,18 +892,70 @@ export function mcpInvalidRequestArb(doc: OpenApiDocument, tools: McpTool[], hin
     // Batches (refused whole, or each message answered): good and bad messages mixed.
     { weight: 1, arbitrary: fc.array(fc.oneof(bad, good), { minLength: 1, maxLength: 6 }).map((ms) => batchRequest(ms, "invalid", 1)) },
     // Batches: empty (the SDK answers 202, as for notifications only), nested, over the SDK's 100.
-    fc.constantFrom<[string, string]>(["[]", "empty batch"], [`[[${ping}]]`, "nested batch"], [`[${Array(101).fill(ping).join(",")}]`, "101 pings"], [`[${Array(1_000).fill('{"jsonrpc":"2.0","method":"notifications/initialized"}').join(",")}]`, "1,000 notifications"]).map(([text, what]) => mcpRequest(text, { ...MCP_HEADERS }, text !== "[]", what, "invalid")),
+    fc
+      .constantFrom<[string, string]>(
+        ["[]", "empty batch"],
+        [`[[${ping}]]`, "nested batch"],
+        [`[${Array(101).fill(ping).join(",")}]`, "101 pings"],
+        [`[${Array(1_000).fill('{"jsonrpc":"2.0","method":"notifications/initialized"}').join(",")}]`, "1,000 notifications"],
+      )
+      .map(([text, what]) => mcpRequest(text, { ...MCP_HEADERS }, text !== "[]", what, "invalid")),
     // Not JSON, not JSON's type, not accepting JSON, unsupported protocol header, too large.
-    fc.constantFrom('{"jsonrpc":"2.0",', "", "nul", "{'a':1}", '{"jsonrpc":"2.0","method":"ping","id":1}{"x":1}', '"ping"', "1", "null").map((text) => mcpRequest(text, { ...MCP_HEADERS }, true, `body ${JSON.stringify(text.slice(0, 40))}`, "invalid")),
+    fc
+      .constantFrom('{"jsonrpc":"2.0",', "", "nul", "{'a':1}", '{"jsonrpc":"2.0","method":"ping","id":1}{"x":1}', '"ping"', "1", "null")
+      .map((text) => mcpRequest(text, { ...MCP_HEADERS }, true, `body ${JSON.stringify(text.slice(0, 40))}`, "invalid")),
     fc.constant(mcpRequest(`\ufeff${ping}`, { ...MCP_HEADERS }, false, "a byte-order mark first", "invalid")),
-    fc.constantFrom(...WRONG_TYPES).map((type) => mcpRequest(ping, { accept: MCP_HEADERS.accept, ...(type ? { "content-type": type } : {}) }, true, `content type ${JSON.stringify(type)}`, "invalid")),
-    fc.constantFrom("application/json", "text/event-stream", "*/*", "", "text/html").map((accept) => mcpRequest(ping, { "content-type": "application/json", ...(accept ? { accept } : {}) }, true, `accept ${JSON.stringify(accept)}`, "invalid")),
-    fc.constantFrom("1999-01-01", "", "latest", "2025-06-18 ", "x".repeat(500)).map((v) => mcpRequest(ping, { ...MCP_HEADERS, "mcp-protocol-version": v }, v !== "" && v !== "2025-06-18 ", `mcp-protocol-version ${JSON.stringify(v.slice(0, 20))}`, "invalid")),
-    fc.constantFrom("nope", "", "00000000-0000-0000-0000-000000000000").map((v) => mcpRequest(ping, { ...MCP_HEADERS, "mcp-session-id": v }, false, `mcp-session-id ${JSON.stringify(v)}`, "invalid")),
-    fc.boolean().map((json) => mcpRequest(json ? jsonText(rpcOf("ping", { pad: "x".repeat(1024 * 1024) }, 1)) : "x".repeat(1024 * 1024), { ...MCP_HEADERS }, true, "a 1 MB body", "invalid")),
+    fc
+      .constantFrom(...WRONG_TYPES)
+      .map((type) =>
+        mcpRequest(ping, { accept: MCP_HEADERS.accept, ...(type ? { "content-type": type } : {}) }, true, `content type ${JSON.stringify(type)}`, "invalid"),
+      ),
+    fc
+      .constantFrom("application/json", "text/event-stream", "*/*", "", "text/html")
+      .map((accept) =>
+        mcpRequest(ping, { "content-type": "application/json", ...(accept ? { accept } : {}) }, true, `accept ${JSON.stringify(accept)}`, "invalid"),
+      ),
+    fc
+      .constantFrom("1999-01-01", "", "latest", "2025-06-18 ", "x".repeat(500))
+      .map((v) =>
+        mcpRequest(
+          ping,
+          { ...MCP_HEADERS, "mcp-protocol-version": v },
+          v !== "" && v !== "2025-06-18 ",
+          `mcp-protocol-version ${JSON.stringify(v.slice(0, 20))}`,
+          "invalid",
+        ),
+      ),
+    fc
+      .constantFrom("nope", "", "00000000-0000-0000-0000-000000000000")
+      .map((v) => mcpRequest(ping, { ...MCP_HEADERS, "mcp-session-id": v }, false, `mcp-session-id ${JSON.stringify(v)}`, "invalid")),
+    fc
+      .boolean()
+      .map((json) =>
+        mcpRequest(
+          json ? jsonText(rpcOf("ping", { pad: "x".repeat(1024 * 1024) }, 1)) : "x".repeat(1024 * 1024),
+          { ...MCP_HEADERS },
+          true,
+          "a 1 MB body",
+          "invalid",
+        ),
+      ),
     // Other methods and paths.
-    fc.constantFrom("GET", "DELETE", "PUT", "PATCH", "OPTIONS").map((method) => mcpRequest(method === "GET" || method === "DELETE" || method === "OPTIONS" ? undefined : ping, { ...MCP_HEADERS }, true, `method ${method}`, "invalid", method)),
-    fc.constantFrom("/mcp/", "/mcp/x", "/MCP", "//mcp", "/mcp?x=%00", "/mcp/..", "/mcp%2f").map((path) => mcpRequest(ping, { ...MCP_HEADERS }, false, `path ${path}`, "invalid", "POST", path)),
+    fc
+      .constantFrom("GET", "DELETE", "PUT", "PATCH", "OPTIONS")
+      .map((method) =>
+        mcpRequest(
+          method === "GET" || method === "DELETE" || method === "OPTIONS" ? undefined : ping,
+          { ...MCP_HEADERS },
+          true,
+          `method ${method}`,
+          "invalid",
+          method,
+        ),
+      ),
+    fc
+      .constantFrom("/mcp/", "/mcp/x", "/MCP", "//mcp", "/mcp?x=%00", "/mcp/..", "/mcp%2f")
+      .map((path) => mcpRequest(ping, { ...MCP_HEADERS }, false, `path ${path}`, "invalid", "POST", path)),
   );
 }
 
@@ -755,13 +999,41 @@ export function signRequestArb(ids: SignIds): fc.Arbitrary<FuzzRequest> {
     }),
     known.map(([id, status]) => page(`/sign/${id}`, `known id (${status})`, [status])),
     // Ids of the wrong shape.
-    fc.oneof(fc.constantFrom(...BAD_STRINGS.filter((s) => s.length < 6_000)), fc.string({ unit: "binary", maxLength: 80 }), fc.string({ maxLength: 21 }), fc.string({ minLength: 65, maxLength: 300 })).map((id) =>
-      page(`/sign/${encode(id)}`, `id ${JSON.stringify(id.slice(0, 40))}`, [400, 404]),
-    ),
-    fc.constantFrom("/sign", "/sign/", "/sign//", "/sign/%2e%2e", "/sign/..%2fhealth", "/sign/%00", "/SIGN/x", "/sign/x/y", "/sign/%2F", `/sign/${"a".repeat(6_000)}`).map((path) => page(path, `path ${path.slice(0, 40)}`, [400, 404])),
+    fc
+      .oneof(
+        fc.constantFrom(...BAD_STRINGS.filter((s) => s.length < 6_000)),
+        fc.string({ unit: "binary", maxLength: 80 }),
+        fc.string({ maxLength: 21 }),
+        fc.string({ minLength: 65, maxLength: 300 }),
+      )
+      .map((id) => page(`/sign/${encode(id)}`, `id ${JSON.stringify(id.slice(0, 40))}`, [400, 404])),
+    fc
+      .constantFrom(
+        "/sign",
+        "/sign/",
+        "/sign//",
+        "/sign/%2e%2e",
+        "/sign/..%2fhealth",
+        "/sign/%00",
+        "/SIGN/x",
+        "/sign/x/y",
+        "/sign/%2F",
+        `/sign/${"a".repeat(6_000)}`,
+      )
+      .map((path) => page(path, `path ${path.slice(0, 40)}`, [400, 404])),
     // Other methods (no route: 404), a body on GET (never read: a GET's fetch Request has none), odd headers.
-    fc.tuple(fc.constantFrom("POST", "PUT", "PATCH", "DELETE", "OPTIONS"), known).map(([method, [id]]) => page(`/sign/${id}`, `method ${method}`, [404, 405], method, method === "DELETE" || method === "OPTIONS" ? undefined : "{}", { "content-type": "application/json" })),
-    fc.tuple(known, fc.boolean()).map(([[id, status], large]) => page(`/sign/${id}`, `GET with a ${large ? "1 MB" : "small"} body`, [status, 400, 413], "GET", large ? "x".repeat(1024 * 1024) : "{}", { "content-type": "application/json" })),
-    fc.tuple(known, fc.constantFrom("application/json", "*/*", "", "text/html;q=0, application/xml")).map(([[id, status], accept]) => page(`/sign/${id}`, `accept ${JSON.stringify(accept)}`, [status], "GET", undefined, { accept })),
+    fc.tuple(fc.constantFrom("POST", "PUT", "PATCH", "DELETE", "OPTIONS"), known).map(([method, [id]]) =>
+      page(`/sign/${id}`, `method ${method}`, [404, 405], method, method === "DELETE" || method === "OPTIONS" ? undefined : "{}", {
+        "content-type": "application/json",
+      }),
+    ),
+    fc.tuple(known, fc.boolean()).map(([[id, status], large]) =>
+      page(`/sign/${id}`, `GET with a ${large ? "1 MB" : "small"} body`, [status, 400, 413], "GET", large ? "x".repeat(1024 * 1024) : "{}", {
+        "content-type": "application/json",
+      }),
+    ),
+    fc
+      .tuple(known, fc.constantFrom("application/json", "*/*", "", "text/html;q=0, application/xml"))
+      .map(([[id, status], accept]) => page(`/sign/${id}`, `accept ${JSON.stringify(accept)}`, [status], "GET", undefined, { accept })),
   );
 }

@@ -5,15 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import postgres, { type Sql } from "postgres";
 import { createPublicClient, getAddress, http, parseAbiItem, type Address, type PublicClient } from "viem";
-import {
-  basketPoolAbi,
-  gridStrategyAbi,
-  ladderStrategyAbi,
-  limitOrderHookAbi,
-  mergedVaultAbi,
-  stockVaultAbi,
-  upDepositQueueAbi,
-} from "../../abis/index.js";
+import { basketPoolAbi, gridStrategyAbi, ladderStrategyAbi, limitOrderHookAbi, mergedVaultAbi, stockVaultAbi, upDepositQueueAbi } from "../../abis/index.js";
 import { devnetChain } from "../../devnet/chain.js";
 import * as schema from "../../ponder.schema.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
@@ -50,7 +42,11 @@ export async function indexedBlock(ponderUrl: string): Promise<number | undefine
 }
 
 export async function chainHead(rpcUrl: string): Promise<number> {
-  const res = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }) });
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+  });
   return Number(((await res.json()) as { result: string }).result);
 }
 
@@ -112,7 +108,14 @@ export async function startIndexer(
   }: { databaseUrl?: string; schema?: string; viewsSchema?: string; env?: Record<string, string>; extraEnv?: Record<string, string> } = {},
   log: string[] = [],
 ): Promise<Indexer> {
-  const vars = env ?? { ...stack.env, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, VIEWS_SCHEMA: viewsSchema, PONDER_PORT: String(await freePort()), ...extraEnv };
+  const vars = env ?? {
+    ...stack.env,
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: schema,
+    VIEWS_SCHEMA: viewsSchema,
+    PONDER_PORT: String(await freePort()),
+    ...extraEnv,
+  };
   const child = spawnTs("scripts/indexer.ts", vars, `indexer:${vars.DATABASE_SCHEMA}`, log);
   const killGroup = () =>
     new Promise<void>((resolve) => {
@@ -201,7 +204,9 @@ export async function projectedAtOneBlock(stack: Stack): Promise<Projected> {
 }
 
 const transferEvent = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
-const basketMadeEvent = parseAbiItem("event BasketMade(address indexed pool, address indexed creator, string name, string symbol, address[] tokens, uint256[] normalizedWeights, uint256 swapFeePercentage)");
+const basketMadeEvent = parseAbiItem(
+  "event BasketMade(address indexed pool, address indexed creator, string name, string symbol, address[] tokens, uint256[] normalizedWeights, uint256 swapFeePercentage)",
+);
 const ZERO = "0x0000000000000000000000000000000000000000";
 const ORDER_REASONS = ["filled", "cancelled", "realized"];
 
@@ -221,7 +226,8 @@ export async function differencesFromChain(stack: Stack): Promise<{ block: numbe
   const checked: Record<string, number> = {};
   const count = (what: string, n = 1) => (checked[what] = (checked[what] ?? 0) + n);
   const same = (what: string, projected: unknown, chain: unknown) => {
-    const norm = (v: unknown) => (typeof v === "string" && /^0x[0-9a-fA-F]{40}$/.test(v) ? v.toLowerCase() : typeof v === "bigint" ? v.toString() : JSON.stringify(v));
+    const norm = (v: unknown) =>
+      typeof v === "string" && /^0x[0-9a-fA-F]{40}$/.test(v) ? v.toLowerCase() : typeof v === "bigint" ? v.toString() : JSON.stringify(v);
     if (norm(projected) !== norm(chain)) differences.push(`${what}: projection ${norm(projected)}, chain ${norm(chain)}`);
   };
   const call = <T>(address: Address, abi: readonly unknown[], functionName: string, args: readonly unknown[] = []) =>
@@ -263,7 +269,12 @@ export async function differencesFromChain(stack: Stack): Promise<{ block: numbe
     }
     same(`vault ${v.address} totalSupply`, row.totalSupply, await call(v.address, stockVaultAbi, "totalSupply"));
     const queue = v.family === "merged" ? v.address : v.family === "up" ? v.depositQueue : undefined;
-    if (queue) same(`vault ${v.address} pendingAssets`, row.pendingAssets, await call(queue, v.family === "merged" ? mergedVaultAbi : upDepositQueueAbi, "queuedAssets"));
+    if (queue)
+      same(
+        `vault ${v.address} pendingAssets`,
+        row.pendingAssets,
+        await call(queue, v.family === "merged" ? mergedVaultAbi : upDepositQueueAbi, "queuedAssets"),
+      );
     count("vault");
     const rows = tables.vault_position!.filter((r) => lower(r.vault as string) === lower(v.address));
     await compareHolders("vault_position", v.address, vaultHolders.get(lower(v.address))!, rows, "shares");
@@ -273,16 +284,31 @@ export async function differencesFromChain(stack: Stack): Promise<{ block: numbe
   // ---- limit orders: every id the hook has given
   const hook = d.contracts.limitOrderHook!;
   const nextOrder = await call<bigint>(hook, limitOrderHookAbi, "nextId");
-  const orders = await many<Record<string, any>>(range(1n, nextOrder).map((id) => ({ address: hook, abi: limitOrderHookAbi, functionName: "orders", args: [id] })));
+  const orders = await many<Record<string, any>>(
+    range(1n, nextOrder).map((id) => ({ address: hook, abi: limitOrderHookAbi, functionName: "orders", args: [id] })),
+  );
   same("limit_order rows", tables.limit_order!.length, orders.length);
   orders.forEach((o, i) => {
     const id = BigInt(i + 1);
     const row = tables.limit_order!.find((r) => r.id === id);
     if (!row) return void differences.push(`limit_order ${id}: no row`);
     const state = o.closed ? "closed" : o.active ? "open" : o.endReason === 0 ? "filled" : "claimable";
-    const expected = { owner: o.owner, token: o.token, sellToken: o.sellToken, market: o.market, amountIn: o.amountIn, priceX18: o.priceX18,
-      remaining: o.remaining, filledIn: o.filledIn, filledOut: o.filledOut, commission: o.commission, owed0: o.owed0, owed1: o.owed1,
-      state, closeReason: o.closed ? ORDER_REASONS[o.endReason] : null };
+    const expected = {
+      owner: o.owner,
+      token: o.token,
+      sellToken: o.sellToken,
+      market: o.market,
+      amountIn: o.amountIn,
+      priceX18: o.priceX18,
+      remaining: o.remaining,
+      filledIn: o.filledIn,
+      filledOut: o.filledOut,
+      commission: o.commission,
+      owed0: o.owed0,
+      owed1: o.owed1,
+      state,
+      closeReason: o.closed ? ORDER_REASONS[o.endReason] : null,
+    };
     for (const [field, value] of Object.entries(expected)) same(`limit_order ${id} ${field}`, row[field], value);
     count("limit_order");
   });
@@ -290,15 +316,29 @@ export async function differencesFromChain(stack: Stack): Promise<{ block: numbe
   // ---- grids
   const gridStrategy = d.contracts.gridStrategy!;
   const nextGrid = await call<bigint>(gridStrategy, gridStrategyAbi, "nextId");
-  const grids = await many<Record<string, any>>(range(1n, nextGrid).map((id) => ({ address: gridStrategy, abi: gridStrategyAbi, functionName: "grids", args: [id] })));
+  const grids = await many<Record<string, any>>(
+    range(1n, nextGrid).map((id) => ({ address: gridStrategy, abi: gridStrategyAbi, functionName: "grids", args: [id] })),
+  );
   same("grid rows", tables.grid!.length, grids.length);
   grids.forEach((g, i) => {
     const id = BigInt(i + 1);
     const row = tables.grid!.find((r) => r.id === id);
     if (!row) return void differences.push(`grid ${id}: no row`);
-    const expected = { owner: g.owner, token: g.token, buyPriceX18: g.buyPriceX18, sellPriceX18: g.sellPriceX18, amountUsdg: g.amountUsdg, repeat: g.repeat,
-      state: g.closed ? "closed" : g.active ? "open" : "stopped", usdg: g.usdg, tokens: g.tokens, holdsToken: g.holdsToken, costUsdg: g.costUsdg,
-      trades: Number(g.trades), fees: g.fees };
+    const expected = {
+      owner: g.owner,
+      token: g.token,
+      buyPriceX18: g.buyPriceX18,
+      sellPriceX18: g.sellPriceX18,
+      amountUsdg: g.amountUsdg,
+      repeat: g.repeat,
+      state: g.closed ? "closed" : g.active ? "open" : "stopped",
+      usdg: g.usdg,
+      tokens: g.tokens,
+      holdsToken: g.holdsToken,
+      costUsdg: g.costUsdg,
+      trades: Number(g.trades),
+      fees: g.fees,
+    };
     for (const [field, value] of Object.entries(expected)) same(`grid ${id} ${field}`, row[field], value);
     count("grid");
   });
@@ -312,22 +352,44 @@ export async function differencesFromChain(stack: Stack): Promise<{ block: numbe
     many<Record<string, any>[]>(ids.map((id) => ({ address: ladderStrategy, abi: ladderStrategyAbi, functionName: "legsOf", args: [id] }))),
   ]);
   same("ladder rows", tables.ladder!.length, ladders.length);
-  same("ladder_leg rows", tables.ladder_leg!.length, legsOf.reduce((s, legs) => s + legs.length, 0));
+  same(
+    "ladder_leg rows",
+    tables.ladder_leg!.length,
+    legsOf.reduce((s, legs) => s + legs.length, 0),
+  );
   ladders.forEach((l, i) => {
     const id = BigInt(i + 1);
     const legs = legsOf[i]!;
     const row = tables.ladder!.find((r) => r.id === id);
     if (!row) return void differences.push(`ladder ${id}: no row`);
     const startBit = l.sellFirst ? 1 : 2;
-    const expected = { owner: l.owner, token: l.token, legs: Number(l.legs), sellFirst: l.sellFirst, oneWay: l.oneWay, total: l.total,
-      repeatMask: l.repeatMask, repeat: (l.repeatMask & startBit) !== 0, state: l.closed ? "closed" : l.active ? "open" : "stopped",
-      fees: l.fees, trades: legs.reduce((s, p) => s + Number(p.trades), 0) };
+    const expected = {
+      owner: l.owner,
+      token: l.token,
+      legs: Number(l.legs),
+      sellFirst: l.sellFirst,
+      oneWay: l.oneWay,
+      total: l.total,
+      repeatMask: l.repeatMask,
+      repeat: (l.repeatMask & startBit) !== 0,
+      state: l.closed ? "closed" : l.active ? "open" : "stopped",
+      fees: l.fees,
+      trades: legs.reduce((s, p) => s + Number(p.trades), 0),
+    };
     for (const [field, value] of Object.entries(expected)) same(`ladder ${id} ${field}`, row[field], value);
     legs.forEach((p, leg) => {
       const part = tables.ladder_leg!.find((r) => r.ladderId === id && r.leg === leg);
       if (!part) return void differences.push(`ladder ${id} part ${leg}: no row`);
-      const expectedPart = { buyPriceX18: p.buyPriceX18, sellPriceX18: p.sellPriceX18, amount: p.amount, usdg: p.usdg, tokens: p.tokens,
-        holdsToken: p.holdsToken, trades: Number(p.trades), finished: p.finished };
+      const expectedPart = {
+        buyPriceX18: p.buyPriceX18,
+        sellPriceX18: p.sellPriceX18,
+        amount: p.amount,
+        usdg: p.usdg,
+        tokens: p.tokens,
+        holdsToken: p.holdsToken,
+        trades: Number(p.trades),
+        finished: p.finished,
+      };
       for (const [field, value] of Object.entries(expectedPart)) same(`ladder ${id} part ${leg} ${field}`, part[field], value);
       count("ladder_leg");
     });
@@ -345,7 +407,10 @@ export async function differencesFromChain(stack: Stack): Promise<{ block: numbe
       differences.push(`basket ${pool}: no row`);
       continue;
     }
-    const [balances, supply] = await Promise.all([call<readonly bigint[]>(pool, basketPoolAbi, "getBalances"), call<bigint>(pool, basketPoolAbi, "totalSupply")]);
+    const [balances, supply] = await Promise.all([
+      call<readonly bigint[]>(pool, basketPoolAbi, "getBalances"),
+      call<bigint>(pool, basketPoolAbi, "totalSupply"),
+    ]);
     same(`basket ${pool} balances`, row.balances, balances.map(String));
     same(`basket ${pool} totalSupply`, row.totalSupply, supply);
     count("basket");

@@ -22,7 +22,10 @@ function tokenize(src: string): Token[] {
   let i = 0;
   while (i < src.length) {
     const ch = src[i]!;
-    if (/\s/.test(ch)) { i++; continue; }
+    if (/\s/.test(ch)) {
+      i++;
+      continue;
+    }
     if (ch === "'") {
       const end = src.indexOf("'", i + 1);
       if (end < 0) throw new Error("unterminated string");
@@ -31,10 +34,22 @@ function tokenize(src: string): Token[] {
       continue;
     }
     const two = src.slice(i, i + 2);
-    if (["==", "!=", "&&", "||", ".."].includes(two)) { out.push({ t: two === ".." ? "punct" : "op", v: two }); i += 2; continue; }
-    if ("()[],".includes(ch)) { out.push({ t: "punct", v: ch }); i++; continue; }
+    if (["==", "!=", "&&", "||", ".."].includes(two)) {
+      out.push({ t: two === ".." ? "punct" : "op", v: two });
+      i += 2;
+      continue;
+    }
+    if ("()[],".includes(ch)) {
+      out.push({ t: "punct", v: ch });
+      i++;
+      continue;
+    }
     const num = /^\d+/.exec(src.slice(i));
-    if (num) { out.push({ t: "num", v: num[0] }); i += num[0].length; continue; }
+    if (num) {
+      out.push({ t: "num", v: num[0] });
+      i += num[0].length;
+      continue;
+    }
     const id = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(src.slice(i));
     if (id) {
       // "eth.tx.data[0..10]": an identifier never ends with a dot.
@@ -61,11 +76,16 @@ export function evalTurnkeyCondition(condition: string, tx: Tx): boolean {
   };
   const field = (name: string): Value => {
     switch (name) {
-      case "eth.tx.to": return tx.to.toLowerCase();
-      case "eth.tx.data": return tx.data.toLowerCase();
-      case "eth.tx.chain_id": return BigInt(tx.chainId);
-      case "eth.tx.value": return tx.value;
-      default: throw new Error(`unknown field ${name}`);
+      case "eth.tx.to":
+        return tx.to.toLowerCase();
+      case "eth.tx.data":
+        return tx.data.toLowerCase();
+      case "eth.tx.chain_id":
+        return BigInt(tx.chainId);
+      case "eth.tx.value":
+        return tx.value;
+      default:
+        throw new Error(`unknown field ${name}`);
     }
   };
   const operand = (): Value => {
@@ -114,12 +134,18 @@ export function evalTurnkeyCondition(condition: string, tx: Tx): boolean {
   };
   const and = (): boolean => {
     let v = comparison();
-    while (peek()?.v === "&&") { take("&&"); v = comparison() && v; }
+    while (peek()?.v === "&&") {
+      take("&&");
+      v = comparison() && v;
+    }
     return v;
   };
   const or = (): boolean => {
     let v = and();
-    while (peek()?.v === "||") { take("||"); v = and() || v; }
+    while (peek()?.v === "||") {
+      take("||");
+      v = and() || v;
+    }
     return v;
   };
   const result = or();
@@ -149,10 +175,14 @@ function privyCompare(actual: unknown, operator: string, expected: string | stri
   const norm = (x: unknown): string => (typeof x === "bigint" ? x.toString() : typeof x === "boolean" ? String(x) : String(x).toLowerCase());
   const num = (x: unknown) => BigInt(typeof x === "bigint" ? x : String(x));
   switch (operator) {
-    case "eq": return !Array.isArray(expected) && norm(actual) === norm(expected);
-    case "in": return Array.isArray(expected) && expected.some((e) => norm(actual) === norm(e));
-    case "gte": return typeof actual === "bigint" && !Array.isArray(expected) && num(actual) >= num(expected);
-    default: throw new Error(`unknown operator ${operator}`);
+    case "eq":
+      return !Array.isArray(expected) && norm(actual) === norm(expected);
+    case "in":
+      return Array.isArray(expected) && expected.some((e) => norm(actual) === norm(e));
+    case "gte":
+      return typeof actual === "bigint" && !Array.isArray(expected) && num(actual) >= num(expected);
+    default:
+      throw new Error(`unknown operator ${operator}`);
   }
 }
 

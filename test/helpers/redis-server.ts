@@ -17,10 +17,16 @@ export type RedisServer = {
 function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection(port, "127.0.0.1");
-    socket.setTimeout(500, () => { socket.destroy(); resolve(false); });
+    socket.setTimeout(500, () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.on("error", () => resolve(false));
     socket.on("connect", () => socket.write("PING\r\n"));
-    socket.on("data", (d) => { socket.destroy(); resolve(d.toString().startsWith("+PONG")); });
+    socket.on("data", (d) => {
+      socket.destroy();
+      resolve(d.toString().startsWith("+PONG"));
+    });
   });
 }
 
@@ -35,7 +41,9 @@ export async function startRedisServer(): Promise<RedisServer> {
     async start() {
       if (child && child.exitCode === null && child.signalCode === null) return;
       child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
-      const keep = (chunk: Buffer) => { for (const line of chunk.toString().split("\n")) if (line.trim()) log.push(`redis| ${line}`); };
+      const keep = (chunk: Buffer) => {
+        for (const line of chunk.toString().split("\n")) if (line.trim()) log.push(`redis| ${line}`);
+      };
       child.stdout!.on("data", keep);
       child.stderr!.on("data", keep);
       await waitFor(`redis-server on ${port}`, () => ping(port), 15_000, log);

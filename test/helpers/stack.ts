@@ -56,7 +56,12 @@ export function spawnTs(file: string, env: Record<string, string>, name: string,
 export async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number, log: string[]) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await Promise.resolve().then(check).catch(() => false)) return;
+    if (
+      await Promise.resolve()
+        .then(check)
+        .catch(() => false)
+    )
+      return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${what} not ready after ${timeoutMs / 1000} s. Last output:\n${log.slice(-40).join("\n")}`);
@@ -66,10 +71,21 @@ export function stopProcess(child: ChildProcess | undefined, signal: NodeJS.Sign
   if (!child || child.exitCode !== null || child.pid === undefined) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => {
-      try { process.kill(-child.pid!, "SIGKILL"); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        /* gone */
+      }
     }, 10_000);
-    child.once("exit", () => { clearTimeout(timer); resolve(); });
-    try { process.kill(-child.pid!, signal); } catch { resolve(); }
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      resolve();
+    }
   });
 }
 

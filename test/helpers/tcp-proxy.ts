@@ -55,7 +55,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number, port
       bytesIn += chunk.length;
       if (proxy.delayMs <= 0) return void upstream.write(chunk);
       // Order is kept: each chunk waits the same delay, so timers fire in arrival order.
-      setTimeout(() => { if (!upstream.destroyed) upstream.write(chunk); }, proxy.delayMs);
+      setTimeout(() => {
+        if (!upstream.destroyed) upstream.write(chunk);
+      }, proxy.delayMs);
     });
     upstream.pipe(client);
   }

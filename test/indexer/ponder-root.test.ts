@@ -21,7 +21,11 @@ describe("Ponder's root is the repository", () => {
     expect(expected).toContain("src/vaults.ts");
     expect(seen).toEqual(expected);
     // src/ has no folder but Ponder's api/: the shared code lives in its own rooms.
-    expect(readdirSync(join(repoRoot, "src"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)).toEqual(["api"]);
+    expect(
+      readdirSync(join(repoRoot, "src"), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name),
+    ).toEqual(["api"]);
     expect(readdirSync(join(repoRoot, "src", "api"))).toEqual(["index.ts"]);
   });
 

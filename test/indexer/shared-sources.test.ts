@@ -16,7 +16,9 @@ describe("src/shared-sources.ts", () => {
 
   it("names the shared modules the indexing functions run, and not the API's, the workers' or the file locators", () => {
     const sources = indexedSharedSources(repoRoot);
-    expect(sources).toEqual(expect.arrayContaining(["domain/activity-position.ts", "domain/price.ts", "adapters/chain/token-list.ts", "config/token-list.json", "abis/index.ts"]));
+    expect(sources).toEqual(
+      expect.arrayContaining(["domain/activity-position.ts", "domain/price.ts", "adapters/chain/token-list.ts", "config/token-list.json", "abis/index.ts"]),
+    );
     for (const file of sources) expect(file).toMatch(/^(domain|abis|config|adapters\/chain\/token-list\.ts)/);
     expect(sources).not.toContain("adapters/config.ts");
   });

@@ -89,7 +89,9 @@ describe("MCP over /mcp", () => {
   it("the report-card tools take the owner's session: required on the private card, optional on the public one, which needs it when AGENT_REPORT_CARDS_READS=owner", async () => {
     const owned = testApp({ db, redis, reportCards: { enabled: true, reads: "owner" }, rateLimit: { keyPrefix: `${prefix}:rl-owner` } });
     const ownedClient = new Client({ name: "test-owner", version: "1.0.0" });
-    await ownedClient.connect(new StreamableHTTPClientTransport(new URL("http://agent.test/mcp"), { fetch: async (url, init) => owned.app.request(String(url), init) }));
+    await ownedClient.connect(
+      new StreamableHTTPClientTransport(new URL("http://agent.test/mcp"), { fetch: async (url, init) => owned.app.request(String(url), init) }),
+    );
     try {
       const { tools } = await ownedClient.listTools();
       const card = tools.find((tool) => tool.name === "report_card_owner")!;

@@ -74,7 +74,10 @@ describe("/mcp", () => {
     const post = (ip: string, message: unknown, extra: Record<string, string> = {}) =>
       app.request("/mcp", { method: "POST", headers: { ...MCP_HEADERS, "x-forwarded-for": ip, ...extra }, body: JSON.stringify(message) });
     // One POST with a tool call spends two points: the POST and the route it runs.
-    const call = await post("198.51.100.5", rpc(1, "tools/call", { name: "sign_requests_id", arguments: { id: "no-such-request" } }), { origin: "https://x.example", "x-request-id": "outer-id" });
+    const call = await post("198.51.100.5", rpc(1, "tools/call", { name: "sign_requests_id", arguments: { id: "no-such-request" } }), {
+      origin: "https://x.example",
+      "x-request-id": "outer-id",
+    });
     expect(call.status).toBe(200);
     expect(call.headers.get("access-control-allow-origin")).toBeNull();
     expect(call.headers.get("x-request-id")).toBe("outer-id");
@@ -103,7 +106,10 @@ describe("JSON nesting", () => {
     const { app } = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:deep` } });
     const body = `{"owner":"${OWNER}","vault":"${VAULT}","amount":"1","extra":${deep(30_000)}}`;
     expect(body.length).toBeLessThan(64 * 1024);
-    for (const [path, headers] of [["/v1/agent/prepare/vault-deposit", { "content-type": "application/json" }], ["/mcp", MCP_HEADERS]] as const) {
+    for (const [path, headers] of [
+      ["/v1/agent/prepare/vault-deposit", { "content-type": "application/json" }],
+      ["/mcp", MCP_HEADERS],
+    ] as const) {
       const response = await app.request(path, { method: "POST", headers, body });
       expect(response.status, path).toBe(400);
       const answer = await json(response);
@@ -116,9 +122,12 @@ describe("JSON nesting", () => {
 describe("prepare jobs", () => {
   it("carry only the validated fields: extra ones are checked (a foreign receiver is refused) but never queued", async () => {
     const queued: unknown[] = [];
-    const jobs = { run: async (_queue: string, _name: string, data: unknown) => (queued.push(data), Promise.reject(new Error("stop"))) } as unknown as JobClient;
+    const jobs = {
+      run: async (_queue: string, _name: string, data: unknown) => (queued.push(data), Promise.reject(new Error("stop"))),
+    } as unknown as JobClient;
     const { app } = testApp({ db, redis, jobs, rateLimit: { keyPrefix: `${prefix}:rl:jobs` } });
-    const post = (body: unknown) => app.request("/v1/agent/prepare/vault-deposit", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      app.request("/v1/agent/prepare/vault-deposit", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const refused = await post({ owner: OWNER, vault: VAULT, amount: "1", receiver: VAULT });
     expect((await json(refused)).code).toBe("RECEIVER_NOT_OWNER");
     expect(queued).toHaveLength(0);
@@ -132,7 +141,10 @@ describe("swap quote", () => {
     const server = await startRedisServer();
     const jobs = createJobClient({ redisUrl: server.url.replace("redis://", "redis://:hunter2secret@"), prefix: `${prefix}:bull` });
     // A chain whose tokens answer 18 decimals: the quote reaches the aggregator's queue.
-    const client = { getCode: async () => "0x60", readContract: async ({ functionName }: { functionName: string }) => (functionName === "decimals" ? 18 : "TKN") } as unknown as PublicClient;
+    const client = {
+      getCode: async () => "0x60",
+      readContract: async ({ functionName }: { functionName: string }) => (functionName === "decimals" ? 18 : "TKN"),
+    } as unknown as PublicClient;
     const deployments = { ...noDeployments, contracts: { aggregator: VAULT, markets: VAULT, usdg: OWNER } };
     const { app, log } = testApp({ db, redis, jobs, client, deployments, rateLimit: { keyPrefix: `${prefix}:rl:quote` } });
     try {

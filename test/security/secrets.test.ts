@@ -128,7 +128,12 @@ describe("no secret or signature in the logs", () => {
     expect(privateRes.status).toBe(200);
     expect((await t.app.request(`/v1/agent/report-card/${account.address}/private`, { headers: { authorization: `Bearer ${token}x` } })).status).toBe(401);
 
-    const stored = await createSignRequest(db, { owner: account.address, kind: "vault-deposit", bundle: { kind: "vault-deposit", steps: [] }, now: t.clock.now() });
+    const stored = await createSignRequest(db, {
+      owner: account.address,
+      kind: "vault-deposit",
+      bundle: { kind: "vault-deposit", steps: [] },
+      now: t.clock.now(),
+    });
     expect((await t.app.request(`/v1/agent/sign-requests/${stored.id}`)).status).toBe(200);
     await t.app.request(`/sign/${stored.id}`);
     await t.app.request(`/v1/agent/sign-requests/${stored.id}?again=${stored.id}`);

@@ -25,13 +25,7 @@ import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.js";
-import {
-  readChangesAfter,
-  readOwnerBlocks,
-  readOwnerHead,
-  type ActivityRow,
-  type BlockRef,
-} from "../../adapters/db/reads/activity.js";
+import { readChangesAfter, readOwnerBlocks, readOwnerHead, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
 
 /** Activity cursor validity (spec Limits). */
 export const CURSOR_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -327,7 +321,10 @@ export async function pollActivity(p: PollActivityParameters): Promise<ActivityA
     changes.map((row) => ({ number: BigInt(row.blockNumber), hash: row.blockHash })),
   );
   // Nothing new and no reorg: the same cursor again (no row written), unless it is old enough to renew.
-  if (isUnchanged(parent, { position, trail, reorged: resume.reorged, changes: changes.length }) && p.now.getTime() - parent.createdAt.getTime() < CURSOR_RENEW_MS) {
+  if (
+    isUnchanged(parent, { position, trail, reorged: resume.reorged, changes: changes.length }) &&
+    p.now.getTime() - parent.createdAt.getTime() < CURSOR_RENEW_MS
+  ) {
     return { cursor: parent.id, since: parent.createdAt, now: p.now, after: resume.after, changes, more, reorged: false };
   }
   const childId = childCursorId(parent.id, position, trail);

@@ -124,7 +124,13 @@ export function activityFeed(deps: ActivityFeedDeps): (request: ActivityRequest)
       const found =
         waitMs > 0
           ? { result: "bypass" as const }
-          : await cachedAnswer(cache, cache.activity, activityKey(owner, cursor, limit), () => cache.version.snapshot(ACTIVITY_TABLE, owner.toLowerCase()), OWNERS_WAIT_MS);
+          : await cachedAnswer(
+              cache,
+              cache.activity,
+              activityKey(owner, cursor, limit),
+              () => cache.version.snapshot(ACTIVITY_TABLE, owner.toLowerCase()),
+              OWNERS_WAIT_MS,
+            );
       const hit = found.value && entryHoldsAt(found.value, deps.now()) ? found.value : undefined;
       cache.count("activity", hit ? "hit" : found.result === "hit" ? "miss" : found.result);
       if (hit) return activityBody(hit, deps.now());

@@ -168,7 +168,10 @@ export class ActivityWaker {
   }
 
   async #newestPosition(): Promise<bigint> {
-    const row = await this.#reads.selectFrom("activity").select((eb) => eb.fn.max("position").as("position")).executeTakeFirst();
+    const row = await this.#reads
+      .selectFrom("activity")
+      .select((eb) => eb.fn.max("position").as("position"))
+      .executeTakeFirst();
     return row?.position == null ? 0n : BigInt(row.position);
   }
 

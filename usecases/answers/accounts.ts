@@ -234,7 +234,7 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
       const usd = usdOf(token, unitsOf(row.balances[i] ?? "0"));
       poolUsd = poolUsd === null || usd === null ? null : poolUsd + usd;
     });
-    const valueUsd = poolUsd === null || supply === 0n ? null : (poolUsd * Number(formatUnits((balance * 10n ** 18n) / supply, 18)));
+    const valueUsd = poolUsd === null || supply === 0n ? null : poolUsd * Number(formatUnits((balance * 10n ** 18n) / supply, 18));
     return {
       basket: getAddress(row.basket),
       name: row.name,

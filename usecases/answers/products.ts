@@ -31,7 +31,10 @@ export async function productsAnswer({ reads, deployments }: Deps, chain: Servic
 
   const ladderState = known?.ladderStrategy ?? null;
   const listedMarkets = ladderState?.markets.filter((m) => m.listed) ?? [];
-  const marketTokens = await readTokensByAddress(reads, listedMarkets.map((m) => m.token));
+  const marketTokens = await readTokensByAddress(
+    reads,
+    listedMarkets.map((m) => m.token),
+  );
 
   // Ladder strategies appear only while deployed and listed (a market listed on the contract).
   let ladderStrategies: P["ladderStrategies"];
@@ -127,7 +130,13 @@ function strategyPart(
   if (!address) return { available: false, address: null, feeBps: null, paused: null, reason: `The ${name} is not deployed on this chain` };
   if (!chain.ok || !fresh) {
     // The fee is immutable: the last good read still holds. The pause flag does not.
-    return { available: false, address: checksum(address), feeBps: known?.feeBps ?? null, paused: null, reason: `Cannot read the ${name} now: ${chain.ok ? "no state" : chain.error}` };
+    return {
+      available: false,
+      address: checksum(address),
+      feeBps: known?.feeBps ?? null,
+      paused: null,
+      reason: `Cannot read the ${name} now: ${chain.ok ? "no state" : chain.error}`,
+    };
   }
   if (fresh.paused) return { available: false, address: checksum(address), feeBps: fresh.feeBps, paused: true, reason: `The ${name} is paused` };
   return { available: true, address: checksum(address), feeBps: fresh.feeBps, paused: false, reason: undefined };
@@ -146,6 +155,7 @@ function basketsPart(deployments: Deployments, count: number, state: ServiceChai
     zapReason = "the zap quotes buys and sells through the aggregator";
   }
   const available = count > 0 && zapAvailable;
-  const reason = count === 0 ? `No listed basket now; ${zapReason}` : available ? `${count} listed baskets; ${zapReason}` : `${count} listed baskets, but ${zapReason}`;
+  const reason =
+    count === 0 ? `No listed basket now; ${zapReason}` : available ? `${count} listed baskets; ${zapReason}` : `${count} listed baskets, but ${zapReason}`;
   return { available, count, zapAvailable, reason };
 }

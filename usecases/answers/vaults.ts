@@ -123,7 +123,11 @@ export function agentVault(row: VaultRow, deployments: Deployments, harvests: Ha
 /** Every vault agents may use, all families and statuses. */
 export async function agentVaultList({ reads, deployments }: Deps, now: number): Promise<z.infer<typeof AgentVault>[]> {
   const rows = await readAgentVaults(reads);
-  const windows = await readVaultHarvestWindows(reads, rows.map((r) => r.address), now - WINDOW);
+  const windows = await readVaultHarvestWindows(
+    reads,
+    rows.map((r) => r.address),
+    now - WINDOW,
+  );
   const order = (f: string) => FAMILIES.indexOf(familyOf(f));
   return rows
     .map((row) => agentVault(row, deployments, windows.get(row.address.toLowerCase())))
@@ -209,10 +213,7 @@ export async function agentVaultEarnings({ reads, deployments }: Deps, address: 
   // Stock-token income is valued at the token's close of its day (carried forward over quiet days).
   const closes = new Map<number, bigint>();
   if (family === "stock-token") {
-    const [daily, before] = await Promise.all([
-      readDailyCloses(reads, [row.token], firstDay, today),
-      readClosesAt(reads, [row.token], firstDay * DAY - 1),
-    ]);
+    const [daily, before] = await Promise.all([readDailyCloses(reads, [row.token], firstDay, today), readClosesAt(reads, [row.token], firstDay * DAY - 1)]);
     const byDay = new Map(daily.map((d) => [d.day, d.close]));
     let last = before.get(row.token.toLowerCase())?.close ?? daily[0]?.close ?? row.tokenPriceX18 ?? 0n;
     for (let d = firstDay; d <= today; d++) {

@@ -39,16 +39,38 @@ const holdPct = (s: PriceSeries) => pct((s.close[s.length - 1]! / s.open[0]! - 1
 
 export async function gridBacktest(ctx: BacktestContext, i: BacktestInputs["grid"], asOf: number) {
   const { token, series } = await tokenSeries(ctx, i.token, asOf - i.days * DAY, asOf, "10m");
-  const r = backtestGrid(series, { buyPrice: i.buyPrice, sellPrice: i.sellPrice, amountUsd: i.amountUsd, repeat: i.repeat, feeBps: i.feeBps, recordTrades: true });
+  const r = backtestGrid(series, {
+    buyPrice: i.buyPrice,
+    sellPrice: i.sellPrice,
+    amountUsd: i.amountUsd,
+    repeat: i.repeat,
+    feeBps: i.feeBps,
+    recordTrades: true,
+  });
   const listed = r.tradeList.slice(-MAX_LISTED_TRADES);
   return {
     token: tokenRef(token),
-    from: iso(series.start[0]!), to: iso(series.start[series.length - 1]! + 600), candles: series.length, candleMinutes: 10, feeBps: i.feeBps,
+    from: iso(series.start[0]!),
+    to: iso(series.start[series.length - 1]! + 600),
+    candles: series.length,
+    candleMinutes: 10,
+    feeBps: i.feeBps,
     params: { buyPrice: priceString(i.buyPrice), sellPrice: priceString(i.sellPrice), amountUsd: i.amountUsd, repeat: i.repeat, days: i.days },
-    trades: r.trades, buys: r.buys, sells: r.sells, roundTrips: r.roundTrips,
-    feesUsd: usd(r.feesUsd), realisedProfitUsd: usd(r.realisedProfitUsd), profitUsd: usd(r.profitUsd), returnPct: pct(r.returnPct),
-    endValueUsd: usd(r.endValueUsd), endUsdg: usd(r.usdg), endTokens: r.tokens, holdsToken: r.holdsToken, stopped: !r.active,
-    lastClose: r.lastClose, holdReturnPct: holdPct(series),
+    trades: r.trades,
+    buys: r.buys,
+    sells: r.sells,
+    roundTrips: r.roundTrips,
+    feesUsd: usd(r.feesUsd),
+    realisedProfitUsd: usd(r.realisedProfitUsd),
+    profitUsd: usd(r.profitUsd),
+    returnPct: pct(r.returnPct),
+    endValueUsd: usd(r.endValueUsd),
+    endUsdg: usd(r.usdg),
+    endTokens: r.tokens,
+    holdsToken: r.holdsToken,
+    stopped: !r.active,
+    lastClose: r.lastClose,
+    holdReturnPct: holdPct(series),
     tradeList: listed.map((t) => ({ time: iso(t.time), side: t.side, price: t.price, usdg: usd(t.usdg), tokens: t.tokens, feeUsd: usd(t.feeUsd) })),
     tradeListTruncated: listed.length < r.tradeList.length,
     note: NOTE,
@@ -60,52 +82,117 @@ export async function ladderBacktest(ctx: BacktestContext, i: BacktestInputs["la
   const r = backtestLadder(series, { side: i.side, levels: i.levels, feeBps: i.feeBps });
   return {
     token: tokenRef(token),
-    from: iso(series.start[0]!), to: iso(series.start[series.length - 1]! + 600), candles: series.length, candleMinutes: 10, feeBps: i.feeBps, side: i.side, days: i.days,
+    from: iso(series.start[0]!),
+    to: iso(series.start[series.length - 1]! + 600),
+    candles: series.length,
+    candleMinutes: 10,
+    feeBps: i.feeBps,
+    side: i.side,
+    days: i.days,
     levels: r.levels.map((l) => ({
-      price: priceString(l.price), amountUsd: l.amountUsd, filled: l.filled, filledAt: l.filledAt === null ? null : iso(l.filledAt),
-      amountIn: l.amountIn, amountOut: l.amountOut, commission: l.commission, commissionUsd: usd(l.commissionUsd),
+      price: priceString(l.price),
+      amountUsd: l.amountUsd,
+      filled: l.filled,
+      filledAt: l.filledAt === null ? null : iso(l.filledAt),
+      amountIn: l.amountIn,
+      amountOut: l.amountOut,
+      commission: l.commission,
+      commissionUsd: usd(l.commissionUsd),
     })),
-    filledLevels: r.filledLevels, feesUsd: usd(r.feesUsd), startValueUsd: usd(r.startValueUsd), endValueUsd: usd(r.endValueUsd),
-    profitUsd: usd(r.profitUsd), returnPct: pct(r.returnPct), lastClose: r.lastClose, holdReturnPct: holdPct(series),
+    filledLevels: r.filledLevels,
+    feesUsd: usd(r.feesUsd),
+    startValueUsd: usd(r.startValueUsd),
+    endValueUsd: usd(r.endValueUsd),
+    profitUsd: usd(r.profitUsd),
+    returnPct: pct(r.returnPct),
+    lastClose: r.lastClose,
+    holdReturnPct: holdPct(series),
     note: NOTE,
   };
 }
 
 const rangeLine = (l: RangeLine | null) =>
-  l && { buyPrice: priceString(l.buyPrice), sellPrice: priceString(l.sellPrice), gap: l.gap, roundTrips: l.roundTrips, profitUsd: usd(l.profitUsd), returnPct: pct(l.returnPct) };
+  l && {
+    buyPrice: priceString(l.buyPrice),
+    sellPrice: priceString(l.sellPrice),
+    gap: l.gap,
+    roundTrips: l.roundTrips,
+    profitUsd: usd(l.profitUsd),
+    returnPct: pct(l.returnPct),
+  };
 
 export async function ranges(ctx: BacktestContext, i: BacktestInputs["ranges"], asOf: number) {
   const { token, series } = await tokenSeries(ctx, i.token, asOf - i.days * DAY, asOf, "10m");
   const r = findRanges(series, { amountUsd: i.amountUsd, feeBps: i.feeBps });
   return {
     token: tokenRef(token),
-    from: iso(series.start[0]!), to: iso(series.start[series.length - 1]! + 600), candles: series.length, days: i.days, feeBps: i.feeBps, amountUsd: i.amountUsd,
-    low: r.low, high: r.high,
+    from: iso(series.start[0]!),
+    to: iso(series.start[series.length - 1]! + 600),
+    candles: series.length,
+    days: i.days,
+    feeBps: i.feeBps,
+    amountUsd: i.amountUsd,
+    low: r.low,
+    high: r.high,
     gaps: r.gaps.map((g) => ({ gap: g.gap, byRoundTrips: rangeLine(g.byRoundTrips), byProfit: rangeLine(g.byProfit) })),
-    bestByRoundTrips: rangeLine(r.bestByRoundTrips), bestByProfit: rangeLine(r.bestByProfit),
+    bestByRoundTrips: rangeLine(r.bestByRoundTrips),
+    bestByProfit: rangeLine(r.bestByProfit),
     note: NOTE,
   };
 }
 
 /** A plan's lines as a grid prepare body: with `owner` added, POST /v1/agent/prepare/grid opens them. */
 export const gridLines = (token: string, l: GridLines | null) =>
-  l && { action: "open" as const, token: getAddress(token), buyPrice: priceString(l.buyPrice), sellPrice: priceString(l.sellPrice), amountUsdg: String(l.amountUsdg), gap: pct(l.gap * 10000) / 10000 };
+  l && {
+    action: "open" as const,
+    token: getAddress(token),
+    buyPrice: priceString(l.buyPrice),
+    sellPrice: priceString(l.sellPrice),
+    amountUsdg: String(l.amountUsdg),
+    gap: pct(l.gap * 10000) / 10000,
+  };
 
 /** The grid plan's answer shape (also each entry of the grid scan). */
 export function gridPlanAnswer(token: ChartedToken, plan: GridPlan, days: number) {
   return {
     token: tokenRef(token),
-    verdict: plan.verdict, reasons: plan.reasons, feeBps: plan.feeBps, minGap: plan.minGap, days, windowDays: plan.windowDays,
+    verdict: plan.verdict,
+    reasons: plan.reasons,
+    feeBps: plan.feeBps,
+    minGap: plan.minGap,
+    days,
+    windowDays: plan.windowDays,
     lastClose: plan.lastClose,
-    today: gridLines(token.address, plan.today), tighter: gridLines(token.address, plan.tighter), wider: gridLines(token.address, plan.wider),
+    today: gridLines(token.address, plan.today),
+    tighter: gridLines(token.address, plan.tighter),
+    wider: gridLines(token.address, plan.wider),
     windows: plan.windows.map((w) => ({
-      from: iso(w.from), to: iso(w.to), buyPrice: priceString(w.buyPrice), sellPrice: priceString(w.sellPrice), gap: w.gap,
-      roundTrips: w.roundTrips, profitUsd: usd(w.profitUsd), returnPct: pct(w.returnPct), holdReturnPct: pct(w.holdReturnPct),
+      from: iso(w.from),
+      to: iso(w.to),
+      buyPrice: priceString(w.buyPrice),
+      sellPrice: priceString(w.sellPrice),
+      gap: w.gap,
+      roundTrips: w.roundTrips,
+      profitUsd: usd(w.profitUsd),
+      returnPct: pct(w.returnPct),
+      holdReturnPct: pct(w.holdReturnPct),
     })),
     averageReturnPct: plan.averageReturnPct === null ? null : pct(plan.averageReturnPct),
     worstReturnPct: plan.worstReturnPct === null ? null : pct(plan.worstReturnPct),
     positiveWindows: plan.positiveWindows,
-    prepare: plan.today ? { route: "/v1/agent/prepare/grid", body: { action: "open", token: getAddress(token.address), buyPrice: priceString(plan.today.buyPrice), sellPrice: priceString(plan.today.sellPrice), amountUsdg: String(plan.today.amountUsdg), repeat: true } } : null,
+    prepare: plan.today
+      ? {
+          route: "/v1/agent/prepare/grid",
+          body: {
+            action: "open",
+            token: getAddress(token.address),
+            buyPrice: priceString(plan.today.buyPrice),
+            sellPrice: priceString(plan.today.sellPrice),
+            amountUsdg: String(plan.today.amountUsdg),
+            repeat: true,
+          },
+        }
+      : null,
   };
 }
 
@@ -116,7 +203,12 @@ export async function gridPlan(ctx: BacktestContext, i: BacktestInputs["grid-pla
 
 /** The ladder-strategy prepare body of the dip ladder's lines (the caller adds `owner`). */
 export function dipPrepareBody(token: string, lines: DipLine[]) {
-  return { action: "open", token: getAddress(token), legs: lines.map((l) => ({ buyPrice: priceString(l.buyPrice), sellPrice: priceString(l.sellPrice), amount: usd(l.amountUsd).toFixed(2) })), repeat: true };
+  return {
+    action: "open",
+    token: getAddress(token),
+    legs: lines.map((l) => ({ buyPrice: priceString(l.buyPrice), sellPrice: priceString(l.sellPrice), amount: usd(l.amountUsd).toFixed(2) })),
+    repeat: true,
+  };
 }
 
 /** The ladder plan's answer shape (also each entry of the ladder scan). */
@@ -125,14 +217,32 @@ export function ladderPlanAnswer(token: ChartedToken, series: PriceSeries, asOf:
   const rec = plan.record;
   return {
     token: tokenRef(token),
-    verdict: plan.verdict, reasons: plan.reasons, warnings: plan.warnings, feeBps, amountUsd, lastClose: plan.lastClose,
+    verdict: plan.verdict,
+    reasons: plan.reasons,
+    warnings: plan.warnings,
+    feeBps,
+    amountUsd,
+    lastClose: plan.lastClose,
     record: {
-      starts: rec.starts, completeStarts: rec.completeStarts, positiveStarts: rec.positiveStarts, startsWithFill: rec.startsWithFill,
+      starts: rec.starts,
+      completeStarts: rec.completeStarts,
+      positiveStarts: rec.positiveStarts,
+      startsWithFill: rec.startsWithFill,
       averageReturnPct: rec.averageReturnPct === null ? null : pct(rec.averageReturnPct),
       worstReturnPct: rec.worstReturnPct === null ? null : pct(rec.worstReturnPct),
       bestReturnPct: rec.bestReturnPct === null ? null : pct(rec.bestReturnPct),
       averageHoldReturnPct: rec.averageHoldReturnPct === null ? null : pct(rec.averageHoldReturnPct),
-      runs: rec.runs.map((r) => ({ start: iso(r.start), end: iso(r.end), complete: r.complete, startPrice: r.startPrice, buys: r.buys, sells: r.sells, endValueUsd: usd(r.endValueUsd), returnPct: pct(r.returnPct), holdReturnPct: pct(r.holdReturnPct) })),
+      runs: rec.runs.map((r) => ({
+        start: iso(r.start),
+        end: iso(r.end),
+        complete: r.complete,
+        startPrice: r.startPrice,
+        buys: r.buys,
+        sells: r.sells,
+        endValueUsd: usd(r.endValueUsd),
+        returnPct: pct(r.returnPct),
+        holdReturnPct: pct(r.holdReturnPct),
+      })),
     },
     today: plan.today.map((l) => ({ buyPrice: priceString(l.buyPrice), sellPrice: priceString(l.sellPrice), amountUsd: usd(l.amountUsd) })),
     prepare: plan.today.length ? { route: "/v1/agent/prepare/ladder-strategy", body: dipPrepareBody(token.address, plan.today) } : null,

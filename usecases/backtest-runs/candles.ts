@@ -21,8 +21,22 @@ export async function loadSeries(reads: Kysely<Projections>, token: string, from
   const a = Math.floor(from / size) * size;
   const b = Math.floor(to / size) * size;
   const [rows, before] = await Promise.all([
-    reads.selectFrom(table).select([...columns]).where("token", "=", t).where("start", ">=", a).where("start", "<=", b).orderBy("start", "asc").execute(),
-    reads.selectFrom(table).select([...columns]).where("token", "=", t).where("start", "<", a).orderBy("start", "desc").limit(1).executeTakeFirst(),
+    reads
+      .selectFrom(table)
+      .select([...columns])
+      .where("token", "=", t)
+      .where("start", ">=", a)
+      .where("start", "<=", b)
+      .orderBy("start", "asc")
+      .execute(),
+    reads
+      .selectFrom(table)
+      .select([...columns])
+      .where("token", "=", t)
+      .where("start", "<", a)
+      .orderBy("start", "desc")
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   const filled = fillCandles(rows as CandleIn[], { from: a, to: b, step: size, carryIn: before as CandleIn | undefined });
   return toSeries(filled.map((c) => ({ start: c.start, open: toNumber(c.open), high: toNumber(c.high), low: toNumber(c.low), close: toNumber(c.close) })));
@@ -47,11 +61,30 @@ export async function readChartedToken(reads: Kysely<Projections>, token: string
 }
 
 /** Share price (assets per share, unscaled) of vaults at each snapshot in [from, to], oldest first, plus the last one before. */
-export async function readVaultSharePrices(reads: Kysely<Projections>, vault: string, from: number, to: number): Promise<{ timestamp: number; sharePrice: number }[]> {
+export async function readVaultSharePrices(
+  reads: Kysely<Projections>,
+  vault: string,
+  from: number,
+  to: number,
+): Promise<{ timestamp: number; sharePrice: number }[]> {
   const v = vault.toLowerCase() as `0x${string}`;
   const [rows, before] = await Promise.all([
-    reads.selectFrom("vaultSnapshot").select(["timestamp", "totalAssets", "totalSupply"]).where("vault", "=", v).where("timestamp", ">=", from).where("timestamp", "<=", to).orderBy("timestamp", "asc").execute(),
-    reads.selectFrom("vaultSnapshot").select(["timestamp", "totalAssets", "totalSupply"]).where("vault", "=", v).where("timestamp", "<", from).orderBy("timestamp", "desc").limit(1).executeTakeFirst(),
+    reads
+      .selectFrom("vaultSnapshot")
+      .select(["timestamp", "totalAssets", "totalSupply"])
+      .where("vault", "=", v)
+      .where("timestamp", ">=", from)
+      .where("timestamp", "<=", to)
+      .orderBy("timestamp", "asc")
+      .execute(),
+    reads
+      .selectFrom("vaultSnapshot")
+      .select(["timestamp", "totalAssets", "totalSupply"])
+      .where("vault", "=", v)
+      .where("timestamp", "<", from)
+      .orderBy("timestamp", "desc")
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   return [...(before ? [before] : []), ...rows]
     .filter((r) => r.totalSupply > 0n)

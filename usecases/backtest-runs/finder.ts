@@ -12,8 +12,14 @@ import { planGrid } from "../../domain/backtest/grid-plan.js";
 import { seriesBetween } from "../../domain/backtest/series.js";
 import { ApiError } from "../../domain/errors.js";
 import {
-  BOARD_BUDGET_USD, MAX_PERIOD_DAYS, rankBoard, tokenPeriodResults, vaultPeriodResults,
-  type BoardEntry, type FinderStyle, type PeriodResult,
+  BOARD_BUDGET_USD,
+  MAX_PERIOD_DAYS,
+  rankBoard,
+  tokenPeriodResults,
+  vaultPeriodResults,
+  type BoardEntry,
+  type FinderStyle,
+  type PeriodResult,
 } from "../../domain/strategy-finder/board.js";
 import { loadSeries, readChartedTokens, readVaultSharePrices, type ChartedToken } from "./candles.js";
 import type { FinderBacktestInput } from "./jobs.js";
@@ -39,8 +45,19 @@ export type BoardToken = {
   lastClose: number;
   results: PeriodResult[];
   walkForward: {
-    grid: { windowDays: number; windows: { from: string; to: string; returnPct: number; holdReturnPct: number; roundTrips: number }[]; averageReturnPct: number | null; worstReturnPct: number | null; positiveWindows: number };
-    dipLadder: { starts: { start: string; end: string; complete: boolean; returnPct: number; holdReturnPct: number }[]; averageReturnPct: number | null; worstReturnPct: number | null; positiveStarts: number };
+    grid: {
+      windowDays: number;
+      windows: { from: string; to: string; returnPct: number; holdReturnPct: number; roundTrips: number }[];
+      averageReturnPct: number | null;
+      worstReturnPct: number | null;
+      positiveWindows: number;
+    };
+    dipLadder: {
+      starts: { start: string; end: string; complete: boolean; returnPct: number; holdReturnPct: number }[];
+      averageReturnPct: number | null;
+      worstReturnPct: number | null;
+      positiveStarts: number;
+    };
   };
   /** Trades of the grid over the latest 7-day window (or the longest one there is). */
   latestTrades: { time: string; side: "buy" | "sell"; price: number; usdg: number }[];
@@ -60,7 +77,13 @@ export async function runFinderBoard(ctx: ScanContext): Promise<BoardPayload> {
   const now = ctx.now();
   const asOf = asOfBucket(now);
   const fees = await ctx.fees();
-  const board: BoardPayload = { asOf: iso(asOf), asOfUnix: asOf, fees: { gridFeeBps: fees.gridFeeBps, ladderFeeBps: fees.ladderFeeBps }, tokens: [], vaults: [] };
+  const board: BoardPayload = {
+    asOf: iso(asOf),
+    asOfUnix: asOf,
+    fees: { gridFeeBps: fees.gridFeeBps, ladderFeeBps: fees.ladderFeeBps },
+    tokens: [],
+    vaults: [],
+  };
   const tokens = await readChartedTokens(ctx.reads);
   const byAddress = new Map(tokens.map((t) => [t.address.toLowerCase(), t]));
   const holdFns = new Map<string, (from: number) => number | null>();
@@ -77,7 +100,14 @@ export async function runFinderBoard(ctx: ScanContext): Promise<BoardPayload> {
     const results = tokenPeriodResults(s, asOf, fees);
     const latest = results.filter((r) => r.style === "grid" && r.periodDays <= 7).at(-1);
     const trades = latest
-      ? backtestGrid(seriesBetween(s, latest.from, asOf + 1), { buyPrice: latest.buyPrice!, sellPrice: latest.sellPrice!, amountUsd: BOARD_BUDGET_USD, repeat: true, feeBps: fees.gridFeeBps, recordTrades: true }).tradeList
+      ? backtestGrid(seriesBetween(s, latest.from, asOf + 1), {
+          buyPrice: latest.buyPrice!,
+          sellPrice: latest.sellPrice!,
+          amountUsd: BOARD_BUDGET_USD,
+          repeat: true,
+          feeBps: fees.gridFeeBps,
+          recordTrades: true,
+        }).tradeList
       : [];
     board.tokens.push({
       token: tokenRef(token),
@@ -86,13 +116,25 @@ export async function runFinderBoard(ctx: ScanContext): Promise<BoardPayload> {
       walkForward: {
         grid: {
           windowDays: plan.windowDays,
-          windows: plan.windows.map((w) => ({ from: iso(w.from), to: iso(w.to), returnPct: pct(w.returnPct), holdReturnPct: pct(w.holdReturnPct), roundTrips: w.roundTrips })),
+          windows: plan.windows.map((w) => ({
+            from: iso(w.from),
+            to: iso(w.to),
+            returnPct: pct(w.returnPct),
+            holdReturnPct: pct(w.holdReturnPct),
+            roundTrips: w.roundTrips,
+          })),
           averageReturnPct: plan.averageReturnPct === null ? null : pct(plan.averageReturnPct),
           worstReturnPct: plan.worstReturnPct === null ? null : pct(plan.worstReturnPct),
           positiveWindows: plan.positiveWindows,
         },
         dipLadder: {
-          starts: record.runs.map((r) => ({ start: iso(r.start), end: iso(r.end), complete: r.complete, returnPct: pct(r.returnPct), holdReturnPct: pct(r.holdReturnPct) })),
+          starts: record.runs.map((r) => ({
+            start: iso(r.start),
+            end: iso(r.end),
+            complete: r.complete,
+            returnPct: pct(r.returnPct),
+            holdReturnPct: pct(r.holdReturnPct),
+          })),
           averageReturnPct: record.averageReturnPct === null ? null : pct(record.averageReturnPct),
           worstReturnPct: record.worstReturnPct === null ? null : pct(record.worstReturnPct),
           positiveStarts: record.positiveStarts,
@@ -106,7 +148,8 @@ export async function runFinderBoard(ctx: ScanContext): Promise<BoardPayload> {
     const token = byAddress.get(v.token.toLowerCase());
     const hold = holdFns.get(v.token.toLowerCase()) ?? (() => null);
     const results = vaultPeriodResults(prices, asOf, hold);
-    if (results.length) board.vaults.push({ vault: { address: getAddress(v.address), name: v.name, family: v.family }, token: token ? tokenRef(token) : null, results });
+    if (results.length)
+      board.vaults.push({ vault: { address: getAddress(v.address), name: v.name, family: v.family }, token: token ? tokenRef(token) : null, results });
   }
   await storeScan(ctx.db, "strategy-finder", "board", board, now, chain);
   await recordPicks(ctx, board);
@@ -116,31 +159,58 @@ export async function runFinderBoard(ctx: ScanContext): Promise<BoardPayload> {
 
 function boardEntries(board: BoardPayload): BoardEntry<Subject>[] {
   const out: BoardEntry<Subject>[] = [];
-  for (const t of board.tokens) for (const r of t.results) out.push({ key: t.token.address, category: t.token.category, result: r, subject: { kind: "token", token: t.token } });
-  for (const v of board.vaults) for (const r of v.results) out.push({ key: v.vault.address, category: v.token?.category ?? "unclassified", result: r, subject: { kind: "vault", vault: v.vault, token: v.token } });
+  for (const t of board.tokens)
+    for (const r of t.results) out.push({ key: t.token.address, category: t.token.category, result: r, subject: { kind: "token", token: t.token } });
+  for (const v of board.vaults)
+    for (const r of v.results)
+      out.push({ key: v.vault.address, category: v.token?.category ?? "unclassified", result: r, subject: { kind: "vault", vault: v.vault, token: v.token } });
   return out;
 }
 
 /** Run parameters of a result: the prepare route and body (the caller adds `owner`). */
 export function runParameters(r: PeriodResult, subject: Subject, budgetUsd: number, ladderFeeBps: number, lastClose: number | null) {
   if (r.style === "grid" && subject.kind === "token") {
-    return { route: "/v1/agent/prepare/grid", body: { action: "open", token: subject.token.address, buyPrice: priceString(r.buyPrice!), sellPrice: priceString(r.sellPrice!), amountUsdg: usd(budgetUsd).toFixed(2), repeat: true } as Record<string, unknown> };
+    return {
+      route: "/v1/agent/prepare/grid",
+      body: {
+        action: "open",
+        token: subject.token.address,
+        buyPrice: priceString(r.buyPrice!),
+        sellPrice: priceString(r.sellPrice!),
+        amountUsdg: usd(budgetUsd).toFixed(2),
+        repeat: true,
+      } as Record<string, unknown>,
+    };
   }
   if (r.style === "dip-ladder" && subject.kind === "token") {
     // Today's lines: from the latest close (the result's own start price is in the past).
-    return { route: "/v1/agent/prepare/ladder-strategy", body: dipPrepareBody(subject.token.address, dipLadderLines(lastClose ?? r.startPrice!, budgetUsd, ladderFeeBps)) as Record<string, unknown> };
+    return {
+      route: "/v1/agent/prepare/ladder-strategy",
+      body: dipPrepareBody(subject.token.address, dipLadderLines(lastClose ?? r.startPrice!, budgetUsd, ladderFeeBps)) as Record<string, unknown>,
+    };
   }
   const vault = subject.kind === "vault" ? subject.vault.address : "";
   return { route: "/v1/agent/prepare/vault-deposit", body: { vault, amount: usd(budgetUsd).toFixed(2) } as Record<string, unknown> };
 }
 
 function nextSteps(r: PeriodResult, subject: Subject): string[] {
-  if (subject.kind === "vault") return [`Read the vault: GET /v1/agent/vaults/${subject.vault.address}`, "Deposit: POST /v1/agent/prepare/vault-deposit with the run parameters and your owner address"];
+  if (subject.kind === "vault")
+    return [
+      `Read the vault: GET /v1/agent/vaults/${subject.vault.address}`,
+      "Deposit: POST /v1/agent/prepare/vault-deposit with the run parameters and your owner address",
+    ];
   const t = subject.token.address;
   if (r.style === "grid") {
-    return [`Check today's lines: GET /v1/agent/grid/plan?token=${t}`, "Replay them: POST /v1/agent/backtest/grid", "Open: POST /v1/agent/prepare/grid with the run parameters (lines from the latest window; re-plan first) and your owner address"];
+    return [
+      `Check today's lines: GET /v1/agent/grid/plan?token=${t}`,
+      "Replay them: POST /v1/agent/backtest/grid",
+      "Open: POST /v1/agent/prepare/grid with the run parameters (lines from the latest window; re-plan first) and your owner address",
+    ];
   }
-  return [`Check today's lines: GET /v1/agent/ladder/plan?token=${t}`, "Open: POST /v1/agent/prepare/ladder-strategy with the prepare body of the ladder plan (today's lines) and your owner address"];
+  return [
+    `Check today's lines: GET /v1/agent/ladder/plan?token=${t}`,
+    "Open: POST /v1/agent/prepare/ladder-strategy with the prepare body of the ladder plan (today's lines) and your owner address",
+  ];
 }
 
 export type BoardQuery = { budgetUsd: number; periodDays: number; token?: string; category?: string; strategy?: FinderStyle };
@@ -148,14 +218,26 @@ export type BoardQuery = { budgetUsd: number; periodDays: number; token?: string
 /** GET /v1/strategy-finder from the stored board. */
 export async function boardAnswer(db: Kysely<Database>, q: BoardQuery, chain?: string) {
   const { payload: board } = await readScan<BoardPayload>(db, "strategy-finder", "board", chain);
-  const key = q.token ? board.tokens.find((t) => t.token.address.toLowerCase() === q.token!.toLowerCase())?.token.address ?? getAddress(q.token) : undefined;
+  const key = q.token ? (board.tokens.find((t) => t.token.address.toLowerCase() === q.token!.toLowerCase())?.token.address ?? getAddress(q.token)) : undefined;
   const ranked = rankBoard(boardEntries(board), { periodDays: q.periodDays, style: q.strategy, key, category: q.category });
   const walk = (e: BoardEntry<Subject>) => {
     if (e.subject.kind === "vault") return null;
     const t = board.tokens.find((x) => x.token.address === e.key)!;
     return e.result.style === "grid"
-      ? { kind: "grid-weekly", windows: t.walkForward.grid.windows.length, averageReturnPct: t.walkForward.grid.averageReturnPct, worstReturnPct: t.walkForward.grid.worstReturnPct, positive: t.walkForward.grid.positiveWindows }
-      : { kind: "dip-ladder-starts", windows: t.walkForward.dipLadder.starts.length, averageReturnPct: t.walkForward.dipLadder.averageReturnPct, worstReturnPct: t.walkForward.dipLadder.worstReturnPct, positive: t.walkForward.dipLadder.positiveStarts };
+      ? {
+          kind: "grid-weekly",
+          windows: t.walkForward.grid.windows.length,
+          averageReturnPct: t.walkForward.grid.averageReturnPct,
+          worstReturnPct: t.walkForward.grid.worstReturnPct,
+          positive: t.walkForward.grid.positiveWindows,
+        }
+      : {
+          kind: "dip-ladder-starts",
+          windows: t.walkForward.dipLadder.starts.length,
+          averageReturnPct: t.walkForward.dipLadder.averageReturnPct,
+          worstReturnPct: t.walkForward.dipLadder.worstReturnPct,
+          positive: t.walkForward.dipLadder.positiveStarts,
+        };
   };
   return {
     asOf: board.asOf,
@@ -180,9 +262,15 @@ export async function boardAnswer(db: Kysely<Database>, q: BoardQuery, chain?: s
 
 function resultFigures(r: PeriodResult, budgetUsd: number) {
   return {
-    style: r.style, from: iso(r.from), to: iso(r.to), periodDays: r.periodDays,
-    returnPct: pct(r.returnPct), pnlUsd: usd((budgetUsd * r.returnPct) / 100),
-    holdReturnPct: pct(r.holdReturnPct), holdPnlUsd: usd((budgetUsd * r.holdReturnPct) / 100), trades: r.trades,
+    style: r.style,
+    from: iso(r.from),
+    to: iso(r.to),
+    periodDays: r.periodDays,
+    returnPct: pct(r.returnPct),
+    pnlUsd: usd((budgetUsd * r.returnPct) / 100),
+    holdReturnPct: pct(r.holdReturnPct),
+    holdPnlUsd: usd((budgetUsd * r.holdReturnPct) / 100),
+    trades: r.trades,
   };
 }
 
@@ -197,14 +285,25 @@ export async function tokenAnswer(db: Kysely<Database>, token: string, periodDay
     const r = at(style, periodDays) ?? t.results.filter((x) => x.style === style && x.periodDays < periodDays).at(-1) ?? null;
     return {
       style,
-      result: r && { ...resultFigures(r, budgetUsd), run: runParameters(r, subject, budgetUsd, board.fees.ladderFeeBps, t.lastClose), nextSteps: nextSteps(r, subject) },
+      result: r && {
+        ...resultFigures(r, budgetUsd),
+        run: runParameters(r, subject, budgetUsd, board.fees.ladderFeeBps, t.lastClose),
+        nextSteps: nextSteps(r, subject),
+      },
       chips: CHIP_PERIODS.map((n) => {
         const c = at(style, n);
         return { period: `${n}d`, returnPct: c ? pct(c.returnPct) : null, holdReturnPct: c ? pct(c.holdReturnPct) : null };
       }),
-      walkForward: style === "grid"
-        ? t.walkForward.grid.windows.map((w) => ({ start: w.from, end: w.to, complete: true, returnPct: w.returnPct, holdReturnPct: w.holdReturnPct }))
-        : t.walkForward.dipLadder.starts.map((s) => ({ start: s.start, end: s.end, complete: s.complete, returnPct: s.returnPct, holdReturnPct: s.holdReturnPct })),
+      walkForward:
+        style === "grid"
+          ? t.walkForward.grid.windows.map((w) => ({ start: w.from, end: w.to, complete: true, returnPct: w.returnPct, holdReturnPct: w.holdReturnPct }))
+          : t.walkForward.dipLadder.starts.map((s) => ({
+              start: s.start,
+              end: s.end,
+              complete: s.complete,
+              returnPct: s.returnPct,
+              holdReturnPct: s.holdReturnPct,
+            })),
       latestTrades: style === "grid" ? t.latestTrades : [],
     };
   });
@@ -219,7 +318,9 @@ async function recordPicks(ctx: ScanContext, board: BoardPayload) {
   const day = dayOf(board.asOfUnix);
   const existing = await ctx.db.selectFrom("strategy_pick").select("id").where("day", "=", day).executeTakeFirst();
   if (existing) return;
-  const ranked = rankBoard(boardEntries(board), { periodDays: 7 }).entries.filter((e) => e.subject.kind === "token" && e.result.returnPct > 0).slice(0, PICKS_PER_DAY);
+  const ranked = rankBoard(boardEntries(board), { periodDays: 7 })
+    .entries.filter((e) => e.subject.kind === "token" && e.result.returnPct > 0)
+    .slice(0, PICKS_PER_DAY);
   if (!ranked.length) return;
   const rows = [];
   for (const [i, e] of ranked.entries()) {
@@ -228,11 +329,25 @@ async function recordPicks(ctx: ScanContext, board: BoardPayload) {
     if (!token || s.length === 0) continue;
     const params = e.result.style === "grid" ? { buyPrice: e.result.buyPrice!, sellPrice: e.result.sellPrice! } : { startPrice: s.close[s.length - 1]! };
     rows.push({
-      id: createHash("sha256").update(`${day}:${i}`).digest("hex").slice(0, 24), day, rank: i + 1, style: e.result.style, token: e.key.toLowerCase(), symbol: token.symbol,
-      period_days: e.result.periodDays, params, board_return_pct: e.result.returnPct, start_price: s.close[s.length - 1]!, started_at: new Date(board.asOfUnix * 1000),
+      id: createHash("sha256").update(`${day}:${i}`).digest("hex").slice(0, 24),
+      day,
+      rank: i + 1,
+      style: e.result.style,
+      token: e.key.toLowerCase(),
+      symbol: token.symbol,
+      period_days: e.result.periodDays,
+      params,
+      board_return_pct: e.result.returnPct,
+      start_price: s.close[s.length - 1]!,
+      started_at: new Date(board.asOfUnix * 1000),
     });
   }
-  if (rows.length) await ctx.db.insertInto("strategy_pick").values(rows).onConflict((oc) => oc.doNothing()).execute();
+  if (rows.length)
+    await ctx.db
+      .insertInto("strategy_pick")
+      .values(rows)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
 }
 
 /** Follows every pick not yet 7 days old on paper, from its start to now (or its 7th day). */
@@ -249,7 +364,13 @@ async function followPicks(ctx: ScanContext, asOf: number) {
     let returnPct: number;
     let trades: number;
     if (p.style === "grid") {
-      const r = backtestGrid(s, { buyPrice: params.buyPrice!, sellPrice: params.sellPrice!, amountUsd: BOARD_BUDGET_USD, repeat: true, feeBps: fees.gridFeeBps });
+      const r = backtestGrid(s, {
+        buyPrice: params.buyPrice!,
+        sellPrice: params.sellPrice!,
+        amountUsd: BOARD_BUDGET_USD,
+        repeat: true,
+        feeBps: fees.gridFeeBps,
+      });
       [returnPct, trades] = [r.returnPct, r.trades];
     } else {
       const r = runDipLadder(s, start, end + 1, BOARD_BUDGET_USD, fees.ladderFeeBps);
@@ -258,7 +379,11 @@ async function followPicks(ctx: ScanContext, asOf: number) {
     }
     const hold = (s.close[s.length - 1]! / p.start_price - 1) * 100;
     const done = end >= start + PAPER_DAYS * DAY;
-    await ctx.db.updateTable("strategy_pick").set({ paper: { returnPct, holdReturnPct: hold, trades, followedUntil: iso(end) }, done }).where("id", "=", p.id).execute();
+    await ctx.db
+      .updateTable("strategy_pick")
+      .set({ paper: { returnPct, holdReturnPct: hold, trades, followedUntil: iso(end) }, done })
+      .where("id", "=", p.id)
+      .execute();
   }
 }
 
@@ -283,8 +408,14 @@ export async function trackRecordAnswer(db: Kysely<Database>) {
     picks: rows.map((r) => {
       const paper = r.paper as { returnPct: number; holdReturnPct: number; trades: number; followedUntil: string } | null;
       return {
-        day: r.day, rank: r.rank, style: r.style, token: { address: getAddress(r.token), symbol: r.symbol }, periodDays: r.period_days,
-        boardReturnPct: pct(r.board_return_pct), startPrice: r.start_price, startedAt: new Date(r.started_at).toISOString(),
+        day: r.day,
+        rank: r.rank,
+        style: r.style,
+        token: { address: getAddress(r.token), symbol: r.symbol },
+        periodDays: r.period_days,
+        boardReturnPct: pct(r.board_return_pct),
+        startPrice: r.start_price,
+        startedAt: new Date(r.started_at).toISOString(),
         params: Object.fromEntries(Object.entries(r.params).map(([k, v]) => [k, priceString(Number(v))])),
         paper: paper && { returnPct: pct(paper.returnPct), holdReturnPct: pct(paper.holdReturnPct), trades: paper.trades, followedUntil: paper.followedUntil },
         done: r.done,
@@ -306,25 +437,67 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
       const plan = planGrid(series, { amountUsd: i.budgetUsd, feeBps: i.feeBps, now: asOf, days });
       const pick = i.variant === "tighter" ? plan.tighter : i.variant === "wider" ? plan.wider : plan.today;
       return {
-        mode: "walk-forward" as const, token: tokenRef(token), strategy: i.strategy, variant: i.variant ?? "standard", budgetUsd: i.budgetUsd, days, feeBps: i.feeBps,
-        verdict: plan.verdict, reasons: plan.reasons,
-        starts: plan.windows.map((w) => ({ start: iso(w.from), end: iso(w.to), returnPct: pct(w.returnPct), pnlUsd: usd(w.profitUsd), holdReturnPct: pct(w.holdReturnPct), trades: w.roundTrips * 2 })),
+        mode: "walk-forward" as const,
+        token: tokenRef(token),
+        strategy: i.strategy,
+        variant: i.variant ?? "standard",
+        budgetUsd: i.budgetUsd,
+        days,
+        feeBps: i.feeBps,
+        verdict: plan.verdict,
+        reasons: plan.reasons,
+        starts: plan.windows.map((w) => ({
+          start: iso(w.from),
+          end: iso(w.to),
+          returnPct: pct(w.returnPct),
+          pnlUsd: usd(w.profitUsd),
+          holdReturnPct: pct(w.holdReturnPct),
+          trades: w.roundTrips * 2,
+        })),
         averageReturnPct: plan.averageReturnPct === null ? null : pct(plan.averageReturnPct),
         worstReturnPct: plan.worstReturnPct === null ? null : pct(plan.worstReturnPct),
-        run: pick ? { route: "/v1/agent/prepare/grid", body: { action: "open", token: tokenRef(token).address, buyPrice: priceString(pick.buyPrice), sellPrice: priceString(pick.sellPrice), amountUsdg: usd(i.budgetUsd).toFixed(2), repeat: true } as Record<string, unknown> } : null,
+        run: pick
+          ? {
+              route: "/v1/agent/prepare/grid",
+              body: {
+                action: "open",
+                token: tokenRef(token).address,
+                buyPrice: priceString(pick.buyPrice),
+                sellPrice: priceString(pick.sellPrice),
+                amountUsdg: usd(i.budgetUsd).toFixed(2),
+                repeat: true,
+              } as Record<string, unknown>,
+            }
+          : null,
         note: NOTE,
       };
     }
     const rec = dipLadderRecord(series, asOf, i.budgetUsd, i.feeBps);
     const last = series.close[series.length - 1]!;
     return {
-      mode: "walk-forward" as const, token: tokenRef(token), strategy: i.strategy, variant: i.variant ?? "standard", budgetUsd: i.budgetUsd, days, feeBps: i.feeBps,
+      mode: "walk-forward" as const,
+      token: tokenRef(token),
+      strategy: i.strategy,
+      variant: i.variant ?? "standard",
+      budgetUsd: i.budgetUsd,
+      days,
+      feeBps: i.feeBps,
       verdict: rec.starts === 0 ? ("none" as const) : rec.averageReturnPct! > 0 ? ("good" as const) : ("weak" as const),
       reasons: [`${rec.positiveStarts} of ${rec.starts} starts ended above the budget`],
-      starts: rec.runs.map((r) => ({ start: iso(r.start), end: iso(r.end), returnPct: pct(r.returnPct), pnlUsd: usd(r.profitUsd), holdReturnPct: pct(r.holdReturnPct), trades: r.buys + r.sells })),
+      starts: rec.runs.map((r) => ({
+        start: iso(r.start),
+        end: iso(r.end),
+        returnPct: pct(r.returnPct),
+        pnlUsd: usd(r.profitUsd),
+        holdReturnPct: pct(r.holdReturnPct),
+        trades: r.buys + r.sells,
+      })),
       averageReturnPct: rec.averageReturnPct === null ? null : pct(rec.averageReturnPct),
       worstReturnPct: rec.worstReturnPct === null ? null : pct(rec.worstReturnPct),
-      run: { route: "/v1/agent/prepare/ladder-strategy", body: dipPrepareBody(token.address, dipLadderLines(last, i.budgetUsd, i.feeBps)) as Record<string, unknown> },
+      run: {
+        route: "/v1/agent/prepare/ladder-strategy",
+        body: dipPrepareBody(token.address, dipLadderLines(last, i.budgetUsd, i.feeBps)) as Record<string, unknown>,
+      },
       note: NOTE,
     };
   }
@@ -334,12 +507,26 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
   if (i.strategy === "grid") {
     const buy = i.settings?.buyPrice;
     const sell = i.settings?.sellPrice;
-    if (buy === undefined || sell === undefined || !(sell > buy)) throw new ApiError("INVALID_REQUEST", "settings: a grid needs buyPrice and sellPrice, sellPrice above buyPrice");
+    if (buy === undefined || sell === undefined || !(sell > buy))
+      throw new ApiError("INVALID_REQUEST", "settings: a grid needs buyPrice and sellPrice, sellPrice above buyPrice");
     const r = backtestGrid(series, { buyPrice: buy, sellPrice: sell, amountUsd: i.budgetUsd, repeat: true, feeBps: i.feeBps });
     return {
-      mode: "fixed" as const, token: tokenRef(token), strategy: i.strategy, budgetUsd: i.budgetUsd, period: `${periodDays}d`, feeBps: i.feeBps,
-      from: iso(series.start[0]!), to: iso(asOf), returnPct: pct(r.returnPct), pnlUsd: usd(r.profitUsd), holdReturnPct: pct(hold), holdPnlUsd: usd((i.budgetUsd * hold) / 100),
-      trades: r.trades, roundTrips: r.roundTrips, feesUsd: usd(r.feesUsd), note: NOTE,
+      mode: "fixed" as const,
+      token: tokenRef(token),
+      strategy: i.strategy,
+      budgetUsd: i.budgetUsd,
+      period: `${periodDays}d`,
+      feeBps: i.feeBps,
+      from: iso(series.start[0]!),
+      to: iso(asOf),
+      returnPct: pct(r.returnPct),
+      pnlUsd: usd(r.profitUsd),
+      holdReturnPct: pct(hold),
+      holdPnlUsd: usd((i.budgetUsd * hold) / 100),
+      trades: r.trades,
+      roundTrips: r.roundTrips,
+      feesUsd: usd(r.feesUsd),
+      note: NOTE,
     };
   }
   const startPrice = i.settings?.startPrice ?? series.open[0]!;
@@ -355,9 +542,22 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
     fees += r.feesUsd;
   }
   return {
-    mode: "fixed" as const, token: tokenRef(token), strategy: i.strategy, budgetUsd: i.budgetUsd, period: `${periodDays}d`, feeBps: i.feeBps,
-    from: iso(series.start[0]!), to: iso(asOf), returnPct: pct((value / i.budgetUsd - 1) * 100), pnlUsd: usd(value - i.budgetUsd), holdReturnPct: pct(hold), holdPnlUsd: usd((i.budgetUsd * hold) / 100),
-    trades, roundTrips, feesUsd: usd(fees), note: NOTE,
+    mode: "fixed" as const,
+    token: tokenRef(token),
+    strategy: i.strategy,
+    budgetUsd: i.budgetUsd,
+    period: `${periodDays}d`,
+    feeBps: i.feeBps,
+    from: iso(series.start[0]!),
+    to: iso(asOf),
+    returnPct: pct((value / i.budgetUsd - 1) * 100),
+    pnlUsd: usd(value - i.budgetUsd),
+    holdReturnPct: pct(hold),
+    holdPnlUsd: usd((i.budgetUsd * hold) / 100),
+    trades,
+    roundTrips,
+    feesUsd: usd(fees),
+    note: NOTE,
   };
 }
 
@@ -372,12 +572,18 @@ export async function logFinderRun(
   summary: Record<string, unknown>,
   now: Date,
 ) {
-  await db.insertInto("strategy_run").values({
-    identity_kind: identity?.kind ?? null,
-    identity_value: identity ? identity.value.toLowerCase() : null,
-    token: input.token.toLowerCase(), strategy: input.strategy, input: input as unknown as Record<string, unknown>, summary,
-    created_at: now,
-  }).execute();
+  await db
+    .insertInto("strategy_run")
+    .values({
+      identity_kind: identity?.kind ?? null,
+      identity_value: identity ? identity.value.toLowerCase() : null,
+      token: input.token.toLowerCase(),
+      strategy: input.strategy,
+      input: input as unknown as Record<string, unknown>,
+      summary,
+      created_at: now,
+    })
+    .execute();
 }
 
 /** GET /v1/strategy-finder/attempts: runs made with this wallet's owner session. */
@@ -389,7 +595,13 @@ export async function attemptsAnswer(db: Kysely<Database>, kind: "wallet", value
     .where("identity_value", "=", value.toLowerCase())
     .executeTakeFirst();
   const last = row?.last ? new Date(row.last).toISOString() : null;
-  return { kind, value: getAddress(value), runs: Number(row?.n ?? 0), lastRunAt: last, scope: "wallet (the runs made with this wallet's signed-in owner session, over the 90 days run logs are kept)" };
+  return {
+    kind,
+    value: getAddress(value),
+    runs: Number(row?.n ?? 0),
+    lastRunAt: last,
+    scope: "wallet (the runs made with this wallet's signed-in owner session, over the 90 days run logs are kept)",
+  };
 }
 
 export type { ChartedToken };

@@ -51,7 +51,9 @@ export const asOfBucket = (now: Date) => Math.floor(now.getTime() / 1000 / AS_OF
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
   }
   return JSON.stringify(value);
@@ -65,7 +67,11 @@ export function backtestJobId(data: BacktestJobData): string {
 /** Runs a backtest through the worker queue; its ApiError comes back as the same code. */
 export async function backtestThroughJob<R>(jobs: JobClient, data: BacktestJobData): Promise<R> {
   try {
-    return await jobs.run<R>(BACKTEST_QUEUE, data.kind, data, { jobId: backtestJobId(data), timeoutMs: BACKTEST_TIMEOUT_MS, keepResultSeconds: BACKTEST_CACHE_SECONDS });
+    return await jobs.run<R>(BACKTEST_QUEUE, data.kind, data, {
+      jobId: backtestJobId(data),
+      timeoutMs: BACKTEST_TIMEOUT_MS,
+      keepResultSeconds: BACKTEST_CACHE_SECONDS,
+    });
   } catch (error) {
     if (error instanceof JobTimeoutError) throw new ApiError("UNAVAILABLE", "The backtest worker did not answer in time: retry shortly");
     throw fromJobError(error);

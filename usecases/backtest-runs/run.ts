@@ -9,12 +9,19 @@ import type { BacktestJobData, BacktestKind } from "./jobs.js";
 export async function runBacktest(ctx: BacktestContext, data: BacktestJobData): Promise<unknown> {
   const { kind, input, asOf } = data as { kind: BacktestKind; input: never; asOf: number };
   switch (kind) {
-    case "grid": return gridBacktest(ctx, input, asOf);
-    case "ladder": return ladderBacktest(ctx, input, asOf);
-    case "ranges": return ranges(ctx, input, asOf);
-    case "grid-plan": return gridPlan(ctx, input, asOf);
-    case "ladder-plan": return ladderPlan(ctx, input, asOf);
-    case "finder-backtest": return finderBacktest(ctx, input, asOf);
-    default: throw new ApiError("NOT_FOUND", `backtest kind ${String(kind)} is not served`);
+    case "grid":
+      return gridBacktest(ctx, input, asOf);
+    case "ladder":
+      return ladderBacktest(ctx, input, asOf);
+    case "ranges":
+      return ranges(ctx, input, asOf);
+    case "grid-plan":
+      return gridPlan(ctx, input, asOf);
+    case "ladder-plan":
+      return ladderPlan(ctx, input, asOf);
+    case "finder-backtest":
+      return finderBacktest(ctx, input, asOf);
+    default:
+      throw new ApiError("NOT_FOUND", `backtest kind ${String(kind)} is not served`);
   }
 }

@@ -79,11 +79,19 @@ export async function runGridScan(ctx: ScanContext): Promise<GridScanPayload> {
   const now = ctx.now();
   const asOf = asOfBucket(now);
   const { gridFeeBps } = await ctx.fees();
-  const out: GridScanPayload = { asOf: new Date(asOf * 1000).toISOString(), feeBps: gridFeeBps, days: GRID_SCAN_DAYS, amountUsd: GRID_SCAN_AMOUNT_USD, tokens: [] };
+  const out: GridScanPayload = {
+    asOf: new Date(asOf * 1000).toISOString(),
+    feeBps: gridFeeBps,
+    days: GRID_SCAN_DAYS,
+    amountUsd: GRID_SCAN_AMOUNT_USD,
+    tokens: [],
+  };
   for (const token of await readChartedTokens(ctx.reads)) {
     const series = await loadSeries(ctx.reads, token.address, asOf - GRID_SCAN_DAYS * DAY, asOf, "1h");
     if (series.length < 2) continue;
-    out.tokens.push(gridPlanAnswer(token, planGrid(series, { amountUsd: GRID_SCAN_AMOUNT_USD, feeBps: gridFeeBps, now: asOf, days: GRID_SCAN_DAYS }), GRID_SCAN_DAYS));
+    out.tokens.push(
+      gridPlanAnswer(token, planGrid(series, { amountUsd: GRID_SCAN_AMOUNT_USD, feeBps: gridFeeBps, now: asOf, days: GRID_SCAN_DAYS }), GRID_SCAN_DAYS),
+    );
   }
   await storeScan(ctx.db, "grid-tokens", "latest", out, now, chain);
   return out;

@@ -10,7 +10,12 @@ import { SCAN_EVERY_MS, SCAN_RETRY_SECONDS, scanKinds, type LiveFees } from "./s
 
 /** Tries of one scan run, SCAN_RETRY_SECONDS apart (the next scheduled run follows anyway). */
 const SCAN_ATTEMPTS = 20;
-const scanJobOptions = { removeOnComplete: 50, removeOnFail: 50, attempts: SCAN_ATTEMPTS, backoff: { type: "fixed", delay: SCAN_RETRY_SECONDS * 1000 } } satisfies JobsOptions;
+const scanJobOptions = {
+  removeOnComplete: 50,
+  removeOnFail: 50,
+  attempts: SCAN_ATTEMPTS,
+  backoff: { type: "fixed", delay: SCAN_RETRY_SECONDS * 1000 },
+} satisfies JobsOptions;
 
 export async function scheduleScans(queue: Queue, everyMs = SCAN_EVERY_MS): Promise<void> {
   for (const kind of scanKinds) {
@@ -35,7 +40,11 @@ export function chainFees(client: PublicClient | undefined, deployments: Deploym
     try {
       const s = await readServiceChainState(client, deployments.contracts);
       // The fees are immutable; a contract missing here keeps the other products' figures.
-      last = { gridFeeBps: s.gridStrategy?.feeBps ?? 0, ladderFeeBps: s.ladderStrategy?.feeBps ?? s.gridStrategy?.feeBps ?? 0, hookFeeBps: s.limitOrderHook?.feeBps ?? 0 };
+      last = {
+        gridFeeBps: s.gridStrategy?.feeBps ?? 0,
+        ladderFeeBps: s.ladderStrategy?.feeBps ?? s.gridStrategy?.feeBps ?? 0,
+        hookFeeBps: s.limitOrderHook?.feeBps ?? 0,
+      };
       return last;
     } catch (error) {
       if (last) return last;

@@ -12,7 +12,10 @@ export type PrepareJobData = { kind: PrepareKind; body: PrepareBodies[PrepareKin
 /** Runs the pipeline in a worker; the worker's ApiError comes back as the same code. */
 export async function prepareThroughJob<K extends PrepareKind>(jobs: JobClient, kind: K, body: PrepareBodies[K]): Promise<PrepareResult> {
   try {
-    return await jobs.run<PrepareResult>(PREPARE_QUEUE, kind, { kind, body } satisfies PrepareJobData, { timeoutMs: PREPARE_TIMEOUT_MS, keepResultSeconds: 60 });
+    return await jobs.run<PrepareResult>(PREPARE_QUEUE, kind, { kind, body } satisfies PrepareJobData, {
+      timeoutMs: PREPARE_TIMEOUT_MS,
+      keepResultSeconds: 60,
+    });
   } catch (error) {
     throw fromJobError(error);
   }

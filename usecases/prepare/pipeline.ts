@@ -89,7 +89,12 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
     simulateFunded(ctx.client, owner, bundle.steps),
     resolved.priceToken
       ? ctx.client
-          .readContract({ address: getAddress(ctx.deployments.contracts.markets!), abi: marketRegistryAbi, functionName: "priceX18", args: [resolved.priceToken] })
+          .readContract({
+            address: getAddress(ctx.deployments.contracts.markets!),
+            abi: marketRegistryAbi,
+            functionName: "priceX18",
+            args: [resolved.priceToken],
+          })
           .catch(() => null)
       : Promise.resolve(null),
   ]);
@@ -97,7 +102,8 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
     const code = simulation.reason.split(" ")[0]!;
     const message = `step ${simulation.step + 1} of ${bundle.steps.length} would revert: ${simulation.reason} (simulated with ${simulation.method})`;
     // A ladder open's per-part refusal keeps its {part, minimum|maximum, unit} from the contract's error.
-    if (revertsOf(kind).includes(code) && isErrorCode(code) && errorCatalog[code].status === 422) throw new ApiError(code, message, ladderRevertDetails(simulation.reason, bundle.params));
+    if (revertsOf(kind).includes(code) && isErrorCode(code) && errorCatalog[code].status === 422)
+      throw new ApiError(code, message, ladderRevertDetails(simulation.reason, bundle.params));
     throw new ApiError("SIMULATION_FAILED", message);
   }
 

@@ -6,7 +6,17 @@
 import { sql, type Kysely } from "kysely";
 import { getAddress } from "viem";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { groupByAgent, hitRateOfCounts, planAction, stateNote, type CardAction, type CardAgent, type FiledStep, type GradedCounts, type HitRate } from "../../domain/grading/index.js";
+import {
+  groupByAgent,
+  hitRateOfCounts,
+  planAction,
+  stateNote,
+  type CardAction,
+  type CardAgent,
+  type FiledStep,
+  type GradedCounts,
+  type HitRate,
+} from "../../domain/grading/index.js";
 
 /** A bundle not seen mined this long after it was prepared is shown as never signed (its sign link lasts 10 minutes). */
 const NEVER_SIGNED_AFTER_MS = 15 * 60_000;

@@ -11,16 +11,7 @@ import { sql, type Kysely } from "kysely";
 import type { Database, FilingRow } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
-import {
-  actionSteps,
-  actionTimeline,
-  planAction,
-  stateNote,
-  verdict,
-  type ActionFacts,
-  type ActionPlan,
-  type FiledStep,
-} from "../../domain/grading/index.js";
+import { actionSteps, actionTimeline, planAction, stateNote, verdict, type ActionFacts, type ActionPlan, type FiledStep } from "../../domain/grading/index.js";
 
 /** Unsigned filings are looked for this long after they were prepared (a signature may come late). */
 const MATCH_WINDOW_MS = 7 * 86_400_000;
@@ -42,7 +33,12 @@ export async function runGrading(ctx: GradingContext, options: { owner?: string 
     .selectFrom("filing")
     .leftJoin("report_action", "report_action.filing_id", "filing.id")
     .selectAll("filing")
-    .select(["report_action.state as action_state", "report_action.tx_hash as action_tx", "report_action.figures as action_figures", "report_action.executed_at as action_executed_at"])
+    .select([
+      "report_action.state as action_state",
+      "report_action.tx_hash as action_tx",
+      "report_action.figures as action_figures",
+      "report_action.executed_at as action_executed_at",
+    ])
     .where((eb) => eb.or([eb("report_action.state", "is", null), eb("report_action.state", "not in", FINAL)]))
     .orderBy("filing.created_at")
     .orderBy("filing.id");
@@ -95,9 +91,20 @@ export async function runGrading(ctx: GradingContext, options: { owner?: string 
     }
     const facts: ActionFacts = { chainNow, executedAt: executedAt!, ...(await gatherFacts(ctx.reads, plan, filing.owner, txs!)) };
     const timeline = actionTimeline(plan, facts);
-    const base = { tx_hash: txs!.at(-1)!, executed_at: new Date(executedAt! * 1000), ...(executedBlock !== null ? { executed_block: executedBlock.toString() } : {}) };
+    const base = {
+      tx_hash: txs!.at(-1)!,
+      executed_at: new Date(executedAt! * 1000),
+      ...(executedBlock !== null ? { executed_block: executedBlock.toString() } : {}),
+    };
     if (timeline.state !== "due") {
-      await store(ctx.db, filing, { ...base, state: timeline.state, reason: timeline.reason, note: stateNote(plan, timeline), hit: null, figures: { txHashes: txs! } });
+      await store(ctx.db, filing, {
+        ...base,
+        state: timeline.state,
+        reason: timeline.reason,
+        note: stateNote(plan, timeline),
+        hit: null,
+        figures: { txHashes: txs! },
+      });
       if (timeline.state === "waiting") summary.waiting += 1;
       else summary.notGraded += 1;
       continue;
@@ -106,7 +113,14 @@ export async function runGrading(ctx: GradingContext, options: { owner?: string 
     const result = verdict(plan, facts, values);
     if (!result) {
       // The chain has no value to compare yet (no snapshot or trade after the horizon): wait another pass.
-      await store(ctx.db, filing, { ...base, state: "waiting", reason: plan.rule === "deposit" ? "week" : "day", note: stateNote(plan, { state: "waiting", reason: plan.rule === "deposit" ? "week" : "day" }), hit: null, figures: { txHashes: txs! } });
+      await store(ctx.db, filing, {
+        ...base,
+        state: "waiting",
+        reason: plan.rule === "deposit" ? "week" : "day",
+        note: stateNote(plan, { state: "waiting", reason: plan.rule === "deposit" ? "week" : "day" }),
+        hit: null,
+        figures: { txHashes: txs! },
+      });
       summary.waiting += 1;
       continue;
     }
@@ -237,7 +251,12 @@ async function gatherFacts(reads: Kysely<Projections>, plan: ActionPlan, owner: 
     if (!requested) return {};
     const id = BigInt(String(requested.data.id));
     const table = plan.rule === "deposit" ? "depositRequest" : "withdrawalRequest";
-    const row = await reads.selectFrom(table).select(["state", "updatedAt", "vault"]).where("queue", "=", requested.contract).where("id", "=", id).executeTakeFirst();
+    const row = await reads
+      .selectFrom(table)
+      .select(["state", "updatedAt", "vault"])
+      .where("queue", "=", requested.contract)
+      .where("id", "=", id)
+      .executeTakeFirst();
     if (!row) return {};
     return { queue: { state: row.state as NonNullable<ActionFacts["queue"]>["state"], at: row.updatedAt }, vault: row.vault };
   }

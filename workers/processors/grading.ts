@@ -17,5 +17,9 @@ export function gradingProcessor(ctx: GradingContext & { logger: Logger }) {
 
 /** Idempotent: every worker process may call it at start. */
 export async function scheduleGrading(queue: Queue, everyMs = GRADING_EVERY_MS): Promise<void> {
-  await queue.upsertJobScheduler("grading", { every: everyMs, immediately: true }, { name: "grade", data: {}, opts: { removeOnComplete: 20, removeOnFail: 50 } });
+  await queue.upsertJobScheduler(
+    "grading",
+    { every: everyMs, immediately: true },
+    { name: "grade", data: {}, opts: { removeOnComplete: 20, removeOnFail: 50 } },
+  );
 }

@@ -47,15 +47,30 @@ export async function purgeExpired(ctx: PurgeContext): Promise<PurgeSummary> {
   const { db } = ctx;
 
   const challenges = await drain(async () =>
-    count(await db.deleteFrom("session_challenge").where("id", "in", (eb) => eb.selectFrom("session_challenge").select("id").where("expires_at", "<=", now).limit(batch)).executeTakeFirstOrThrow()),
+    count(
+      await db
+        .deleteFrom("session_challenge")
+        .where("id", "in", (eb) => eb.selectFrom("session_challenge").select("id").where("expires_at", "<=", now).limit(batch))
+        .executeTakeFirstOrThrow(),
+    ),
   );
   const sessions = await drain(async () =>
-    count(await db.deleteFrom("session").where("token_hash", "in", (eb) => eb.selectFrom("session").select("token_hash").where("expires_at", "<=", now).limit(batch)).executeTakeFirstOrThrow()),
+    count(
+      await db
+        .deleteFrom("session")
+        .where("token_hash", "in", (eb) => eb.selectFrom("session").select("token_hash").where("expires_at", "<=", now).limit(batch))
+        .executeTakeFirstOrThrow(),
+    ),
   );
   // Filings keep their row: the foreign key sets their sign_request_id to null.
   const signCutoff = new Date(now.getTime() - RETENTION.signRequestAfterExpiryMs);
   const signRequests = await drain(async () =>
-    count(await db.deleteFrom("sign_request").where("id", "in", (eb) => eb.selectFrom("sign_request").select("id").where("expires_at", "<=", signCutoff).limit(batch)).executeTakeFirstOrThrow()),
+    count(
+      await db
+        .deleteFrom("sign_request")
+        .where("id", "in", (eb) => eb.selectFrom("sign_request").select("id").where("expires_at", "<=", signCutoff).limit(batch))
+        .executeTakeFirstOrThrow(),
+    ),
   );
   const cursors = await drain(() => sweepExpiredCursors(db, now, batch));
   // Never-matched filings only (no transaction on their report_action); their report_action row goes with them (cascade).
@@ -78,7 +93,12 @@ export async function purgeExpired(ctx: PurgeContext): Promise<PurgeSummary> {
   );
   const runCutoff = new Date(now.getTime() - RETENTION.strategyRunMs);
   const strategyRuns = await drain(async () =>
-    count(await db.deleteFrom("strategy_run").where("id", "in", (eb) => eb.selectFrom("strategy_run").select("id").where("created_at", "<=", runCutoff).limit(batch)).executeTakeFirstOrThrow()),
+    count(
+      await db
+        .deleteFrom("strategy_run")
+        .where("id", "in", (eb) => eb.selectFrom("strategy_run").select("id").where("created_at", "<=", runCutoff).limit(batch))
+        .executeTakeFirstOrThrow(),
+    ),
   );
   return { challenges, sessions, signRequests, cursors, filings, strategyRuns };
 }

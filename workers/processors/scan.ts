@@ -12,9 +12,11 @@ export function scanProcessor(ctx: ScanContext) {
     const started = Date.now();
     try {
       const summary =
-        kind === "grid-tokens" ? { tokens: (await runGridScan(ctx)).tokens.length }
-        : kind === "ladder-tokens" ? { tokens: (await runLadderScan(ctx)).tokens.length }
-        : await strategyFinderBoard(ctx);
+        kind === "grid-tokens"
+          ? { tokens: (await runGridScan(ctx)).tokens.length }
+          : kind === "ladder-tokens"
+            ? { tokens: (await runLadderScan(ctx)).tokens.length }
+            : await strategyFinderBoard(ctx);
       ctx.logger.info({ scan: kind, ms: Date.now() - started, ...summary }, "scan stored");
       return summary;
     } catch (error) {

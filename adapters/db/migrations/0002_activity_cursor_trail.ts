@@ -11,7 +11,10 @@ export function activityCursorTrail(schema: string): Migration {
       // {blocks: [[blockNumber, blockHash], ...]}, newest first: the blocks, within the indexer's
       // reorg window, whose changes were given up to this cursor (an object: postgres.js sends
       // objects as JSON, arrays as Postgres arrays).
-      await s.alterTable("activity_cursor").addColumn("trail", "jsonb", (c) => c.notNull().defaultTo(sql`'{"blocks":[]}'::jsonb`)).execute();
+      await s
+        .alterTable("activity_cursor")
+        .addColumn("trail", "jsonb", (c) => c.notNull().defaultTo(sql`'{"blocks":[]}'::jsonb`))
+        .execute();
     },
     async down(db: Kysely<any>) {
       const s = db.schema.withSchema(schema);

@@ -21,16 +21,44 @@ type Hex = `0x${string}`;
 
 /** A bigint column as it arrives in the JSON: a decimal string. */
 type Dec = string;
-type Wire<T, Amounts extends keyof T, Nullable extends keyof T = never> = Omit<T, Amounts | Nullable> & { [K in Amounts]: Dec } & { [K in Nullable]: Dec | null };
+type Wire<T, Amounts extends keyof T, Nullable extends keyof T = never> = Omit<T, Amounts | Nullable> & { [K in Amounts]: Dec } & {
+  [K in Nullable]: Dec | null;
+};
 
-type WirePosition = { vault: Hex; shares: Dec; updatedAt: number; family: string; token: Hex; agent: boolean; status: string; totalAssets: Dec; totalSupply: Dec; snapshotAt: number | null; snapshotAssets: Dec | null; snapshotSupply: Dec | null };
+type WirePosition = {
+  vault: Hex;
+  shares: Dec;
+  updatedAt: number;
+  family: string;
+  token: Hex;
+  agent: boolean;
+  status: string;
+  totalAssets: Dec;
+  totalSupply: Dec;
+  snapshotAt: number | null;
+  snapshotAssets: Dec | null;
+  snapshotSupply: Dec | null;
+};
 type WireDeposit = Wire<Projections["depositRequest"], "id" | "assets" | "minShares", "shares">;
 type WireWithdrawal = Wire<Projections["withdrawalRequest"], "id" | "shares" | "minAssetsOut", "assets">;
-type WireOrder = Wire<Projections["limitOrder"], "id" | "amountIn" | "priceX18" | "filledIn" | "filledOut" | "commission" | "remaining" | "owed0" | "owed1" | "claimed0" | "claimed1"> & { quoteIs0: boolean | null };
+type WireOrder = Wire<
+  Projections["limitOrder"],
+  "id" | "amountIn" | "priceX18" | "filledIn" | "filledOut" | "commission" | "remaining" | "owed0" | "owed1" | "claimed0" | "claimed1"
+> & { quoteIs0: boolean | null };
 type WireGrid = Wire<Projections["grid"], "id" | "buyPriceX18" | "sellPriceX18" | "amountUsdg" | "fees" | "collected" | "usdg" | "tokens" | "costUsdg">;
 type WireLeg = { leg: number; buyPriceX18: Dec; sellPriceX18: Dec; amount: Dec; trades: number; finished: boolean };
 type WireLadder = Wire<Projections["ladder"], "id" | "total" | "fees" | "collectedToken" | "collectedUsdg"> & { parts: WireLeg[] };
-type WireHolding = { basket: Hex; balance: Dec; updatedAt: number; name: string; symbol: string; listed: boolean; tokens: string[]; balances: string[]; totalSupply: Dec };
+type WireHolding = {
+  basket: Hex;
+  balance: Dec;
+  updatedAt: number;
+  name: string;
+  symbol: string;
+  listed: boolean;
+  tokens: string[];
+  balances: string[];
+  totalSupply: Dec;
+};
 type WireToken = { address: Hex; symbol: string; decimals: number; priceX18: Dec };
 
 export type AccountRows = {
@@ -141,8 +169,6 @@ export type ReadAccountRowsParameters = {
 export async function readAccountRows(p: ReadAccountRowsParameters): Promise<AccountRows> {
   const owner = p.owner.toLowerCase();
   const { cutoff } = p;
-  const result = await p.reads.executeQuery<{ account: string }>(
-    CompiledQuery.raw(statementFor(p.reads), [owner, cutoff, p.usdg ?? null, MAX_CLOSED_ITEMS]),
-  );
+  const result = await p.reads.executeQuery<{ account: string }>(CompiledQuery.raw(statementFor(p.reads), [owner, cutoff, p.usdg ?? null, MAX_CLOSED_ITEMS]));
   return JSON.parse(result.rows[0]!.account) as AccountRows;
 }

@@ -10,7 +10,6 @@ import type { Projections } from "../projections.js";
 
 export type ActivityRow = Projections["activity"];
 
-
 /** A block by number and hash, as the activity log saw it. */
 export type BlockRef = { number: bigint; hash: string };
 

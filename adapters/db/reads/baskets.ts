@@ -16,7 +16,11 @@ export async function readBaskets(reads: Kysely<Projections>, { listedOnly = fal
 
 /** One basket by its pool address (any case), or undefined. */
 export async function readBasket(reads: Kysely<Projections>, pool: string): Promise<BasketRow | undefined> {
-  return reads.selectFrom("basket").selectAll().where("address", "=", pool.toLowerCase() as `0x${string}`).executeTakeFirst();
+  return reads
+    .selectFrom("basket")
+    .selectAll()
+    .where("address", "=", pool.toLowerCase() as `0x${string}`)
+    .executeTakeFirst();
 }
 
 /** Listed baskets, counted. */

@@ -156,6 +156,9 @@ export async function readVaultDailyIncome(reads: Kysely<Projections>, vault: st
 
 /** The newest harvest of any vault (unix seconds), or null: the keeper's heartbeat. */
 export async function readLastHarvestAt(reads: Kysely<Projections>): Promise<number | null> {
-  const row = await reads.selectFrom("vaultSnapshot").select(sql<number | null>`max(${sql.ref("timestamp")})`.as("last")).executeTakeFirst();
+  const row = await reads
+    .selectFrom("vaultSnapshot")
+    .select(sql<number | null>`max(${sql.ref("timestamp")})`.as("last"))
+    .executeTakeFirst();
   return row?.last ?? null;
 }

@@ -159,7 +159,10 @@ describe("at start, against an RPC that does not answer", () => {
     let health = 0;
     for (let i = 0; i < 120 && health === 0; i++) {
       await new Promise((r) => setTimeout(r, 250));
-      health = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status, () => 0);
+      health = await fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.status,
+        () => 0,
+      );
     }
     started.kill();
     const r = await started;

@@ -25,7 +25,8 @@ beforeAll(async () => {
       {
         to: f.core.swapRouter,
         data: encodeFunctionData({
-          abi: swapRouterAbi, functionName: "swap",
+          abi: swapRouterAbi,
+          functionName: "swap",
           args: [{ tokenIn: f.core.usdg, tokenOut: link, amountIn, minAmountOut: 0n, recipient: owner, aggregator: agg, route: route.data }],
         }),
       },

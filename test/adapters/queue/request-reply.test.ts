@@ -21,7 +21,15 @@ afterAll(async () => {
 describe("request-reply jobs", () => {
   it("answers with the worker's result, and shares one job between identical requests", async () => {
     let runs = 0;
-    const worker = new Worker("echo", async (job) => { runs++; await new Promise((r) => setTimeout(r, 100)); return { doubled: job.data.n * 2 }; }, { connection: workerConnection(), prefix });
+    const worker = new Worker(
+      "echo",
+      async (job) => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 100));
+        return { doubled: job.data.n * 2 };
+      },
+      { connection: workerConnection(), prefix },
+    );
     closers.push(() => worker.close());
     const client = createJobClient({ redisUrl: REDIS_URL, prefix });
     closers.push(() => client.close());
@@ -35,11 +43,15 @@ describe("request-reply jobs", () => {
   });
 
   it("reports a failing job, and a job that outlives its deadline", async () => {
-    const worker = new Worker("flaky", async (job) => {
-      if (job.name === "fail") throw new Error("NO_CANDLES");
-      await new Promise((r) => setTimeout(r, 1000));
-      return 1;
-    }, { connection: workerConnection(), prefix });
+    const worker = new Worker(
+      "flaky",
+      async (job) => {
+        if (job.name === "fail") throw new Error("NO_CANDLES");
+        await new Promise((r) => setTimeout(r, 1000));
+        return 1;
+      },
+      { connection: workerConnection(), prefix },
+    );
     closers.push(() => worker.close());
     const client = createJobClient({ redisUrl: REDIS_URL, prefix });
     closers.push(() => client.close());

@@ -12,7 +12,14 @@ export const arbCandles = (min = 1, max = 200) =>
   fc
     .record({
       start: fc.double({ min: 1, max: 1000, noNaN: true }),
-      moves: fc.array(fc.tuple(fc.double({ min: -0.08, max: 0.08, noNaN: true }), fc.double({ min: 0, max: 0.05, noNaN: true }), fc.double({ min: 0, max: 0.05, noNaN: true })), { minLength: min, maxLength: max }),
+      moves: fc.array(
+        fc.tuple(
+          fc.double({ min: -0.08, max: 0.08, noNaN: true }),
+          fc.double({ min: 0, max: 0.05, noNaN: true }),
+          fc.double({ min: 0, max: 0.05, noNaN: true }),
+        ),
+        { minLength: min, maxLength: max },
+      ),
     })
     .map(({ start, moves }) => {
       const out: SimCandle[] = [];

@@ -8,7 +8,17 @@ import { arbCandles, candlesOf } from "./candles.js";
 describe("grid backtest, known answers", () => {
   it("makes exactly 3 round trips between 100 and 110 (fee 0.3% on each USDG side)", () => {
     // buy, sell, buy, sell, buy, sell, then a candle in between, then a buy that is still held.
-    const candles = candlesOf([[104, 106], [99, 104], [105, 111], [98, 103], [106, 112], [100, 105], [105, 110], [103, 107], [99, 101, 100]]);
+    const candles = candlesOf([
+      [104, 106],
+      [99, 104],
+      [105, 111],
+      [98, 103],
+      [106, 112],
+      [100, 105],
+      [105, 110],
+      [103, 107],
+      [99, 101, 100],
+    ]);
     const r = backtestGrid(toSeries(candles), { buyPrice: 100, sellPrice: 110, amountUsd: 1000, repeat: true, feeBps: 30, recordTrades: true });
     expect(r.roundTrips).toBe(3);
     expect(r.buys).toBe(4);
@@ -25,21 +35,43 @@ describe("grid backtest, known answers", () => {
   });
 
   it("stops after its first sell without repeat", () => {
-    const r = backtestGrid(toSeries(candlesOf([[99, 101], [109, 111], [99, 101], [109, 111]])), { buyPrice: 100, sellPrice: 110, amountUsd: 100, repeat: false, feeBps: 0 });
+    const r = backtestGrid(
+      toSeries(
+        candlesOf([
+          [99, 101],
+          [109, 111],
+          [99, 101],
+          [109, 111],
+        ]),
+      ),
+      { buyPrice: 100, sellPrice: 110, amountUsd: 100, repeat: false, feeBps: 0 },
+    );
     expect([r.buys, r.sells, r.active]).toEqual([1, 1, false]);
     expect(r.profitUsd).toBeCloseTo(10, 12);
   });
 
   it("fills at most one line per candle", () => {
     // One candle spans both lines: only the buy fills in it.
-    const r = backtestGrid(toSeries(candlesOf([[90, 120], [101, 102, 102]])), { buyPrice: 100, sellPrice: 110, amountUsd: 100, repeat: true, feeBps: 0 });
+    const r = backtestGrid(
+      toSeries(
+        candlesOf([
+          [90, 120],
+          [101, 102, 102],
+        ]),
+      ),
+      { buyPrice: 100, sellPrice: 110, amountUsd: 100, repeat: true, feeBps: 0 },
+    );
     expect([r.buys, r.sells]).toEqual([1, 0]);
     expect(r.endValueUsd).toBeCloseTo(102, 12);
   });
 });
 
 describe("grid backtest, properties", () => {
-  const lines = fc.record({ below: fc.double({ min: 0.5, max: 0.99, noNaN: true }), gap: fc.double({ min: 0.001, max: 0.6, noNaN: true }), fee: fc.integer({ min: 0, max: 1000 }) });
+  const lines = fc.record({
+    below: fc.double({ min: 0.5, max: 0.99, noNaN: true }),
+    gap: fc.double({ min: 0.001, max: 0.6, noNaN: true }),
+    fee: fc.integer({ min: 0, max: 1000 }),
+  });
 
   it("never fills a line the price never reaches", () => {
     fc.assert(
@@ -106,25 +138,38 @@ describe("grid backtest, properties", () => {
 
   it("does not depend on how the candles are paged", () => {
     fc.assert(
-      fc.property(arbCandles(1, 300), fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 20 }), lines, fc.boolean(), (candles, pages, { below, gap, fee }, repeat) => {
-        const s = toSeries(candles);
-        const params = { buyPrice: s.open[0]! * (0.9 + below / 10), sellPrice: s.open[0]! * (0.9 + below / 10) * (1 + gap), amountUsd: 250, repeat, feeBps: fee, recordTrades: true };
-        const whole = backtestGrid(s, params);
-        const run = createGridRun(params);
-        let at = 0;
-        for (let k = 0; at < candles.length; k++) {
-          const size = pages[k % pages.length]!;
-          run.feed(toSeries(candles.slice(at, at + size)));
-          at += size;
-        }
-        expect(run.result()).toEqual(whole);
-        // The search loop follows the same rules.
-        if (repeat) {
-          const fast = gridTrips(s, params.buyPrice, params.sellPrice, 250, fee);
-          expect(fast.roundTrips).toBe(whole.roundTrips);
-          expect(fast.profitUsd).toBeCloseTo(whole.profitUsd, 6);
-        }
-      }),
+      fc.property(
+        arbCandles(1, 300),
+        fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 20 }),
+        lines,
+        fc.boolean(),
+        (candles, pages, { below, gap, fee }, repeat) => {
+          const s = toSeries(candles);
+          const params = {
+            buyPrice: s.open[0]! * (0.9 + below / 10),
+            sellPrice: s.open[0]! * (0.9 + below / 10) * (1 + gap),
+            amountUsd: 250,
+            repeat,
+            feeBps: fee,
+            recordTrades: true,
+          };
+          const whole = backtestGrid(s, params);
+          const run = createGridRun(params);
+          let at = 0;
+          for (let k = 0; at < candles.length; k++) {
+            const size = pages[k % pages.length]!;
+            run.feed(toSeries(candles.slice(at, at + size)));
+            at += size;
+          }
+          expect(run.result()).toEqual(whole);
+          // The search loop follows the same rules.
+          if (repeat) {
+            const fast = gridTrips(s, params.buyPrice, params.sellPrice, 250, fee);
+            expect(fast.roundTrips).toBe(whole.roundTrips);
+            expect(fast.profitUsd).toBeCloseTo(whole.profitUsd, 6);
+          }
+        },
+      ),
     );
   });
 });

@@ -9,8 +9,21 @@ import { arbCandles, candlesOf } from "./candles.js";
 describe("ladder backtest", () => {
   it("fills a level once, at its price, with the hook's commission on the output", () => {
     // The 95 level is reached twice (candles 2 and 4): it fills once, at candle 2. 90 is never reached.
-    const candles = candlesOf([[98, 101], [94, 99], [97, 100], [93, 96], [96, 98, 97]]);
-    const r = backtestLadder(toSeries(candles), { side: "buy", levels: [{ price: 95, amountUsd: 190 }, { price: 90, amountUsd: 100 }], feeBps: 20 });
+    const candles = candlesOf([
+      [98, 101],
+      [94, 99],
+      [97, 100],
+      [93, 96],
+      [96, 98, 97],
+    ]);
+    const r = backtestLadder(toSeries(candles), {
+      side: "buy",
+      levels: [
+        { price: 95, amountUsd: 190 },
+        { price: 90, amountUsd: 100 },
+      ],
+      feeBps: 20,
+    });
     expect(r.filledLevels).toBe(1);
     const [l95, l90] = r.levels;
     expect(l95!.filledAt).toBe(candles[1]!.start);
@@ -23,7 +36,22 @@ describe("ladder backtest", () => {
   });
 
   it("sell levels fill on highs at or above them", () => {
-    const r = backtestLadder(toSeries(candlesOf([[99, 101], [100, 111, 108]])), { side: "sell", levels: [{ price: 110, amountUsd: 110 }, { price: 120, amountUsd: 120 }], feeBps: 0 });
+    const r = backtestLadder(
+      toSeries(
+        candlesOf([
+          [99, 101],
+          [100, 111, 108],
+        ]),
+      ),
+      {
+        side: "sell",
+        levels: [
+          { price: 110, amountUsd: 110 },
+          { price: 120, amountUsd: 120 },
+        ],
+        feeBps: 0,
+      },
+    );
     expect(r.levels.map((l) => l.filled)).toEqual([true, false]);
     expect(r.levels[0]!.amountOut).toBeCloseTo(110, 12);
   });

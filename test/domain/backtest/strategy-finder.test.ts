@@ -6,13 +6,23 @@ import { rankBoard, tokenPeriodResults, vaultPeriodResults, type BoardEntry, typ
 
 const DAY = 86_400;
 const NOW = 1_750_003_200;
-const result = (style: PeriodResult["style"], returnPct: number, periodDays = 7): PeriodResult => ({ style, periodDays, from: NOW - periodDays * DAY, to: NOW, returnPct, holdReturnPct: 0, trades: 1 });
+const result = (style: PeriodResult["style"], returnPct: number, periodDays = 7): PeriodResult => ({
+  style,
+  periodDays,
+  from: NOW - periodDays * DAY,
+  to: NOW,
+  returnPct,
+  holdReturnPct: 0,
+  trades: 1,
+});
 const entry = (key: string, category: string, r: PeriodResult): BoardEntry<null> => ({ key, category, result: r, subject: null });
 
 describe("ranking", () => {
   it("keeps at most 2 per token and 6 per style, best first", () => {
     const all: BoardEntry<null>[] = [];
-    for (let t = 0; t < 10; t++) for (const style of ["grid", "dip-ladder"] as const) for (const bump of [0, 0.5]) all.push(entry(`t${t}`, "crypto", result(style, t + bump + (style === "grid" ? 0.25 : 0))));
+    for (let t = 0; t < 10; t++)
+      for (const style of ["grid", "dip-ladder"] as const)
+        for (const bump of [0, 0.5]) all.push(entry(`t${t}`, "crypto", result(style, t + bump + (style === "grid" ? 0.25 : 0))));
     const ranked = rankBoard(all, { periodDays: 7 }).entries;
     const perKey = new Map<string, number>();
     const perStyle = new Map<string, number>();
@@ -41,7 +51,8 @@ describe("ranking", () => {
 describe("window results", () => {
   it("covers only the windows the prices cover, and picks grid lines on the window before", () => {
     const candles: SimCandle[] = [];
-    for (let t = NOW - 10 * DAY, i = 0; t < NOW; t += 3600, i++) candles.push(i % 2 ? { start: t, open: 108, high: 110, low: 106, close: 108 } : { start: t, open: 102, high: 104, low: 100, close: 102 });
+    for (let t = NOW - 10 * DAY, i = 0; t < NOW; t += 3600, i++)
+      candles.push(i % 2 ? { start: t, open: 108, high: 110, low: 106, close: 108 } : { start: t, open: 102, high: 104, low: 100, close: 102 });
     const results = tokenPeriodResults(toSeries(candles), NOW, { gridFeeBps: 30, ladderFeeBps: 30 });
     expect(Math.max(...results.map((r) => r.periodDays))).toBe(10);
     // A grid needs prices before its window (its lines are picked there): the 10-day window has none.
@@ -52,7 +63,11 @@ describe("window results", () => {
   });
 
   it("values a vault deposit from the share price at the window start", () => {
-    const prices = [{ timestamp: NOW - 3 * DAY, sharePrice: 1 }, { timestamp: NOW - DAY, sharePrice: 1.01 }, { timestamp: NOW, sharePrice: 1.02 }];
+    const prices = [
+      { timestamp: NOW - 3 * DAY, sharePrice: 1 },
+      { timestamp: NOW - DAY, sharePrice: 1.01 },
+      { timestamp: NOW, sharePrice: 1.02 },
+    ];
     const r = vaultPeriodResults(prices, NOW, () => 5);
     expect(r.map((x) => x.periodDays)).toEqual([1, 2, 3]);
     expect(r[0]!.returnPct).toBeCloseTo((1.02 / 1.01 - 1) * 100, 9);

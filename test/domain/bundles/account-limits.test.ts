@@ -27,7 +27,12 @@ beforeAll(async () => {
   client = createPublicClient({ chain: devnetChain, transport: custom(f.chain.provider, { retryCount: 0 }) });
   const limits = { floorX18: 0n, ceilingX18: 0n, budgetUsdg: 0n, feeCapBps: 0, minSpreadBps: 0 };
   await f.ctx.send(s.agentAccountFactory, agentAccountFactoryAbi, "create", [accountAddress(AGENT), limits], accountAddress(OWNER));
-  account = await client.readContract({ address: s.agentAccountFactory, abi: agentAccountFactoryAbi, functionName: "accountOf", args: [accountAddress(OWNER)] });
+  account = await client.readContract({
+    address: s.agentAccountFactory,
+    abi: agentAccountFactoryAbi,
+    functionName: "accountOf",
+    args: [accountAddress(OWNER)],
+  });
   // Enough of both sides that an open within the limits never fails for want of funds.
   await f.ctx.send(f.core.usdg, testTokenAbi, "mint", [account, 10n ** 15n]);
   await f.ctx.send(token(), testTokenAbi, "mint", [account, 10n ** 30n]);
@@ -70,7 +75,14 @@ describe("accountLimitRefusal, against the AgentAccount contract", () => {
           minSpreadBps: fc.integer({ min: 0, max: 3000 }),
         }),
         fc.boolean(),
-        fc.array(fc.record({ buy: fc.integer({ min: 300, max: 990 }), spreadBps: fc.integer({ min: 100, max: 4000 }), usdg: fc.bigInt({ min: 10_000_000n, max: 60_000_000n }) }), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.record({
+            buy: fc.integer({ min: 300, max: 990 }),
+            spreadBps: fc.integer({ min: 100, max: 4000 }),
+            usdg: fc.bigInt({ min: 10_000_000n, max: 60_000_000n }),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
         async (limits, sellFirst, parts) => {
           await f.ctx.send(account, agentAccountAbi, "setLimits", [limits], accountAddress(OWNER));
           const legs: LadderStrategyLeg[] = parts.map((p) => {
@@ -98,20 +110,41 @@ describe("accountLimitRefusal, against the AgentAccount contract", () => {
   }, 120_000);
 
   it("names the part and the account's numbers", () => {
-    const base: AgentAccountLimits = { floorX18: 2n * ONE, ceilingX18: 4n * ONE, budgetUsdg: 100_000_000n, feeCapBps: 50, minSpreadBps: 500, committedUsdg: 30_000_000n, feeBps: 30, decimals: 18 };
+    const base: AgentAccountLimits = {
+      floorX18: 2n * ONE,
+      ceilingX18: 4n * ONE,
+      budgetUsdg: 100_000_000n,
+      feeCapBps: 50,
+      minSpreadBps: 500,
+      committedUsdg: 30_000_000n,
+      feeBps: 30,
+      decimals: 18,
+    };
     const leg = (buy: bigint, sell: bigint, amount = 20_000_000n) => ({ buyPriceX18: buy, sellPriceX18: sell, amount });
-    const ok = leg(25n * ONE / 10n, 3n * ONE);
+    const ok = leg((25n * ONE) / 10n, 3n * ONE);
     expect(accountLimitRefusal([ok], false, base)).toBeUndefined();
     expect(accountLimitRefusal([ok, leg(ONE, 3n * ONE)], false, base)).toMatchObject({ code: "ACCOUNT_FLOOR", details: { part: 2, priceUsd: 1, limitUsd: 2 } });
     expect(accountLimitRefusal([ok], false, { ...base, ceilingX18: 0n })).toMatchObject({ code: "ACCOUNT_CEILING", details: { limitUsd: 0 } });
-    expect(accountLimitRefusal([leg(3n * ONE, 5n * ONE)], false, base)).toMatchObject({ code: "ACCOUNT_CEILING", details: { part: 1, priceUsd: 5, limitUsd: 4 } });
+    expect(accountLimitRefusal([leg(3n * ONE, 5n * ONE)], false, base)).toMatchObject({
+      code: "ACCOUNT_CEILING",
+      details: { part: 1, priceUsd: 5, limitUsd: 4 },
+    });
     // 70 USDG left of 100: 71 is refused, 70 passes; a sell-first part counts its tokens at its sell line.
-    expect(accountLimitRefusal([leg(25n * ONE / 10n, 3n * ONE, 71_000_000n)], false, base)).toMatchObject({ code: "ACCOUNT_BUDGET", details: { minimum: "71000000", unit: "USDG", limitUsd: 70 } });
-    expect(accountLimitRefusal([leg(25n * ONE / 10n, 3n * ONE, 70_000_000n)], false, base)).toBeUndefined();
-    expect(accountLimitRefusal([leg(25n * ONE / 10n, 3n * ONE, 24n * ONE)], true, base)).toMatchObject({ code: "ACCOUNT_BUDGET", details: { minimum: "72000000" } });
+    expect(accountLimitRefusal([leg((25n * ONE) / 10n, 3n * ONE, 71_000_000n)], false, base)).toMatchObject({
+      code: "ACCOUNT_BUDGET",
+      details: { minimum: "71000000", unit: "USDG", limitUsd: 70 },
+    });
+    expect(accountLimitRefusal([leg((25n * ONE) / 10n, 3n * ONE, 70_000_000n)], false, base)).toBeUndefined();
+    expect(accountLimitRefusal([leg((25n * ONE) / 10n, 3n * ONE, 24n * ONE)], true, base)).toMatchObject({
+      code: "ACCOUNT_BUDGET",
+      details: { minimum: "72000000" },
+    });
     expect(accountLimitRefusal([ok], false, { ...base, feeCapBps: 29 })?.code).toBe("ACCOUNT_FEE_CAP");
     // 5% over the buy line at least: 2.625 for a buy at 2.5.
-    expect(accountLimitRefusal([leg(25n * ONE / 10n, 2624n * ONE / 1000n)], false, base)).toMatchObject({ code: "ACCOUNT_SPREAD", details: { part: 1, minimum: (2625n * ONE / 1000n).toString(), priceUsd: 2.625 } });
-    expect(accountLimitRefusal([leg(25n * ONE / 10n, 2625n * ONE / 1000n)], false, base)).toBeUndefined();
+    expect(accountLimitRefusal([leg((25n * ONE) / 10n, (2624n * ONE) / 1000n)], false, base)).toMatchObject({
+      code: "ACCOUNT_SPREAD",
+      details: { part: 1, minimum: ((2625n * ONE) / 1000n).toString(), priceUsd: 2.625 },
+    });
+    expect(accountLimitRefusal([leg((25n * ONE) / 10n, (2625n * ONE) / 1000n)], false, base)).toBeUndefined();
   });
 });

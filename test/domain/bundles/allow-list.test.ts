@@ -20,7 +20,22 @@ import { anyRequest, build, ownerOf, randomAddress, type Request } from "./arbit
 import { addressCount, reencode, withAddress } from "./mutate.js";
 
 /** Parameters that name a service contract, and those that name a token (vaults are both). */
-const CONTRACT_KEYS = new Set(["vault", "depositQueue", "router", "aggregator", "redeemQueue", "withdrawalQueue", "hook", "strategy", "ladder", "account", "zap", "maker", "usdg", "to"]);
+const CONTRACT_KEYS = new Set([
+  "vault",
+  "depositQueue",
+  "router",
+  "aggregator",
+  "redeemQueue",
+  "withdrawalQueue",
+  "hook",
+  "strategy",
+  "ladder",
+  "account",
+  "zap",
+  "maker",
+  "usdg",
+  "to",
+]);
 const TOKEN_KEYS = new Set(["usdg", "token", "tokenIn", "tokenOut", "pool", "vault", "tokens"]);
 
 /** The allow-list a request's own addresses make (as the pipeline's deployments and resolver would). */
@@ -69,7 +84,10 @@ describe("the allow-list rules on real bundles (property)", () => {
           const steps: CheckedStep[] = [...bundle.steps];
           steps[i] = { ...steps[i]!, to: stranger };
           const violations = moneySafetyViolations({ steps }, owner, 4663, { allow });
-          expect(violations.some((v) => v.startsWith(`step ${i + 1} `) && v.includes(`to ${stranger} is not`)), violations.join("\n")).toBe(true);
+          expect(
+            violations.some((v) => v.startsWith(`step ${i + 1} `) && v.includes(`to ${stranger} is not`)),
+            violations.join("\n"),
+          ).toBe(true);
         });
       }),
       { numRuns: 400 },
@@ -90,7 +108,10 @@ describe("the allow-list rules on real bundles (property)", () => {
             steps[i] = withAddress(step, k, stranger);
             mutated++;
             const violations = moneySafetyViolations({ steps }, owner, 4663, { allow });
-            expect(violations.some((v) => v.startsWith(`step ${i + 1} `) && v.includes(stranger)), `step ${i + 1} argument ${k}: ${violations.join("\n")}`).toBe(true);
+            expect(
+              violations.some((v) => v.startsWith(`step ${i + 1} `) && v.includes(stranger)),
+              `step ${i + 1} argument ${k}: ${violations.join("\n")}`,
+            ).toBe(true);
             // The same twin as the wallet would be asked to send it.
             const calls = walletSendCalls({ ...bundle, steps: steps.map((s) => ({ ...s, value: 0n as const })) }, owner);
             expect(walletSendCallsViolations(calls, owner, { allow }).length).toBeGreaterThan(0);
@@ -130,7 +151,11 @@ describe("the allow-list rules (examples)", () => {
   const hook = getAddress("0x3333333333333333333333333333333333333333");
   const grid = getAddress("0x4444444444444444444444444444444444444444");
   const allow = allowListOf({ contracts: { usdg, limitOrderHook: hook, gridStrategy: grid }, tokens: [], vaults: [] });
-  const approve = (spender: Address): CheckedStep => ({ to: usdg, data: encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [spender, 5n] }), value: 0n });
+  const approve = (spender: Address): CheckedStep => ({
+    to: usdg,
+    data: encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [spender, 5n] }),
+    value: 0n,
+  });
 
   it("refuses an approval to a service contract that no later step pulls with", () => {
     const violations = moneySafetyViolations({ steps: [approve(grid)] }, owner, 4663, { allow });
@@ -147,7 +172,12 @@ describe("the allow-list rules (examples)", () => {
     const vault = "0x6666666666666666666666666666666666666666";
     const queue = "0x7777777777777777777777777777777777777777";
     const basket = "0x8888888888888888888888888888888888888888";
-    const list = allowListOf({ contracts: { usdg }, tokens: [], vaults: [{ address: vault, withdrawalQueue: queue, router: null }], baskets: [{ address: basket }] });
+    const list = allowListOf({
+      contracts: { usdg },
+      tokens: [],
+      vaults: [{ address: vault, withdrawalQueue: queue, router: null }],
+      baskets: [{ address: basket }],
+    });
     expect([...list.contracts].sort()).toEqual([usdg.toLowerCase(), vault, queue].sort());
     expect(list.tokens.has(vault) && list.tokens.has(basket) && !list.tokens.has(queue)).toBe(true);
   });

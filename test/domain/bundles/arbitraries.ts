@@ -95,7 +95,18 @@ export function build(request: Request): Bundle {
 }
 
 const vaultDeposit = fc
-  .record({ family: fc.constantFrom("merged", "up", "stock-token" as const), owner: address, vault: address, usdg: address, depositQueue: address, router: address, aggregator: address, swapData: calldata, assets: amount, minShares: uint })
+  .record({
+    family: fc.constantFrom("merged", "up", "stock-token" as const),
+    owner: address,
+    vault: address,
+    usdg: address,
+    depositQueue: address,
+    router: address,
+    aggregator: address,
+    swapData: calldata,
+    assets: amount,
+    minShares: uint,
+  })
   .map((p): Request => ({ kind: "vault-deposit", p }));
 
 const vaultCancelDeposit = fc
@@ -133,7 +144,17 @@ const vaultCancelWithdraw = fc
   .map((p): Request => ({ kind: "vault-cancel-withdraw", p }));
 
 const limitOrder = fc
-  .record({ owner: address, hook: address, usdg: address, token: address, sellToken: fc.boolean(), amountIn: amount, priceX18: price, market: fc.boolean(), minAmountOut: uint })
+  .record({
+    owner: address,
+    hook: address,
+    usdg: address,
+    token: address,
+    sellToken: fc.boolean(),
+    amountIn: amount,
+    priceX18: price,
+    market: fc.boolean(),
+    minAmountOut: uint,
+  })
   .map((p): Request => ({ kind: "limit-order", p }));
 
 const ladder = fc
@@ -167,7 +188,9 @@ const grid = fc
   })
   .map(({ gap, ...p }): Request => ({ kind: "grid", p: { ...p, sellPriceX18: p.buyPriceX18 + gap } }));
 
-const ladderLeg = fc.record({ buyPriceX18: fc.bigInt({ min: 0n, max: 2n ** 127n }), gap: price, amount }).map(({ gap, ...l }) => ({ ...l, sellPriceX18: l.buyPriceX18 + gap }));
+const ladderLeg = fc
+  .record({ buyPriceX18: fc.bigInt({ min: 0n, max: 2n ** 127n }), gap: price, amount })
+  .map(({ gap, ...l }) => ({ ...l, sellPriceX18: l.buyPriceX18 + gap }));
 const ladderStrategy = fc
   .record({
     owner: address,
@@ -188,7 +211,15 @@ const ladderStrategy = fc
   .map(({ closeMask, ...p }): Request => ({ kind: "ladder-strategy", p: { ...p, mask: p.action === "close" ? closeMask : p.mask } }));
 
 const swap = fc
-  .record({ owner: address, router: address, tokenIn: address, tokenOut: address, amountIn: amount, minAmountOut: uint, route: fc.record({ to: address, data: calldata }) })
+  .record({
+    owner: address,
+    router: address,
+    tokenIn: address,
+    tokenOut: address,
+    amountIn: amount,
+    minAmountOut: uint,
+    route: fc.record({ to: address, data: calldata }),
+  })
   .filter((p) => p.tokenIn !== p.tokenOut)
   .map((p): Request => ({ kind: "swap", p }));
 
@@ -259,13 +290,20 @@ const basketMake = fc
     deadline,
     datas: fc.array(calldata, { minLength: 8, maxLength: 8 }),
   })
-  .map(({ datas, ...p }): Request => ({
-    kind: "basket-make",
-    p: {
-      ...p,
-      legs: p.basket.tokens.map((tokenOut, i) => ({ tokenIn: p.tokenIn, tokenOut, amountIn: (p.amountIn * p.basket.normalizedWeights[i]!) / 10n ** 18n, data: datas[i]! })),
-    },
-  }));
+  .map(
+    ({ datas, ...p }): Request => ({
+      kind: "basket-make",
+      p: {
+        ...p,
+        legs: p.basket.tokens.map((tokenOut, i) => ({
+          tokenIn: p.tokenIn,
+          tokenOut,
+          amountIn: (p.amountIn * p.basket.normalizedWeights[i]!) / 10n ** 18n,
+          data: datas[i]!,
+        })),
+      },
+    }),
+  );
 
 /** A valid request of any kind, each kind about as often. */
 export const anyRequest: fc.Arbitrary<Request> = fc.oneof(

@@ -71,7 +71,12 @@ describe("buildVaultDeposit", () => {
     const b = buildVaultDeposit({ family: "merged", owner: OWNER, vault: VAULT, usdg: USDG, assets: 1_000_000n, minShares: 990_000_000n });
     expect(b.kind).toBe("vault-deposit");
     expect(read(b)).toEqual([approve(USDG, VAULT, 1_000_000n), [VAULT, "mergedVaultAbi.requestDeposit", [1_000_000n, OWNER, 990_000_000n]]]);
-    expect(b.params).toMatchObject({ assets: "1000000", minShares: "990000000", receiver: OWNER, approvals: [{ token: USDG, spender: VAULT, amount: "1000000" }] });
+    expect(b.params).toMatchObject({
+      assets: "1000000",
+      minShares: "990000000",
+      receiver: OWNER,
+      approvals: [{ token: USDG, spender: VAULT, amount: "1000000" }],
+    });
   });
 
   it("up: approve USDG to the deposit queue, then its requestDeposit(assets, owner, minimumSharesOut)", () => {
@@ -82,7 +87,17 @@ describe("buildVaultDeposit", () => {
   });
 
   it("stock-token: approve USDG to the router, then deposit({vault, usdgIn, minShares, receiver: owner, aggregator, swapData})", () => {
-    const b = buildVaultDeposit({ family: "stock-token", owner: OWNER, vault: VAULT, usdg: USDG, router: ROUTER, aggregator: AGG, swapData: "0xbeef", assets: 9n, minShares: 8n });
+    const b = buildVaultDeposit({
+      family: "stock-token",
+      owner: OWNER,
+      vault: VAULT,
+      usdg: USDG,
+      router: ROUTER,
+      aggregator: AGG,
+      swapData: "0xbeef",
+      assets: 9n,
+      minShares: 8n,
+    });
     expect(b.kind).toBe("stock-vault-deposit");
     expect(read(b)).toEqual([
       approve(USDG, ROUTER, 9n),
@@ -92,10 +107,18 @@ describe("buildVaultDeposit", () => {
 
   it("refuses a missing family contract, zero assets, a bad address", () => {
     expect(refusal(() => buildVaultDeposit({ family: "up", owner: OWNER, vault: VAULT, usdg: USDG, assets: 7n, minShares: 3n })).code).toBe("INVALID_REQUEST");
-    expect(refusal(() => buildVaultDeposit({ family: "merged", owner: OWNER, vault: VAULT, usdg: USDG, assets: 0n, minShares: 0n })).code).toBe("AMOUNT_TOO_SMALL");
-    expect(refusal(() => buildVaultDeposit({ family: "merged", owner: "0x12" as Address, vault: VAULT, usdg: USDG, assets: 1n, minShares: 0n })).code).toBe("INVALID_REQUEST");
-    expect(refusal(() => buildVaultDeposit({ family: "merged", owner: OWNER, vault: VAULT, usdg: USDG, assets: 1n, minShares: -1n })).code).toBe("INVALID_REQUEST");
-    expect(refusal(() => buildVaultDeposit({ family: "lending" as "merged", owner: OWNER, vault: VAULT, usdg: USDG, assets: 1n, minShares: 0n })).code).toBe("INVALID_REQUEST");
+    expect(refusal(() => buildVaultDeposit({ family: "merged", owner: OWNER, vault: VAULT, usdg: USDG, assets: 0n, minShares: 0n })).code).toBe(
+      "AMOUNT_TOO_SMALL",
+    );
+    expect(refusal(() => buildVaultDeposit({ family: "merged", owner: "0x12" as Address, vault: VAULT, usdg: USDG, assets: 1n, minShares: 0n })).code).toBe(
+      "INVALID_REQUEST",
+    );
+    expect(refusal(() => buildVaultDeposit({ family: "merged", owner: OWNER, vault: VAULT, usdg: USDG, assets: 1n, minShares: -1n })).code).toBe(
+      "INVALID_REQUEST",
+    );
+    expect(refusal(() => buildVaultDeposit({ family: "lending" as "merged", owner: OWNER, vault: VAULT, usdg: USDG, assets: 1n, minShares: 0n })).code).toBe(
+      "INVALID_REQUEST",
+    );
   });
 });
 
@@ -175,7 +198,9 @@ describe("buildLimitOrder, buildLadder, buildOrderAction", () => {
   it("a market sell: approve the token, then createMarketOrder(token, true, amountIn, minAmountOut)", () => {
     const b = buildLimitOrder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: true, amountIn: 10n ** 18n, market: true, minAmountOut: 9n });
     expect(read(b)).toEqual([approve(TOKEN, HOOK, 10n ** 18n), [HOOK, "limitOrderHookAbi.createMarketOrder", [TOKEN, true, 10n ** 18n, 9n]]]);
-    expect(refusal(() => buildLimitOrder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: true, amountIn: 1n, market: true })).code).toBe("INVALID_REQUEST");
+    expect(refusal(() => buildLimitOrder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: true, amountIn: 1n, market: true })).code).toBe(
+      "INVALID_REQUEST",
+    );
     expect(refusal(() => buildLimitOrder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: true, amountIn: 1n })).code).toBe("INVALID_REQUEST");
   });
   it("a ladder: ONE approval of the total, then one create per order in order", () => {
@@ -194,9 +219,13 @@ describe("buildLimitOrder, buildLadder, buildOrderAction", () => {
   it("a ladder has 2-20 orders, each above 0", () => {
     const one = [{ amountIn: 1n, priceX18: 1n }];
     expect(refusal(() => buildLadder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: false, orders: one })).code).toBe("INVALID_REQUEST");
-    expect(refusal(() => buildLadder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: false, orders: Array(21).fill(one[0]) })).code).toBe("INVALID_REQUEST");
+    expect(refusal(() => buildLadder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: false, orders: Array(21).fill(one[0]) })).code).toBe(
+      "INVALID_REQUEST",
+    );
     expect(buildLadder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: false, orders: Array(20).fill(one[0]) }).steps).toHaveLength(21);
-    expect(refusal(() => buildLadder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: false, orders: [one[0]!, { amountIn: 0n, priceX18: 1n }] }))).toEqual({
+    expect(
+      refusal(() => buildLadder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: false, orders: [one[0]!, { amountIn: 0n, priceX18: 1n }] })),
+    ).toEqual({
       code: "AMOUNT_TOO_SMALL",
       details: { minimum: "1", part: 2 },
     });
@@ -212,7 +241,16 @@ describe("buildLimitOrder, buildLadder, buildOrderAction", () => {
 });
 
 describe("buildGrid", () => {
-  const open = { owner: OWNER, strategy: STRATEGY, usdg: USDG, token: TOKEN, buyPriceX18: 10n ** 18n, sellPriceX18: 2n * 10n ** 18n, amountUsdg: 200_000_000n, repeat: true };
+  const open = {
+    owner: OWNER,
+    strategy: STRATEGY,
+    usdg: USDG,
+    token: TOKEN,
+    buyPriceX18: 10n ** 18n,
+    sellPriceX18: 2n * 10n ** 18n,
+    amountUsdg: 200_000_000n,
+    repeat: true,
+  };
   const p = { token: TOKEN, buyPriceX18: 10n ** 18n, sellPriceX18: 2n * 10n ** 18n, amountUsdg: 200_000_000n, repeat: true };
   it("open: approve exactly amountUsdg, then open(params)", () => {
     expect(read(buildGrid({ ...open, action: "open" }))).toEqual([approve(USDG, STRATEGY, 200_000_000n), [STRATEGY, "gridStrategyAbi.open", [p]]]);
@@ -225,7 +263,9 @@ describe("buildGrid", () => {
   });
   it("close, setRepeat, collect: one step", () => {
     expect(read(buildGrid({ owner: OWNER, strategy: STRATEGY, action: "close", id: 4n }))).toEqual([[STRATEGY, "gridStrategyAbi.close", [4n]]]);
-    expect(read(buildGrid({ owner: OWNER, strategy: STRATEGY, action: "setRepeat", id: 4n, repeat: false }))).toEqual([[STRATEGY, "gridStrategyAbi.setRepeat", [4n, false]]]);
+    expect(read(buildGrid({ owner: OWNER, strategy: STRATEGY, action: "setRepeat", id: 4n, repeat: false }))).toEqual([
+      [STRATEGY, "gridStrategyAbi.setRepeat", [4n, false]],
+    ]);
     expect(read(buildGrid({ owner: OWNER, strategy: STRATEGY, action: "collect", id: 4n }))).toEqual([[STRATEGY, "gridStrategyAbi.collect", [4n]]]);
   });
   it("refuses lines the wrong way round and missing fields", () => {
@@ -252,10 +292,21 @@ describe("buildLadderStrategy", () => {
     expect(read(b)).toEqual([approve(TOKEN, STRATEGY, 100_000_000n), [STRATEGY, "ladderStrategyAbi.open", [TOKEN, legs, true, true, false]]]);
   });
   it("close, setRepeat, collect with their masks", () => {
-    expect(read(buildLadderStrategy({ owner: OWNER, ladder: STRATEGY, action: "close", id: 2n, mask: 0 }))).toEqual([[STRATEGY, "ladderStrategyAbi.close", [2n, 0]]]);
-    expect(read(buildLadderStrategy({ owner: OWNER, ladder: STRATEGY, action: "setRepeat", id: 2n, mask: 1 }))).toEqual([[STRATEGY, "ladderStrategyAbi.setRepeat", [2n, 1]]]);
-    expect(read(buildLadderStrategy({ owner: OWNER, ladder: STRATEGY, action: "collect", id: 2n, mask: 3 }))).toEqual([[STRATEGY, "ladderStrategyAbi.collect", [2n, 3]]]);
-    for (const [action, mask] of [["close", 4], ["setRepeat", 0], ["collect", 0], ["collect", 4]] as const)
+    expect(read(buildLadderStrategy({ owner: OWNER, ladder: STRATEGY, action: "close", id: 2n, mask: 0 }))).toEqual([
+      [STRATEGY, "ladderStrategyAbi.close", [2n, 0]],
+    ]);
+    expect(read(buildLadderStrategy({ owner: OWNER, ladder: STRATEGY, action: "setRepeat", id: 2n, mask: 1 }))).toEqual([
+      [STRATEGY, "ladderStrategyAbi.setRepeat", [2n, 1]],
+    ]);
+    expect(read(buildLadderStrategy({ owner: OWNER, ladder: STRATEGY, action: "collect", id: 2n, mask: 3 }))).toEqual([
+      [STRATEGY, "ladderStrategyAbi.collect", [2n, 3]],
+    ]);
+    for (const [action, mask] of [
+      ["close", 4],
+      ["setRepeat", 0],
+      ["collect", 0],
+      ["collect", 4],
+    ] as const)
       expect(refusal(() => buildLadderStrategy({ owner: OWNER, ladder: STRATEGY, action, id: 2n, mask })).code).toBe("INVALID_REQUEST");
   });
   it("via account: a single step, the account's ladder(data) with data the LadderStrategy call", () => {
@@ -298,11 +349,25 @@ describe("buildLadderStrategy", () => {
       const params = buildLadderStrategy({ ...open, market }).params;
       const sellFirstParams = { ...params, sellFirst: true, unit: "token" };
       const spot = (10n * 10n ** 18n).toString();
-      expect(ladderRevertDetails(`WRONG_SIDE 1 ${spot}`, params)).toEqual({ part: 2, maximum: (10n * 10n ** 18n - 1n).toString(), unit: "USDG", priceUsd: 8, limitUsd: 10 });
-      expect(ladderRevertDetails(`WRONG_SIDE 0 ${spot}`, sellFirstParams)).toMatchObject({ part: 1, minimum: (10n * 10n ** 18n + 1n).toString(), unit: "USDG" });
+      expect(ladderRevertDetails(`WRONG_SIDE 1 ${spot}`, params)).toEqual({
+        part: 2,
+        maximum: (10n * 10n ** 18n - 1n).toString(),
+        unit: "USDG",
+        priceUsd: 8,
+        limitUsd: 10,
+      });
+      expect(ladderRevertDetails(`WRONG_SIDE 0 ${spot}`, sellFirstParams)).toMatchObject({
+        part: 1,
+        minimum: (10n * 10n ** 18n + 1n).toString(),
+        unit: "USDG",
+      });
       expect(ladderRevertDetails("FIRST_TOO_SMALL 0 10000000", params)).toEqual({ part: 1, minimum: "10000000", unit: "USDG" });
       expect(ladderRevertDetails("FOLLOW_UP_TOO_SMALL 2 123", sellFirstParams)).toEqual({ part: 3, minimum: "123", unit: "token" });
-      expect(ladderRevertDetails(`NO_TRIP_HEADROOM 0 ${9_090_000_000_000_000_001n}`, params)).toMatchObject({ part: 1, minimum: "9090000000000000001", unit: "USDG" });
+      expect(ladderRevertDetails(`NO_TRIP_HEADROOM 0 ${9_090_000_000_000_000_001n}`, params)).toMatchObject({
+        part: 1,
+        minimum: "9090000000000000001",
+        unit: "USDG",
+      });
       for (const reason of ["NOT_LISTED", "PAUSED", "VAULT_FULL 1 2", "WRONG_SIDE x 1"]) expect(ladderRevertDetails(reason, params)).toBeUndefined();
     });
     it("FIRST_TOO_SMALL and FOLLOW_UP_TOO_SMALL name the part and the exact minimum", () => {
@@ -337,13 +402,25 @@ describe("buildLadderStrategy", () => {
 });
 
 describe("buildSwap", () => {
-  const swap = { owner: OWNER, router: ROUTER, tokenIn: WETH, tokenOut: TOKEN, amountIn: 10n ** 18n, minAmountOut: 123n, route: { to: AGG, data: "0xfeed" as const } };
+  const swap = {
+    owner: OWNER,
+    router: ROUTER,
+    tokenIn: WETH,
+    tokenOut: TOKEN,
+    amountIn: 10n ** 18n,
+    minAmountOut: 123n,
+    route: { to: AGG, data: "0xfeed" as const },
+  };
   it("approve exactly amountIn to the router, then swap(req) with recipient = owner", () => {
     const b = buildSwap(swap);
     expect(b.kind).toBe("swap");
     expect(read(b)).toEqual([
       approve(WETH, ROUTER, 10n ** 18n),
-      [ROUTER, "swapRouterAbi.swap", [{ tokenIn: WETH, tokenOut: TOKEN, amountIn: 10n ** 18n, minAmountOut: 123n, recipient: OWNER, aggregator: AGG, route: "0xfeed" }]],
+      [
+        ROUTER,
+        "swapRouterAbi.swap",
+        [{ tokenIn: WETH, tokenOut: TOKEN, amountIn: 10n ** 18n, minAmountOut: 123n, recipient: OWNER, aggregator: AGG, route: "0xfeed" }],
+      ],
     ]);
   });
   it("refuses native ETH in, the same token twice, and an amount of 0", () => {
@@ -366,7 +443,9 @@ describe("baskets", () => {
     expect(b.kind).toBe("basket-buy");
     expect(read(b)).toEqual([approve(USDG, ZAP, 1000n), [ZAP, "basketZapAbi.buy", [POOL, USDG, 1000n, legs, 5n, OWNER, 1_800_000_000n]]]);
     expect(b.params).toMatchObject({ side: "buy", pool: POOL, zap: ZAP, token: USDG, amount: "1000", minOut: "5", recipient: OWNER, deadline: 1_800_000_000 });
-    expect(refusal(() => buildBasketBuy({ owner: OWNER, zap: ZAP, pool: POOL, tokenIn: USDG, amountIn: 999n, legs, minBptOut: 5n, deadline: 1n })).code).toBe("INVALID_REQUEST");
+    expect(refusal(() => buildBasketBuy({ owner: OWNER, zap: ZAP, pool: POOL, tokenIn: USDG, amountIn: 999n, legs, minBptOut: 5n, deadline: 1n })).code).toBe(
+      "INVALID_REQUEST",
+    );
   });
   it("sell: approve exactly bptIn of the basket to the zap, then sell(..., recipient = owner, deadline)", () => {
     const sellLegs = [
@@ -379,14 +458,24 @@ describe("baskets", () => {
   });
   it("a zap call over 32,000 bytes is ROUTE_TOO_LARGE", () => {
     const big = [{ ...legs[0]!, data: `0x${"ab".repeat(32_000)}` as const }];
-    expect(refusal(() => buildBasketBuy({ owner: OWNER, zap: ZAP, pool: POOL, tokenIn: USDG, amountIn: 1000n, legs: big, minBptOut: 5n, deadline: 1n })).code).toBe("ROUTE_TOO_LARGE");
+    expect(
+      refusal(() => buildBasketBuy({ owner: OWNER, zap: ZAP, pool: POOL, tokenIn: USDG, amountIn: 1000n, legs: big, minBptOut: 5n, deadline: 1n })).code,
+    ).toBe("ROUTE_TOO_LARGE");
   });
   it("make: approve exactly the first deposit to the maker, then make(basket, ..., recipient = owner, deadline)", () => {
-    const basket = { name: "Two", symbol: "TWO", tokens: [T1, T2], normalizedWeights: [6n * 10n ** 17n, 4n * 10n ** 17n], swapFeePercentage: 10n ** 16n, salt: `0x${"11".repeat(32)}` as const };
+    const basket = {
+      name: "Two",
+      symbol: "TWO",
+      tokens: [T1, T2],
+      normalizedWeights: [6n * 10n ** 17n, 4n * 10n ** 17n],
+      swapFeePercentage: 10n ** 16n,
+      salt: `0x${"11".repeat(32)}` as const,
+    };
     const b = buildBasketMake({ owner: OWNER, maker: STRATEGY, basket, tokenIn: USDG, amountIn: 1000n, legs, minBptOut: 1n, deadline: 1_800_000_000n });
     expect(b.kind).toBe("basket-make");
     expect(read(b)).toEqual([approve(USDG, STRATEGY, 1000n), [STRATEGY, "basketMakerAbi.make", [basket, USDG, 1000n, legs, 1n, OWNER, 1_800_000_000n]]]);
-    const make = (over: Partial<typeof basket>) => () => buildBasketMake({ owner: OWNER, maker: STRATEGY, basket: { ...basket, ...over }, tokenIn: USDG, amountIn: 1000n, legs, minBptOut: 1n, deadline: 1n });
+    const make = (over: Partial<typeof basket>) => () =>
+      buildBasketMake({ owner: OWNER, maker: STRATEGY, basket: { ...basket, ...over }, tokenIn: USDG, amountIn: 1000n, legs, minBptOut: 1n, deadline: 1n });
     expect(refusal(make({ tokens: [T1], normalizedWeights: [10n ** 18n] })).code).toBe("TOKEN_COUNT");
     expect(refusal(make({ tokens: [T1, T1] })).code).toBe("DUPLICATE_TOKEN");
     expect(refusal(make({ tokens: [T2, T1] })).code).toBe("INVALID_REQUEST");

@@ -30,7 +30,12 @@ const deployments: Deployments = {
   vaults: [{ address: vault, family: "merged", name: "V", token: a(0x2002), agent: true }],
   baskets: [],
 };
-const chain = defineChain({ id: 4663, name: "Devnet 4663", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: ["http://127.0.0.1:1"] } } });
+const chain = defineChain({
+  id: 4663,
+  name: "Devnet 4663",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: ["http://127.0.0.1:1"] } },
+});
 
 /** A PrepareResult as the API answers it, from the real merged-vault deposit builder. */
 function prepared(): PrepareResult {
@@ -75,10 +80,13 @@ const both = (r: PrepareResult, i: number, change: Partial<{ to: Address; data: 
 
 const tampers: [string, Tamper][] = [
   ["the deposit's `to` (steps and calls)", (r) => both(r, 1, { to: attacker })],
-  ["the approval's spender and the deposit's `to` together (steps and calls)", (r) => (both(r, 0, { data: approveTo(attacker, 250_000_000n) }), both(r, 1, { to: attacker }))],
+  [
+    "the approval's spender and the deposit's `to` together (steps and calls)",
+    (r) => (both(r, 0, { data: approveTo(attacker, 250_000_000n) }), both(r, 1, { to: attacker })),
+  ],
   ["the approval's spender alone", (r) => both(r, 0, { data: approveTo(attacker, 250_000_000n) })],
   ["the deposit's receiver (steps and calls)", (r) => both(r, 1, { data: depositFor(attacker) })],
-  ["a step's value", (r) => ((r.steps[1] as { value: string }).value = "1", ((r.walletSendCalls.calls[1] as { value: string }).value = "0x1"))],
+  ["a step's value", (r) => (((r.steps[1] as { value: string }).value = "1"), ((r.walletSendCalls.calls[1] as { value: string }).value = "0x1"))],
   ["only the walletSendCalls `to`", (r) => ((r.walletSendCalls.calls[1] as { to: string }).to = attacker)],
   ["only the walletSendCalls receiver", (r) => ((r.walletSendCalls.calls[1] as { data: string }).data = depositFor(attacker))],
   ["only the walletSendCalls value", (r) => ((r.walletSendCalls.calls[0] as { value: string }).value = "0x5")],

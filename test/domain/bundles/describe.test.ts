@@ -67,28 +67,72 @@ describe("groupDigits", () => {
 
 describe("describeSteps", () => {
   it("merged vault deposit: the approval and the deposit in whole units, named", () => {
-    const bundle = buildVaultDeposit({ family: "merged", owner: OWNER, vault: VAULT, usdg: USDG, assets: parseUnits("250", 6), minShares: parseUnits("0.5", 12) });
+    const bundle = buildVaultDeposit({
+      family: "merged",
+      owner: OWNER,
+      vault: VAULT,
+      usdg: USDG,
+      assets: parseUnits("250", 6),
+      minShares: parseUnits("0.5", 12),
+    });
     const [approve, deposit] = describeSteps(bundle.steps, names);
-    expect(approve).toMatchObject({ action: "Approve", summary: "Approve 250 USDG to the Merged WETH/USDG vault", approval: true, known: true, to: USDG, toName: "the USDG token" });
-    expect(deposit).toMatchObject({ action: "Deposit", summary: "Deposit 250 USDG into the Merged WETH/USDG vault", approval: false, to: VAULT, toName: "the Merged WETH/USDG vault" });
+    expect(approve).toMatchObject({
+      action: "Approve",
+      summary: "Approve 250 USDG to the Merged WETH/USDG vault",
+      approval: true,
+      known: true,
+      to: USDG,
+      toName: "the USDG token",
+    });
+    expect(deposit).toMatchObject({
+      action: "Deposit",
+      summary: "Deposit 250 USDG into the Merged WETH/USDG vault",
+      approval: false,
+      to: VAULT,
+      toName: "the Merged WETH/USDG vault",
+    });
     expect(deposit!.details[0]).toBe(`At least 0.5 Merged WETH/USDG shares, to your wallet (${OWNER.slice(0, 6)}…${OWNER.slice(-4)}).`);
   });
 
   it("up vault deposit goes through its queue and names the vault", () => {
-    const bundle = buildVaultDeposit({ family: "up", owner: OWNER, vault: UP_VAULT, usdg: USDG, depositQueue: UP_DEPOSIT_QUEUE, assets: 1_234_567_890_000n, minShares: 0n });
+    const bundle = buildVaultDeposit({
+      family: "up",
+      owner: OWNER,
+      vault: UP_VAULT,
+      usdg: USDG,
+      depositQueue: UP_DEPOSIT_QUEUE,
+      assets: 1_234_567_890_000n,
+      minShares: 0n,
+    });
     const [approve, deposit] = describeSteps(bundle.steps, names);
     expect(approve!.summary).toBe("Approve 1,234,567.89 USDG to the Up WETH/USDG vault's deposit queue");
     expect(deposit!.summary).toBe("Deposit 1,234,567.89 USDG into the Up WETH/USDG vault through the Up WETH/USDG vault's deposit queue");
   });
 
   it("withdrawals: queue and in kind, shares with 12 decimals and the pair token", () => {
-    const queued = buildVaultWithdraw({ family: "merged", mode: "queue", owner: OWNER, vault: VAULT, redeemQueue: REDEEM_QUEUE, shares: parseUnits("3", 12), minAssetsOut: parseUnits("2.5", 6) });
+    const queued = buildVaultWithdraw({
+      family: "merged",
+      mode: "queue",
+      owner: OWNER,
+      vault: VAULT,
+      redeemQueue: REDEEM_QUEUE,
+      shares: parseUnits("3", 12),
+      minAssetsOut: parseUnits("2.5", 6),
+    });
     const [approveShares, request] = describeSteps(queued.steps, names);
     expect(approveShares!.summary).toBe("Approve 3 Merged WETH/USDG shares to the Merged WETH/USDG vault's redeem queue");
     expect(request!.summary).toBe("Queue a withdrawal of 3 Merged WETH/USDG shares at the Merged WETH/USDG vault's redeem queue");
     expect(request!.details[0]).toMatch(/^At least 2.5 USDG when it is settled, to your wallet/);
 
-    const inKind = buildVaultWithdraw({ family: "merged", mode: "in-kind", owner: OWNER, vault: VAULT, shares: parseUnits("1", 12), minTokenOut: parseUnits("0.01", 18), minUsdgOut: 5_000_000n });
+    const inKind = buildVaultWithdraw({
+      family: "merged",
+      mode: "in-kind",
+      owner: OWNER,
+      vault: VAULT,
+      shares: parseUnits("1", 12),
+      minTokenOut: parseUnits("0.01", 18),
+      minUsdgOut: 5_000_000n,
+    });
     const [exit] = describeSteps(inKind.steps, names);
     expect(exit!.summary).toBe("Withdraw 1 Merged WETH/USDG shares from the Merged WETH/USDG vault in kind");
     expect(exit!.details[0]).toMatch(/^At least 0.01 WETH and 5 USDG, to your wallet/);
@@ -96,13 +140,24 @@ describe("describeSteps", () => {
 
   it("a shared selector (cancel(uint256)) is read with the called contract's ABI", () => {
     const upCancel = buildVaultCancelWithdraw({ family: "up", owner: OWNER, vault: UP_VAULT, withdrawalQueue: UP_WITHDRAWAL_QUEUE, id: 7n });
-    expect(describeStep(upCancel.steps[0]!, names)).toMatchObject({ action: "Cancel withdrawal", summary: "Cancel queued withdrawal #7 at the Up WETH/USDG vault's withdrawal queue" });
+    expect(describeStep(upCancel.steps[0]!, names)).toMatchObject({
+      action: "Cancel withdrawal",
+      summary: "Cancel queued withdrawal #7 at the Up WETH/USDG vault's withdrawal queue",
+    });
     const orderCancel = buildOrderAction({ owner: OWNER, hook: HOOK, action: "cancel", id: 7n });
     expect(describeStep(orderCancel.steps[0]!, names)).toMatchObject({ action: "Cancel order", summary: "Cancel limit order #7 on the limit-order hook" });
   });
 
   it("limit orders: buy with USDG at a price per token; sell of an unverified token shows its address", () => {
-    const buy = buildLimitOrder({ owner: OWNER, hook: HOOK, usdg: USDG, token: WETH, sellToken: false, amountIn: 25_000_000n, priceX18: parseUnits("2400.5", 18) });
+    const buy = buildLimitOrder({
+      owner: OWNER,
+      hook: HOOK,
+      usdg: USDG,
+      token: WETH,
+      sellToken: false,
+      amountIn: 25_000_000n,
+      priceX18: parseUnits("2400.5", 18),
+    });
     const [approve, order] = describeSteps(buy.steps, names);
     expect(approve!.summary).toBe("Approve 25 USDG to the limit-order hook");
     expect(order!.summary).toBe("Place a limit order on the limit-order hook: buy WETH with 25 USDG at 2,400.5 USDG per WETH");
@@ -120,7 +175,17 @@ describe("describeSteps", () => {
   });
 
   it("grid open: the amount, both lines and whether it repeats", () => {
-    const grid = buildGrid({ owner: OWNER, strategy: GRID, action: "open", usdg: USDG, token: WETH, buyPriceX18: parseUnits("2000", 18), sellPriceX18: parseUnits("2200", 18), amountUsdg: 100_000_000n, repeat: true });
+    const grid = buildGrid({
+      owner: OWNER,
+      strategy: GRID,
+      action: "open",
+      usdg: USDG,
+      token: WETH,
+      buyPriceX18: parseUnits("2000", 18),
+      sellPriceX18: parseUnits("2200", 18),
+      amountUsdg: 100_000_000n,
+      repeat: true,
+    });
     const [approve, open] = describeSteps(grid.steps, names);
     expect(approve!.summary).toBe("Approve 100 USDG to the grid strategy");
     expect(open!.summary).toBe("Open a grid on WETH with 100 USDG on the grid strategy: buy at 2,000 USDG per WETH, sell at 2,200 USDG per WETH");
@@ -132,7 +197,17 @@ describe("describeSteps", () => {
       { buyPriceX18: parseUnits("1900", 18), sellPriceX18: parseUnits("2100", 18), amount: 60_000_000n },
       { buyPriceX18: parseUnits("1800", 18), sellPriceX18: parseUnits("2000", 18), amount: 40_000_000n },
     ];
-    const open = buildLadderStrategy({ owner: OWNER, ladder: LADDER, action: "open", usdg: USDG, token: WETH, legs, sellFirst: false, repeat: true, oneWay: false });
+    const open = buildLadderStrategy({
+      owner: OWNER,
+      ladder: LADDER,
+      action: "open",
+      usdg: USDG,
+      token: WETH,
+      legs,
+      sellFirst: false,
+      repeat: true,
+      oneWay: false,
+    });
     const described = describeSteps(open.steps, names);
     expect(described.map((d) => d.approval)).toEqual([true, false]);
     expect(described[1]!.summary).toBe("Open a ladder strategy on WETH with 2 parts and 100 USDG in all, on the ladder strategy");
@@ -156,7 +231,11 @@ describe("describeSteps", () => {
   });
 
   it("calldata no ABI reads is said to be unreadable, not guessed", () => {
-    expect(describeStep({ to: HOOK, data: "0xdeadbeef00" }, names)).toMatchObject({ known: false, action: "Unknown call", summary: "Call the limit-order hook with data the service cannot read" });
+    expect(describeStep({ to: HOOK, data: "0xdeadbeef00" }, names)).toMatchObject({
+      known: false,
+      action: "Unknown call",
+      summary: "Call the limit-order hook with data the service cannot read",
+    });
   });
 
   it("property: every step of every random valid bundle is read and described; approvals are marked", () => {

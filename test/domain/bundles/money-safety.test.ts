@@ -106,8 +106,26 @@ describe("money safety: hand-made twins", () => {
   const WETH = getAddress("0x6000000000000000000000000000000000000006");
 
   const deposit = buildVaultDeposit({ family: "merged", owner: OWNER, vault: VAULT, usdg: USDG, assets: 1_000_000n, minShares: 9n });
-  const stockDeposit = buildVaultDeposit({ family: "stock-token", owner: OWNER, vault: VAULT, usdg: USDG, router: ROUTER, aggregator: AGG, swapData: "0xabcd", assets: 5n, minShares: 1n });
-  const swap = buildSwap({ owner: OWNER, router: ROUTER, tokenIn: WETH, tokenOut: TOKEN, amountIn: 10n ** 18n, minAmountOut: 1n, route: { to: AGG, data: "0x01" } });
+  const stockDeposit = buildVaultDeposit({
+    family: "stock-token",
+    owner: OWNER,
+    vault: VAULT,
+    usdg: USDG,
+    router: ROUTER,
+    aggregator: AGG,
+    swapData: "0xabcd",
+    assets: 5n,
+    minShares: 1n,
+  });
+  const swap = buildSwap({
+    owner: OWNER,
+    router: ROUTER,
+    tokenIn: WETH,
+    tokenOut: TOKEN,
+    amountIn: 10n ** 18n,
+    minAmountOut: 1n,
+    route: { to: AGG, data: "0x01" },
+  });
 
   it("the built bundles are clean", () => {
     for (const b of [deposit, stockDeposit, swap]) expect(moneySafetyViolations(b, OWNER, 4663, { usdg: USDG })).toEqual([]);
@@ -137,7 +155,11 @@ describe("money safety: hand-made twins", () => {
   });
 
   it("an approval one over, one under, unlimited, missing, or of another token", () => {
-    const approve = (token: Address, amount: bigint): CheckedStep => ({ to: token, data: encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [VAULT, amount] }), value: 0n });
+    const approve = (token: Address, amount: bigint): CheckedStep => ({
+      to: token,
+      data: encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [VAULT, amount] }),
+      value: 0n,
+    });
     const use = deposit.steps[1]!;
     expect(moneySafetyViolations({ steps: [approve(USDG, 1_000_001n), use] }, OWNER, 4663)).toEqual([
       `step 1: the approval of 1000001 to ${VAULT} is not spent exactly by the steps after it (1 left)`,
@@ -165,7 +187,17 @@ describe("money safety: hand-made twins", () => {
   });
 
   it("a ladder whose total approval is one short, or whose orders sum past it", () => {
-    const ladder = buildLadder({ owner: OWNER, hook: ROUTER, usdg: USDG, token: TOKEN, sellToken: false, orders: [{ amountIn: 5n, priceX18: 1n }, { amountIn: 7n, priceX18: 2n }] });
+    const ladder = buildLadder({
+      owner: OWNER,
+      hook: ROUTER,
+      usdg: USDG,
+      token: TOKEN,
+      sellToken: false,
+      orders: [
+        { amountIn: 5n, priceX18: 1n },
+        { amountIn: 7n, priceX18: 2n },
+      ],
+    });
     expect(moneySafetyViolations(ladder, OWNER, 4663, { usdg: USDG })).toEqual([]);
     const short = reencode(ladder.steps[0]!, ([s, a]) => [s, (a as bigint) - 1n]);
     expect(moneySafetyViolations({ steps: [short, ...ladder.steps.slice(1)] }, OWNER, 4663)).toEqual([
@@ -181,7 +213,10 @@ describe("money safety: hand-made twins", () => {
     expect(moneySafetyViolations(deposit, OWNER, 1)).toEqual(["chain id 1 is not 4663 (0x1237)"]);
     expect(moneySafetyViolations(deposit, OWNER, "0x1237")).toEqual([]);
     const calls = walletSendCalls(deposit, OWNER);
-    expect(walletSendCallsViolations({ ...calls, chainId: "0x1" as "0x1237" }, OWNER)).toEqual(["walletSendCalls chainId is 0x1, not 0x1237", "chain id 0x1 is not 4663 (0x1237)"]);
+    expect(walletSendCallsViolations({ ...calls, chainId: "0x1" as "0x1237" }, OWNER)).toEqual([
+      "walletSendCalls chainId is 0x1, not 0x1237",
+      "chain id 0x1 is not 4663 (0x1237)",
+    ]);
     expect(walletSendCallsViolations({ ...calls, from: OTHER }, OWNER)).toEqual([`from is ${OTHER}, not the owner ${OWNER}`]);
     expect(walletSendCallsViolations({ ...calls, calls: calls.calls.map((c) => ({ ...c, value: "0x1" as "0x0" })) }, OWNER)).toEqual([
       "step 1: value is 1, not 0",
@@ -223,7 +258,9 @@ describe("money safety: the deadline window (basket-buy, basket-sell, basket-mak
         expect(withDeadline.length).toBe(1);
         expect(decodeStep(withDeadline[0]!)!.args[deadlineIndex(withDeadline[0]!)]).toBe((request.p as { deadline: bigint }).deadline);
         expect(moneySafetyViolations(bundle, ownerOf(request), 4663, { deadlineWindow: window })).toEqual([]);
-        expect(walletSendCallsViolations(walletSendCalls(bundle, ownerOf(request)), ownerOf(request), { usdg: usdgOf(request.p), deadlineWindow: window })).toEqual([]);
+        expect(
+          walletSendCallsViolations(walletSendCalls(bundle, ownerOf(request)), ownerOf(request), { usdg: usdgOf(request.p), deadlineWindow: window }),
+        ).toEqual([]);
         // Kinds without a deadline argument are not touched by the option.
         const otherBundle = build(other);
         if (!otherBundle.steps.some((s) => deadlineIndex(s) >= 0))
@@ -267,7 +304,16 @@ describe("money safety: the deadline window (basket-buy, basket-sell, basket-mak
     const TOKEN = getAddress("0x5000000000000000000000000000000000000005");
     const now = 1_800_000_000n;
     const buy = (deadline: bigint) =>
-      buildBasketBuy({ owner: OWNER, zap: ZAP, pool: POOL, tokenIn: USDG, amountIn: 100n, legs: [{ tokenIn: USDG, tokenOut: TOKEN, amountIn: 100n, data: "0x01" }], minBptOut: 1n, deadline });
+      buildBasketBuy({
+        owner: OWNER,
+        zap: ZAP,
+        pool: POOL,
+        tokenIn: USDG,
+        amountIn: 100n,
+        legs: [{ tokenIn: USDG, tokenOut: TOKEN, amountIn: 100n, data: "0x01" }],
+        minBptOut: 1n,
+        deadline,
+      });
     const window = { now, seconds: DEADLINE_SECONDS };
     expect(moneySafetyViolations(buy(now + 600n), OWNER, 4663, { usdg: USDG, deadlineWindow: window })).toEqual([]);
     expect(walletSendCallsViolations(walletSendCalls(buy(now + 601n), OWNER), OWNER, { deadlineWindow: window })).toEqual([

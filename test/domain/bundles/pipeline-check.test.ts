@@ -23,7 +23,17 @@ const foreign = a(0xbad);
 const faulty = { strategy: grid as Address };
 vi.mock("../../../usecases/prepare/resolve/grid.js", () => ({
   resolveGrid: async (_ctx: unknown, _body: unknown, who: Address): Promise<Resolved> => ({
-    bundle: buildGrid({ owner: who, strategy: faulty.strategy, action: "open", usdg, token: weth, buyPriceX18: 10n ** 18n, sellPriceX18: 2n * 10n ** 18n, amountUsdg: 5_000_000n, repeat: true }),
+    bundle: buildGrid({
+      owner: who,
+      strategy: faulty.strategy,
+      action: "open",
+      usdg,
+      token: weth,
+      buyPriceX18: 10n ** 18n,
+      sellPriceX18: 2n * 10n ** 18n,
+      amountUsdg: 5_000_000n,
+      repeat: true,
+    }),
   }),
 }));
 const { checkPrepared, runPrepare } = await import("../../../usecases/prepare/pipeline.js");
@@ -38,12 +48,36 @@ const deployments: Deployments = {
 };
 const errors: { fields: Record<string, unknown>; message?: string }[] = [];
 const noop = () => {};
-const logger = { trace: noop, debug: noop, info: noop, warn: noop, fatal: noop, error: (fields: Record<string, unknown>, message?: string) => errors.push({ fields, message }), child: () => logger, isLevelEnabled: () => true } as Logger;
+const logger = {
+  trace: noop,
+  debug: noop,
+  info: noop,
+  warn: noop,
+  fatal: noop,
+  error: (fields: Record<string, unknown>, message?: string) => errors.push({ fields, message }),
+  child: () => logger,
+  isLevelEnabled: () => true,
+} as Logger;
 const NOW = new Date("2026-01-01T00:00:00Z");
 const nowSeconds = BigInt(NOW.getTime() / 1000);
 /** Nothing past the check is reachable: any use of the chain or the databases fails the test. */
-const unreachable = new Proxy({}, { get: () => { throw new Error("touched the chain or a database before the check refused"); } });
-const ctx = { deployments, logger, now: () => NOW, baseUrl: "http://127.0.0.1", client: unreachable, db: unreachable, reads: unreachable } as unknown as PrepareContext;
+const unreachable = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error("touched the chain or a database before the check refused");
+    },
+  },
+);
+const ctx = {
+  deployments,
+  logger,
+  now: () => NOW,
+  baseUrl: "http://127.0.0.1",
+  client: unreachable,
+  db: unreachable,
+  reads: unreachable,
+} as unknown as PrepareContext;
 
 beforeEach(() => {
   errors.length = 0;
@@ -72,7 +106,16 @@ describe("the pipeline refuses a faulty builder's bundle", () => {
 
 describe("checkPrepared", () => {
   const basketBuy = (deadline: bigint) =>
-    buildBasketBuy({ owner, zap, pool: basket, tokenIn: usdg, amountIn: 100n, legs: [{ tokenIn: usdg, tokenOut: weth, amountIn: 100n, data: "0x" }], minBptOut: 1n, deadline });
+    buildBasketBuy({
+      owner,
+      zap,
+      pool: basket,
+      tokenIn: usdg,
+      amountIn: 100n,
+      legs: [{ tokenIn: usdg, tokenOut: weth, amountIn: 100n, data: "0x" }],
+      minBptOut: 1n,
+      deadline,
+    });
 
   it("takes a basket buy whose deadline is 10 minutes ahead, and refuses one a second later or in the past", () => {
     expect(() => checkPrepared(ctx, "basket-buy", owner, { bundle: basketBuy(nowSeconds + 600n) })).not.toThrow();
@@ -91,7 +134,16 @@ describe("checkPrepared", () => {
 
   it("a token the request resolved (not in the deployments) is allowed only when the resolver names it", () => {
     const unlisted = a(0x5001);
-    const bundle = buildBasketBuy({ owner, zap, pool: basket, tokenIn: usdg, amountIn: 100n, legs: [{ tokenIn: usdg, tokenOut: unlisted, amountIn: 100n, data: "0x" }], minBptOut: 1n, deadline: nowSeconds + 60n });
+    const bundle = buildBasketBuy({
+      owner,
+      zap,
+      pool: basket,
+      tokenIn: usdg,
+      amountIn: 100n,
+      legs: [{ tokenIn: usdg, tokenOut: unlisted, amountIn: 100n, data: "0x" }],
+      minBptOut: 1n,
+      deadline: nowSeconds + 60n,
+    });
     expect(() => checkPrepared(ctx, "basket-buy", owner, { bundle })).toThrow(ApiError);
     expect(() => checkPrepared(ctx, "basket-buy", owner, { bundle, allow: { tokens: [unlisted] } })).not.toThrow();
   });

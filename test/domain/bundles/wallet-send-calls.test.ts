@@ -20,7 +20,17 @@ describe("walletSendCalls", () => {
   });
 
   it("requires atomicity exactly when an approval is followed by a call to its spender", () => {
-    const ladder = buildLadder({ owner: OWNER, hook: HOOK, usdg: USDG, token: VAULT, sellToken: false, orders: [{ amountIn: 1n, priceX18: 1n }, { amountIn: 2n, priceX18: 1n }] });
+    const ladder = buildLadder({
+      owner: OWNER,
+      hook: HOOK,
+      usdg: USDG,
+      token: VAULT,
+      sellToken: false,
+      orders: [
+        { amountIn: 1n, priceX18: 1n },
+        { amountIn: 2n, priceX18: 1n },
+      ],
+    });
     expect(walletSendCalls(ladder, OWNER).atomicRequired).toBe(true);
     const close = buildGrid({ owner: OWNER, strategy: HOOK, action: "close", id: 1n });
     expect(walletSendCalls(close, OWNER).atomicRequired).toBe(false);

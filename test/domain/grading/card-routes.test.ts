@@ -45,7 +45,12 @@ describe("report-card switches", () => {
     const none = await t.app.request(path);
     expect([none.status, (await json(none)).code]).toEqual([401, "SESSION_REQUIRED"]);
     const c = await createChallenge(db, { owner: owner.address, now: t.clock.now() });
-    const { token } = await exchangeChallenge(db, { owner: owner.address, challengeId: c.challengeId, signature: await owner.signMessage({ message: c.message }), now: t.clock.now() });
+    const { token } = await exchangeChallenge(db, {
+      owner: owner.address,
+      challengeId: c.challengeId,
+      signature: await owner.signMessage({ message: c.message }),
+      now: t.clock.now(),
+    });
     const res = await t.app.request(path, { headers: { Authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect((await json(res)).data).toMatchObject({ view: "public", agents: [], hitRate: null });

@@ -64,7 +64,15 @@ beforeAll(async () => {
   await file(Array.from({ length: 5 }, (_, i) => ({ agent: "old", at: old + (200 + i) * 60_000, state: "unsigned" as const, hit: null, signed: false })));
   // The newest 500: 497 waiting, 3 graded hits of agent "new".
   const recent = now.getTime() - 20 * DAY;
-  await file(Array.from({ length: CARD_ACTION_LIMIT }, (_, i) => ({ agent: "new", at: recent + i * 60_000, state: i < 3 ? ("graded" as const) : ("waiting" as const), hit: i < 3 ? true : null, signed: true })));
+  await file(
+    Array.from({ length: CARD_ACTION_LIMIT }, (_, i) => ({
+      agent: "new",
+      at: recent + i * 60_000,
+      state: i < 3 ? ("graded" as const) : ("waiting" as const),
+      hit: i < 3 ? true : null,
+      signed: true,
+    })),
+  );
 });
 afterAll(async () => {
   await deleteKeys(redis, prefix);

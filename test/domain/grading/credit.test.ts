@@ -53,7 +53,14 @@ async function file(owner: Address, steps: Steps, kind: string, agentTag: string
   const id = `filing-${nextId++}`;
   await db
     .insertInto("filing")
-    .values({ id, owner: owner.toLowerCase(), agent_tag: agentTag, kind, steps: steps.map((s) => ({ to: s.to, data: s.data, value: "0" })), created_at: new Date(at) })
+    .values({
+      id,
+      owner: owner.toLowerCase(),
+      agent_tag: agentTag,
+      kind,
+      steps: steps.map((s) => ({ to: s.to, data: s.data, value: "0" })),
+      created_at: new Date(at),
+    })
     .execute();
   return id;
 }
@@ -62,7 +69,13 @@ async function file(owner: Address, steps: Steps, kind: string, agentTag: string
 async function mined(owner: Address, step: { to: string; data: string }, at: number): Promise<string> {
   const hash = `0x${(nextId++).toString(16).padStart(64, "0")}`;
   await raw.unsafe(`insert into ${VIEWS}.executed_call values ($1, $2, $3, $4, $5, true, $6, $7)`, [
-    hash, owner.toLowerCase(), step.to.toLowerCase(), step.data.toLowerCase(), step.data.slice(0, 10), nextId, Math.floor(at / 1000),
+    hash,
+    owner.toLowerCase(),
+    step.to.toLowerCase(),
+    step.data.toLowerCase(),
+    step.data.slice(0, 10),
+    nextId,
+    Math.floor(at / 1000),
   ]);
   return hash;
 }
@@ -108,7 +121,8 @@ describe("credit only where it is due", () => {
   });
 
   it("a filing older than 10 minutes before the block, or made after it, is not matched; one 9 minutes before is", async () => {
-    const open = (o: Address) => buildGrid({ owner: o, strategy, action: "open", usdg, token, buyPriceX18: 2n * E18, sellPriceX18: 3n * E18, amountUsdg: 10n, repeat: true });
+    const open = (o: Address) =>
+      buildGrid({ owner: o, strategy, action: "open", usdg, token, buyPriceX18: 2n * E18, sellPriceX18: 3n * E18, amountUsdg: 10n, repeat: true });
     const block = T0 + 60 * MIN;
     const cases = [
       { before: 10 * MIN + 1000, matched: false },

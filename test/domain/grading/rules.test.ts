@@ -16,7 +16,17 @@ const E18 = 10n ** 18n;
 
 describe("planAction", () => {
   it("reads the rule from the bundle's own calldata", () => {
-    const grid = buildGrid({ owner, strategy: other, action: "open", usdg, token, buyPriceX18: 2n * E18, sellPriceX18: 3n * E18, amountUsdg: 10n, repeat: true });
+    const grid = buildGrid({
+      owner,
+      strategy: other,
+      action: "open",
+      usdg,
+      token,
+      buyPriceX18: 2n * E18,
+      sellPriceX18: 3n * E18,
+      amountUsdg: 10n,
+      repeat: true,
+    });
     expect(planAction(grid.kind, grid.steps)).toMatchObject({ rule: "range", token: token.toLowerCase(), buyX18: 2n * E18, sellX18: 3n * E18 });
     const close = buildGrid({ owner, strategy: other, action: "close", id: 4n });
     expect(planAction(close.kind, close.steps)).toMatchObject({ rule: "not-graded", reason: "grid-action" });
@@ -52,17 +62,29 @@ describe("actionTimeline and verdict", () => {
     const plan = { rule: "deposit" as const, action: "vault deposit", vault: null, queued: true };
     expect(actionTimeline(plan, { chainNow: 10, executedAt: 0 })).toEqual({ state: "waiting", reason: "queue" });
     expect(actionTimeline(plan, { chainNow: 10, executedAt: 0, queue: { state: "pending", at: 0 } })).toEqual({ state: "waiting", reason: "queue" });
-    expect(actionTimeline(plan, { chainNow: 100 + 7 * DAY - 1, executedAt: 0, queue: { state: "settled", at: 100 } })).toEqual({ state: "waiting", reason: "week" });
+    expect(actionTimeline(plan, { chainNow: 100 + 7 * DAY - 1, executedAt: 0, queue: { state: "settled", at: 100 } })).toEqual({
+      state: "waiting",
+      reason: "week",
+    });
     expect(actionTimeline(plan, { chainNow: 100 + 7 * DAY, executedAt: 0, queue: { state: "settled", at: 100 } })).toMatchObject({ state: "due", start: 100 });
-    expect(actionTimeline(plan, { chainNow: 10, executedAt: 0, queue: { state: "refunded", at: 5 } })).toEqual({ state: "not-graded", reason: "queue-cancelled" });
+    expect(actionTimeline(plan, { chainNow: 10, executedAt: 0, queue: { state: "refunded", at: 5 } })).toEqual({
+      state: "not-graded",
+      reason: "queue-cancelled",
+    });
     expect(verdict(plan, { chainNow: 0, executedAt: 0 }, { start: 1.01, end: 1.02 })!.hit).toBe(true);
     expect(verdict(plan, { chainNow: 0, executedAt: 0 }, { start: 1.01, end: 1.0 })!.hit).toBe(false);
   });
 
   it("orders wait for fills; no fill is not graded; a buy is a hit when the price rose a day after the last fill", () => {
     const plan = { rule: "order" as const, action: "limit order", side: "buy" as const, token: token.toLowerCase() as `0x${string}`, orders: 1 };
-    expect(actionTimeline(plan, { chainNow: 10, executedAt: 0, orders: { open: 1, filledIn: 0n, filledOut: 0n, lastFillAt: null } })).toEqual({ state: "waiting", reason: "fill" });
-    expect(actionTimeline(plan, { chainNow: 10, executedAt: 0, orders: { open: 0, filledIn: 0n, filledOut: 0n, lastFillAt: null } })).toEqual({ state: "not-graded", reason: "cancel" });
+    expect(actionTimeline(plan, { chainNow: 10, executedAt: 0, orders: { open: 1, filledIn: 0n, filledOut: 0n, lastFillAt: null } })).toEqual({
+      state: "waiting",
+      reason: "fill",
+    });
+    expect(actionTimeline(plan, { chainNow: 10, executedAt: 0, orders: { open: 0, filledIn: 0n, filledOut: 0n, lastFillAt: null } })).toEqual({
+      state: "not-graded",
+      reason: "cancel",
+    });
     const filled = { chainNow: 50 + DAY, executedAt: 0, orders: { open: 0, filledIn: 10n, filledOut: 5n, lastFillAt: 50 } };
     expect(actionTimeline(plan, filled)).toMatchObject({ state: "due", start: 50, end: 50 + DAY });
     expect(verdict(plan, filled, { start: 2, end: 2.1 })!.hit).toBe(true);
@@ -72,8 +94,19 @@ describe("actionTimeline and verdict", () => {
 
 describe("the card", () => {
   const action = (agentTag: string | null, hit: boolean | null, i: number): CardAction => ({
-    id: `${agentTag}-${i}`, agentTag, kind: "grid", action: "grid open", state: hit === null ? "waiting" : "graded", reason: hit === null ? "day" : null, hit, note: "",
-    preparedAt: new Date(1_700_000_000_000 + i * 1000).toISOString(), executedAt: null, gradedAt: null, txHash: null, figures: {},
+    id: `${agentTag}-${i}`,
+    agentTag,
+    kind: "grid",
+    action: "grid open",
+    state: hit === null ? "waiting" : "graded",
+    reason: hit === null ? "day" : null,
+    hit,
+    note: "",
+    preparedAt: new Date(1_700_000_000_000 + i * 1000).toISOString(),
+    executedAt: null,
+    gradedAt: null,
+    txHash: null,
+    figures: {},
   });
 
   it("no hit rate before 30 graded actions; then the Wilson bound of the raw hits and misses", () => {
@@ -88,7 +121,11 @@ describe("the card", () => {
 
   it("groups by agent tag, the untagged group last, newest first, ready once rated", () => {
     const agents = groupByAgent([action(null, true, 1), action("b", true, 2), ...Array.from({ length: 30 }, (_, i) => action("a", true, 10 + i))]);
-    expect(agents.map((a) => [a.name, a.ready])).toEqual([["a", true], ["b", false], [null, false]]);
+    expect(agents.map((a) => [a.name, a.ready])).toEqual([
+      ["a", true],
+      ["b", false],
+      [null, false],
+    ]);
     expect(agents[0]!.actions[0]!.id).toBe("a-39");
   });
 });

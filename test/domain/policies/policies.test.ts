@@ -13,16 +13,41 @@ import { privyAllows, turnkeyAllows, type Tx } from "../../helpers/policy-eval.j
 import { anyRequest, build, randomAddress, type Request } from "../bundles/arbitraries.js";
 
 const A = fc.sample(randomAddress, { numRuns: 40, seed: 7 });
-const [usdg, hook, grid, zap, stockRouter, swapRouter, ladderStrategy, basketMaker, aggregator, wallet, other] = A.slice(0, 11) as [Address, Address, Address, Address, Address, Address, Address, Address, Address, Address, Address];
+const [usdg, hook, grid, zap, stockRouter, swapRouter, ladderStrategy, basketMaker, aggregator, wallet, other] = A.slice(0, 11) as [
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+  Address,
+];
 const vaults = {
   merged: [{ address: A[11]!, redeemQueue: A[12]! }, { address: A[13]! }],
-  up: [{ address: A[14]!, depositQueue: A[15]!, withdrawalQueue: A[16]! }, { address: A[17]!, depositQueue: A[18]!, withdrawalQueue: A[19]! }],
+  up: [
+    { address: A[14]!, depositQueue: A[15]!, withdrawalQueue: A[16]! },
+    { address: A[17]!, depositQueue: A[18]!, withdrawalQueue: A[19]! },
+  ],
   stock: [{ address: A[20]! }, { address: A[21]! }],
 };
 const notAgentVault = A[22]!;
 
 const deployments: PolicyDeployments = {
-  contracts: { usdg, limitOrderHook: hook, gridStrategy: grid, basketZap: zap, stockVaultRouter: stockRouter, swapRouter, ladderStrategy, basketMaker, aggregator },
+  contracts: {
+    usdg,
+    limitOrderHook: hook,
+    gridStrategy: grid,
+    basketZap: zap,
+    stockVaultRouter: stockRouter,
+    swapRouter,
+    ladderStrategy,
+    basketMaker,
+    aggregator,
+  },
   vaults: [
     ...vaults.merged.map((v) => ({ ...v, family: "merged" as const, agent: true })),
     ...vaults.up.map((v) => ({ ...v, family: "up" as const, agent: true })),
@@ -53,7 +78,15 @@ function onDeployments(r: Request, pick: number): Request {
     case "vault-cancel-withdraw": {
       const family = p.family as string;
       const v = family === "merged" ? m : family === "up" ? u : s;
-      Object.assign(p, { vault: v.address, usdg, router: stockRouter, aggregator, depositQueue: (v as { depositQueue?: Address }).depositQueue, withdrawalQueue: (v as { withdrawalQueue?: Address }).withdrawalQueue, redeemQueue: vaults.merged[0]!.redeemQueue });
+      Object.assign(p, {
+        vault: v.address,
+        usdg,
+        router: stockRouter,
+        aggregator,
+        depositQueue: (v as { depositQueue?: Address }).depositQueue,
+        withdrawalQueue: (v as { withdrawalQueue?: Address }).withdrawalQueue,
+        redeemQueue: vaults.merged[0]!.redeemQueue,
+      });
       if (family === "merged" && (r.kind === "vault-withdraw" || r.kind === "vault-cancel-withdraw")) Object.assign(p, { vault: vaults.merged[0]!.address });
       break;
     }
@@ -86,11 +119,17 @@ function onDeployments(r: Request, pick: number): Request {
 
 const signedAtLink = (step: { to: Address; data: Hex }) => {
   const call = decodeStep(step);
-  return (call?.contractAbiName === "stockVaultRouterAbi" && call.functionName === "deposit") || (call?.contractAbiName === "upVaultAbi" && call.functionName === "redeemEmergencyInKind");
+  return (
+    (call?.contractAbiName === "stockVaultRouterAbi" && call.functionName === "deposit") ||
+    (call?.contractAbiName === "upVaultAbi" && call.functionName === "redeemEmergencyInKind")
+  );
 };
 /** Bundles of kinds (or modes) the spec's allow-list does not name: every step goes through the sign link. */
 const offList = (b: Bundle) =>
-  b.kind === "swap" || b.kind === "ladder-strategy" || b.kind === "account-agent-call" || b.kind === "basket-make" ||
+  b.kind === "swap" ||
+  b.kind === "ladder-strategy" ||
+  b.kind === "account-agent-call" ||
+  b.kind === "basket-make" ||
   (b.kind === "vault-withdraw" && b.params.mode === "queue");
 
 const requests = fc.record({ request: anyRequest, pick: fc.nat() }).map(({ request, pick }) => onDeployments(request, pick));
@@ -111,7 +150,11 @@ function retargeted(step: { to: Address; data: Hex }, to: Address): Hex | null {
     }
     if (input.type === "tuple" && "components" in input && arg && typeof arg === "object") {
       const copy = { ...(arg as Record<string, unknown>) };
-      for (const c of input.components) if (c.type === "address" && ROLE.test(c.name ?? "")) { copy[c.name!] = to; changed = true; }
+      for (const c of input.components)
+        if (c.type === "address" && ROLE.test(c.name ?? "")) {
+          copy[c.name!] = to;
+          changed = true;
+        }
       return copy;
     }
     return arg;
@@ -141,37 +184,66 @@ describe("wallet policy documents against the bundle builders", () => {
     );
     // The run met every allow-listed call the builders make.
     for (const label of [
-      "vault-deposit mergedVaultAbi.requestDeposit", "up-vault-deposit mergedVaultAbi.requestDeposit", "stock-vault-deposit stockVaultRouterAbi.deposit",
-      "vault-cancel-deposit mergedVaultAbi.cancelDeposit", "up-vault-cancel limitOrderHookAbi.cancel", "vault-cancel-withdraw limitOrderHookAbi.cancel",
-      "vault-withdraw mergedVaultAbi.redeem", "vault-withdraw mergedVaultAbi.redeemInKind", "up-vault-withdraw upWithdrawalQueueAbi.requestRedeem",
-      "up-vault-withdraw testTokenAbi.approve", "up-vault-withdraw upVaultAbi.redeemEmergencyInKind", "stock-vault-withdraw stockVaultRouterAbi.withdrawUSDG",
-      "stock-vault-withdraw testTokenAbi.approve", "stock-vault-withdraw stockVaultAbi.redeem", "limit-order limitOrderHookAbi.create",
-      "limit-order limitOrderHookAbi.createMarketOrder", "ladder limitOrderHookAbi.create", "order-action limitOrderHookAbi.cancel", "order-action limitOrderHookAbi.claim0",
-      "order-action limitOrderHookAbi.claim1", "order-action limitOrderHookAbi.claimBoth", "order-action limitOrderHookAbi.realize", "grid gridStrategyAbi.open",
-      "grid gridStrategyAbi.openWithMarket", "grid gridStrategyAbi.close", "grid gridStrategyAbi.setRepeat", "grid gridStrategyAbi.collect", "basket-buy basketZapAbi.buy",
-      "basket-buy testTokenAbi.approve", "basket-sell basketZapAbi.sell", "basket-sell testTokenAbi.approve", "vault-deposit testTokenAbi.approve",
-    ]) expect([...seen].sort(), `${label} (cancel(uint256) decodes first with the hook ABI)`).toContain(label);
+      "vault-deposit mergedVaultAbi.requestDeposit",
+      "up-vault-deposit mergedVaultAbi.requestDeposit",
+      "stock-vault-deposit stockVaultRouterAbi.deposit",
+      "vault-cancel-deposit mergedVaultAbi.cancelDeposit",
+      "up-vault-cancel limitOrderHookAbi.cancel",
+      "vault-cancel-withdraw limitOrderHookAbi.cancel",
+      "vault-withdraw mergedVaultAbi.redeem",
+      "vault-withdraw mergedVaultAbi.redeemInKind",
+      "up-vault-withdraw upWithdrawalQueueAbi.requestRedeem",
+      "up-vault-withdraw testTokenAbi.approve",
+      "up-vault-withdraw upVaultAbi.redeemEmergencyInKind",
+      "stock-vault-withdraw stockVaultRouterAbi.withdrawUSDG",
+      "stock-vault-withdraw testTokenAbi.approve",
+      "stock-vault-withdraw stockVaultAbi.redeem",
+      "limit-order limitOrderHookAbi.create",
+      "limit-order limitOrderHookAbi.createMarketOrder",
+      "ladder limitOrderHookAbi.create",
+      "order-action limitOrderHookAbi.cancel",
+      "order-action limitOrderHookAbi.claim0",
+      "order-action limitOrderHookAbi.claim1",
+      "order-action limitOrderHookAbi.claimBoth",
+      "order-action limitOrderHookAbi.realize",
+      "grid gridStrategyAbi.open",
+      "grid gridStrategyAbi.openWithMarket",
+      "grid gridStrategyAbi.close",
+      "grid gridStrategyAbi.setRepeat",
+      "grid gridStrategyAbi.collect",
+      "basket-buy basketZapAbi.buy",
+      "basket-buy testTokenAbi.approve",
+      "basket-sell basketZapAbi.sell",
+      "basket-sell testTokenAbi.approve",
+      "vault-deposit testTokenAbi.approve",
+    ])
+      expect([...seen].sort(), `${label} (cancel(uint256) decodes first with the hook ABI)`).toContain(label);
   });
 
   it("for every allowed step, a twin with another receiver, a non-zero value or another chain is denied", () => {
     fc.assert(
-      fc.property(requests, fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.integer({ min: 1, max: 100_000 }).filter((c) => c !== 4663), (request, value, chainId) => {
-        const bundle = build(request);
-        for (const step of bundle.steps) {
-          if (!allowsPrivy(tx(step))) continue;
-          expect(allowsTurnkey(tx(step))).toBe(true);
-          const label = `${bundle.kind} ${decodeStep(step)!.functionName}`;
-          for (const twin of [tx(step, { value }), tx(step, { chainId })]) {
-            expect(allowsPrivy(twin), `privy twin of ${label}`).toBe(false);
-            expect(allowsTurnkey(twin), `turnkey twin of ${label}`).toBe(false);
+      fc.property(
+        requests,
+        fc.bigInt({ min: 1n, max: 10n ** 30n }),
+        fc.integer({ min: 1, max: 100_000 }).filter((c) => c !== 4663),
+        (request, value, chainId) => {
+          const bundle = build(request);
+          for (const step of bundle.steps) {
+            if (!allowsPrivy(tx(step))) continue;
+            expect(allowsTurnkey(tx(step))).toBe(true);
+            const label = `${bundle.kind} ${decodeStep(step)!.functionName}`;
+            for (const twin of [tx(step, { value }), tx(step, { chainId })]) {
+              expect(allowsPrivy(twin), `privy twin of ${label}`).toBe(false);
+              expect(allowsTurnkey(twin), `turnkey twin of ${label}`).toBe(false);
+            }
+            const data = retargeted(step, other);
+            if (data) {
+              expect(allowsPrivy(tx({ to: step.to, data })), `privy receiver twin of ${label}`).toBe(false);
+              expect(allowsTurnkey(tx({ to: step.to, data })), `turnkey receiver twin of ${label}`).toBe(false);
+            }
           }
-          const data = retargeted(step, other);
-          if (data) {
-            expect(allowsPrivy(tx({ to: step.to, data })), `privy receiver twin of ${label}`).toBe(false);
-            expect(allowsTurnkey(tx({ to: step.to, data })), `turnkey receiver twin of ${label}`).toBe(false);
-          }
-        }
-      }),
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -193,11 +265,43 @@ describe("wallet policy documents against the bundle builders", () => {
   });
 
   it("a vault agents may not use, and a token approve to anything but the listed spenders, are denied", () => {
-    const data = encodeFunctionData({ abi: [{ type: "function", name: "requestDeposit", inputs: [{ type: "uint256", name: "assets" }, { type: "address", name: "receiver" }, { type: "uint256", name: "minShares" }], outputs: [], stateMutability: "nonpayable" }], functionName: "requestDeposit", args: [10n, wallet, 0n] });
+    const data = encodeFunctionData({
+      abi: [
+        {
+          type: "function",
+          name: "requestDeposit",
+          inputs: [
+            { type: "uint256", name: "assets" },
+            { type: "address", name: "receiver" },
+            { type: "uint256", name: "minShares" },
+          ],
+          outputs: [],
+          stateMutability: "nonpayable",
+        },
+      ],
+      functionName: "requestDeposit",
+      args: [10n, wallet, 0n],
+    });
     expect(allowsPrivy(tx({ to: vaults.merged[0]!.address, data }))).toBe(true);
     expect(allowsPrivy(tx({ to: notAgentVault, data }))).toBe(false);
     expect(allowsTurnkey(tx({ to: notAgentVault, data }))).toBe(false);
-    const approve = (spender: Address) => encodeFunctionData({ abi: [{ type: "function", name: "approve", inputs: [{ type: "address", name: "spender" }, { type: "uint256", name: "amount" }], outputs: [], stateMutability: "nonpayable" }], functionName: "approve", args: [spender, 5n] });
+    const approve = (spender: Address) =>
+      encodeFunctionData({
+        abi: [
+          {
+            type: "function",
+            name: "approve",
+            inputs: [
+              { type: "address", name: "spender" },
+              { type: "uint256", name: "amount" },
+            ],
+            outputs: [],
+            stateMutability: "nonpayable",
+          },
+        ],
+        functionName: "approve",
+        args: [spender, 5n],
+      });
     for (const spender of [swapRouter, ladderStrategy, basketMaker, other]) {
       expect(allowsPrivy(tx({ to: usdg, data: approve(spender) }))).toBe(false);
       expect(allowsTurnkey(tx({ to: usdg, data: approve(spender) }))).toBe(false);

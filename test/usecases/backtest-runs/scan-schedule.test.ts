@@ -26,7 +26,13 @@ describe("scan schedule", () => {
     const queue = new Queue("scan-a", { connection: connection(), prefix });
     closers.push(() => queue.close());
     const failed: Job[] = [];
-    const worker = new Worker("scan-a", async () => { throw new Error("the index is not ready: the scan waits for it"); }, { connection: connection(), prefix });
+    const worker = new Worker(
+      "scan-a",
+      async () => {
+        throw new Error("the index is not ready: the scan waits for it");
+      },
+      { connection: connection(), prefix },
+    );
     closers.push(() => worker.close());
     worker.on("failed", (job) => job && failed.push(job));
     const before = Date.now();

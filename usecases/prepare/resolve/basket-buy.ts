@@ -13,7 +13,18 @@ import { build } from "./build.js";
 import { lessBps, slippageOf, toBaseUnits, units } from "./numbers.js";
 import { contract } from "./contracts.js";
 import { basketSideToken, checkTokenUsable, poolState, resolveBasket, tokenInfo } from "./basket-inputs.js";
-import { basketAggregator, checkAggregator, checkImpact, checkLegMinimums, legsImpactBps, priceX18, quoteParam, routeLegs, valueUsd, zapDeadline } from "./basket-route.js";
+import {
+  basketAggregator,
+  checkAggregator,
+  checkImpact,
+  checkLegMinimums,
+  legsImpactBps,
+  priceX18,
+  quoteParam,
+  routeLegs,
+  valueUsd,
+  zapDeadline,
+} from "./basket-route.js";
 
 export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner) => {
   const zap = contract(ctx, "basketZap");
@@ -42,15 +53,24 @@ export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner)
     (l) => l.tokenOut,
   );
   checkLegMinimums(routed, slippageBps, (l) => l.tokenOut);
-  const expected = proportionalJoin(state.balances, state.supply, routed.map((l) => l.quote)).bptOut;
-  if (expected === 0n) throw new ApiError("AMOUNT_TOO_SMALL", `${units(amountIn, pay.decimals)} ${pay.symbol} buys no basket tokens: pay more`, { unit: "token" });
+  const expected = proportionalJoin(
+    state.balances,
+    state.supply,
+    routed.map((l) => l.quote),
+  ).bptOut;
+  if (expected === 0n)
+    throw new ApiError("AMOUNT_TOO_SMALL", `${units(amountIn, pay.decimals)} ${pay.symbol} buys no basket tokens: pay more`, { unit: "token" });
   const [payPrice, block] = await Promise.all([priceX18(ctx, pay.address), ctx.client.getBlockNumber()]);
   const spentUsd = valueUsd(amountIn, pay.decimals, payPrice);
   const impactBps = legsImpactBps(routed);
   const worst = routed.reduce((a, b) => (b.priceImpactBps > a.priceImpactBps ? b : a), routed[0]!);
   checkImpact(impactBps, spentUsd, expected, worst?.leg.tokenOut);
   // The least basket tokens: the join of every leg's minimum, never more than the expected less slippage.
-  const joinOfMinimums = proportionalJoin(state.balances, state.supply, routed.map((l) => l.minOut)).bptOut;
+  const joinOfMinimums = proportionalJoin(
+    state.balances,
+    state.supply,
+    routed.map((l) => l.minOut),
+  ).bptOut;
   const byslippage = lessBps(expected, slippageBps);
   const minBptOut = joinOfMinimums < byslippage ? joinOfMinimums : byslippage;
   const { deadline, chainTime } = await zapDeadline(ctx);

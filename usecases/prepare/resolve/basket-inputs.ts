@@ -42,7 +42,8 @@ export async function resolveBasket(ctx: PrepareContext, input: string): Promise
   if (!registered) {
     // Nothing at all at the address is 404 NOT_FOUND; a contract the registry does not know, UNKNOWN_BASKET.
     const code = await ctx.client.getCode({ address: pool });
-    if (!code || code === "0x") throw new ApiError("NOT_FOUND", `Nothing is deployed at ${pool} on chain 4663: give a basket's address or a listed basket's symbol`);
+    if (!code || code === "0x")
+      throw new ApiError("NOT_FOUND", `Nothing is deployed at ${pool} on chain 4663: give a basket's address or a listed basket's symbol`);
     throw new ApiError("UNKNOWN_BASKET", `${pool} is not a basket`);
   }
   const symbol = await ctx.client.readContract({ address: pool, abi: basketPoolAbi, functionName: "symbol" });
@@ -53,9 +54,19 @@ export async function poolState(ctx: PrepareContext, pool: Address): Promise<Poo
   const read = <F extends "getTokens" | "getNormalizedWeights" | "getBalances" | "totalSupply" | "paused">(functionName: F) =>
     ctx.client.readContract({ address: pool, abi: basketPoolAbi, functionName } as never) as Promise<unknown>;
   const [tokens, weights, balances, supply, paused] = await Promise.all([
-    read("getTokens"), read("getNormalizedWeights"), read("getBalances"), read("totalSupply"), read("paused"),
+    read("getTokens"),
+    read("getNormalizedWeights"),
+    read("getBalances"),
+    read("totalSupply"),
+    read("paused"),
   ]);
-  return { tokens: (tokens as Address[]).map((t) => getAddress(t)), weights: weights as bigint[], balances: balances as bigint[], supply: supply as bigint, paused: paused as boolean };
+  return {
+    tokens: (tokens as Address[]).map((t) => getAddress(t)),
+    weights: weights as bigint[],
+    balances: balances as bigint[],
+    supply: supply as bigint,
+    paused: paused as boolean,
+  };
 }
 
 export type BasketToken = { address: Address; symbol: string; decimals: number };
@@ -92,7 +103,9 @@ export async function basketSideToken(ctx: PrepareContext, input: string | undef
     ? infos.find((t) => sameAddress(t.address, text))
     : infos.find((t) => t.symbol.toLowerCase() === text.toLowerCase());
   if (!found) {
-    throw new ApiError("BAD_TOKEN", `${text} cannot ${paying ? "pay for" : "be received from"} this basket: use USDG, WETH or one of its tokens`, { token: text });
+    throw new ApiError("BAD_TOKEN", `${text} cannot ${paying ? "pay for" : "be received from"} this basket: use USDG, WETH or one of its tokens`, {
+      token: text,
+    });
   }
   return found;
 }

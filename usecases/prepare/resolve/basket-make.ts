@@ -19,20 +19,43 @@ import { build } from "./build.js";
 import { slippageOf, toBaseUnits, units } from "./numbers.js";
 import { contract } from "./contracts.js";
 import { checkTokenUsable, tokenInfo, type BasketToken } from "./basket-inputs.js";
-import { basketAggregator, checkAggregator, checkImpact, checkLegMinimums, legsImpactBps, priceX18, quoteParam, routeLegs, valueUsd, zapDeadline } from "./basket-route.js";
+import {
+  basketAggregator,
+  checkAggregator,
+  checkImpact,
+  checkLegMinimums,
+  legsImpactBps,
+  priceX18,
+  quoteParam,
+  routeLegs,
+  valueUsd,
+  zapDeadline,
+} from "./basket-route.js";
 import { sameAddress } from "../../../domain/address.js";
 
 /** The first deposit is worth at least 25 USD. */
 export const MIN_FIRST_DEPOSIT_USD = 25;
 /** What the first deposit mints (BasketPool.INITIAL_SUPPLY). */
 const INITIAL_SUPPLY = 100n * 10n ** 18n;
-const MAKE_REVERTS = new Set(["SYMBOL_TAKEN", "BAD_NAME", "BAD_SYMBOL", "RESERVED_SYMBOL", "NO_ANCHOR", "WEIGHTS_SUM", "WEIGHT_TOO_SMALL", "MAKE_FEE", "TOKEN_COUNT", "DUPLICATE_TOKEN"]);
+const MAKE_REVERTS = new Set([
+  "SYMBOL_TAKEN",
+  "BAD_NAME",
+  "BAD_SYMBOL",
+  "RESERVED_SYMBOL",
+  "NO_ANCHOR",
+  "WEIGHTS_SUM",
+  "WEIGHT_TOO_SMALL",
+  "MAKE_FEE",
+  "TOKEN_COUNT",
+  "DUPLICATE_TOKEN",
+]);
 
 /** The trade list: the service's token list, charted tokens with a market (USDG needs none). */
 async function tradeListToken(ctx: PrepareContext, input: string, index: number): Promise<BasketToken> {
   const text = input.trim();
   const field = `tokens[${index}].token`;
-  if (text.toUpperCase() === "ETH" || sameAddress(text, NATIVE_ETH)) throw new ApiError("NATIVE_ETH_TOKEN", `${field}: native ETH cannot be a basket token: use WETH`, { token: text });
+  if (text.toUpperCase() === "ETH" || sameAddress(text, NATIVE_ETH))
+    throw new ApiError("NATIVE_ETH_TOKEN", `${field}: native ETH cannot be a basket token: use WETH`, { token: text });
   let address: Address;
   if (isAddress(text, { strict: false })) {
     if (!listedToken(text)) throw new ApiError("NOT_ON_TRADE_LIST", `${field}: ${getAddress(text)} is not on the trade list`, { token: getAddress(text) });
@@ -62,10 +85,12 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
     if (seen.has(t.address.toLowerCase())) throw new ApiError("DUPLICATE_TOKEN", `${t.symbol} is listed twice`, { token: t.address });
     seen.add(t.address.toLowerCase());
   }
-  if (!tokens.some((t) => sameAddress(t.address, usdg) || (weth && sameAddress(t.address, weth)))) throw new ApiError("NO_ANCHOR", "A basket must hold USDG or WETH");
+  if (!tokens.some((t) => sameAddress(t.address, usdg) || (weth && sameAddress(t.address, weth))))
+    throw new ApiError("NO_ANCHOR", "A basket must hold USDG or WETH");
   const weights = body.tokens.map((t) => pctToX18(t.weightPct));
   const weightIssue = weightProblem(weights);
-  if (weightIssue) throw new ApiError(weightIssue.code, weightIssue.message, weightIssue.index === undefined ? undefined : { token: tokens[weightIssue.index]!.address });
+  if (weightIssue)
+    throw new ApiError(weightIssue.code, weightIssue.message, weightIssue.index === undefined ? undefined : { token: tokens[weightIssue.index]!.address });
   const swapFeePct = body.swapFeePct ?? 1;
   const swapFeePercentage = swapFeePct === 0.3 ? BASKET_FEES[0] : swapFeePct === 1 ? BASKET_FEES[1] : undefined;
   if (swapFeePercentage === undefined) throw new ApiError("MAKE_FEE", `swapFeePct must be 0.3 or 1, not ${swapFeePct}`);
@@ -83,7 +108,11 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
   const payText = body.payWith?.trim() ?? "USDG";
   if (payText.toUpperCase() === "ETH" || sameAddress(payText, NATIVE_ETH)) throw new ApiError("NATIVE_ETH_IN", "Native ETH cannot be paid in: use WETH");
   const payAddress =
-    payText.toUpperCase() === "USDG" || sameAddress(payText, usdg) ? usdg : weth && (payText.toUpperCase() === "WETH" || sameAddress(payText, weth)) ? weth : undefined;
+    payText.toUpperCase() === "USDG" || sameAddress(payText, usdg)
+      ? usdg
+      : weth && (payText.toUpperCase() === "WETH" || sameAddress(payText, weth))
+        ? weth
+        : undefined;
   if (!payAddress) throw new ApiError("BAD_DEPOSIT_TOKEN", `The first deposit is paid in USDG or WETH, not ${payText}`, { token: payText });
   const pay = await tokenInfo(ctx, payAddress);
   const amountIn = toBaseUnits("amount", body.amount, pay.decimals);
@@ -91,10 +120,14 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
   const depositUsd = valueUsd(amountIn, pay.decimals, payPrice);
   if (payPrice === 0n || depositUsd < MIN_FIRST_DEPOSIT_USD) {
     const minimum = payPrice === 0n ? 0n : (BigInt(MIN_FIRST_DEPOSIT_USD) * 10n ** BigInt(18 + pay.decimals) + payPrice - 1n) / payPrice;
-    throw new ApiError("DEPOSIT_TOO_SMALL", `The first deposit must be worth at least ${MIN_FIRST_DEPOSIT_USD} USD (${units(minimum, pay.decimals)} ${pay.symbol}); this one is worth ${depositUsd.toFixed(2)} USD`, {
-      minimum: minimum.toString(),
-      unit: sameAddress(pay.address, usdg) ? "USDG" : "token",
-    });
+    throw new ApiError(
+      "DEPOSIT_TOO_SMALL",
+      `The first deposit must be worth at least ${MIN_FIRST_DEPOSIT_USD} USD (${units(minimum, pay.decimals)} ${pay.symbol}); this one is worth ${depositUsd.toFixed(2)} USD`,
+      {
+        minimum: minimum.toString(),
+        unit: sameAddress(pay.address, usdg) ? "USDG" : "token",
+      },
+    );
   }
   await Promise.all([checkTokenUsable(ctx, pay, [owner, maker]), ...tokens.map((t) => checkTokenUsable(ctx, t, [maker]))]);
   await checkAggregator(ctx, maker, aggregator);

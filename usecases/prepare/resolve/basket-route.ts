@@ -48,11 +48,18 @@ export async function routeLegs(
   return Promise.all(
     legs.map(async ({ tokenIn, tokenOut, amountIn }): Promise<RoutedLeg> => {
       if (sameAddress(tokenIn, tokenOut)) return { leg: { tokenIn, tokenOut, amountIn, data: "0x" }, quote: amountIn, minOut: amountIn, priceImpactBps: 0 };
-      if (amountIn === 0n) throw new ApiError("AMOUNT_TOO_SMALL", "A leg of this trade would be 0: trade a larger amount", { token: label({ tokenIn, tokenOut }) });
+      if (amountIn === 0n)
+        throw new ApiError("AMOUNT_TOO_SMALL", "A leg of this trade would be 0: trade a larger amount", { token: label({ tokenIn, tokenOut }) });
       try {
         const route = await aggregator.route({ tokenIn, tokenOut, amountIn, recipient, slippageBps });
-        if (!sameAddress(route.to, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", "The aggregator's route is for another contract: retry shortly");
-        return { leg: { tokenIn, tokenOut, amountIn, data: route.data }, quote: route.amountOut, minOut: route.minAmountOut, priceImpactBps: route.priceImpactBps ?? 0 };
+        if (!sameAddress(route.to, aggregator.address))
+          throw new ApiError("AGGREGATOR_CHANGED", "The aggregator's route is for another contract: retry shortly");
+        return {
+          leg: { tokenIn, tokenOut, amountIn, data: route.data },
+          quote: route.amountOut,
+          minOut: route.minAmountOut,
+          priceImpactBps: route.priceImpactBps ?? 0,
+        };
       } catch (error) {
         const token = label({ tokenIn, tokenOut });
         if (error instanceof NoRouteError) throw new ApiError("BASKET_NO_ROUTE", `The aggregator has no route for ${token} now`, { token });

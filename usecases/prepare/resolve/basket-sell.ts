@@ -56,7 +56,9 @@ export const resolveBasketSell: Resolver<"basket-sell"> = async (ctx, body, owne
   const byslippage = lessBps(expectedOut, slippageBps);
   const minOut = sumOfMinimums < byslippage ? sumOfMinimums : byslippage;
   const { deadline, chainTime } = await zapDeadline(ctx);
-  const bundle = build(() => buildBasketSell({ owner, zap, pool: basket.pool, bptIn, tokenOut: receive.address, legs: routed.map((l) => l.leg), minOut, deadline }));
+  const bundle = build(() =>
+    buildBasketSell({ owner, zap, pool: basket.pool, bptIn, tokenOut: receive.address, legs: routed.map((l) => l.leg), minOut, deadline }),
+  );
 
   // The zap's own word before the pipeline's simulation: a refusal is SELL_REFUSED with its reason.
   const simulation = await simulateBundle(ctx.client, owner, bundle.steps);

@@ -22,7 +22,11 @@ export type AgentVault = { deployed: DeployedVault; row: Projections["vault"] };
 export async function agentVault(ctx: PrepareContext, vault: string): Promise<AgentVault> {
   const deployed = ctx.deployments.vaults.find((v) => sameAddress(v.address, vault));
   if (!deployed?.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
-  const row = await ctx.reads.selectFrom("vault").selectAll().where("address", "=", vault.toLowerCase() as `0x${string}`).executeTakeFirst();
+  const row = await ctx.reads
+    .selectFrom("vault")
+    .selectAll()
+    .where("address", "=", vault.toLowerCase() as `0x${string}`)
+    .executeTakeFirst();
   if (!row?.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
   return { deployed, row };
 }

@@ -84,7 +84,8 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
   const id = toId("id", body.id);
   const row = await ctx.reads.selectFrom("ladder").select(["owner", "token", "state"]).where("id", "=", id).executeTakeFirst();
   if (!row) throw new ApiError("NOT_FOUND", `no ladder ${id}`);
-  if (!sameAddress(row.owner, ladderOwner)) throw new ApiError("NOT_YOUR_LADDER", `ladder ${id} belongs to another ${account ? "owner than the account" : "wallet"}`);
+  if (!sameAddress(row.owner, ladderOwner))
+    throw new ApiError("NOT_YOUR_LADDER", `ladder ${id} belongs to another ${account ? "owner than the account" : "wallet"}`);
   // A closed ladder (close with mask 0 leaves its funds) may still be collected; nothing else.
   if (row.state === "closed" && action !== "collect") throw new ApiError("LADDER_CLOSED", `ladder ${id} is closed`);
   if (action === "collect") {
@@ -93,7 +94,9 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
     if (wanted === 0n) throw new ApiError("NOTHING_TO_COLLECT", `ladder ${id} has nothing to collect on the sides of mask ${body.mask}`);
   }
   const bundle = build(() =>
-    buildLadderStrategy(account ? { owner, ladder, action, via: "account", account, id, mask: body.mask } : { owner, ladder, action, via: "wallet", id, mask: body.mask }),
+    buildLadderStrategy(
+      account ? { owner, ladder, action, via: "account", account, id, mask: body.mask } : { owner, ladder, action, via: "wallet", id, mask: body.mask },
+    ),
   );
   return { bundle, priceToken: row.token as Address, params: { state: row.state }, ...(account ? { allow: { contracts: [account] } } : {}) };
 };
@@ -137,7 +140,10 @@ async function agentAccountOf(ctx: PrepareContext, body: LadderStrategyBody, own
     .limit(LISTED_ACCOUNTS)
     .execute();
   if (rows.length === 0) {
-    throw new ApiError("NO_AGENT_ACCOUNT", `${owner} is the agent of no agent account, and owns none: create one with the account factory first (one created seconds ago may not be indexed yet: name it with account)`);
+    throw new ApiError(
+      "NO_AGENT_ACCOUNT",
+      `${owner} is the agent of no agent account, and owns none: create one with the account factory first (one created seconds ago may not be indexed yet: name it with account)`,
+    );
   }
   if (rows.length > 1) {
     const listed = rows.map((r) => getAddress(r.address)).join(", ");

@@ -15,7 +15,6 @@ import { contract, usdgOf } from "./contracts.js";
 import { marketTokenOf, openPool, type MarketToken } from "./tokens.js";
 import { sameAddress } from "../../../domain/address.js";
 
-
 /** The input's decimals: the token's when selling, USDG's when buying. */
 const inputDecimals = (token: MarketToken, sell: boolean) => (sell ? token.decimals : USDG_DECIMALS);
 
@@ -49,9 +48,10 @@ export const resolveLimitOrder: Resolver<"limit-order"> = async (ctx, body, owne
     // the size check, which answers first as before.
     const [spot, quoted, feeBps] = await Promise.all([
       ctx.client.readContract({ address: pool, abi: poolAbi, functionName: "priceX18" }),
-      ctx.client
-        .readContract({ address: pool, abi: poolAbi, functionName: "quote", args: [sell ? token.address : usdgOf(ctx), amountIn] })
-        .then((value) => ({ value }), (error: unknown) => ({ error })),
+      ctx.client.readContract({ address: pool, abi: poolAbi, functionName: "quote", args: [sell ? token.address : usdgOf(ctx), amountIn] }).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
       ctx.client.readContract({ address: hook, abi: limitOrderHookAbi, functionName: "feeBps" }),
     ]);
     checkSize(minimum, token, sell, amountIn, spot);
@@ -60,7 +60,9 @@ export const resolveLimitOrder: Resolver<"limit-order"> = async (ctx, body, owne
     const net = lessBps(gross, feeBps);
     const minAmountOut = lessBps(net, slippageBps);
     params.expectedOut = net.toString();
-    const bundle = build(() => buildLimitOrder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, amountIn, market: true, minAmountOut }));
+    const bundle = build(() =>
+      buildLimitOrder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, amountIn, market: true, minAmountOut }),
+    );
     return { bundle, priceToken: token.address, params, allow: { tokens: [token.address] } };
   }
   if (body.price === undefined) throw invalid("price", "is required for a limit order");

@@ -35,7 +35,8 @@ export async function resolveSwapTokens(client: PublicClient, deployments: Deplo
   if (tokenIn.native) throw new ApiError("NATIVE_ETH_IN", "Native ETH cannot be paid in: use WETH (the router pays ETH out by unwrapping WETH)");
   if (sameAddress(tokenIn.address, tokenOut.address)) throw new ApiError("SAME_TOKEN", "tokenIn and tokenOut are the same token");
   const weth = deployments.contracts.weth;
-  if (tokenOut.native && weth && sameAddress(tokenIn.address, weth)) throw new ApiError("SAME_TOKEN", "WETH to ETH is an unwrap, not a swap: call WETH's withdraw");
+  if (tokenOut.native && weth && sameAddress(tokenIn.address, weth))
+    throw new ApiError("SAME_TOKEN", "WETH to ETH is an unwrap, not a swap: call WETH's withdraw");
   const amountIn = toBaseUnits("amount", input.amount, tokenIn.decimals);
   if (amountIn === 0n) throw invalid("amount", "must be more than 0");
   const warnings = [tokenIn, tokenOut].map(unlistedWarning).filter((w): w is string => w !== undefined);
@@ -99,7 +100,8 @@ export function aggregatorOf(ctx: Pick<PrepareContext, "aggregator" | "client" |
 export const resolveSwap: Resolver<"swap"> = async (ctx, body, owner) => {
   const routerAddress = ctx.deployments.contracts.swapRouter;
   const aggregator = aggregatorOf(ctx);
-  if (!routerAddress || !aggregator) throw new ApiError("SWAP_UNAVAILABLE", "Swaps are unavailable: the swap router or the aggregator is not deployed on this chain");
+  if (!routerAddress || !aggregator)
+    throw new ApiError("SWAP_UNAVAILABLE", "Swaps are unavailable: the swap router or the aggregator is not deployed on this chain");
   const router = getAddress(routerAddress);
   const t = await resolveSwapTokens(ctx.client, ctx.deployments, body);
   const [paused, configured] = await Promise.all([
@@ -116,12 +118,18 @@ export const resolveSwap: Resolver<"swap"> = async (ctx, body, owner) => {
   const route = await aggregator
     .route({ tokenIn: t.tokenIn.address, tokenOut, amountIn: t.amountIn, recipient: router, slippageBps: t.slippageBps })
     .catch((error: unknown) => swapNoRoute(error, "SWAP_UNAVAILABLE"));
-  if (!sameAddress(route.to, configured)) throw new ApiError("SWAP_CONTRACTS_CHANGED", "The aggregator's route is for another contract than the router's: prepare again");
+  if (!sameAddress(route.to, configured))
+    throw new ApiError("SWAP_CONTRACTS_CHANGED", "The aggregator's route is for another contract than the router's: prepare again");
   const { raw, ...figures } = swapFigures(t, route);
   const bundle = build(() =>
     buildSwap({ owner, router, tokenIn: t.tokenIn.address, tokenOut: t.tokenOut.address, amountIn: t.amountIn, minAmountOut: raw.minimumOut, route }),
   );
   const usdg = ctx.deployments.contracts.usdg;
   const market = [t.tokenIn, t.tokenOut].find((x) => !x.native && x.listed && !(usdg && sameAddress(x.address, usdg)));
-  return { bundle, priceToken: market?.address, allow: { tokens: [t.tokenIn.address, t.tokenOut.address] }, params: { quote: figures, slippageBps: t.slippageBps } };
+  return {
+    bundle,
+    priceToken: market?.address,
+    allow: { tokens: [t.tokenIn.address, t.tokenOut.address] },
+    params: { quote: figures, slippageBps: t.slippageBps },
+  };
 };

@@ -20,7 +20,6 @@ import { aggregatorOf } from "./swap.js";
 import { USDG_DECIMALS } from "../../../domain/price.js";
 import { sameAddress } from "../../../domain/address.js";
 
-
 export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, owner) => {
   const { deployed, row } = await agentVault(ctx, body.vault);
   const assets = toBaseUnits("amount", body.amount, USDG_DECIMALS);
@@ -38,13 +37,17 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
   // The chain's word (the projection may lag a block): the same check requestDeposit makes. The
   // expected shares are read in the same JSON-RPC batch; their failure only counts once the check passed.
   const [refusal, previewed] = await Promise.all([
-    ctx.client
-      .readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "checkDeposit", args: [checked] })
-      .then(() => undefined, (error: unknown) => revertReason(error)),
+    ctx.client.readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "checkDeposit", args: [checked] }).then(
+      () => undefined,
+      (error: unknown) => revertReason(error),
+    ),
     (stock
       ? ctx.client.readContract({ address: deployed.address, abi: stockVaultAbi, functionName: "previewDeposit", args: [stock.route.amountOut] })
       : ctx.client.readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "convertToShares", args: [assets] })
-    ).then((value) => ({ value }), (error: unknown) => ({ error })),
+    ).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
   ]);
   if (refusal !== undefined) {
     const code = refusal.split(" ")[0];
@@ -141,12 +144,19 @@ async function roomLeft(ctx: Parameters<Resolver<"vault-deposit">>[0], deployed:
 }
 
 /** The router and the USDG → stock-token route (recipient the router), or 503 when the aggregator cannot serve. */
-async function stockLeg(ctx: Parameters<Resolver<"vault-deposit">>[0], deployed: { token: `0x${string}`; router?: `0x${string}` }, assets: bigint, slippageBps: number) {
+async function stockLeg(
+  ctx: Parameters<Resolver<"vault-deposit">>[0],
+  deployed: { token: `0x${string}`; router?: `0x${string}` },
+  assets: bigint,
+  slippageBps: number,
+) {
   const aggregator = aggregatorOf(ctx);
-  if (!deployed.router || !aggregator) throw new ApiError("UNAVAILABLE", "Stock-token deposits need the stock vault router and the swap aggregator, which this chain lacks");
+  if (!deployed.router || !aggregator)
+    throw new ApiError("UNAVAILABLE", "Stock-token deposits need the stock vault router and the swap aggregator, which this chain lacks");
   const router = getAddress(deployed.router);
   const configured = await ctx.client.readContract({ address: router, abi: stockVaultRouterAbi, functionName: "aggregator" });
-  if (!sameAddress(configured, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", `The stock vault router now uses aggregator ${configured}: retry shortly`);
+  if (!sameAddress(configured, aggregator.address))
+    throw new ApiError("AGGREGATOR_CHANGED", `The stock vault router now uses aggregator ${configured}: retry shortly`);
   const token = getAddress(deployed.token);
   const decimals = ctx.deployments.tokens.find((t) => sameAddress(t.address, token))?.decimals ?? 18;
   try {
@@ -154,7 +164,8 @@ async function stockLeg(ctx: Parameters<Resolver<"vault-deposit">>[0], deployed:
     return { router, route, decimals };
   } catch (error) {
     // No route for this amount is the request's to change (422); an aggregator that did not answer is ours (503).
-    if (error instanceof NoRouteError) throw new ApiError("SWAP_NO_ROUTE", `The aggregator has no route from USDG to the vault's stock token for this amount: ${error.message}`);
+    if (error instanceof NoRouteError)
+      throw new ApiError("SWAP_NO_ROUTE", `The aggregator has no route from USDG to the vault's stock token for this amount: ${error.message}`);
     if (error instanceof AggregatorUnavailableError) {
       throw new ApiError("UNAVAILABLE", `The aggregator cannot swap USDG to the vault's stock token now: ${error.message}`);
     }

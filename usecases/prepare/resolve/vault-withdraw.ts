@@ -26,7 +26,9 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
   const shares = toBaseUnits("shares", body.shares, decimals);
   if (shares === 0n) throw new ApiError("AMOUNT_TOO_SMALL", "shares must be more than 0", { minimum: "1" });
   if (balance < shares) {
-    throw new ApiError("NOTHING_TO_WITHDRAW", `The owner holds ${units(balance, decimals)} shares of this vault, fewer than ${body.shares}`, { minimum: shares.toString() });
+    throw new ApiError("NOTHING_TO_WITHDRAW", `The owner holds ${units(balance, decimals)} shares of this vault, fewer than ${body.shares}`, {
+      minimum: shares.toString(),
+    });
   }
   const slippageBps = slippageOf(body);
   const params: Record<string, unknown> = { sharesUnits: units(shares, decimals), slippageBps };
@@ -47,15 +49,20 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
   } else if (body.mode === "queue") {
     // Both reads in one JSON-RPC batch; the preview's failure only counts after the minimum check.
     const [minimum, previewed] = await Promise.all([
-      deployed.family === "up" ? ctx.client.readContract({ address: deployed.withdrawalQueue!, abi: upWithdrawalQueueAbi, functionName: "minimumShares" }) : undefined,
+      deployed.family === "up"
+        ? ctx.client.readContract({ address: deployed.withdrawalQueue!, abi: upWithdrawalQueueAbi, functionName: "minimumShares" })
+        : undefined,
       deployed.family !== "stock-token"
-        ? ctx.client
-            .readContract({ address: vault, abi: mergedVaultAbi, functionName: "previewRedeem", args: [shares] })
-            .then((value) => ({ value }), (error: unknown) => ({ error }))
+        ? ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "previewRedeem", args: [shares] }).then(
+            (value) => ({ value }),
+            (error: unknown) => ({ error }),
+          )
         : undefined,
     ]);
     if (minimum !== undefined && shares < minimum) {
-      throw new ApiError("BELOW_QUEUE_MINIMUM", `The withdrawal queue takes at least ${units(minimum, decimals)} shares: use mode in-kind`, { minimum: minimum.toString() });
+      throw new ApiError("BELOW_QUEUE_MINIMUM", `The withdrawal queue takes at least ${units(minimum, decimals)} shares: use mode in-kind`, {
+        minimum: minimum.toString(),
+      });
     }
     if (previewed !== undefined) {
       if ("error" in previewed) throw previewed.error;
@@ -89,7 +96,12 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
  * the route (the merged vault, or the stock vault router). minUsdgOut = the USDG part + the route's
  * quote, less slippageBps. 503 AGGREGATOR_CHANGED when that contract uses another aggregator.
  */
-async function usdgRoute(ctx: PrepareContext, deployed: { family: string; address: Address; token: Address; router?: Address }, shares: bigint, slippageBps: number) {
+async function usdgRoute(
+  ctx: PrepareContext,
+  deployed: { family: string; address: Address; token: Address; router?: Address },
+  shares: bigint,
+  slippageBps: number,
+) {
   const aggregator = aggregatorOf(ctx);
   if (!aggregator) throw new ApiError("UNAVAILABLE", "Mode usdg needs the swap aggregator, which this chain lacks: use mode in-kind");
   const vault = deployed.address;
@@ -104,13 +116,25 @@ async function usdgRoute(ctx: PrepareContext, deployed: { family: string; addres
     runner = vault;
     [tokenPart, usdgPart] = await ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "previewRedeemInKind", args: [shares] });
   }
-  const configured = await ctx.client.readContract({ address: runner, abi: deployed.family === "stock-token" ? stockVaultRouterAbi : mergedVaultAbi, functionName: "aggregator" });
+  const configured = await ctx.client.readContract({
+    address: runner,
+    abi: deployed.family === "stock-token" ? stockVaultRouterAbi : mergedVaultAbi,
+    functionName: "aggregator",
+  });
   if (!sameAddress(configured, aggregator.address)) throw new ApiError("AGGREGATOR_CHANGED", `${runner} now uses aggregator ${configured}: retry shortly`);
   const usdg = usdgOf(ctx);
   if (tokenPart === 0n) {
     // Nothing to sell: the merged vault skips the route when its token part is 0.
     const expectedUsdgOut = usdgPart;
-    return { data: "0x" as const, router: deployed.family === "stock-token" ? runner : undefined, aggregator: aggregator.address, expectedUsdgOut, minUsdgOut: lessBps(expectedUsdgOut, slippageBps), path: [], priceImpactBps: 0 };
+    return {
+      data: "0x" as const,
+      router: deployed.family === "stock-token" ? runner : undefined,
+      aggregator: aggregator.address,
+      expectedUsdgOut,
+      minUsdgOut: lessBps(expectedUsdgOut, slippageBps),
+      path: [],
+      priceImpactBps: 0,
+    };
   }
   try {
     const r = await aggregator.route({ tokenIn: getAddress(deployed.token), tokenOut: usdg, amountIn: tokenPart, recipient: runner, slippageBps });
@@ -125,7 +149,8 @@ async function usdgRoute(ctx: PrepareContext, deployed: { family: string; addres
       priceImpactBps: r.priceImpactBps,
     };
   } catch (error) {
-    if (error instanceof NoRouteError) throw new ApiError("SWAP_NO_ROUTE", `The aggregator has no route from the vault's token to USDG for this amount (${error.message}): use mode in-kind`);
+    if (error instanceof NoRouteError)
+      throw new ApiError("SWAP_NO_ROUTE", `The aggregator has no route from the vault's token to USDG for this amount (${error.message}): use mode in-kind`);
     if (error instanceof AggregatorUnavailableError) {
       throw new ApiError("UNAVAILABLE", `The aggregator cannot sell the vault's token for USDG now (${error.message}): use mode in-kind`);
     }
