@@ -11,6 +11,7 @@ import {
   type AllowList,
   type AllowListDeployments,
 } from "../domain/bundles/index.js";
+import { CHAIN_ID } from "../domain/chain.js";
 import type { PrepareResult } from "./agent-client.js";
 
 /** The service's addresses the client trusts: an AllowList (allowListOf), or the deployments file itself. */
@@ -39,7 +40,7 @@ export function preparedResultViolations(result: PrepareResult, allow: BundleAll
   const usdg = isAllowList(allow) ? undefined : (allow.contracts.usdg as Address | undefined);
   const owner = result.owner as Address;
   const steps = result.steps.map((s) => ({ to: s.to as Address, data: s.data as Hex, value: toBig(s.value) }));
-  const violations = moneySafetyViolations({ steps }, owner, 4663, { allow: list, usdg });
+  const violations = moneySafetyViolations({ steps }, owner, CHAIN_ID, { allow: list, usdg });
   const calls = result.walletSendCalls;
   for (const v of walletSendCallsViolations(calls as Parameters<typeof walletSendCallsViolations>[0], owner, { allow: list, usdg }))
     if (!violations.includes(v)) violations.push(`walletSendCalls: ${v}`);

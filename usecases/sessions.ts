@@ -21,6 +21,7 @@ import {
   type PublicClient,
 } from "viem";
 import type { Database } from "../adapters/db/api-schema.js";
+import { CHAIN_ID } from "../domain/chain.js";
 import { ApiError } from "../domain/errors.js";
 
 /** Sign-in challenge validity (spec Limits). */
@@ -41,7 +42,7 @@ export function challengeMessage(p: { owner: Address; challengeId: string; issue
     "This grants read access to your own report card for one hour. It costs nothing, moves no funds and approves no transaction.",
     "",
     `Wallet: ${p.owner}`,
-    "Chain ID: 4663",
+    `Chain ID: ${CHAIN_ID}`,
     `Challenge: ${p.challengeId}`,
     `Issued at: ${p.issuedAt.toISOString()}`,
     `Expires at: ${p.expiresAt.toISOString()}`,
