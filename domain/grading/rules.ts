@@ -21,7 +21,7 @@
 //   realizes (order-action), grid and ladder-strategy close, setRepeat and collect (grid-action), swaps
 //   (swap), agent-account calls (account), baskets and anything else (other). `orbio` is kept for
 //   products graded by their own record outside this card; no action kind here has it.
-// - Credit (usecases/report-card/grading.ts): a mined call matches filings made within the 10 minutes before
+// - Credit (usecases/report-card/run-grading.ts): a mined call matches filings made within the 10 minutes before
 //   its block; filed under several agent tags in that window, it is credited to none (ambiguous).
 import { decodeStep, type BundleKind } from "../bundles/index.js";
 import { DAY_S, WEEK_S, type ActionState, type NotGradedReason } from "./states.js";

@@ -17,7 +17,7 @@ import { createLogger } from "../../adapters/logger.js";
 import { checkPrepared } from "../../usecases/prepare/pipeline.js";
 import { createDb } from "../../adapters/db/connect.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../../adapters/db/projections.js";
-import { runGrading } from "../../usecases/report-card/grading.js";
+import { runGrading } from "../../usecases/report-card/run-grading.js";
 import { purgeExpired } from "../../workers/processors/purge.js";
 import type { Resolved } from "../../usecases/prepare/types.js";
 import { dropDeployment, newDeployment, startApi, startWorker, type ApiProcess, type Deployment, type ServiceProcess } from "../helpers/api-process.js";

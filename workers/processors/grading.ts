@@ -1,8 +1,8 @@
 // The `grading` queue's processor: one pass of matching and grading over every filing not final yet
-// (usecases/report-card/grading.ts). A repeatable job (a BullMQ job scheduler, every minute); one at a time.
+// (usecases/report-card/run-grading.ts). A repeatable job (a BullMQ job scheduler, every minute); one at a time.
 import type { Job, Queue } from "bullmq";
 import type { Logger } from "../../adapters/logger.js";
-import { runGrading, type GradingContext, type GradingSummary } from "../../usecases/report-card/grading.js";
+import { runGrading, type GradingContext, type GradingSummary } from "../../usecases/report-card/run-grading.js";
 
 export const GRADING_QUEUE = "grading";
 export const GRADING_EVERY_MS = 60_000;

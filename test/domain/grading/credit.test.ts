@@ -9,7 +9,7 @@ import { buildGrid, buildOrderAction } from "../../../domain/bundles/index.js";
 import type { Database } from "../../../adapters/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
 import { readReportCard } from "../../../usecases/report-card/card.js";
-import { runGrading } from "../../../usecases/report-card/grading.js";
+import { runGrading } from "../../../usecases/report-card/run-grading.js";
 import { createTestDatabase, migratedDb, testClock, type TestDatabase } from "../../api/support.js";
 
 const VIEWS = "test_views";
