@@ -10,8 +10,10 @@ export async function ensureDatabase(url: string): Promise<void> {
     const [row] = await sql`select 1 as found from pg_database where datname = ${name}`;
     if (!row) await sql.unsafe(`create database "${name.replace(/"/g, '""')}"`);
   } catch (err) {
-    // Two processes may race to create it; the loser finds it there.
-    if ((err as { code?: string }).code !== "42P04") throw err;
+    // Two processes may race to create it (npm start starts the API and a worker at once); the loser is
+    // told it exists (42P04) or, when both passed the check at once, hits the catalog's unique index (23505).
+    const code = (err as { code?: string }).code;
+    if (code !== "42P04" && code !== "23505") throw err;
   } finally {
     await sql.end();
   }
