@@ -6,14 +6,10 @@ import { config, redactUrl, rpcUrl, usesDevnet } from "../adapters/config.js";
 import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
 import { createReadCache } from "../usecases/read-cache.js";
-import { createDb, migrateToLatest } from "../adapters/db/connect.js";
 import { ProjectionVersion } from "../adapters/db/projection-version.js";
 import { genesisHash, IndexReadiness } from "../adapters/db/index-readiness.js";
-import { ensureDatabase } from "../adapters/db/ensure-database.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
 import { createJobClient } from "../adapters/queue/request-reply.js";
-import { createLogger } from "../adapters/logger.js";
-import { requireChain, requireServices } from "../adapters/services.js";
 import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
 import { createApp } from "./app.js";
@@ -21,6 +17,7 @@ import { answerParserErrors } from "./middleware/client-error.js";
 import { readCacheCounter } from "./middleware/metrics.js";
 import { ponderReady } from "./indexer-ready.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
+import { startService } from "../adapters/start-up.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const HOST = config.HOST;
@@ -31,22 +28,7 @@ function exitWith(line: string): never {
   process.exit(1);
 }
 
-await requireServices({ postgres: true, redis: true });
-// A wrong chain id exits; an RPC that does not answer yet does not stop the API (reads need no chain).
-const chainUnread = await requireChain(rpcUrl(config));
-const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "api" } });
-if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
-
-// A fresh machine has no database yet; the API and the indexer may start in either order.
-await ensureDatabase(config.DATABASE_URL);
-const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA });
-try {
-  await migrateToLatest(db, config.API_SCHEMA);
-} catch (error) {
-  const code = (error as { code?: string }).code;
-  const reason = code === "3D000" ? "the database does not exist (create it, or set DATABASE_URL)" : (error as Error).message;
-  exitWith(`Postgres at ${redactUrl(config.DATABASE_URL)}: ${reason}`);
-}
+const { logger, db } = await startService("api");
 
 const redis = createRedis({ url: config.REDIS_URL, logger });
 try {

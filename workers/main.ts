@@ -4,19 +4,15 @@
 import { hostname } from "node:os";
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { config, redactUrl, rpcUrl, usesDevnet } from "../adapters/config.js";
+import { config, rpcUrl, usesDevnet } from "../adapters/config.js";
 import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
-import { createDb, migrateToLatest } from "../adapters/db/connect.js";
-import { ensureDatabase } from "../adapters/db/ensure-database.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
-import { createLogger } from "../adapters/logger.js";
 import { PREPARE_QUEUE } from "../usecases/prepare/job.js";
 import { directAggregator } from "../adapters/chain/aggregator-direct.js";
 import { createJobClient } from "../adapters/queue/request-reply.js";
 import { AGGREGATOR_QUEUE, queuedAggregator } from "../usecases/prepare/aggregator-queue.js";
 import { aggregatorProcessor, aggregatorWorkerOptions } from "./processors/aggregator.js";
-import { requireChain, requireServices } from "../adapters/services.js";
 import { prepareProcessor } from "./processors/prepare.js";
 import { Queue } from "bullmq";
 import { BACKTEST_QUEUE, SCAN_QUEUE } from "../usecases/backtest-runs/jobs.js";
@@ -26,23 +22,11 @@ import { backtestProcessor } from "./processors/backtest.js";
 import { scanProcessor } from "./processors/scan.js";
 import { GRADING_QUEUE, gradingProcessor, scheduleGrading } from "./processors/grading.js";
 import { PURGE_QUEUE, purgeProcessor, schedulePurge } from "./processors/purge.js";
+import { startService } from "../adapters/start-up.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
-await requireServices({ postgres: true, redis: true });
-// A wrong chain id exits; an RPC that does not answer yet only fails the jobs that need it, as before.
-const chainUnread = await requireChain(rpcUrl(config));
-const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "worker" } });
-if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
-
-await ensureDatabase(config.DATABASE_URL);
-const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA });
-try {
-  await migrateToLatest(db, config.API_SCHEMA);
-} catch (error) {
-  console.error(`Postgres at ${redactUrl(config.DATABASE_URL)}: ${(error as Error).message}`);
-  process.exit(1);
-}
+const { logger, db } = await startService("worker");
 const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: config.DATABASE_URL }), viewsSchema: config.VIEWS_SCHEMA });
 const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 const client = createChainClient(rpcUrl(config));

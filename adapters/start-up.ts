@@ -1,0 +1,31 @@
+// What every process of the service does first (the API, a worker): Postgres and Redis reachable (one
+// line and exit 1 otherwise), the chain's id checked, its logger, and the API's schema made and migrated.
+import type { Kysely } from "kysely";
+import { config, redactUrl, rpcUrl } from "./config.js";
+import type { Database } from "./db/api-schema.js";
+import { createDb, migrateToLatest } from "./db/connect.js";
+import { ensureDatabase } from "./db/ensure-database.js";
+import { createLogger, type Logger } from "./logger.js";
+import { requireChain, requireServices } from "./services.js";
+
+export async function startService(service: string): Promise<{ logger: Logger; db: Kysely<Database> }> {
+  await requireServices({ postgres: true, redis: true });
+  // A wrong chain id exits; an RPC that does not answer yet does not stop the process: reads need no
+  // chain, and only the jobs that need it fail until it answers.
+  const chainUnread = await requireChain(rpcUrl(config));
+  const logger = createLogger({ level: config.LOG_LEVEL, base: { service } });
+  if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
+
+  // A fresh machine has no database yet; the processes may start in any order.
+  await ensureDatabase(config.DATABASE_URL);
+  const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA });
+  try {
+    await migrateToLatest(db, config.API_SCHEMA);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const reason = code === "3D000" ? "the database does not exist (create it, or set DATABASE_URL)" : (error as Error).message;
+    console.error(`Postgres at ${redactUrl(config.DATABASE_URL)}: ${reason}`);
+    process.exit(1);
+  }
+  return { logger, db };
+}
