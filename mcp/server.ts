@@ -120,7 +120,8 @@ type JsonProperty = { type?: unknown };
 /**
  * Why a tools/call's arguments break the primitive types its tool advertises, or undefined. The SDK
  * validates with the routes' own schemas, whose query parameters coerce strings (as HTTP sends them):
- * it would read `limit: true` as 1. A boolean, object or array is never an integer, number or string.
+ * it would read `limit: true` as 1, and `closedDays: "1."` as 1. A boolean, object or array is never an
+ * integer, number or string, and a string is never an integer or a number.
  */
 export async function toolArgumentsProblem(app: OpenAPIHono<any>, name: string, args: Record<string, unknown>): Promise<string | undefined> {
   const tool = (await cachedToolList(app)).tools.find((t) => t.name === name);
@@ -128,7 +129,9 @@ export async function toolArgumentsProblem(app: OpenAPIHono<any>, name: string, 
   for (const [key, value] of Object.entries(args)) {
     const type = properties[key]?.type;
     if (type !== "integer" && type !== "number" && type !== "string") continue;
-    if (typeof value === "boolean" || (typeof value === "object" && value !== null))
+    // A number given as a string ("1.", "+1") would pass the route's query coercion: the tool says integer.
+    const numberAsString = type !== "string" && typeof value === "string";
+    if (numberAsString || typeof value === "boolean" || (typeof value === "object" && value !== null))
       return `Invalid params: arguments.${key} must be ${type === "string" ? "a string" : `a ${type}`}`;
   }
   return undefined;

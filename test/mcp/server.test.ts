@@ -86,6 +86,16 @@ describe("MCP over /mcp", () => {
     expect((missing.structuredContent as { code: string }).code).toBe("NOT_FOUND");
   });
 
+  it("refuses arguments that break the tool's advertised types (-32602), a number given as a string among them", async () => {
+    const owner = "0x000000000000000000000000000000000000dEaD";
+    for (const closedDays of ["1.", "+1", "2", true, [1]]) {
+      await expect(client.callTool({ name: "accounts_owner", arguments: { owner, closedDays } }), String(closedDays)).rejects.toMatchObject({ code: -32602 });
+    }
+    // An integer passes the check and reaches the route (which answers as it can without an index here).
+    const passed = await client.callTool({ name: "accounts_owner", arguments: { owner, closedDays: 1 } });
+    expect(JSON.stringify(passed.content)).not.toMatch(/closedDays/);
+  });
+
   it("the report-card tools take the owner's session: required on the private card, optional on the public one, which needs it when AGENT_REPORT_CARDS_READS=owner", async () => {
     const owned = testApp({ db, redis, reportCards: { enabled: true, reads: "owner" }, rateLimit: { keyPrefix: `${prefix}:rl-owner` } });
     const ownedClient = new Client({ name: "test-owner", version: "1.0.0" });
