@@ -6,14 +6,20 @@
 // Backtests and planners run in a worker of the `backtest` queue when the app has a job client (else
 // here); identical inputs share one job and its cached result. The fill rules are in every description.
 import { createRoute, type z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { backtestThroughJob, asOfBucket, type BacktestJobData, type BacktestKind, type BacktestInputs } from "../../usecases/backtest-runs/jobs.js";
-import { runBacktest } from "../../usecases/backtest-runs/run.js";
-import { readScan, scanAnswer, type GridScanPayload, type LadderScanPayload } from "../../usecases/backtest-runs/scans.js";
-import { sharedServiceChainStateReader, type ServiceChainState } from "../../adapters/chain/service-state.js";
+import {
+  checkGap,
+  feeOf,
+  FREE_BACKTEST_DAYS,
+  gridBacktestInput,
+  gridTokensAnswer,
+  ladderBacktestInput,
+  ladderTokensAnswer,
+  liveState,
+  paymentRequired,
+  runKind,
+} from "../../usecases/backtest-runs/requests.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
-import { breakEvenGap } from "../../domain/backtest/ranges.js";
-import { ApiError, type ErrorCode } from "../../domain/errors.js";
+import type { ErrorCode } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import {
@@ -35,12 +41,6 @@ import {
 } from "../../contract/backtests.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../create-router.js";
-import { CAIP2_NETWORK, CHAIN_ID } from "../../domain/chain.js";
-
-/** Days a backtest replays for free; more answers 402 (declared only: no payment is taken yet). */
-export const FREE_BACKTEST_DAYS = 30;
-/** Price of each day past the free window, USDG (the 402 declaration's amount). */
-export const PRICE_PER_PAID_DAY_USDG = 0.01;
 
 const TAGS = ["Backtests and planners"];
 const rules = `\n\n${FILL_RULES}`;
@@ -123,78 +123,19 @@ const ladderTokens = createRoute({
   responses: responses(LadderTokensAnswer, "The scan", ["SCAN_PREPARING"]),
 });
 
-/** The live fees, or 503 UNAVAILABLE when the chain cannot be read and no earlier read is known. */
-export async function liveState(deps: AppDeps): Promise<ServiceChainState> {
-  const read = await sharedServiceChainStateReader(deps.client, deps.deployments)();
-  const state = read.ok ? read.state : read.lastGood;
-  if (!state) throw new ApiError("UNAVAILABLE", "Cannot read the live strategy fees from the chain now: retry shortly");
-  return state;
-}
-
-function feeOf(state: ServiceChainState, which: "grid" | "ladder" | "hook"): number {
-  const part = which === "grid" ? state.gridStrategy : which === "ladder" ? (state.ladderStrategy ?? state.gridStrategy) : state.limitOrderHook;
-  if (!part) throw new ApiError("UNAVAILABLE", `The ${which === "hook" ? "limit-order hook" : `${which} strategy`} is not deployed on this chain`);
-  return part.feeBps;
-}
-
-/** Runs a backtest kind through the worker queue, or here without one. */
-export async function runKind<K extends BacktestKind>(deps: AppDeps, kind: K, input: BacktestInputs[K]): Promise<any> {
-  const data = { kind, input, asOf: asOfBucket(deps.now()) } as BacktestJobData;
-  return deps.jobs ? backtestThroughJob(deps.jobs, data) : runBacktest({ reads: deps.reads }, data);
-}
-
-/** The 402 answer in the x402 shape for a replay past the free window. */
-function paymentRequired(c: Context, deps: AppDeps, state: ServiceChainState, days: number) {
-  const usdg = deps.deployments.contracts.usdg;
-  const payTo = state.serviceAdmin;
-  if (!usdg || !payTo) throw new ApiError("UNAVAILABLE", "The payment details cannot be read now");
-  const amount = Math.round((days - FREE_BACKTEST_DAYS) * PRICE_PER_PAID_DAY_USDG * 1e6);
-  const body = {
-    error: `Backtests are free up to ${FREE_BACKTEST_DAYS} days; ${days} days needs payment (declared only: payments are not taken yet, so ask for ${FREE_BACKTEST_DAYS} days or fewer)`,
-    code: "PAYMENT_REQUIRED" as const,
-    x402Version: 1 as const,
-    accepts: [
-      {
-        scheme: "exact" as const,
-        network: CAIP2_NETWORK,
-        chainId: CHAIN_ID,
-        asset: usdg,
-        maxAmountRequired: String(amount),
-        amount: (amount / 1e6).toFixed(6),
-        payTo,
-        resource: c.req.url,
-        description: `${days - FREE_BACKTEST_DAYS} days past the free ${FREE_BACKTEST_DAYS}, at ${PRICE_PER_PAID_DAY_USDG} USDG a day`,
-        mimeType: "application/json" as const,
-        maxTimeoutSeconds: 300,
-      },
-    ],
-  };
-  return c.json(body, 402);
-}
-
 export const backtestRoutes = (deps: AppDeps) =>
   createRouter<AppEnv>()
     .openapi(gridBacktest, async (c) => {
       const b = c.req.valid("json");
       const state = await liveState(deps);
-      if (b.days > FREE_BACKTEST_DAYS) return paymentRequired(c, deps, state, b.days) as never;
-      const input = {
-        token: b.token.toLowerCase(),
-        buyPrice: b.buyPrice,
-        sellPrice: b.sellPrice,
-        amountUsd: b.amountUsd,
-        repeat: b.repeat,
-        days: b.days,
-        feeBps: feeOf(state, "grid"),
-      };
-      return ok(c, await runKind(deps, "grid", input));
+      if (b.days > FREE_BACKTEST_DAYS) return c.json(paymentRequired(deps, state, b.days, c.req.url), 402) as never;
+      return ok(c, await runKind(deps, "grid", gridBacktestInput(b, state)));
     })
     .openapi(ladderBacktest, async (c) => {
       const b = c.req.valid("json");
       const state = await liveState(deps);
-      if (b.days > FREE_BACKTEST_DAYS) return paymentRequired(c, deps, state, b.days) as never;
-      const input = { token: b.token.toLowerCase(), side: b.side, levels: b.levels, days: b.days, feeBps: feeOf(state, "hook") };
-      return ok(c, await runKind(deps, "ladder", input));
+      if (b.days > FREE_BACKTEST_DAYS) return c.json(paymentRequired(deps, state, b.days, c.req.url), 402) as never;
+      return ok(c, await runKind(deps, "ladder", ladderBacktestInput(b, state)));
     })
     .openapi(rangesRoute, async (c) => {
       const q = c.req.valid("query");
@@ -204,12 +145,7 @@ export const backtestRoutes = (deps: AppDeps) =>
     .openapi(gridPlan, async (c) => {
       const q = c.req.valid("query");
       const feeBps = feeOf(await liveState(deps), "grid");
-      if (q.gap !== undefined && q.gap <= breakEvenGap(feeBps)) {
-        throw new ApiError(
-          "GAP_TOO_TIGHT",
-          `A gap of ${q.gap} does not pay back the ${feeBps / 100}% fee on both trades: use more than ${breakEvenGap(feeBps).toFixed(5)}`,
-        );
-      }
+      checkGap(q.gap, feeBps);
       return ok(c, await runKind(deps, "grid-plan", { token: q.token.toLowerCase(), amountUsd: q.amountUsd, gap: q.gap, days: q.days, feeBps }));
     })
     .openapi(ladderPlan, async (c) => {
@@ -217,30 +153,5 @@ export const backtestRoutes = (deps: AppDeps) =>
       const feeBps = feeOf(await liveState(deps), "ladder");
       return ok(c, await runKind(deps, "ladder-plan", { token: q.token.toLowerCase(), amountUsd: q.amountUsd, feeBps }));
     })
-    .openapi(gridTokens, async (c) => {
-      const q = c.req.valid("query");
-      const { payload, at } = await readScan<GridScanPayload>(deps.db, "grid-tokens", "latest", deps.index?.chain());
-      const tokens = scanAnswer(payload.tokens, { limit: q.limit, include: q.include, category: q.category, score: (e) => e.averageReturnPct });
-      return ok(c, {
-        asOf: payload.asOf,
-        scannedAt: at.toISOString(),
-        feeBps: payload.feeBps,
-        days: payload.days,
-        amountUsd: payload.amountUsd,
-        scanned: payload.tokens.length,
-        tokens,
-      });
-    })
-    .openapi(ladderTokens, async (c) => {
-      const q = c.req.valid("query");
-      const { payload, at } = await readScan<LadderScanPayload>(deps.db, "ladder-tokens", "latest", deps.index?.chain());
-      const tokens = scanAnswer(payload.tokens, { limit: q.limit, include: q.include, score: (e) => e.record.averageReturnPct });
-      return ok(c, {
-        asOf: payload.asOf,
-        scannedAt: at.toISOString(),
-        feeBps: payload.feeBps,
-        amountUsd: payload.amountUsd,
-        scanned: payload.tokens.length,
-        tokens,
-      });
-    });
+    .openapi(gridTokens, async (c) => ok(c, await gridTokensAnswer(deps.db, c.req.valid("query"), deps.index?.chain())))
+    .openapi(ladderTokens, async (c) => ok(c, await ladderTokensAnswer(deps.db, c.req.valid("query"), deps.index?.chain())));

@@ -7,7 +7,7 @@
 // The board is a repeatable job's stored result: 503 SCAN_PREPARING before the first one.
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { attemptsAnswer, boardAnswer, logFinderRun, tokenAnswer, trackRecordAnswer } from "../../usecases/backtest-runs/finder.js";
+import { attemptsAnswer, boardAnswer, tokenAnswer, trackRecordAnswer } from "../../usecases/backtest-runs/finder.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { sessionOwner } from "../../usecases/sessions.js";
@@ -27,11 +27,10 @@ import {
   TrackRecordAnswer,
 } from "../../contract/strategy-finder.js";
 import { createRouter } from "../create-router.js";
-import { liveState, runKind } from "./backtests.js";
+import { periodDays, runFinderBacktest } from "../../usecases/backtest-runs/finder-run.js";
 
 const TAGS = ["Strategy finder"];
 const rules = `\n\n${FILL_RULES}`;
-const days = (period: string) => Number(period.slice(0, -1));
 
 const board = createRoute({
   method: "get",
@@ -95,7 +94,7 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
         c,
         await boardAnswer(
           deps.db,
-          { budgetUsd: q.budget, periodDays: days(q.period), token: q.token, category: q.category, strategy: q.strategy },
+          { budgetUsd: q.budget, periodDays: periodDays(q.period), token: q.token, category: q.category, strategy: q.strategy },
           deps.index?.chain(),
         ),
       );
@@ -106,29 +105,13 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
       return ok(c, await attemptsAnswer(deps.db, q.kind, q.value));
     })
     .openapi(backtest, async (c) => {
-      const b = c.req.valid("json");
-      const state = await liveState(deps);
-      const feeBps = b.strategy === "grid" ? state.gridStrategy?.feeBps : (state.ladderStrategy ?? state.gridStrategy)?.feeBps;
-      const input = {
-        token: b.token.toLowerCase(),
-        strategy: b.strategy,
-        variant: b.variant,
-        settings: b.settings,
-        budgetUsd: b.budgetUsd,
-        days: b.days,
-        periodDays: b.period ? days(b.period) : undefined,
-        feeBps: feeBps ?? 0,
-      };
-      const result = await runKind(deps, "finder-backtest", input);
-      const summary = { mode: result.mode, returnPct: result.returnPct ?? result.averageReturnPct ?? null, verdict: result.verdict ?? null };
       // Counted only for the owner of the session it carries: a body's identity proves nothing.
       const token = bearerToken(c as unknown as Context);
       const owner = token ? await sessionOwner(deps.db, token, deps.now()) : null;
-      await logFinderRun(deps.db, input, owner ? { kind: "wallet", value: owner } : undefined, summary, deps.now());
-      return ok(c, result);
+      return ok(c, await runFinderBacktest(deps, c.req.valid("json"), owner));
     })
     .openapi(tokenPage, async (c) => {
       const { token } = c.req.valid("param");
       const q = c.req.valid("query");
-      return ok(c, await tokenAnswer(deps.db, token, days(q.period), q.budget, deps.index?.chain()));
+      return ok(c, await tokenAnswer(deps.db, token, periodDays(q.period), q.budget, deps.index?.chain()));
     });

@@ -9,8 +9,8 @@ import type { Database } from "../../adapters/db/api-schema.js";
 import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 
-vi.mock("../../api/routes/backtests.js", async (original) => ({
-  ...(await original<typeof import("../../api/routes/backtests.js")>()),
+vi.mock("../../usecases/backtest-runs/requests.js", async (original) => ({
+  ...(await original<typeof import("../../usecases/backtest-runs/requests.js")>()),
   liveState: async () => ({ gridStrategy: { feeBps: 30 } }),
   runKind: async () => ({ mode: "fixed", returnPct: 1.5, verdict: null }),
 }));

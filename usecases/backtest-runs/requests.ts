@@ -1,0 +1,125 @@
+// What the backtest and planner routes ask for: the live fees from the chain, the normalised job inputs,
+// a run through the worker queue (or in this process without one), the latest scans as answers, and the
+// 402 declaration past the free window.
+import type { z } from "@hono/zod-openapi";
+import type { Kysely } from "kysely";
+import type { PublicClient } from "viem";
+import type { GridBacktestBody, GridTokensQuery, LadderBacktestBody, LadderTokensQuery } from "../../contract/backtests.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import type { Projections } from "../../adapters/db/projections.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
+import type { JobClient } from "../../adapters/queue/request-reply.js";
+import { sharedServiceChainStateReader, type ServiceChainState } from "../../adapters/chain/service-state.js";
+import { breakEvenGap } from "../../domain/backtest/ranges.js";
+import { CAIP2_NETWORK, CHAIN_ID } from "../../domain/chain.js";
+import { ApiError } from "../../domain/errors.js";
+import { asOfBucket, backtestThroughJob, type BacktestInputs, type BacktestJobData, type BacktestKind } from "./jobs.js";
+import { runBacktest } from "./run.js";
+import { readScan, scanAnswer, type GridScanPayload, type LadderScanPayload } from "./scans.js";
+
+/** Days a backtest replays for free; more answers 402 (declared only: no payment is taken yet). */
+export const FREE_BACKTEST_DAYS = 30;
+/** Price of each day past the free window, USDG (the 402 declaration's amount). */
+export const PRICE_PER_PAID_DAY_USDG = 0.01;
+
+/** What a backtest request needs; the API's deps have it all. */
+export type BacktestDeps = {
+  db: Kysely<Database>;
+  reads: Kysely<Projections>;
+  deployments: Deployments;
+  client?: PublicClient;
+  jobs?: JobClient;
+  now: () => Date;
+};
+
+/** The live fees, or 503 UNAVAILABLE when the chain cannot be read and no earlier read is known. */
+export async function liveState(deps: BacktestDeps): Promise<ServiceChainState> {
+  const read = await sharedServiceChainStateReader(deps.client, deps.deployments)();
+  const state = read.ok ? read.state : read.lastGood;
+  if (!state) throw new ApiError("UNAVAILABLE", "Cannot read the live strategy fees from the chain now: retry shortly");
+  return state;
+}
+
+/** The live fee of the grid strategy, the ladder strategy (the grid's when none) or the limit-order hook. */
+export function feeOf(state: ServiceChainState, which: "grid" | "ladder" | "hook"): number {
+  const part = which === "grid" ? state.gridStrategy : which === "ladder" ? (state.ladderStrategy ?? state.gridStrategy) : state.limitOrderHook;
+  if (!part) throw new ApiError("UNAVAILABLE", `The ${which === "hook" ? "limit-order hook" : `${which} strategy`} is not deployed on this chain`);
+  return part.feeBps;
+}
+
+/** Runs a backtest kind through the worker queue, or here without one. */
+export async function runKind<K extends BacktestKind>(deps: BacktestDeps, kind: K, input: BacktestInputs[K]): Promise<any> {
+  const data = { kind, input, asOf: asOfBucket(deps.now()) } as BacktestJobData;
+  return deps.jobs ? backtestThroughJob(deps.jobs, data) : runBacktest({ reads: deps.reads }, data);
+}
+
+export const gridBacktestInput = (b: z.infer<typeof GridBacktestBody>, state: ServiceChainState): BacktestInputs["grid"] => ({
+  token: b.token.toLowerCase(),
+  buyPrice: b.buyPrice,
+  sellPrice: b.sellPrice,
+  amountUsd: b.amountUsd,
+  repeat: b.repeat,
+  days: b.days,
+  feeBps: feeOf(state, "grid"),
+});
+
+export const ladderBacktestInput = (b: z.infer<typeof LadderBacktestBody>, state: ServiceChainState): BacktestInputs["ladder"] => ({
+  token: b.token.toLowerCase(),
+  side: b.side,
+  levels: b.levels,
+  days: b.days,
+  feeBps: feeOf(state, "hook"),
+});
+
+/** 422 GAP_TOO_TIGHT when a planner's gap cannot pay back the fee on both trades. */
+export function checkGap(gap: number | undefined, feeBps: number) {
+  if (gap === undefined || gap > breakEvenGap(feeBps)) return;
+  throw new ApiError(
+    "GAP_TOO_TIGHT",
+    `A gap of ${gap} does not pay back the ${feeBps / 100}% fee on both trades: use more than ${breakEvenGap(feeBps).toFixed(5)}`,
+  );
+}
+
+/** GET /grid/tokens: the latest grid scan of this chain, good first. */
+export async function gridTokensAnswer(db: Kysely<Database>, q: z.infer<typeof GridTokensQuery>, chain?: string) {
+  const { payload, at } = await readScan<GridScanPayload>(db, "grid-tokens", "latest", chain);
+  const tokens = scanAnswer(payload.tokens, { limit: q.limit, include: q.include, category: q.category, score: (e) => e.averageReturnPct });
+  const { asOf, feeBps, days, amountUsd } = payload;
+  return { asOf, scannedAt: at.toISOString(), feeBps, days, amountUsd, scanned: payload.tokens.length, tokens };
+}
+
+/** GET /ladder/tokens: the latest dip-ladder scan of this chain, good first. */
+export async function ladderTokensAnswer(db: Kysely<Database>, q: z.infer<typeof LadderTokensQuery>, chain?: string) {
+  const { payload, at } = await readScan<LadderScanPayload>(db, "ladder-tokens", "latest", chain);
+  const tokens = scanAnswer(payload.tokens, { limit: q.limit, include: q.include, score: (e) => e.record.averageReturnPct });
+  const { asOf, feeBps, amountUsd } = payload;
+  return { asOf, scannedAt: at.toISOString(), feeBps, amountUsd, scanned: payload.tokens.length, tokens };
+}
+
+/** The 402 body in the x402 shape for a replay of `days` past the free window (declared only). */
+export function paymentRequired(deps: BacktestDeps, state: ServiceChainState, days: number, resource: string) {
+  const usdg = deps.deployments.contracts.usdg;
+  const payTo = state.serviceAdmin;
+  if (!usdg || !payTo) throw new ApiError("UNAVAILABLE", "The payment details cannot be read now");
+  const amount = Math.round((days - FREE_BACKTEST_DAYS) * PRICE_PER_PAID_DAY_USDG * 1e6);
+  return {
+    error: `Backtests are free up to ${FREE_BACKTEST_DAYS} days; ${days} days needs payment (declared only: payments are not taken yet, so ask for ${FREE_BACKTEST_DAYS} days or fewer)`,
+    code: "PAYMENT_REQUIRED" as const,
+    x402Version: 1 as const,
+    accepts: [
+      {
+        scheme: "exact" as const,
+        network: CAIP2_NETWORK,
+        chainId: CHAIN_ID,
+        asset: usdg,
+        maxAmountRequired: String(amount),
+        amount: (amount / 1e6).toFixed(6),
+        payTo,
+        resource,
+        description: `${days - FREE_BACKTEST_DAYS} days past the free ${FREE_BACKTEST_DAYS}, at ${PRICE_PER_PAID_DAY_USDG} USDG a day`,
+        mimeType: "application/json" as const,
+        maxTimeoutSeconds: 300,
+      },
+    ],
+  };
+}
