@@ -25,6 +25,7 @@ import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
 import { discoveryRoutes } from "./routes/discovery.js";
 import type { OpenApiDocument } from "../contract/discovery/catalog.js";
 import { validationHook } from "./validation.js";
+import { CHAIN_ID } from "../domain/chain.js";
 
 export type CreateAppOptions = {
   /** Route groups to mount at /v1/agent (default: api/routes/index.ts). */
@@ -34,7 +35,7 @@ export type CreateAppOptions = {
 };
 
 export const API_DESCRIPTION =
-  "Read data, backtests, planners and unsigned transaction bundles for chain 4663. The service never holds keys: " +
+  `Read data, backtests, planners and unsigned transaction bundles for chain ${CHAIN_ID}. The service never holds keys: ` +
   "every bundle takes effect only when the owner wallet signs it. Success answers {data}; errors answer {error, code, details?}.";
 
 /**

@@ -50,7 +50,7 @@ export const PolicyDocument = z
           notes: z.array(z.string()),
         }),
       )
-      .openapi({ description: "Every rule needs chain id 4663 and value 0; calldata is sliced by position" }),
+      .openapi({ description: `Every rule needs chain id ${CHAIN_ID} and value 0; calldata is sliced by position` }),
     notes: z.array(z.string()),
   })
   .openapi("PolicyDocument");

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPublicClient, createTestClient, createWalletClient, custom, defineChain, getContractAddress, type Address, type EIP1193Provider } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
+import { CHAIN_ID } from "../domain/chain.js";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -18,8 +19,8 @@ export const roles = { deployer: 10, keeper: 11 } as const;
 export const multicall3Address = getContractAddress({ from: mnemonicToAccount(TEST_MNEMONIC, { addressIndex: roles.deployer }).address, nonce: 0n });
 
 export const devnetChain = defineChain({
-  id: 4663,
-  name: "Devnet 4663",
+  id: CHAIN_ID,
+  name: `Devnet ${CHAIN_ID}`,
   nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
   rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
   contracts: { multicall3: { address: multicall3Address } },

@@ -6,6 +6,7 @@ import { startChain } from "./chain.js";
 import { compileContracts } from "./compile.js";
 import { deployContext } from "./deploy/context.js";
 import { deployCore } from "./deploy/core.js";
+import { CHAIN_ID } from "../domain/chain.js";
 
 export const UNLISTED = new Set(["SCAM"]);
 
@@ -15,7 +16,7 @@ const tokens = core.tokens.filter((t) => !UNLISTED.has(t.symbol)).map((t) => ({ 
 const file = join(import.meta.dirname, "..", "config", "token-list.json");
 writeFileSync(
   file,
-  `${JSON.stringify({ chainId: 4663, note: "The service's own token list: listed (verified) tokens by address, with their category. Tokens not here are unverified; their symbols are their own.", tokens }, null, 2)}\n`,
+  `${JSON.stringify({ chainId: CHAIN_ID, note: "The service's own token list: listed (verified) tokens by address, with their category. Tokens not here are unverified; their symbols are their own.", tokens }, null, 2)}\n`,
 );
 console.log(`wrote ${tokens.length} tokens to ${file}`);
 process.exit(0);

@@ -7,13 +7,14 @@ import { ok } from "../envelope.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { PolicyDocument, PolicyQuery } from "../../contract/policies.js";
 import { createRouter } from "../create-router.js";
+import { CHAIN_ID } from "../../domain/chain.js";
 
 /** The builders' document, as the answer schema types it. */
 type Doc = z.infer<typeof PolicyDocument>;
 
 const COMMON =
   "Rules for: USDG approve to the agent vaults, queues, routers and grid strategy; token approve to the limit-order hook and to the basket zap; merged vault deposit request, cancel, withdrawal in USDG and in kind (receiver the wallet); up share approve to its withdrawal queue, up deposit and withdrawal requests and their cancel; stock-token share approve to its router, withdrawal in USDG and in kind to the wallet; basket buy and sell through the zap paid to the wallet; limit-order create, cancel, claim and realize; grid open, close, set repeat and collect. " +
-  "Every rule needs chain id 4663 and value 0; calldata is sliced by position; addresses in the conditions are lowercase (as the providers compare them), while `contracts` and `wallet` are checksummed. Stock-token vault deposits and the up in-kind exit name the receiver inside a struct: sign them at the sign link. Fetch again when the products answer changes.";
+  `Every rule needs chain id ${CHAIN_ID} and value 0; calldata is sliced by position; addresses in the conditions are lowercase (as the providers compare them), while \`contracts\` and \`wallet\` are checksummed. Stock-token vault deposits and the up in-kind exit name the receiver inside a struct: sign them at the sign link. Fetch again when the products answer changes.`;
 
 const getPrivy = createRoute({
   method: "get",

@@ -4,6 +4,7 @@
 // calldata must not be reused).
 import type { StepDescription } from "../../domain/bundles/describe.js";
 import { SIGN_PAGE_SCRIPT, SIGN_PAGE_STYLE } from "./script.js";
+import { CHAIN_ID } from "../../domain/chain.js";
 
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -98,7 +99,7 @@ export function renderSignPage(view: SignPageView): string {
   const warning = `<div id="expired-warning" class="warning" role="alert"${live ? " hidden" : ""}>This request has expired (at ${expiry}). Its calls must not be sent: ask your agent to prepare it again.</div>`;
   const body = `<main>
 <h1>${escapeHtml(kindTitle(view.kind))}</h1>
-<p class="meta">For the wallet <code id="owner">${escapeHtml(view.owner)}</code> on chain 4663</p>
+<p class="meta">For the wallet <code id="owner">${escapeHtml(view.owner)}</code> on chain ${CHAIN_ID}</p>
 <p class="meta">Prepared ${escapeHtml(readableTime(view.createdAt))}; valid until <time id="expires-at" datetime="${escapeHtml(view.expiresAt.toISOString())}">${expiry}</time> <span id="countdown">${live ? "" : "(expired)"}</span></p>
 ${warning}
 <p class="notice">The service never holds keys: nothing happens until your wallet signs. Check each step here and again in your wallet. Every approval is for the exact amount, and everything is paid to your wallet.</p>

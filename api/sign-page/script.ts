@@ -7,6 +7,7 @@
 // The countdown runs from the seconds the server gave, so a wrong clock on the person's computer does
 // not change when the page says "expired". The Content-Security-Policy allows this script by its hash.
 import { createHash } from "node:crypto";
+import { CHAIN_ID } from "../../domain/chain.js";
 
 export const SIGN_PAGE_SCRIPT = `(function () {
   "use strict";
@@ -125,7 +126,7 @@ export const SIGN_PAGE_SCRIPT = `(function () {
       var chainId = await request("eth_chainId");
       if (parseInt(chainId, 16) !== parseInt(data.walletSendCalls.chainId, 16)) {
         try { await request("wallet_switchEthereumChain", [{ chainId: data.walletSendCalls.chainId }]); }
-        catch (e) { throw new Error("Switch your wallet to chain 4663 (" + data.walletSendCalls.chainId + ") and try again."); }
+        catch (e) { throw new Error("Switch your wallet to chain ${CHAIN_ID} (" + data.walletSendCalls.chainId + ") and try again."); }
       }
       if (expired()) { showExpired(); return; }
       started = true;

@@ -1,11 +1,12 @@
 // The fixed part of the discovery documents (skill.md, llms.txt): what the service does, its
 // rules, and how an agent works with it. Everything else in those documents is generated from the
 // OpenAPI document and the error catalog, so it cannot drift from the routes.
+import { CHAIN_ID, CHAIN_ID_HEX } from "../../domain/chain.js";
 
 export const SERVICE_NAME = "agent-interface";
 
 export const SUMMARY =
-  "Read data, backtests, planners and unsigned transaction bundles for one EVM chain (chain id 4663; 0x1237 in EIP-5792 calls): " +
+  `Read data, backtests, planners and unsigned transaction bundles for one EVM chain (chain id ${CHAIN_ID}; ${CHAIN_ID_HEX} in EIP-5792 calls): ` +
   "vaults, limit orders, grids, ladder strategies, swaps and baskets. The service never holds keys and never signs or sends a transaction.";
 
 /** Rules an agent must know before its first call, one sentence each. */

@@ -6,6 +6,7 @@ import { deployCore } from "./core.js";
 import { deployVaults } from "./vaults.js";
 import { deployStrategies } from "./strategies.js";
 import { deployBaskets } from "./baskets.js";
+import { CHAIN_ID } from "../../domain/chain.js";
 
 export async function deployAll(ctx: DeployContext): Promise<Deployments> {
   const startBlock = Number(await ctx.chain.publicClient.getBlockNumber()) + 1;
@@ -15,7 +16,7 @@ export async function deployAll(ctx: DeployContext): Promise<Deployments> {
   const baskets = await deployBaskets(ctx, core);
   const { tokens, ...coreContracts } = core;
   return {
-    chainId: 4663,
+    chainId: CHAIN_ID,
     startBlock,
     contracts: {
       ...coreContracts,

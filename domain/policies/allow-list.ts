@@ -302,7 +302,7 @@ export function policyContracts(d: PolicyDeployments): Record<string, unknown> {
 
 /** The spec's notes, shared by both documents. */
 export const POLICY_NOTES = [
-  "Every rule needs chain id 4663 and a transaction value of zero.",
+  `Every rule needs chain id ${CHAIN_ID} and a transaction value of zero.`,
   "Calldata is sliced by position and addresses in the conditions are lowercase (the document's `contracts` and `wallet` are checksummed).",
   "Stock-token vault deposits and the up vault's in-kind exit name the receiver inside a struct, so the rules do not allow them: sign those with the sign link.",
   "Swaps, ladder strategies, basket make, agent-account calls and merged-vault withdrawals through the redeem queue are not on the allow-list: sign those with the sign link.",

@@ -8,6 +8,7 @@ import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext } from "../types.js";
 import { contract } from "./contracts.js";
 import { sameAddress } from "../../../domain/address.js";
+import { CHAIN_ID } from "../../../domain/chain.js";
 
 export type BasketTarget = { pool: Address; symbol: string; listed: boolean; sellOnly: boolean };
 
@@ -43,7 +44,7 @@ export async function resolveBasket(ctx: PrepareContext, input: string): Promise
     // Nothing at all at the address is 404 NOT_FOUND; a contract the registry does not know, UNKNOWN_BASKET.
     const code = await ctx.client.getCode({ address: pool });
     if (!code || code === "0x")
-      throw new ApiError("NOT_FOUND", `Nothing is deployed at ${pool} on chain 4663: give a basket's address or a listed basket's symbol`);
+      throw new ApiError("NOT_FOUND", `Nothing is deployed at ${pool} on chain ${CHAIN_ID}: give a basket's address or a listed basket's symbol`);
     throw new ApiError("UNKNOWN_BASKET", `${pool} is not a basket`);
   }
   const symbol = await ctx.client.readContract({ address: pool, abi: basketPoolAbi, functionName: "symbol" });
