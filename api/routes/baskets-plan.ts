@@ -10,7 +10,7 @@ import { clientIp, clientKey, DEFAULT_RATE_LIMIT, rateLimit } from "../middlewar
 import { BasketPlan, BasketPlanBody } from "../../contract/basket-plan.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../create-router.js";
-import { budgetedAggregator } from "./swap.js";
+import { budgetedAggregator } from "../../usecases/prepare/aggregator-queue.js";
 
 /** How long one client's plan may hold its turn (a crashed request frees it after this). */
 const ONE_AT_A_TIME_MS = 30_000;

@@ -10,7 +10,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
-import { mcpServerPool, toolArgumentsProblem, type ForwardedRequest } from "../../mcp/server.js";
+import { idOf, invalidParams } from "../../mcp/messages.js";
+import { mcpServerPool, type ForwardedRequest } from "../../mcp/server.js";
 import type { AppEnv } from "../deps.js";
 import { clientIp, type ClientBindings } from "../middleware/rate-limit.js";
 
@@ -22,31 +23,6 @@ export const jsonRpcError = (status: number, code: number, message: string, head
     status,
     headers: { "Content-Type": "application/json", ...headers },
   });
-
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
-const idOf = (message: unknown) => (isObject(message) && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null);
-const jsonRpcAnswer = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
-
-/**
- * Why a tools/call's params are not an object with a string `name` and object `arguments`, or undefined.
- * The SDK reports these as -32603 "Internal error" with its validator's dump; they are the caller's
- * mistake (-32602 Invalid params).
- */
-function invalidToolCall(message: unknown): string | undefined {
-  if (!isObject(message) || message.method !== "tools/call") return undefined;
-  const params = message.params;
-  if (!isObject(params)) return "Invalid params: tools/call takes params {name, arguments}";
-  if (typeof params.name !== "string") return "Invalid params: params.name must be a tool name (string)";
-  if (params.arguments !== undefined && !isObject(params.arguments)) return "Invalid params: params.arguments must be an object";
-  return undefined;
-}
-
-/** A tools/call whose arguments break its tool's advertised primitive types (see toolArgumentsProblem). */
-function argumentsProblem(app: OpenAPIHono<AppEnv>, message: unknown): Promise<string | undefined> | undefined {
-  if (!isObject(message) || message.method !== "tools/call" || !isObject(message.params)) return undefined;
-  const { name, arguments: args } = message.params;
-  return typeof name === "string" && isObject(args) ? toolArgumentsProblem(app, name, args) : undefined;
-}
 
 const notAllowed = () => jsonRpcError(405, -32000, "Method not allowed: POST JSON-RPC messages to /mcp (stateless server)", { Allow: "POST" });
 
@@ -67,8 +43,8 @@ export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number): Hon
     }
     if (Array.isArray(message))
       return jsonRpcError(400, -32600, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18): send one message per POST");
-    const badParams = invalidToolCall(message) ?? (await argumentsProblem(app, message));
-    if (badParams) return jsonRpcAnswer({ jsonrpc: "2.0", error: { code: -32602, message: badParams }, id: idOf(message) });
+    const badParams = await invalidParams(app, message);
+    if (badParams) return c.json({ jsonrpc: "2.0", error: { code: -32602, message: badParams }, id: idOf(message) });
 
     const env: ClientBindings = { agentClientIp: clientIp(c, trustProxyHops) };
     const forward: ForwardedRequest = { env };

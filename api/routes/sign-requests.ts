@@ -2,9 +2,7 @@
 // The id is the sign link's secret: it is only a lookup key (never logged; request-log redacts it)
 // and an unknown, malformed or expired id all answer the same 404.
 import { createRoute, z } from "@hono/zod-openapi";
-import { getAddress } from "viem";
-import { findLiveSignRequest } from "../../adapters/db/sign-requests.js";
-import { ApiError } from "../../domain/errors.js";
+import { signRequestAnswer } from "../../usecases/answers/sign-requests.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
@@ -25,15 +23,4 @@ const getSignRequest = createRoute({
 });
 
 export const signRequestRoutes = (deps: Pick<AppDeps, "db" | "now">) =>
-  createRouter<AppEnv>().openapi(getSignRequest, async (c) => {
-    const row = await findLiveSignRequest(deps.db, c.req.valid("param").id, deps.now());
-    if (!row) throw new ApiError("NOT_FOUND", "unknown or expired sign request");
-    return ok(c, {
-      ...(row.bundle as { walletSendCalls: z.infer<typeof SignRequest>["walletSendCalls"] }),
-      id: row.id,
-      kind: row.kind,
-      owner: getAddress(row.owner),
-      createdAt: row.created_at.toISOString(),
-      expiresAt: row.expires_at.toISOString(),
-    });
-  });
+  createRouter<AppEnv>().openapi(getSignRequest, async (c) => ok(c, await signRequestAnswer(deps.db, c.req.valid("param").id, deps.now())));

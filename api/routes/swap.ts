@@ -2,11 +2,7 @@
 // 0.1% fee, and the minimum at slippageBps. Nothing is stored; the aggregator call spends the route
 // budget that prepares share (the `aggregator` queue when the app has a job client: 429 BUSY past it).
 import { createRoute } from "@hono/zod-openapi";
-import { directAggregator } from "../../adapters/chain/aggregator-direct.js";
-import type { Aggregator } from "../../adapters/chain/aggregator.js";
-import { config } from "../../adapters/config.js";
-import { ApiError } from "../../domain/errors.js";
-import { queuedAggregator } from "../../usecases/prepare/aggregator-queue.js";
+import { budgetedAggregator } from "../../usecases/prepare/aggregator-queue.js";
 import { quoteSwap } from "../../usecases/prepare/resolve/swap.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
@@ -27,14 +23,6 @@ const getQuote = createRoute({
     ...errorResponses("UNKNOWN_TOKEN", "NOT_A_TOKEN", "SAME_TOKEN", "NATIVE_ETH_IN", "SWAP_NO_ROUTE", "BUSY"),
   },
 });
-
-/** The aggregator through the route budget when the app has a job client, else called directly. */
-export function budgetedAggregator(deps: Pick<AppDeps, "jobs" | "client" | "deployments">): Aggregator {
-  if (!deps.client) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
-  const direct = directAggregator(deps.client, deps.deployments);
-  if (!direct) throw new ApiError("UNAVAILABLE", "No swap aggregator is deployed on this chain");
-  return deps.jobs ? queuedAggregator(deps.jobs, direct.address, config.AGGREGATOR_WAIT_MS) : direct;
-}
 
 export const swapRoutes = (deps: AppDeps) =>
   createRouter<AppEnv>().openapi(getQuote, async (c) => {

@@ -3,6 +3,7 @@
 // carries the calls; an expired one shows the steps in words only, with the warning and no button (its
 // calldata must not be reused).
 import type { StepDescription } from "../../domain/bundles/describe.js";
+import type { SignPageView } from "../../usecases/answers/sign-requests.js";
 import { SIGN_PAGE_SCRIPT, SIGN_PAGE_STYLE } from "./script.js";
 import { CHAIN_ID } from "../../domain/chain.js";
 
@@ -16,19 +17,6 @@ export function escapeHtml(text: unknown): string {
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
-
-export type SignPageView = {
-  id: string;
-  kind: string;
-  owner: string;
-  createdAt: Date;
-  expiresAt: Date;
-  /** Seconds left at render (server clock); 0 or less: expired. */
-  secondsLeft: number;
-  steps: StepDescription[];
-  /** The stored wallet_sendCalls params; only given while the request is live. */
-  walletSendCalls?: unknown;
-};
 
 const KIND_TITLES: Record<string, string> = {
   "vault-deposit": "Vault deposit",

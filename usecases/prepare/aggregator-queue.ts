@@ -3,7 +3,10 @@
 // calls per second. Quotes (API) and prepares (prepare workers) share it. A call past the budget waits
 // for its turn up to a deadline, then answers 429 BUSY; a job whose caller has given up is dropped
 // by the worker without calling the aggregator.
-import type { Address, Hex } from "viem";
+import type { Address, Hex, PublicClient } from "viem";
+import { directAggregator } from "../../adapters/chain/aggregator-direct.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
+import { config } from "../../adapters/config.js";
 import {
   AggregatorUnavailableError,
   NoRouteError,
@@ -96,4 +99,12 @@ export async function runAggregatorJob(aggregator: Aggregator | undefined, data:
     if (error instanceof NoRouteError) throw new Error(`${NO_ROUTE}${error.tokenIn},${error.tokenOut}`);
     throw new Error(`${UNAVAILABLE}${(error as Error).message}`);
   }
+}
+
+/** The aggregator through the route budget when the app has a job client, else called directly. */
+export function budgetedAggregator(deps: { jobs?: JobClient; client?: PublicClient; deployments: Deployments }): Aggregator {
+  if (!deps.client) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
+  const direct = directAggregator(deps.client, deps.deployments);
+  if (!direct) throw new ApiError("UNAVAILABLE", "No swap aggregator is deployed on this chain");
+  return deps.jobs ? queuedAggregator(deps.jobs, direct.address, config.AGGREGATOR_WAIT_MS) : direct;
 }

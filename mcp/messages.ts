@@ -1,0 +1,32 @@
+// What /mcp checks in a JSON-RPC message before the SDK sees it: a tools/call's params and its arguments'
+// primitive types. The SDK reports these as -32603 "Internal error"; they are the caller's mistake.
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { toolArgumentsProblem } from "./server.js";
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+export const idOf = (message: unknown) => (isObject(message) && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null);
+
+/**
+ * Why a tools/call's params are not an object with a string `name` and object `arguments`, or undefined.
+ * The SDK reports these as -32603 "Internal error" with its validator's dump; they are the caller's
+ * mistake (-32602 Invalid params).
+ */
+function invalidToolCall(message: unknown): string | undefined {
+  if (!isObject(message) || message.method !== "tools/call") return undefined;
+  const params = message.params;
+  if (!isObject(params)) return "Invalid params: tools/call takes params {name, arguments}";
+  if (typeof params.name !== "string") return "Invalid params: params.name must be a tool name (string)";
+  if (params.arguments !== undefined && !isObject(params.arguments)) return "Invalid params: params.arguments must be an object";
+  return undefined;
+}
+
+/** A tools/call whose arguments break its tool's advertised primitive types (see toolArgumentsProblem). */
+function argumentsProblem(app: OpenAPIHono<any>, message: unknown): Promise<string | undefined> | undefined {
+  if (!isObject(message) || message.method !== "tools/call" || !isObject(message.params)) return undefined;
+  const { name, arguments: args } = message.params;
+  return typeof name === "string" && isObject(args) ? toolArgumentsProblem(app, name, args) : undefined;
+}
+
+/** Why `message` is refused -32602 Invalid params, or undefined when the SDK may take it. */
+// biome-ignore lint/suspicious/noExplicitAny: any app's routes, as mcp/server.ts takes them
+export const invalidParams = async (app: OpenAPIHono<any>, message: unknown) => invalidToolCall(message) ?? (await argumentsProblem(app, message));
