@@ -4,9 +4,9 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../../adapters/db/api-schema.js";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, noDeployments, randomPrefix, testApp, type TestDatabase } from "../../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../../helpers/openapi-validate.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, noDeployments, randomPrefix, testApp, type TestDatabase } from "./support.js";
+import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 
 const prefix = randomPrefix();
 let database: TestDatabase;

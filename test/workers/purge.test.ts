@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { purgeExpired, RETENTION } from "../../workers/processors/purge.js";
-import { createTestDatabase, migratedDb, testClock, type TestDatabase } from "./support.js";
+import { createTestDatabase, migratedDb, testClock, type TestDatabase } from "../api/support.js";
 
 const DAY = 86_400_000;
 const OWNER = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";

@@ -5,9 +5,9 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../../adapters/db/api-schema.js";
-import { createChallenge, exchangeChallenge } from "../../../usecases/sessions.js";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../../api/support.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
+import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 
 const prefix = randomPrefix();
 const owner = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");

@@ -4,8 +4,8 @@
 // host that is not loopback.
 import { createWalletClient, custom, defineChain, encodeFunctionData, getAddress, type Address, type Hex, type PublicClient } from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
-import { mergedVaultAbi, testTokenAbi } from "../../../abis/index.js";
-import type { Deployments } from "../../../adapters/chain/deployments.js";
+import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import {
   allowListOf,
   BundleCheckError,
@@ -14,8 +14,8 @@ import {
   preparedResultViolations,
   sendPrepared,
   type PrepareResult,
-} from "../../../client/index.js";
-import { buildVaultDeposit, walletSendCalls } from "../../../domain/bundles/index.js";
+} from "../../client/index.js";
+import { buildVaultDeposit, walletSendCalls } from "../../domain/bundles/index.js";
 
 const a = (n: number) => getAddress(`0x${n.toString(16).padStart(40, "0")}`);
 const owner = a(0x1001);
