@@ -28,5 +28,4 @@ function argumentsProblem(app: OpenAPIHono<any>, message: unknown): Promise<stri
 }
 
 /** Why `message` is refused -32602 Invalid params, or undefined when the SDK may take it. */
-// biome-ignore lint/suspicious/noExplicitAny: any app's routes, as mcp/server.ts takes them
 export const invalidParams = async (app: OpenAPIHono<any>, message: unknown) => invalidToolCall(message) ?? (await argumentsProblem(app, message));
