@@ -1,10 +1,13 @@
 // What every process of the service does first (the API, a worker): Postgres and Redis reachable (one
-// line and exit 1 otherwise), the chain's id checked, its logger, and the API's schema made and migrated.
+// line and exit 1 otherwise), the chain's id checked, its logger, and the API's schema made and migrated;
+// and the watch on the index's readiness that the API's gate and the workers' scans both keep.
 import type { Kysely } from "kysely";
-import { config, redactUrl, rpcUrl } from "./config.js";
+import type { PublicClient } from "viem";
+import { config, redactUrl, rpcUrl, usesDevnet } from "./config.js";
 import type { Database } from "./db/api-schema.js";
 import { createDb, migrateToLatest } from "./db/connect.js";
 import { ensureDatabase } from "./db/ensure-database.js";
+import { genesisHash, IndexReadiness } from "./db/index-readiness.js";
 import { createLogger, type Logger } from "./logger.js";
 import { requireChain, requireServices } from "./services.js";
 
@@ -28,4 +31,20 @@ export async function startService(service: string): Promise<{ logger: Logger; d
     process.exit(1);
   }
   return { logger, db };
+}
+
+/**
+ * The index's readiness for this process (views made, backfill done; on the devnet, of the running chain,
+ * by its genesis hash), polled every `pollMs`. Call `start()` on it.
+ */
+export function watchIndex(client: PublicClient, logger: Logger, service: string, pollMs?: number): IndexReadiness {
+  return new IndexReadiness({
+    url: config.DATABASE_URL,
+    viewsSchema: config.VIEWS_SCHEMA,
+    genesis: () => genesisHash(client),
+    devnet: usesDevnet(config),
+    logger,
+    pollMs,
+    applicationName: `agent-${service}-readiness`,
+  });
 }

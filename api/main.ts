@@ -2,12 +2,11 @@
 // 1 when either is unreachable), migrates its schema, listens on PORT, and stops gracefully on
 // SIGTERM/SIGINT (stops accepting, lets in-flight requests finish, closes its connections).
 import { serve } from "@hono/node-server";
-import { config, redactUrl, rpcUrl, usesDevnet } from "../adapters/config.js";
+import { config, redactUrl, rpcUrl } from "../adapters/config.js";
 import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
 import { createReadCache } from "../usecases/read-cache.js";
 import { ProjectionVersion } from "../adapters/db/projection-version.js";
-import { genesisHash, IndexReadiness } from "../adapters/db/index-readiness.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
 import { createJobClient } from "../adapters/queue/request-reply.js";
 import { createServer, type Server } from "node:http";
@@ -17,7 +16,7 @@ import { answerParserErrors } from "./middleware/client-error.js";
 import { readCacheCounter } from "./middleware/metrics.js";
 import { ponderReady } from "./indexer-ready.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
-import { startService } from "../adapters/start-up.js";
+import { startService, watchIndex } from "../adapters/start-up.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const HOST = config.HOST;
@@ -61,14 +60,7 @@ const readCache = projectionVersion
 
 // Reads of the index answer 503 until it is ready (views made, backfill done, on the devnet: of the running chain).
 const chainClient = createChainClient(rpcUrl(config));
-const index = new IndexReadiness({
-  url: config.DATABASE_URL,
-  viewsSchema: config.VIEWS_SCHEMA,
-  genesis: () => genesisHash(chainClient),
-  devnet: usesDevnet(config),
-  logger,
-  applicationName: "agent-api-readiness",
-});
+const index = watchIndex(chainClient, logger, "api");
 // The first look before listening (an index already ready is served at once), but at most 3 s: an RPC
 // that does not answer must not hold the API's start.
 await Promise.race([index.start(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);

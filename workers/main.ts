@@ -4,7 +4,7 @@
 import { hostname } from "node:os";
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { config, rpcUrl, usesDevnet } from "../adapters/config.js";
+import { config, rpcUrl } from "../adapters/config.js";
 import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
@@ -17,12 +17,12 @@ import { prepareProcessor } from "./processors/prepare.js";
 import { Queue } from "bullmq";
 import { BACKTEST_QUEUE, SCAN_QUEUE } from "../usecases/backtest-runs/jobs.js";
 import { chainFees, runScansNow, scheduleScans } from "../usecases/backtest-runs/schedule.js";
-import { genesisHash, IndexReadiness } from "../adapters/db/index-readiness.js";
+import { genesisHash } from "../adapters/db/index-readiness.js";
 import { backtestProcessor } from "./processors/backtest.js";
 import { scanProcessor } from "./processors/scan.js";
 import { GRADING_QUEUE, gradingProcessor, scheduleGrading } from "./processors/grading.js";
 import { PURGE_QUEUE, purgeProcessor, schedulePurge } from "./processors/purge.js";
-import { startService } from "../adapters/start-up.js";
+import { startService, watchIndex } from "../adapters/start-up.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
@@ -76,15 +76,7 @@ worker.on("ready", () => logger.info({ queue: PREPARE_QUEUE, prefix: `${config.R
 const backtestWorker = new Worker(BACKTEST_QUEUE, backtestProcessor({ reads, logger }), { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 2 });
 backtestWorker.on("error", (error) => logger.warn({ err: error.message }, "backtest worker"));
 // Scans read the index only once it is ready, and carry the chain they were made on (its genesis hash).
-const index = new IndexReadiness({
-  url: config.DATABASE_URL,
-  viewsSchema: config.VIEWS_SCHEMA,
-  genesis: () => genesisHash(client),
-  devnet: usesDevnet(config),
-  logger,
-  pollMs: 2000,
-  applicationName: "agent-worker-readiness",
-});
+const index = watchIndex(client, logger, "worker", 2000);
 const scanChainOf = async () => index.chain() ?? genesisHash(client);
 const scanWorker = new Worker(
   SCAN_QUEUE,
