@@ -165,8 +165,15 @@ export const vault = onchainTable("vault", (t) => ({
   feeBps: t.integer().notNull(),
   rangeLowerX18: t.bigint().notNull(),
   rangeUpperX18: t.bigint().notNull(),
-  /** In the vault's asset: USDG base units (merged, up) or stock-token base units (stock-token). */
+  /**
+   * In the vault's asset: USDG base units (merged, up) or stock-token base units (stock-token). A pair
+   * vault's is its books valued at the price of its last book change: readers value usdgAssets and
+   * tokenAssets at the price now (domain/vault-figures.ts, vaultTotalAssets).
+   */
   totalAssets: t.bigint().notNull(),
+  /** A pair vault's books (PairVault.usdgAssets, tokenAssets); 0 for stock-token vaults. */
+  usdgAssets: t.bigint().notNull(),
+  tokenAssets: t.bigint().notNull(),
   totalSupply: t.bigint().notNull(),
   /** Deposits waiting in its queue (asset base units). */
   pendingAssets: t.bigint().notNull(),

@@ -36,9 +36,11 @@ export const VaultShares = z
     status: z.string().openapi({ description: "open, closed or paused as the vault sets it" }),
     asset: TokenRef.openapi({ description: "What the shares are worth in: USDG (merged, up) or the stock token (stock-token)" }),
     ...pair("shares", "Shares held (12 decimals; stock-token vaults 18)"),
-    ...nullablePair("value", "Value of the shares in the vault's asset at its last harvest"),
+    ...nullablePair("value", "Value of the shares in the vault's asset now: the vault's convertToAssets of them, its holdings at the token's latest price"),
     valueUsd: z.number().nullable().openapi({ description: "The value in USD (null when the asset's price is unknown)" }),
-    valuedAt: Timestamp.nullable().openapi({ description: "The harvest whose share price values the shares" }),
+    valuedAt: Timestamp.nullable().openapi({
+      description: "When the figures behind the value last moved (the vault's holdings or its token's price); the value holds at asOf",
+    }),
     updatedAt: Timestamp,
   })
   .openapi("VaultShares");

@@ -81,10 +81,12 @@ export const AgentVault = z
         "Yearly rate of the harvested income after the vault's fee, in percent: the net income of the harvests over the last 7 days divided by the average total assets, annualised (simple, not compounded). Null with fewer than two harvests in the window. Past income does not predict future income; vaults can lose value.",
     }),
     aprDays: z.number().openapi({ description: "Days the APR actually covers (7, or less for a younger vault)" }),
-    tvl: Whole("Total assets, in the asset"),
-    tvlUnits: Units("Total assets, in the asset"),
+    tvl: Whole("Total assets, in the asset: the vault's totalAssets() now (a merged or up vault's USDG plus its token at the pool price now)"),
+    tvlUnits: Units("Total assets, in the asset (the vault's totalAssets() now)"),
     tvlUsd: z.number().nullable().openapi({ description: "Total assets in USD (stock-token vaults: at the token's price now; null without a price)" }),
-    sharePrice: z.number().nullable().openapi({ description: "Assets per whole share, in whole units of the asset; null before the first share" }),
+    sharePrice: z.number().nullable().openapi({
+      description: "Assets per whole share now (the vault's convertToAssets of one share), in whole units of the asset; null before the first share",
+    }),
     sharePriceUsd: z.number().nullable().openapi({ description: "USD per whole share; null before the first share or without a price" }),
     range: VaultRange.nullable().openapi({ description: "The price range the vault provides liquidity in; null for stock-token vaults, which hold the token" }),
     limits: VaultLimits,
@@ -93,7 +95,7 @@ export const AgentVault = z
     }),
     feeBps: z.number().int().openapi({ description: "The vault's fee on harvested income, in basis points" }),
     contracts: VaultContracts,
-    updatedAt: Timestamp.openapi({ description: "When the indexer last changed the vault's figures" }),
+    updatedAt: Timestamp.openapi({ description: "When the vault's figures last moved: its own last change or its token's last trade" }),
   })
   .openapi("AgentVault", { description: "A vault agents may use, in any status" });
 

@@ -1,5 +1,6 @@
 // Figures of a vault for agents, from its projection row: status (full derived from the cap), APR from
-// harvest snapshots, TVL, share price, limits and withdrawal modes. Pure: no I/O.
+// harvest snapshots, TVL and share price (as the vault's own views compute them, at the token's price
+// now), limits and withdrawal modes. Pure: no I/O.
 import { formatUnits, maxUint256 } from "viem";
 import { tokenToUsdg, USDG_DECIMALS } from "./price.js";
 
@@ -54,13 +55,40 @@ export function withdrawalModes(family: VaultFamily, hasRedeemQueue: boolean): W
   return ["usdg", "in-kind"];
 }
 
-/** Whole units of the asset per whole share, as a number; null without shares. */
-export function sharePrice(totalAssets: bigint, totalSupply: bigint, assetDecimals: number, shareDecimalsOf: number): number | null {
-  if (totalSupply === 0n) return null;
-  // 18 decimals of precision: assets/share scaled by 10^(18 + shareDecimals - assetDecimals).
-  const exp = 18 + shareDecimalsOf - assetDecimals;
-  const scaled = exp >= 0 ? (totalAssets * 10n ** BigInt(exp)) / totalSupply : totalAssets / (totalSupply * 10n ** BigInt(-exp));
-  return Number(formatUnits(scaled, 18));
+/** The figures a vault's share conversions need (asset base units, share base units). */
+export type ShareFigures = { family: string; totalAssets: bigint; totalSupply: bigint };
+
+/** What a pair vault holds for its shareholders (PairVault.usdgAssets, tokenAssets), and a stock vault's stock. */
+export type VaultBooks = { family: string; usdgAssets: bigint; tokenAssets: bigint; totalAssets: bigint };
+
+/**
+ * The vault's totalAssets() at `priceX18` (the token's market price now): a pair vault's USDG plus
+ * its token valued as PairVault.totalAssets does (same rounding; no price counts the token as 0);
+ * a stock-token vault's own figure, the stock it holds (its USD value moves, not its assets).
+ */
+export function vaultTotalAssets(books: VaultBooks, token: { decimals: number | null; priceX18: bigint | null }): bigint {
+  if (books.family === "stock-token") return books.totalAssets;
+  const price = token.priceX18 ?? 0n;
+  if (price === 0n || books.tokenAssets === 0n) return books.usdgAssets;
+  return books.usdgAssets + tokenToUsdg(books.tokenAssets, token.decimals ?? 18, price);
+}
+
+/** Virtual shares of the conversions: PairVault's VIRTUAL_SHARES, ERC4626's 10^0 for stock vaults. */
+const virtualShares = (family: string): bigint => (family === "stock-token" ? 1n : 1_000_000n);
+
+/** The vault's convertToAssets(shares): shares × (totalAssets + 1) / (totalSupply + virtual shares), rounded down. */
+export function convertToAssets(shares: bigint, v: ShareFigures): bigint {
+  return (shares * (v.totalAssets + 1n)) / (v.totalSupply + virtualShares(v.family));
+}
+
+/**
+ * Whole units of the asset one whole share converts to (the vault's convertToAssets of one share, so
+ * exactly what the chain answers); null without shares.
+ */
+export function sharePrice(v: ShareFigures, assetDecimals: number): number | null {
+  if (v.totalSupply === 0n) return null;
+  const one = 10n ** BigInt(shareDecimals(v.family as VaultFamily));
+  return Number(formatUnits(convertToAssets(one, v), assetDecimals));
 }
 
 /** USD value of `amount` base units of the asset: USDG at 1, a stock token at `priceX18` (null without one). */

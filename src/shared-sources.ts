@@ -32,4 +32,5 @@
 //   domain/activity-position.ts
 //   domain/address.ts
 //   domain/price.ts
-export const SHARED_SOURCES_SHA256 = "d17cf4de3c95198ddf942fb3d14fad6ad450b5a15398687cee61f6e18dd5d5d6";
+//   domain/vault-figures.ts
+export const SHARED_SOURCES_SHA256 = "bee7c14de57f76864465ad096a80983bd871ab4166de12f4a3edf1382c668195";

@@ -14,7 +14,7 @@ const getAccount = createRoute({
   tags: ["Accounts"],
   summary: "Positions of a wallet",
   description: [
-    "Everything the wallet holds with the service: vault shares (per vault, valued in the vault's asset and in USD at the vault's last harvest), queued deposits and withdrawals with their queue ids and states, limit orders, grids, ladder strategies with their parts, and basket tokens.",
+    "Everything the wallet holds with the service: vault shares (per vault, valued in the vault's asset and in USD as the vault converts them now, at the token's latest price), queued deposits and withdrawals with their queue ids and states, limit orders, grids, ladder strategies with their parts, and basket tokens.",
     `Open items are always listed; items that ended (settled, refunded, cancelled or completed queue entries; closed orders, grids and ladder strategies) only from the last \`closedDays\` days (default ${DEFAULT_CLOSED_DAYS}), newest first, at most 200 of each kind.`,
     "An owner with nothing answers 200 with empty lists. Amounts come in pairs: `x` in whole units of its token and `xUnits` in base units. Addresses are checksummed, times ISO 8601 UTC.",
     "To follow changes from here, take an activity baseline (GET /v1/agent/accounts/{owner}/activity) and poll it.",

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { serviceChainStateReader } from "../../adapters/chain/service-state.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { fillCandles, type CandleIn } from "../../domain/candles.js";
-import { aprFromSnapshots, sharePrice, vaultRoom, vaultStatus, withdrawalModes } from "../../domain/vault-figures.js";
+import { aprFromSnapshots, convertToAssets, sharePrice, vaultRoom, vaultStatus, vaultTotalAssets, withdrawalModes } from "../../domain/vault-figures.js";
 
 const USDG = 10n ** 6n;
 const vault = (over: Partial<Parameters<typeof vaultStatus>[0]> = {}) => ({
@@ -57,10 +57,31 @@ describe("aprFromSnapshots", () => {
 });
 
 describe("sharePrice", () => {
-  it("divides assets by shares in whole units", () => {
-    expect(sharePrice(1_500_000n, 10n ** 12n, 6, 12)).toBe(1.5); // 1.5 USDG per 12-decimal share
-    expect(sharePrice(2n * 10n ** 18n, 10n ** 18n, 18, 18)).toBe(2);
-    expect(sharePrice(1n, 0n, 6, 12)).toBeNull();
+  it("is the vault's convertToAssets of one whole share, with its virtual shares", () => {
+    // Pair vault: 1e12 × (1_500_000 + 1) / (1e12 + 1e6), rounded down, in USDG.
+    expect(sharePrice({ family: "merged", totalAssets: 1_500_000n, totalSupply: 10n ** 12n }, 6)).toBe(1.499999);
+    // ERC4626 without offset: 1e18 × (2e18 + 1) / (1e18 + 1).
+    expect(sharePrice({ family: "stock-token", totalAssets: 2n * 10n ** 18n, totalSupply: 10n ** 18n }, 18)).toBe(2);
+    expect(sharePrice({ family: "up", totalAssets: 1n, totalSupply: 0n }, 6)).toBeNull();
+  });
+});
+
+describe("vault books", () => {
+  const books = { family: "merged", usdgAssets: 1_000n * USDG, tokenAssets: 5n * 10n ** 17n, totalAssets: 0n };
+
+  it("values a pair vault's token at the price given, rounding as PriceMath.toUsdg", () => {
+    // 0.5 token (18 decimals) at 2,000.0000015 USDG: 1,000.00000075 USDG, rounded down to base units.
+    expect(vaultTotalAssets(books, { decimals: 18, priceX18: 2_000_000_001_500_000_000_000n })).toBe(2_000n * USDG);
+    expect(vaultTotalAssets(books, { decimals: 18, priceX18: 3_000n * 10n ** 18n })).toBe(2_500n * USDG);
+    // No market price: the token counts 0, as markets.priceX18 answers 0.
+    expect(vaultTotalAssets(books, { decimals: null, priceX18: null })).toBe(1_000n * USDG);
+    // A stock-token vault's assets are the stock it holds, whatever the price.
+    expect(vaultTotalAssets({ ...books, family: "stock-token", totalAssets: 7n }, { decimals: 18, priceX18: 10n ** 18n })).toBe(7n);
+  });
+
+  it("converts shares as the vault does, rounded down", () => {
+    expect(convertToAssets(10n ** 12n, { family: "up", totalAssets: 0n, totalSupply: 0n })).toBe(1_000_000n); // 1 share is 1 USDG at the start
+    expect(convertToAssets(3n, { family: "stock-token", totalAssets: 10n, totalSupply: 2n })).toBe(11n); // 3 × 11 / 3
   });
 });
 

@@ -206,7 +206,7 @@ describe("GET /v1/agent/vaults", () => {
       expect(v.feeBps).toBe(Number(await read("feeBps")));
       expect(v.limits.minUnits).toBe((await read("minDeposit")).toString());
       expect(v.limits.capUnits).toBe((await read("depositCap")).toString());
-      // Pair vaults value their token at the moving pool price: the indexed figure is the last harvest's.
+      // The simulator trades on while this reads the chain's latest block: exact at one block in indexer-truth.test.ts.
       near(Number(v.tvlUnits), Number(await read("totalAssets")), 0.03);
       const assetsPerShare = (await chain.readContract({
         address: deployed.address,
@@ -249,7 +249,7 @@ describe("GET /v1/agent/vaults", () => {
 describe("GET /v1/agent/vaults/{vault}", () => {
   it("gives a merged vault 7 days of history and its agentVault part", async () => {
     const weth = vaultBySymbol("WETH");
-    // Read together; a harvest between the two reads moves the figures, so again until none fell between them.
+    // Read together; the figures move with every trade, so again until no block fell between the two.
     const both = () => Promise.all([data(`/v1/agent/vaults/${weth.address}`), data<any[]>("/v1/agent/vaults")]);
     let [detail, list] = await both();
     const same = () => JSON.stringify(detail.agentVault) === JSON.stringify(list.find((v) => v.address === getAddress(weth.address)));

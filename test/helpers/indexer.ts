@@ -5,10 +5,20 @@ import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import postgres, { type Sql } from "postgres";
 import { createPublicClient, getAddress, http, parseAbiItem, type Address, type PublicClient } from "viem";
-import { basketPoolAbi, gridStrategyAbi, ladderStrategyAbi, limitOrderHookAbi, mergedVaultAbi, stockVaultAbi, upDepositQueueAbi } from "../../abis/index.js";
+import {
+  basketPoolAbi,
+  gridStrategyAbi,
+  poolAbi,
+  ladderStrategyAbi,
+  limitOrderHookAbi,
+  mergedVaultAbi,
+  stockVaultAbi,
+  upDepositQueueAbi,
+} from "../../abis/index.js";
 import { devnetChain } from "../../devnet/chain.js";
 import * as schema from "../../ponder.schema.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
+import { convertToAssets, shareDecimals, vaultTotalAssets, type VaultFamily } from "../../domain/vault-figures.js";
 import { freePort, ponderReady, readJson, spawnTs, stopProcess, waitFor, type Stack } from "./stack.js";
 
 const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -178,7 +188,7 @@ export async function tableRows(databaseUrl: string, schema: string): Promise<nu
 type Row = Record<string, unknown>;
 export type Projected = { block: number; tables: Record<string, Row[]> };
 
-const TRUTH_TABLES = ["vault", "vault_position", "limit_order", "grid", "ladder", "ladder_leg", "basket", "basket_balance"] as const;
+const TRUTH_TABLES = ["vault", "vault_position", "token", "limit_order", "grid", "ladder", "ladder_leg", "basket", "basket_balance"] as const;
 
 /**
  * The projections at one block: /status, then every table in one snapshot, then /status again; retried
@@ -213,11 +223,14 @@ const ORDER_REASONS = ["filled", "cancelled", "realized"];
 const lower = (a: string) => a.toLowerCase();
 
 /**
- * Every vault's supply and holders' shares, every limit order, grid, ladder (and its parts) and basket
+ * Every vault's supply, holders' shares and figures (TVL, one share's and every position's value, as
+ * the reads value them: src/domain/vault-figures.ts over the projected books and price), every limit order, grid, ladder (and its parts) and basket
  * (balances, supply, holders) of the projections against eth_call at the indexed block. Returns the
  * differences, one line each (empty when the projections are the chain's).
  */
-export async function differencesFromChain(stack: Stack): Promise<{ block: number; checked: Record<string, number>; differences: string[] }> {
+export async function differencesFromChain(
+  stack: Stack,
+): Promise<{ block: number; checked: Record<string, number>; differences: string[]; movedSinceBooks: VaultFamily[] }> {
   const d = readJson<Deployments>(stack.deploymentsFile);
   const { block, tables } = await projectedAtOneBlock(stack);
   const client = createPublicClient({ chain: devnetChain, transport: http(stack.rpcUrl, { batch: { batchSize: 200 } }) }) as PublicClient;
@@ -259,8 +272,10 @@ export async function differencesFromChain(stack: Stack): Promise<{ block: numbe
     });
   };
 
-  // ---- vaults: supply, queued deposits, every holder's shares
+  // ---- vaults: supply, queued deposits, every holder's shares, and the figures valued now
   const vaultHolders = await holdersOf(d.vaults.map((v) => v.address));
+  /** Families of pair vaults whose value moved with the market since their books last changed (a harvest, deposit, burn or rebalance). */
+  const movedSinceBooks: VaultFamily[] = [];
   for (const v of d.vaults) {
     const row = tables.vault!.find((r) => lower(r.address as string) === lower(v.address));
     if (!row) {
@@ -278,6 +293,30 @@ export async function differencesFromChain(stack: Stack): Promise<{ block: numbe
     count("vault");
     const rows = tables.vault_position!.filter((r) => lower(r.vault as string) === lower(v.address));
     await compareHolders("vault_position", v.address, vaultHolders.get(lower(v.address))!, rows, "shares");
+
+    const market = tables.token!.find((r) => lower(r.address as string) === lower(row.token as string));
+    // The parts of the figure, each against its own getter, so a difference says which one drifted.
+    if (v.family !== "stock-token") {
+      same(`vault ${v.address} usdgAssets`, row.usdgAssets, await call(v.address, mergedVaultAbi, "usdgAssets"));
+      same(`vault ${v.address} tokenAssets`, row.tokenAssets, await call(v.address, mergedVaultAbi, "tokenAssets"));
+      if (market) same(`token ${market.address as string} priceX18`, market.priceX18, await call(market.pool as Address, poolAbi, "priceX18"));
+    }
+    const books = { family: v.family, usdgAssets: row.usdgAssets as bigint, tokenAssets: row.tokenAssets as bigint, totalAssets: row.totalAssets as bigint };
+    const totalAssets = vaultTotalAssets(books, {
+      decimals: (market?.decimals as number | undefined) ?? null,
+      priceX18: (market?.priceX18 as bigint | undefined) ?? null,
+    });
+    const chainAssets = await call<bigint>(v.address, stockVaultAbi, "totalAssets");
+    same(`vault ${v.address} totalAssets`, totalAssets, chainAssets);
+    if (v.family !== "stock-token" && chainAssets !== row.totalAssets) movedSinceBooks.push(v.family);
+    const figures = { family: v.family, totalAssets, totalSupply: row.totalSupply as bigint };
+    const one = 10n ** BigInt(shareDecimals(v.family));
+    same(`vault ${v.address} one share's assets`, convertToAssets(one, figures), await call(v.address, stockVaultAbi, "convertToAssets", [one]));
+    const held = rows.filter((r) => (r.shares as bigint) > 0n);
+    const values = await many<bigint>(held.map((r) => ({ address: v.address, abi: stockVaultAbi, functionName: "convertToAssets", args: [r.shares] })));
+    held.forEach((r, i) => same(`vault ${v.address} ${r.owner as string} value`, convertToAssets(r.shares as bigint, figures), values[i]));
+    count("vault_figures");
+    count("vault_position_value", held.length);
   }
   same("vault rows", tables.vault!.length, d.vaults.length);
 
@@ -417,7 +456,7 @@ export async function differencesFromChain(stack: Stack): Promise<{ block: numbe
     const rows = tables.basket_balance!.filter((r) => lower(r.basket as string) === lower(pool));
     await compareHolders("basket_balance", pool, basketHolders.get(lower(pool))!, rows, "balance");
   }
-  return { block, checked, differences };
+  return { block, checked, differences, movedSinceBooks };
 }
 
 function range(from: bigint, to: bigint): bigint[] {

@@ -1,5 +1,5 @@
 // The account answer (GET /v1/agent/accounts/{owner}), shaped from the rows of adapters/db/reads/accounts.ts:
-// vault shares (valued at the vault's last harvest), deposit and withdrawal queue entries, limit
+// vault shares (valued as the vault converts them now: its books at the token's latest indexed price), deposit and withdrawal queue entries, limit
 // orders, grids, ladder strategies with their parts, and basket tokens. Checksummed addresses,
 // decimal-string amount pairs (`x` in whole units, `xUnits` in base units), USD prices as numbers, ISO
 // 8601 times; typed by the answer's zod schemas (contract/accounts.ts).
@@ -16,6 +16,7 @@ import type { Projections } from "../../adapters/db/projections.js";
 import { readAccountRows } from "../../adapters/db/reads/accounts.js";
 import { amountPair, isoTime, priceUsd } from "../../domain/format.js";
 import { tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
+import { convertToAssets, vaultTotalAssets } from "../../domain/vault-figures.js";
 import type * as schema from "../../contract/accounts.js";
 
 /** Days of ended items an account answer lists, by default. */
@@ -92,10 +93,13 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
   const vaults: VaultShares[] = positions.map((row) => {
     const family = row.family as VaultFamily;
     const asset = family === "stock-token" ? tokenRef(row.token) : usdg;
-    const snapshotted = row.snapshotAt !== null;
-    const [assets, supply] = snapshotted ? [big(row.snapshotAssets), big(row.snapshotSupply)] : [big(row.totalAssets), big(row.totalSupply)];
+    // The shares as the vault would convert them now: its books at the token's latest indexed price.
+    const market = tokens.get(lower(row.token));
+    const books = { family, usdgAssets: big(row.usdgAssets), tokenAssets: big(row.tokenAssets), totalAssets: big(row.totalAssets) };
+    const totalAssets = vaultTotalAssets(books, { decimals: market?.decimals ?? null, priceX18: market?.priceX18 ?? null });
+    const supply = big(row.totalSupply);
     const shares = big(row.shares);
-    const value = supply > 0n ? (shares * assets) / supply : null;
+    const value = supply > 0n ? convertToAssets(shares, { family, totalAssets, totalSupply: supply }) : null;
     return {
       vault: getAddress(row.vault),
       name: vaultNames.get(lower(row.vault)) ?? null,
@@ -106,7 +110,7 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
       ...amountPair("shares", shares, SHARE_DECIMALS[family] ?? 18),
       ...nullablePair("value", value, asset.decimals),
       valueUsd: value === null ? null : usdOf(asset.address, value),
-      valuedAt: snapshotted ? isoTime(row.snapshotAt!) : null,
+      valuedAt: isoTime(Math.max(row.vaultUpdatedAt, row.tokenUpdatedAt ?? 0)),
       updatedAt: isoTime(row.updatedAt),
     };
   });

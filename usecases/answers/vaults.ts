@@ -71,7 +71,7 @@ export function agentVault(row: VaultRow, deployments: Deployments, harvests: Ha
   const { status, reason } = vaultStatus(row);
   const room = vaultRoom(row);
   const { aprPct, days } = aprFromWindow(harvests);
-  const perShare = sharePrice(row.totalAssets, row.totalSupply, asset.decimals, shareDecimals(family));
+  const perShare = sharePrice(row, asset.decimals);
   const assetPriceUsd = family === "stock-token" ? (price ? priceUsd(price) : null) : 1;
   const hasRange = family !== "stock-token" && (row.rangeLowerX18 > 0n || row.rangeUpperX18 > 0n);
   const capped = isCapped(row.depositCap);
@@ -116,7 +116,8 @@ export function agentVault(row: VaultRow, deployments: Deployments, harvests: Ha
       redeemQueue: orNull(deployed?.redeemQueue),
       router: orNull(deployed?.router),
     },
-    updatedAt: isoTime(row.updatedAt),
+    // The figures also move with every trade of the token (a pair vault's TVL, every vault's USD figures).
+    updatedAt: isoTime(Math.max(row.updatedAt, row.tokenUpdatedAt ?? 0)),
   };
 }
 
@@ -159,7 +160,7 @@ export async function agentVaultDetail({ reads, deployments }: Deps, address: st
         ? snapshots.map((s) => ({
             time: isoTime(s.timestamp),
             ...amountPair("totalAssets", s.totalAssets, vault.asset.decimals),
-            sharePrice: sharePrice(s.totalAssets, s.totalSupply, vault.asset.decimals, vault.shareDecimals),
+            sharePrice: sharePrice({ family: vault.family, totalAssets: s.totalAssets, totalSupply: s.totalSupply }, vault.asset.decimals),
             tvlUsd: Number(formatUnits(s.totalAssets, USDG_DECIMALS)),
           }))
         : null,

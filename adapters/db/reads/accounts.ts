@@ -1,5 +1,5 @@
 // An owner's positions as rows, read from the indexer's projections in one statement: vault shares
-// with the vault's figures and latest snapshot, deposit and withdrawal queue entries, limit orders,
+// with the vault's books and its token's price, deposit and withdrawal queue entries, limit orders,
 // grids, ladders with their parts, basket balances, and the tokens they name (usecases/answers/accounts.ts
 // shapes the answer from them). Open items, and the newest MAX_CLOSED_ITEMS ended ones of each kind
 // since the cutoff.
@@ -14,7 +14,7 @@ type Hex = `0x${string}`;
 // ---------------------------------------------------------------- the one statement
 //
 // The whole account is one SQL statement: Postgres assembles every list as JSON (each sub-select an
-// index lookup on `owner`, the vault's latest snapshot a lateral lookup, ladder parts nested), so an
+// index lookup on `owner`, the vault and its token joined by key, ladder parts nested), so an
 // answer costs one round trip and one JSON.parse instead of 9-11 statements in three waves through
 // kysely. Amounts (numeric(78)) are cast to text, since a JSON number would lose digits. Ended items
 // beyond MAX_CLOSED_ITEMS are cut in SQL (the newest kept); open ones are always listed.
@@ -34,10 +34,11 @@ type WirePosition = {
   agent: boolean;
   status: string;
   totalAssets: Dec;
+  usdgAssets: Dec;
+  tokenAssets: Dec;
   totalSupply: Dec;
-  snapshotAt: number | null;
-  snapshotAssets: Dec | null;
-  snapshotSupply: Dec | null;
+  vaultUpdatedAt: number;
+  tokenUpdatedAt: number | null;
 };
 type WireDeposit = Wire<Projections["depositRequest"], "id" | "assets" | "minShares", "shares">;
 type WireWithdrawal = Wire<Projections["withdrawalRequest"], "id" | "shares" | "minAssetsOut", "assets">;
@@ -100,11 +101,11 @@ function accountStatement(schema: string | undefined): string {
 with
   p as (
     select v_p.vault, v_p.shares::text as shares, v_p.updated_at as "updatedAt", v.family, v.token, v.agent, v.status,
-           v.total_assets::text as "totalAssets", v.total_supply::text as "totalSupply",
-           s.timestamp as "snapshotAt", s.total_assets::text as "snapshotAssets", s.total_supply::text as "snapshotSupply"
+           v.total_assets::text as "totalAssets", v.usdg_assets::text as "usdgAssets", v.token_assets::text as "tokenAssets",
+           v.total_supply::text as "totalSupply", v.updated_at as "vaultUpdatedAt", vt.updated_at as "tokenUpdatedAt"
     from ${t("vault_position")} v_p
     join ${t("vault")} v on v.address = v_p.vault
-    left join lateral (select vs.timestamp, vs.total_assets, vs.total_supply from ${t("vault_snapshot")} vs where vs.vault = v_p.vault order by vs.timestamp desc limit 1) s on true
+    left join ${t("token")} vt on vt.address = v.token
     where v_p.owner = $1 and v_p.shares > 0),
   d as (${openAndEnded("deposit_request", depositColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
   w as (${openAndEnded("withdrawal_request", withdrawalColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),

@@ -1,6 +1,8 @@
 // Vaults of the three families: the latest figures, the harvest snapshots (history, APR, earnings),
-// and the keeper's last harvest.
+// and the keeper's last harvest. A pair vault's total assets are its books valued at the token's
+// latest indexed price (as its totalAssets() values them), not the figure of its last harvest.
 import { sql, type Kysely } from "kysely";
+import { vaultTotalAssets } from "../../../domain/vault-figures.js";
 import type { Projections } from "../projections.js";
 import { x18 } from "./columns.js";
 
@@ -17,7 +19,11 @@ export type VaultRow = {
   feeBps: number;
   rangeLowerX18: bigint;
   rangeUpperX18: bigint;
+  /** The vault's totalAssets() at the token's latest indexed price (vaultTotalAssets). */
   totalAssets: bigint;
+  /** A pair vault's books (0 for stock-token vaults). */
+  usdgAssets: bigint;
+  tokenAssets: bigint;
   totalSupply: bigint;
   pendingAssets: bigint;
   harvestedGross: bigint;
@@ -27,6 +33,8 @@ export type VaultRow = {
   tokenSymbol: string | null;
   tokenDecimals: number | null;
   tokenPriceX18: bigint | null;
+  /** When the token's price last moved (null without a market). */
+  tokenUpdatedAt: number | null;
 };
 
 /** A vault's harvests in a window, folded: the first one only marks the window's start. */
@@ -67,6 +75,8 @@ function vaultColumns(reads: Kysely<Projections>) {
       x18("vault", "range_lower_x_18").as("rangeLowerX18"),
       x18("vault", "range_upper_x_18").as("rangeUpperX18"),
       "vault.totalAssets",
+      "vault.usdgAssets",
+      "vault.tokenAssets",
       "vault.totalSupply",
       "vault.pendingAssets",
       "vault.harvestedGross",
@@ -75,13 +85,17 @@ function vaultColumns(reads: Kysely<Projections>) {
       "token.symbol as tokenSymbol",
       "token.decimals as tokenDecimals",
       x18("token", "price_x_18").as("tokenPriceX18"),
+      "token.updatedAt as tokenUpdatedAt",
     ]);
 }
+
+/** The row with its total assets valued now. */
+const valued = (row: VaultRow): VaultRow => ({ ...row, totalAssets: vaultTotalAssets(row, { decimals: row.tokenDecimals, priceX18: row.tokenPriceX18 }) });
 
 /** Every vault agents may use: listed in the registry with agent = true. */
 export async function readAgentVaults(reads: Kysely<Projections>): Promise<VaultRow[]> {
   const rows = await vaultColumns(reads).where("vault.agent", "=", true).where("vault.listed", "=", true).orderBy("vault.address").execute();
-  return rows as VaultRow[];
+  return (rows as VaultRow[]).map(valued);
 }
 
 /** One vault agents may use, or undefined (unknown, not listed, or agent = false). */
@@ -91,7 +105,7 @@ export async function readAgentVault(reads: Kysely<Projections>, address: string
     .where("vault.agent", "=", true)
     .where("vault.listed", "=", true)
     .executeTakeFirst();
-  return row as VaultRow | undefined;
+  return row ? valued(row as VaultRow) : undefined;
 }
 
 /** Harvest snapshots of `vaults` with `timestamp >= since`, oldest first. */
