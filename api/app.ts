@@ -22,8 +22,10 @@ import { healthRoutes } from "./routes/health.js";
 import { MCP_PATH, mcpRoutes } from "./routes/mcp.js";
 import { signPageRoutes } from "./routes/sign-page.js";
 import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
-import { discoveryRoutes } from "./routes/discovery.js";
+import { discoveryRoutes, rootDiscoveryRoutes, servedDocuments } from "./routes/discovery.js";
 import type { OpenApiDocument } from "../contract/discovery/catalog.js";
+import { completeDocument } from "../contract/openapi.js";
+import { OPENAPI_PATH } from "../contract/discovery/links.js";
 import { validationHook } from "./validation.js";
 import { CHAIN_ID } from "../domain/chain.js";
 
@@ -70,13 +72,16 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.route("/", healthRoutes(deps));
   app.route("/", signPageRoutes(deps));
   for (const group of options.agentRoutes ?? agentRouteGroups) app.route("/v1/agent", group(deps));
-  const served = (origin: string) => app.getOpenAPI31Document(openApiHead(deps, origin)) as OpenApiDocument;
-  app.route("/v1/agent", discoveryRoutes(deps, served));
+  // The served document: the generator's, with operationIds, security, answer examples and a license
+  // (contract/openapi.ts), made once per origin; the discovery documents are rendered from it.
+  const documentFor = servedDocuments(deps, (origin) => completeDocument(app.getOpenAPI31Document(openApiHead(deps, origin)) as OpenApiDocument));
+  app.route("/v1/agent", discoveryRoutes(documentFor));
+  app.route("/", rootDiscoveryRoutes(documentFor));
   for (const group of options.publicRoutes ?? publicRouteGroups) app.route("/v1", group(deps));
   // MCP over Streamable HTTP: its tools call the routes above in process (mcp/).
   app.route("/", mcpRoutes(app, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops));
 
-  app.doc31("/v1/agent/openapi.json", (c) => openApiHead(deps, new URL(c.req.url).origin));
+  app.get(OPENAPI_PATH, async (c) => c.json(await documentFor(new URL(c.req.url).origin)));
 
   app.onError(errorHandler(deps.logger, deps.index));
   app.notFound(notFoundHandler);

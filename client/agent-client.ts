@@ -1,6 +1,7 @@
 // A small typed client of the agent API. Its types are the API's own zod schemas (contract/*, the
 // ones that generate the OpenAPI document), imported as types only: the client carries no schema
-// code at run time, and a shape changed on the server changes the client's types with it.
+// code at run time, and a shape changed on the server changes the client's types with it. Its methods
+// name their operations as the document does (`clientOperationIds`: the same operationIdOf).
 //
 //   const client = createAgentClient({ baseUrl: "http://127.0.0.1:8080" });
 //   const vaults = await client.vaults();
@@ -16,6 +17,8 @@ import type { prepareKindRegistry } from "../contract/prepare-kinds.js";
 import type { Products } from "../contract/products.js";
 import type { SignRequest as SignRequestSchema } from "../contract/sign-request.js";
 import type { AgentVault, AgentVaultDetail, VaultEarnings, VaultPrices } from "../contract/vaults.js";
+import { operationIdOf } from "../contract/operation-id.js";
+import { OPENAPI_PATH } from "../contract/discovery/links.js";
 
 /** The prepare kinds, as the API's routes name them (POST /v1/agent/prepare/{kind}). */
 export type PrepareKind = keyof typeof prepareKindRegistry;
@@ -93,6 +96,35 @@ function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+/** The route each of the client's named methods calls: method and OpenAPI path (`prepare` is one per kind). */
+const ROUTES = {
+  products: ["GET", "/v1/agent/products"],
+  vaults: ["GET", "/v1/agent/vaults"],
+  vault: ["GET", "/v1/agent/vaults/{vault}"],
+  vaultPrices: ["GET", "/v1/agent/vaults/{vault}/prices"],
+  vaultEarnings: ["GET", "/v1/agent/vaults/{vault}/earnings"],
+  account: ["GET", "/v1/agent/accounts/{owner}"],
+  activity: ["GET", "/v1/agent/accounts/{owner}/activity"],
+  signRequest: ["GET", "/v1/agent/sign-requests/{id}"],
+} as const satisfies Record<string, readonly ["GET" | "POST", string]>;
+
+type NamedMethod = keyof typeof ROUTES;
+
+/**
+ * The operation each named method calls, by the served document's operationId (also its MCP tool's
+ * name): `vault` → `vaults_vault`, `activity` → `accounts_activity`. Made by the same function as the
+ * document's (contract/operation-id.ts).
+ */
+export const clientOperationIds = Object.fromEntries(Object.entries(ROUTES).map(([name, [method, path]]) => [name, operationIdOf(method, path)])) as Record<
+  NamedMethod,
+  string
+>;
+
+/** The operationId of `prepare(kind)`: `prepare_vault_deposit`... */
+export const prepareOperationId = (kind: PrepareKind): string => operationIdOf("POST", prepareRoute(kind));
+
+const prepareRoute = (kind: string) => `/v1/agent/prepare/${kind}`;
+
 export type AgentClient = ReturnType<typeof createAgentClient>;
 
 export function createAgentClient(options: AgentClientOptions) {
@@ -134,7 +166,12 @@ export function createAgentClient(options: AgentClientOptions) {
     return parsed.data as T;
   }
 
-  const seg = (value: string) => encodeURIComponent(value);
+  /** A named method's route, path parameters filled in. */
+  const route = <T>(name: NamedMethod, params: Record<string, string> = {}, options: { query?: Query; signal?: AbortSignal } = {}) => {
+    const [method, template] = ROUTES[name];
+    const path = template.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(params[key] ?? ""));
+    return call<T>(method, path, options);
+  };
 
   return {
     /** GET any /v1 route (planners, backtests, public routes...): `get("/v1/agent/ranges", {token})`. */
@@ -142,21 +179,21 @@ export function createAgentClient(options: AgentClientOptions) {
     /** POST any /v1 route with a JSON body. */
     post: <T = unknown>(path: string, body: unknown, signal?: AbortSignal) => call<T>("POST", path, { body, signal }),
 
-    products: () => call<AgentProducts>("GET", "/v1/agent/products"),
-    vaults: () => call<AgentVaultSummary[]>("GET", "/v1/agent/vaults"),
-    vault: (vault: string) => call<AgentVaultDetails>("GET", `/v1/agent/vaults/${seg(vault)}`),
-    vaultPrices: (vault: string) => call<AgentVaultPrices>("GET", `/v1/agent/vaults/${seg(vault)}/prices`),
-    vaultEarnings: (vault: string) => call<AgentVaultEarnings>("GET", `/v1/agent/vaults/${seg(vault)}/earnings`),
-    account: (owner: string) => call<AgentAccount>("GET", `/v1/agent/accounts/${seg(owner)}`),
+    products: () => route<AgentProducts>("products"),
+    vaults: () => route<AgentVaultSummary[]>("vaults"),
+    vault: (vault: string) => route<AgentVaultDetails>("vault", { vault }),
+    vaultPrices: (vault: string) => route<AgentVaultPrices>("vaultPrices", { vault }),
+    vaultEarnings: (vault: string) => route<AgentVaultEarnings>("vaultEarnings", { vault }),
+    account: (owner: string) => route<AgentAccount>("account", { owner }),
     /** The change feed: a baseline without `cursor`; with it, the changes after it (long poll with `waitMs`). */
     activity: (owner: string, { cursor, waitMs, limit, signal }: ActivityOptions = {}) =>
-      call<AgentActivity>("GET", `/v1/agent/accounts/${seg(owner)}/activity`, { query: { cursor, waitMs, limit }, signal }),
-    signRequest: (id: string) => call<SignRequest>("GET", `/v1/agent/sign-requests/${seg(id)}`),
+      route<AgentActivity>("activity", { owner }, { query: { cursor, waitMs, limit }, signal }),
+    signRequest: (id: string) => route<SignRequest>("signRequest", { id }),
     /** An unsigned bundle for the owner's wallet (send it with `sendPrepared`, or open `signUrl`). */
-    prepare: <K extends PrepareKind>(kind: K, body: PrepareBody<K>) => call<PrepareResult>("POST", `/v1/agent/prepare/${kind}`, { body }),
+    prepare: <K extends PrepareKind>(kind: K, body: PrepareBody<K>) => call<PrepareResult>("POST", prepareRoute(kind), { body }),
     /** The served OpenAPI 3.1 document. */
     openapi: async () => {
-      const response = await doFetch(`${base}/v1/agent/openapi.json`);
+      const response = await doFetch(`${base}${OPENAPI_PATH}`);
       if (!response.ok) throw new AgentApiError(response.status, "HTTP_ERROR", response.statusText);
       return (await response.json()) as Record<string, unknown>;
     },

@@ -14,10 +14,11 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { OpenApiDocument } from "../contract/discovery/catalog.js";
+import { OPENAPI_PATH } from "../contract/discovery/links.js";
 import { SERVICE_NAME, SUMMARY } from "../contract/discovery/preface.js";
 import { agentToolsOf, toolRequest, type AgentTool } from "./tools.js";
 
-export const OPENAPI_PATH = "/v1/agent/openapi.json";
+export { OPENAPI_PATH };
 
 /**
  * What a tool call's inner request carries over from the outer one: the bindings of `app.request`

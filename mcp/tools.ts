@@ -2,7 +2,8 @@
 // - one tool per JSON route of the served OpenAPI document (reads, planners, backtests, every prepare
 //   kind...), named after its path (GET /v1/agent/vaults/{vault}/prices → `vaults_prices`, a last
 //   path parameter kept: GET /v1/agent/vaults/{vault} → `vaults_vault`;
-//   POST /v1/agent/prepare/vault-deposit → `prepare_vault_deposit`);
+//   POST /v1/agent/prepare/vault-deposit → `prepare_vault_deposit`): the route's operationId in the
+//   document, made by contract/operation-id.ts;
 // - its input schema is built from the route's own zod schemas (path parameters, query and JSON body,
 //   from the app's OpenAPI registry, i.e. contract/*), each field described as the document
 //   describes it;
@@ -13,6 +14,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import { operationsOf, type OpenApiDocument, type Operation } from "../contract/discovery/catalog.js";
+import { operationIdOf } from "../contract/operation-id.js";
 import { errorCatalog } from "../domain/errors.js";
 
 const SESSION_TOKEN = "The owner's session token (POST /v1/agent/report-card/session)";
@@ -53,20 +55,11 @@ type RouteDefinition = {
   };
 };
 
-/** `/v1/agent/vaults/{vault}/prices` → `vaults_prices`; `/v1/agent/vaults/{vault}` → `vaults_vault`; `/v1/tokens` → `tokens`. */
-export function toolName(method: string, path: string): string {
-  const segments = path
-    .replace(/^\/v1(\/agent)?\//, "")
-    .split("/")
-    .filter(Boolean);
-  const words = segments.map((s, i) => (s.startsWith("{") ? (i === segments.length - 1 ? s.slice(1, -1) : "") : s)).filter(Boolean);
-  return (
-    words
-      .join("_")
-      .replace(/[^A-Za-z0-9_]+/g, "_")
-      .slice(0, 60) || method.toLowerCase()
-  );
-}
+/**
+ * A tool's name: its operation's operationId, made by `operationIdOf` (contract/operation-id.ts, the one home
+ * of the name): `/v1/agent/vaults/{vault}/prices` → `vaults_prices`; `/v1/agent/vaults/{vault}` → `vaults_vault`.
+ */
+export const toolName = operationIdOf;
 
 const isLoose = (schema: z.ZodObject) =>
   (schema as unknown as { _zod: { def: { catchall?: { _zod: { def: { type: string } } } } } })._zod.def.catchall?._zod.def.type === "unknown";
@@ -112,7 +105,8 @@ export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): Agent
     }
     const inputSchema = body && isLoose(body) ? z.looseObject(shape) : z.object(shape);
 
-    let name = toolName(method, path);
+    // The document's operationIds are unique (contract/openapi.ts); a document without them gets the same names.
+    let name = op.operationId || toolName(method, path);
     if (used.has(name)) name = `${method.toLowerCase()}_${name}`;
     used.add(name);
     tools.push({

@@ -2,15 +2,18 @@
 // - GET /v1/agent/skill.md   Markdown instructions for agents
 // - GET /v1/agent/llms.txt   plain-text guide
 // - GET /v1/agent/reference  interactive API reference (self-contained HTML; loads openapi.json)
+// - GET /llms.txt            the same text as /v1/agent/llms.txt, at the root
+// - GET /                    a pointer to the documents and the MCP server (JSON)
 //
 // skill.md and llms.txt are pure functions (contract/discovery/) of the OpenAPI document the app serves
 // at /v1/agent/openapi.json and of the error catalog: createApp hands these routes the function that
 // makes that document.
 import { createRoute, z } from "@hono/zod-openapi";
 import { randomBytes } from "node:crypto";
-import type { Context } from "hono";
+import { Hono, type Context } from "hono";
 import { errorCatalog } from "../../domain/errors.js";
 import type { OpenApiDocument } from "../../contract/discovery/catalog.js";
+import { rootIndex, ROOT_LLMS_PATH } from "../../contract/discovery/links.js";
 import { renderLlmsTxt } from "../../contract/discovery/llms-txt.js";
 import { referenceCsp, renderReferenceHtml } from "../../contract/discovery/reference-html.js";
 import { renderSkillMd } from "../../contract/discovery/skill-md.js";
@@ -49,12 +52,13 @@ const getReference = createRoute({
   responses: { 200: text("The reference page (text/html)", "text/html"), ...errorResponses() },
 });
 
-/** `served(origin)`: the document the app serves at /v1/agent/openapi.json (api/app.ts). */
-export const discoveryRoutes = (deps: AppDeps, served: (origin: string) => OpenApiDocument) => {
-  // The document depends only on the deps and the origin: build it once per origin.
+/**
+ * The served document by origin, made once per origin (it depends only on the deps and the origin):
+ * `served(origin)` makes the document the app serves at /v1/agent/openapi.json (api/app.ts).
+ */
+export const servedDocuments = (deps: Pick<AppDeps, "baseUrl">, served: (origin: string) => OpenApiDocument) => {
   const documents = new Map<string, Promise<OpenApiDocument>>();
-  const documentFor = (c: Context) => {
-    const origin = new URL(c.req.url).origin;
+  return (origin: string): Promise<OpenApiDocument> => {
     const key = deps.baseUrl ?? origin;
     let document = documents.get(key);
     if (!document) {
@@ -64,15 +68,47 @@ export const discoveryRoutes = (deps: AppDeps, served: (origin: string) => OpenA
     }
     return document;
   };
-  const send = (c: Context, body: string, type: string, headers: Record<string, string> = {}) =>
-    c.body(body, 200, { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff", ...headers });
+};
 
-  return createRouter<AppEnv>()
-    .openapi(getSkill, async (c) => send(c, renderSkillMd(await documentFor(c), errorCatalog), "text/markdown") as never)
-    .openapi(getLlms, async (c) => send(c, renderLlmsTxt(await documentFor(c), errorCatalog), "text/plain") as never)
+/** A rendering of a document, made once per document. */
+const renderedOnce = (render: (doc: OpenApiDocument) => string) => {
+  const texts = new WeakMap<OpenApiDocument, string>();
+  return (doc: OpenApiDocument) => {
+    let text = texts.get(doc);
+    if (text === undefined) texts.set(doc, (text = render(doc)));
+    return text;
+  };
+};
+
+const send = (c: Context, body: string, type: string, headers: Record<string, string> = {}) =>
+  c.body(body, 200, { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff", ...headers });
+
+const originOf = (c: Context) => new URL(c.req.url).origin;
+
+/** What both llms.txt routes answer. */
+const llmsTxt = renderedOnce((doc) => renderLlmsTxt(doc, errorCatalog));
+const skillMd = renderedOnce((doc) => renderSkillMd(doc, errorCatalog));
+
+/** Mounted at /v1/agent: skill.md, llms.txt and the reference page of `documentFor(origin)` (servedDocuments). */
+export const discoveryRoutes = (documentFor: (origin: string) => Promise<OpenApiDocument>) =>
+  createRouter<AppEnv>()
+    .openapi(getSkill, async (c) => send(c, skillMd(await documentFor(originOf(c))), "text/markdown") as never)
+    .openapi(getLlms, async (c) => send(c, llmsTxt(await documentFor(originOf(c))), "text/plain") as never)
     .openapi(getReference, async (c) => {
       const nonce = randomBytes(16).toString("base64");
-      const html = renderReferenceHtml({ title: (await documentFor(c)).info?.title ?? "Agent interface", nonce });
+      const html = renderReferenceHtml({ title: (await documentFor(originOf(c))).info?.title ?? "Agent interface", nonce });
       return send(c, html, "text/html", { "Content-Security-Policy": referenceCsp(nonce), "Cache-Control": "no-store" }) as never;
     });
-};
+
+/**
+ * Mounted at the root, outside /v1 and the OpenAPI document: GET /llms.txt (where llms.txt readers look
+ * first; the text of /v1/agent/llms.txt) and GET / (where the documents and the MCP server are, JSON).
+ */
+export const rootDiscoveryRoutes = (documentFor: (origin: string) => Promise<OpenApiDocument>) =>
+  new Hono<AppEnv>()
+    .get(ROOT_LLMS_PATH, async (c) => send(c, llmsTxt(await documentFor(originOf(c))), "text/plain"))
+    .get("/", async (c) => {
+      const doc = await documentFor(originOf(c));
+      const base = (doc.servers?.[0]?.url ?? originOf(c)).replace(/\/$/, "");
+      return c.json(rootIndex(base, doc.info?.title ?? "Agent interface"), 200, { "Cache-Control": "public, max-age=300" });
+    });

@@ -10,12 +10,13 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
+import { MCP_PATH } from "../../contract/discovery/links.js";
 import { idOf, invalidParams } from "../../mcp/messages.js";
 import { mcpServerPool, type ForwardedRequest } from "../../mcp/server.js";
 import type { AppEnv } from "../deps.js";
 import { clientIp, type ClientBindings } from "../middleware/rate-limit.js";
 
-export const MCP_PATH = "/mcp";
+export { MCP_PATH };
 
 /** A JSON-RPC error answer (id null: it answers no particular message). */
 export const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>

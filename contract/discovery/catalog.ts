@@ -35,6 +35,7 @@ export type JsonSchema = {
 export type OpenApiParameter = { name: string; in: string; required?: boolean; description?: string; schema?: JsonSchema };
 export type OpenApiResponse = { description?: string; content?: Record<string, { schema?: JsonSchema }> };
 export type OpenApiOperation = {
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
@@ -60,6 +61,8 @@ export type Answer = { status: string; description: string; codes: string[] };
 export type Operation = {
   method: string;
   path: string;
+  /** The document's operationId (contract/openapi.ts), also the operation's MCP tool name; "" when it has none. */
+  operationId: string;
   summary: string;
   description: string;
   tags: string[];
@@ -162,6 +165,7 @@ export function operationsOf(doc: OpenApiDocument, catalog: ErrorCatalog = error
       operations.push({
         method: method.toUpperCase(),
         path,
+        operationId: op.operationId ?? "",
         summary: op.summary ?? "",
         description: op.description ?? "",
         tags: op.tags ?? [],

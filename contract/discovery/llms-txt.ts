@@ -2,6 +2,7 @@
 // then sections of links and one-line entries), generated from the OpenAPI document the app
 // serves and the error catalog, behind a fixed preface. A pure function.
 import { codesByStatusOf, operationsOf, type ErrorCatalog, type OpenApiDocument } from "./catalog.js";
+import { LLMS_PATH, MCP_CONFIG_NOTE, mcpConfigBlock, mcpLines, OPENAPI_PATH, REFERENCE_PATH, ROOT_LLMS_PATH, SKILL_PATH } from "./links.js";
 import { RULES, SUMMARY, WORKFLOW } from "./preface.js";
 
 const line = (text: string) => text.replace(/\s*\n+\s*/g, " ").trim();
@@ -27,10 +28,16 @@ export function renderLlmsTxt(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   out.push("");
 
   out.push("## Docs", "");
-  out.push(`- [OpenAPI 3.1 description](${base}/v1/agent/openapi.json): every request and answer shape`);
-  out.push(`- [Skill for agents](${base}/v1/agent/skill.md): the same guide in Markdown, with every route in full`);
-  out.push(`- [API reference](${base}/v1/agent/reference): an interactive page that renders the OpenAPI description`);
+  out.push(`- [OpenAPI 3.1 description](${base}${OPENAPI_PATH}): every request and answer shape; each operation's operationId is its MCP tool's name`);
+  out.push(`- [Skill for agents](${base}${SKILL_PATH}): the same guide in Markdown, with every route in full`);
+  out.push(`- [API reference](${base}${REFERENCE_PATH}): an interactive page that renders the OpenAPI description`);
+  out.push(`- [llms.txt](${base}${ROOT_LLMS_PATH}): this guide (also at ${base}${LLMS_PATH})`);
+  out.push(`- [MCP server](${base}/mcp): the same routes as MCP tools (below)`);
   out.push("");
+
+  out.push("## MCP", "");
+  for (const text of mcpLines(base)) out.push(`- ${text}`);
+  out.push("", MCP_CONFIG_NOTE, "", ...mcpConfigBlock(base), "");
 
   out.push("## Endpoints", "");
   for (const op of operations) {
@@ -38,7 +45,8 @@ export function renderLlmsTxt(doc: OpenApiDocument, catalog: ErrorCatalog): stri
     const codes = op.codes.length ? ` Errors: ${op.codes.join(", ")}.` : "";
     const summary = op.summary ? `${op.summary}.` : "";
     const detail = op.description ? ` ${firstSentence(op.description)}` : "";
-    out.push(`- ${op.method} ${op.path}: ${summary}${detail}${params.length ? ` Parameters: ${params.join("; ")}.` : ""}${codes}`);
+    const id = op.operationId ? ` operationId: ${op.operationId}.` : "";
+    out.push(`- ${op.method} ${op.path}: ${summary}${detail}${params.length ? ` Parameters: ${params.join("; ")}.` : ""}${codes}${id}`);
   }
   out.push("");
 

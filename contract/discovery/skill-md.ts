@@ -2,6 +2,7 @@
 // generated from the OpenAPI document the app serves and the error catalog, behind a fixed
 // preface. A pure function: the same document and catalog give the same text.
 import { codesByStatusOf, operationsOf, type ErrorCatalog, type Field, type OpenApiDocument } from "./catalog.js";
+import { MCP_CONFIG_NOTE, mcpConfigBlock, mcpLines, MCP_PATH } from "./links.js";
 import { RULES, SERVICE_NAME, SUMMARY, WORKFLOW } from "./preface.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 
@@ -39,6 +40,10 @@ export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   WORKFLOW.forEach((step, i) => out.push(`${i + 1}. ${step}`));
   out.push("", "Only the routes listed under Endpoints are served by this deployment.", "");
 
+  out.push(`## MCP server (\`${MCP_PATH}\`)`, "");
+  for (const text of mcpLines(base)) out.push(`- ${text}`);
+  out.push("", MCP_CONFIG_NOTE, "", ...mcpConfigBlock(base), "");
+
   // The backtest fill rules are in each backtest route's description; skill.md gives them once.
   const hasFillRules = operations.some((op) => op.description?.includes(FILL_RULES));
   if (hasFillRules) out.push("## Backtest fill rules", "", FILL_RULES, "");
@@ -51,6 +56,7 @@ export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   for (const op of operations) {
     out.push(`### ${op.method} ${op.path}`, "");
     if (op.summary) out.push(`**${op.summary}.**`, "");
+    if (op.operationId) out.push(`operationId (and MCP tool): \`${op.operationId}\``, "");
     if (op.description) out.push(op.description.replace(FILL_RULES, "(Fill rules: see Backtest fill rules above.)").trim(), "");
     if (op.parameters.length) out.push("Parameters:", "", ...fieldLines(op.parameters), "");
     if (op.body) {

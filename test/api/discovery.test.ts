@@ -167,3 +167,45 @@ describe("GET /v1/agent/reference", () => {
     expect(again).not.toBe(csp);
   });
 });
+
+describe("the MCP face and the root documents", () => {
+  it("skill.md and llms.txt name /mcp (Streamable HTTP, stateless, JSON answers), npm run mcp and an mcpServers block", async () => {
+    for (const route of ["/v1/agent/skill.md", "/v1/agent/llms.txt"]) {
+      const text = await (await t.app.request(route)).text();
+      expect(text, route).toContain("http://agent.test/mcp");
+      expect(text, route).toMatch(/Streamable HTTP: POST http:\/\/agent\.test\/mcp/);
+      expect(text, route).toContain("stateless");
+      expect(text, route).toContain("JSON answers");
+      expect(text, route).toContain("`npm run mcp`");
+      // The client configuration parses and names both ways in.
+      const block = /```json\n([\s\S]*?)\n```/.exec(text)?.[1];
+      const config = JSON.parse(block!) as { mcpServers: Record<string, { url?: string; command?: string; args?: string[] }> };
+      expect(config.mcpServers["agent-interface"]).toEqual({ type: "streamable-http", url: "http://agent.test/mcp" });
+      expect(config.mcpServers["agent-interface-stdio"]!.args).toEqual(expect.arrayContaining(["run", "--silent", "mcp"]));
+      // Each route names its operationId, the MCP tool's name.
+      expect(text, route).toMatch(/prepare_vault_deposit/);
+    }
+  });
+
+  it("GET /llms.txt answers 200 with the text of /v1/agent/llms.txt", async () => {
+    const root = await t.app.request("/llms.txt");
+    expect(root.status).toBe(200);
+    expect(root.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await root.text()).toBe(await (await t.app.request("/v1/agent/llms.txt")).text());
+  });
+
+  it("GET / answers 200 with where the documents and the MCP server are", async () => {
+    const response = await t.app.request("/");
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body.docs).toEqual({
+      openapi: "http://agent.test/v1/agent/openapi.json",
+      reference: "http://agent.test/v1/agent/reference",
+      skill: "http://agent.test/v1/agent/skill.md",
+      llms: "http://agent.test/llms.txt",
+    });
+    expect(body.mcp.url).toBe("http://agent.test/mcp");
+    // Every document it names is served.
+    for (const url of [...Object.values(body.docs as Record<string, string>)]) expect((await t.app.request(url)).status, url).toBe(200);
+  });
+});
