@@ -1,51 +1,38 @@
 // The activity feed over an activity log this test writes itself (a schema shaped like the
 // indexer's views), so every case is exact: baselines, paging, idempotent retries, expiry, owner
 // binding, and what an agent sees when reorgs replace blocks it was already given.
-import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Database } from "../../adapters/db/api-schema.js";
 import { CURSOR_TTL_MS, extendTrail, REORG_WINDOW_BLOCKS, resumePoint, sweepExpiredCursors } from "../../usecases/activity/cursors.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
 import { lastPositionOf } from "../../domain/activity-position.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
+import { json, testApp, useApiFixture } from "./support.js";
+import { branchHash as hash, createActivityView, insertChange } from "../helpers/activity-view.js";
 
 const OWNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const OTHER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 const VAULT = "0xca5747a82dd5e18de7e5e47eb42e3d5465b06cb2";
 const VIEWS = "fake_views";
 
-let database: TestDatabase;
-let db: Kysely<Database>;
+const api = useApiFixture();
 let reads: Kysely<Projections>;
 let sql: postgres.Sql;
-let redis: Redis;
-const prefix = randomPrefix();
 let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 
-const hash = (block: number, branch: string) => `0x${branch.repeat(2)}${block.toString(16).padStart(62, "0")}`;
-
 /** One change of `owner` at (block, logIndex) on `branch`. */
-async function change(block: number, logIndex: number, branch = "a", owner = OWNER, kind = "vault.shares") {
-  const position = BigInt(block) * 1_000_000n + BigInt(logIndex) * 10n;
-  await sql`insert into ${sql(VIEWS)}.activity ${sql({
-    owner: owner.toLowerCase(),
-    position: position.toString(),
+const change = (block: number, logIndex: number, branch = "a", owner = OWNER, kind = "vault.shares") =>
+  insertChange(sql, VIEWS, {
+    block,
+    logIndex,
+    owner,
+    branch,
     kind,
-    subject: VAULT,
-    contract: VAULT,
-    data: sql.json({ delta: "1000", counterparty: "0x0000000000000000000000000000000000000000", branch }),
-    tx_hash: hash(block * 100 + logIndex, branch),
-    block_number: String(block),
-    block_hash: hash(block, branch),
-    log_index: logIndex,
-    timestamp: 1_700_000_000 + block * 2,
-  })}`;
-  return position.toString();
-}
+    vault: VAULT,
+    data: { delta: "1000", counterparty: "0x0000000000000000000000000000000000000000", branch },
+  });
 
 /** What Ponder does in a reorg: the rows of blocks from `fromBlock` on go away. */
 const dropFrom = (fromBlock: number) => sql`delete from ${sql(VIEWS)}.activity where block_number >= ${fromBlock}`;
@@ -84,17 +71,10 @@ async function poll(cursor?: string, extra = "", owner = OWNER) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  await sql`create schema ${sql(VIEWS)}`;
-  await sql`create table ${sql(VIEWS)}.activity (
-    owner text not null, position numeric(78,0) not null, kind text not null, subject text not null, contract text not null,
-    data json not null, tx_hash text not null, block_number numeric(78,0) not null, block_hash text not null,
-    log_index integer not null, timestamp integer not null, primary key (owner, position))`;
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: database.url, max: 2 }), viewsSchema: VIEWS });
-  redis = await connectRedis();
-  t = testApp({ db, redis, reads, rateLimit: { keyPrefix: `${prefix}:rl` } });
+  sql = postgres(api.database.url, { max: 2, onnotice: () => {} });
+  await createActivityView(sql, VIEWS);
+  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: api.database.url, max: 2 }), viewsSchema: VIEWS });
+  t = testApp({ db: api.db, redis: api.redis, reads, rateLimit: { keyPrefix: `${api.prefix}:rl` } });
   validator = responseValidator(await fetchOpenApi(t.app));
 });
 
@@ -103,9 +83,7 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), reads?.destroy(), sql?.end(), redis?.quit()]);
-  await database?.drop();
+  await Promise.allSettled([reads?.destroy(), sql?.end()]);
 });
 
 describe("the trail (pure)", () => {
@@ -224,8 +202,8 @@ describe("GET /v1/agent/accounts/{owner}/activity", () => {
     expect(expired.status).toBe(404);
     expect((await json(expired)).code).toBe("CURSOR_NOT_FOUND");
     // ...and swept.
-    expect(await sweepExpiredCursors(db, t.clock.now())).toBeGreaterThan(0);
-    expect(await db.selectFrom("activity_cursor").select("id").where("id", "=", baseline.cursor).executeTakeFirst()).toBeUndefined();
+    expect(await sweepExpiredCursors(api.db, t.clock.now())).toBeGreaterThan(0);
+    expect(await api.db.selectFrom("activity_cursor").select("id").where("id", "=", baseline.cursor).executeTakeFirst()).toBeUndefined();
     expect((await poll()).changes).toEqual([]);
   });
 

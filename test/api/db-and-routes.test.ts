@@ -1,11 +1,9 @@
 // The API's own schema (migrations, the dialect) and the routes over it: sign requests and /ready.
-import type { Redis } from "ioredis";
-import { sql, type Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../adapters/db/api-schema.js";
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
 import { createDb, migrateToLatest } from "../../adapters/db/connect.js";
 import { createSignRequest, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
-import { connectRedis, createTestDatabase, DEAD_POSTGRES_URL, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
+import { DEAD_POSTGRES_URL, json, testApp, useApiFixture } from "./support.js";
 
 const OWNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const walletSendCalls = {
@@ -16,27 +14,12 @@ const walletSendCalls = {
   calls: [{ to: "0x5FbDB2315678afecb367f032d93F642f64180aa3", data: "0x095ea7b3", value: "0x0" }],
 };
 
-let database: TestDatabase;
-let db: Kysely<Database>;
-let redis: Redis;
-const prefix = randomPrefix();
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  redis = await connectRedis();
-});
-
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), redis?.quit()]);
-  await database?.drop();
-});
+const api = useApiFixture();
 
 const tables = async (schema: string) =>
-  (await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = ${schema} order by table_name`.execute(db)).rows.map(
-    (r) => r.table_name,
-  );
+  (
+    await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = ${schema} order by table_name`.execute(api.db)
+  ).rows.map((r) => r.table_name);
 
 describe("migrations", () => {
   it("create the API's tables in the named schema", async () => {
@@ -56,13 +39,13 @@ describe("migrations", () => {
   });
 
   it("are idempotent", async () => {
-    const again = await migrateToLatest(db, "agent_api");
+    const again = await migrateToLatest(api.db, "agent_api");
     expect(again.error).toBeUndefined();
     expect(again.results).toEqual([]);
   });
 
   it("are safe when several replicas migrate a new schema at once", async () => {
-    const dbs = [1, 2, 3].map(() => createDb({ url: database.url, schema: "agent_api_race", max: 2 }));
+    const dbs = [1, 2, 3].map(() => createDb({ url: api.database.url, schema: "agent_api_race", max: 2 }));
     try {
       const results = await Promise.all(dbs.map((d) => migrateToLatest(d, "agent_api_race")));
       // Every migration is applied exactly once, by whichever replica got the lock.
@@ -79,30 +62,32 @@ describe("migrations", () => {
   });
 
   it("stores jsonb as values, numeric as decimal strings, and rolls transactions back", async () => {
-    await db
+    await api.db
       .insertInto("scan_result")
       .values({ kind: "grid", key: "0xabc", payload: { lines: [1, 2], big: "12" } })
       .execute();
-    await db.insertInto("activity_cursor").values({ id: "c1", owner: OWNER.toLowerCase(), position: 12345678901234567890n, block_hash: null }).execute();
-    expect(await db.selectFrom("scan_result").select("payload").where("kind", "=", "grid").executeTakeFirst()).toEqual({
+    await api.db.insertInto("activity_cursor").values({ id: "c1", owner: OWNER.toLowerCase(), position: 12345678901234567890n, block_hash: null }).execute();
+    expect(await api.db.selectFrom("scan_result").select("payload").where("kind", "=", "grid").executeTakeFirst()).toEqual({
       payload: { lines: [1, 2], big: "12" },
     });
-    expect((await db.selectFrom("activity_cursor").select("position").where("id", "=", "c1").executeTakeFirstOrThrow()).position).toBe("12345678901234567890");
+    expect((await api.db.selectFrom("activity_cursor").select("position").where("id", "=", "c1").executeTakeFirstOrThrow()).position).toBe(
+      "12345678901234567890",
+    );
 
     await expect(
-      db.transaction().execute(async (trx) => {
+      api.db.transaction().execute(async (trx) => {
         await trx.insertInto("activity_cursor").values({ id: "c2", owner: "x", position: 1 }).execute();
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
-    expect(await db.selectFrom("activity_cursor").select("id").where("id", "=", "c2").executeTakeFirst()).toBeUndefined();
+    expect(await api.db.selectFrom("activity_cursor").select("id").where("id", "=", "c2").executeTakeFirst()).toBeUndefined();
   });
 });
 
 describe("GET /v1/agent/sign-requests/{id}", () => {
   it("answers the stored bundle until it expires, then 404 (simulated clock)", async () => {
-    const { app, clock, log } = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:sign` } });
-    const stored = await createSignRequest(db, {
+    const { app, clock, log } = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl:sign` } });
+    const stored = await createSignRequest(api.db, {
       owner: OWNER,
       kind: "vault-deposit",
       bundle: { kind: "vault-deposit", steps: walletSendCalls.calls, params: { assets: "1000000" }, walletSendCalls },
@@ -138,7 +123,7 @@ describe("GET /v1/agent/sign-requests/{id}", () => {
   });
 
   it("answers 404 for unknown and malformed ids alike", async () => {
-    const { app } = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:sign2` } });
+    const { app } = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl:sign2` } });
     for (const id of ["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "x", "'; drop table sign_request; --"]) {
       const response = await app.request(`/v1/agent/sign-requests/${encodeURIComponent(id)}`);
       expect(response.status).toBe(404);
@@ -149,14 +134,14 @@ describe("GET /v1/agent/sign-requests/{id}", () => {
 
 describe("probes", () => {
   it("/health is 200 while the process is up", async () => {
-    const { app } = testApp({ db, redis });
+    const { app } = testApp({ db: api.db, redis: api.redis });
     const response = await app.request("/health");
     expect(response.status).toBe(200);
     expect(await json(response)).toEqual({ data: { status: "up" } });
   });
 
   it("/ready is 503 UNAVAILABLE until indexerReady() is true", async () => {
-    const { app, setIndexerReady } = testApp({ db, redis });
+    const { app, setIndexerReady } = testApp({ db: api.db, redis: api.redis });
     setIndexerReady(false);
     const waiting = await app.request("/ready");
     expect(waiting.status).toBe(503);
@@ -170,7 +155,7 @@ describe("probes", () => {
   it("/ready is 503 while Postgres does not answer", async () => {
     const deadDb = createDb({ url: DEAD_POSTGRES_URL, connectTimeout: 1 });
     try {
-      const { app } = testApp({ db: deadDb, redis, indexerReady: () => true });
+      const { app } = testApp({ db: deadDb, redis: api.redis, indexerReady: () => true });
       const response = await app.request("/ready");
       expect(response.status).toBe(503);
       expect((await json(response)).error).toBe("not ready: Postgres does not answer");

@@ -16,6 +16,7 @@ import { createProjectionsDb, type Projections } from "../../adapters/db/project
 import { isUnchanged } from "../../usecases/activity/cursors.js";
 import { notifiedTable, parseNotification, ProjectionVersion } from "../../adapters/db/projection-version.js";
 import { connectRedis, createTestDatabase, deleteKeys, randomPrefix, testApp, testClock, type TestDatabase } from "./support.js";
+import { createActivityView } from "../helpers/activity-view.js";
 
 const until = async (what: string, check: () => boolean, timeoutMs = 5_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -355,11 +356,7 @@ describe("activity answers from the cache (an activity log shaped like the index
   beforeAll(async () => {
     database = await createTestDatabase();
     sql = postgres(database.url, { max: 2, onnotice: () => {} });
-    await sql`create schema ${sql(VIEWS)}`;
-    await sql`create table ${sql(VIEWS)}.activity (
-      owner text not null, position numeric(78,0) not null, kind text not null, subject text not null, contract text not null,
-      data json not null, tx_hash text not null, block_number numeric(78,0) not null, block_hash text not null,
-      log_index integer not null, timestamp integer not null, primary key (owner, position))`;
+    await createActivityView(sql, VIEWS);
     await sql`create table ${sql(VIEWS)}."_ponder_checkpoint" (chain_name text primary key, latest_checkpoint text)`;
     await sql`insert into ${sql(VIEWS)}."_ponder_checkpoint" values ('devnet', '0')`;
     // Every statement of the API's two pools is counted: a cache hit must send none.

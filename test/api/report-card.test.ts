@@ -1,34 +1,17 @@
 // The report-card routes' switches: 404 REPORT_CARDS_DISABLED when report cards are off, and the public
 // card behind the owner's session when AGENT_REPORT_CARDS_READS=owner. Sessions here are exchanged with
 // real personal_sign signatures (viem accounts), verified without a chain (ecrecover).
-import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../adapters/db/api-schema.js";
+import { describe, expect, it } from "vitest";
 import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
+import { json, testApp, useApiFixture } from "./support.js";
 
-const prefix = randomPrefix();
 const owner = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
-let database: TestDatabase;
-let db: Kysely<Database>;
-let redis: Redis;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  redis = await connectRedis();
-});
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), redis?.quit()]);
-  await database?.drop();
-});
+const api = useApiFixture();
 
 describe("report-card switches", () => {
   it("report cards off: every report-card and session route is 404 REPORT_CARDS_DISABLED", async () => {
-    const t = testApp({ db, redis, reportCards: { enabled: false, reads: "public" }, rateLimit: { keyPrefix: `${prefix}:rl1` } });
+    const t = testApp({ db: api.db, redis: api.redis, reportCards: { enabled: false, reads: "public" }, rateLimit: { keyPrefix: `${api.prefix}:rl1` } });
     for (const [method, path, body] of [
       ["GET", `/v1/agent/report-card/${owner.address}`],
       ["GET", `/v1/agent/report-card/${owner.address}/private`],
@@ -40,12 +23,12 @@ describe("report-card switches", () => {
   });
 
   it("reads=owner: the public card needs the owner's session", async () => {
-    const t = testApp({ db, redis, reportCards: { enabled: true, reads: "owner" }, rateLimit: { keyPrefix: `${prefix}:rl2` } });
+    const t = testApp({ db: api.db, redis: api.redis, reportCards: { enabled: true, reads: "owner" }, rateLimit: { keyPrefix: `${api.prefix}:rl2` } });
     const path = `/v1/agent/report-card/${owner.address}`;
     const none = await t.app.request(path);
     expect([none.status, (await json(none)).code]).toEqual([401, "SESSION_REQUIRED"]);
-    const c = await createChallenge(db, { owner: owner.address, now: t.clock.now() });
-    const { token } = await exchangeChallenge(db, {
+    const c = await createChallenge(api.db, { owner: owner.address, now: t.clock.now() });
+    const { token } = await exchangeChallenge(api.db, {
       owner: owner.address,
       challengeId: c.challengeId,
       signature: await owner.signMessage({ message: c.message }),

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
+import { afterAll, beforeAll } from "vitest";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import postgres from "postgres";
@@ -97,6 +98,28 @@ export async function migratedDb(database: TestDatabase, schema = "agent_api"): 
   const db = createDb({ url: database.url, schema, max: 4 });
   await migrateToLatest(db, schema);
   return db;
+}
+
+export type ApiFixture = { database: TestDatabase; db: Kysely<Database>; redis: Redis; prefix: string };
+
+/**
+ * A migrated database of its own, a Redis connection and a key prefix for the file (or the describe
+ * block it is called in): made in beforeAll; the prefix's keys, the connections and the database are
+ * removed in afterAll. Read its fields inside tests and hooks, not at collection time.
+ */
+export function useApiFixture(): ApiFixture {
+  const fixture = { prefix: randomPrefix() } as ApiFixture;
+  beforeAll(async () => {
+    fixture.database = await createTestDatabase();
+    fixture.db = await migratedDb(fixture.database);
+    fixture.redis = await connectRedis();
+  });
+  afterAll(async () => {
+    await deleteKeys(fixture.redis, fixture.prefix);
+    await Promise.allSettled([fixture.db?.destroy(), fixture.redis?.quit()]);
+    await fixture.database?.drop();
+  });
+  return fixture;
 }
 
 export type TestAppParameters = Partial<AppDeps> & Pick<AppDeps, "db" | "redis"> & { options?: CreateAppOptions };

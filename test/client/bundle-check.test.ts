@@ -4,6 +4,8 @@
 // host that is not loopback.
 import { createWalletClient, custom, defineChain, encodeFunctionData, getAddress, type Address, type Hex, type PublicClient } from "viem";
 import { beforeEach, describe, expect, it } from "vitest";
+import { CHAIN_ID } from "../../domain/chain.js";
+import { devnetChain } from "../../devnet/chain.js";
 import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import {
@@ -23,19 +25,14 @@ const usdg = a(0x2001);
 const vault = a(0x3001);
 const attacker = a(0xbad);
 const deployments: Deployments = {
-  chainId: 4663,
+  chainId: CHAIN_ID,
   startBlock: 0,
   contracts: { usdg },
   tokens: [],
   vaults: [{ address: vault, family: "merged", name: "V", token: a(0x2002), agent: true }],
   baskets: [],
 };
-const chain = defineChain({
-  id: 4663,
-  name: "Devnet 4663",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: ["http://127.0.0.1:1"] } },
-});
+const chain = defineChain({ ...devnetChain, rpcUrls: { default: { http: ["http://127.0.0.1:1"] } } });
 
 /** A PrepareResult as the API answers it, from the real merged-vault deposit builder. */
 function prepared(): PrepareResult {

@@ -3,29 +3,22 @@
 // taller branch B with another deposit at the same heights (so the same change ids, other blocks).
 // An agent that follows the documented rule (on `reorged: true`, drop what it holds after `after`,
 // then apply the changes) ends with exactly the new branch's changes.
-import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
-import { createPublicClient, createWalletClient, defineChain, http, parseUnits, type Hex } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { parseUnits, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonRpc } from "../helpers/json-rpc.js";
 import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
-import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
-import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import { lastPositionOf } from "../../domain/activity-position.js";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
+import { json, randomPrefix, type testApp } from "../api/support.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { publicClientAt, testAccount, walletAt } from "../helpers/wallets.js";
 import { startStack, type StartedStack } from "../helpers/stack.js";
 
 type Change = { id: string; kind: string; txHash: string; block: number; blockHash: string; data: Record<string, unknown> };
 type Activity = { cursor: string; after: string; changes: Change[]; more: boolean; reorged: boolean };
 
-const MNEMONIC = "test test test test test test test test test test test junk";
-
 let stack: StartedStack;
-let database: TestDatabase;
-let db: Kysely<Database>;
-let reads: Kysely<Projections>;
-let redis: Redis;
+let opened: StackApp;
 let deployments: Deployments;
 const prefix = randomPrefix();
 let t: ReturnType<typeof testApp>;
@@ -33,43 +26,22 @@ let t: ReturnType<typeof testApp>;
 beforeAll(async () => {
   // A still devnet: no block arrives unless this test sends it.
   stack = await startStack({ historyDays: 1, simIntervalMs: 3_600_000 });
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  deployments = loadDeployments(stack.deploymentsFile);
-  t = testApp({ db, redis, reads, deployments, rateLimit: { keyPrefix: `${prefix}:rl` } });
+  opened = await openStackApp(stack, { prefix, chainClient: false, app: { rateLimit: { keyPrefix: `${prefix}:rl` } } });
+  ({ d: deployments, app: t } = opened);
 }, 300_000);
 
 afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), reads?.destroy(), redis?.quit()]);
-  await database?.drop();
+  await opened?.close();
   await stack?.stop();
 }, 60_000);
 
-async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(stack.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+const rpc = <T>(method: string, params: unknown[] = []) => jsonRpc<T>(stack.rpcUrl, method, params);
 
 describe("the activity feed through a reorg", () => {
   it("answers reorged: true from the last common block, and the agent ends with the new branch", async () => {
-    const chain = defineChain({
-      id: 4663,
-      name: "Devnet 4663",
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [stack.rpcUrl] } },
-    });
-    const agent = mnemonicToAccount(MNEMONIC, { addressIndex: 2 });
-    const wallet = createWalletClient({ account: agent, chain, transport: http(stack.rpcUrl) });
-    const client = createPublicClient({ chain, transport: http(stack.rpcUrl) });
+    const agent = testAccount(2);
+    const wallet = walletAt(stack.rpcUrl, agent);
+    const client = publicClientAt(stack.rpcUrl);
     const vault = deployments.vaults.find((v) => v.family === "merged" && v.agent)!.address;
     const deposit = async (usdg: string): Promise<Hex> => {
       const amount = parseUnits(usdg, 6);

@@ -2,28 +2,21 @@
 // indexer's projections; an agent (test wallet 2) takes a baseline, sends a deposit on the devnet,
 // and polls its cursor until the changes arrive, once and in order. The account answer matches the
 // chain for the seeded wallets (5-9).
-import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { createPublicClient, createWalletClient, defineChain, getAddress, http, parseUnits, type Address, type Hex } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { getAddress, parseUnits, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { basketPoolAbi, gridStrategyAbi, ladderStrategyAbi, limitOrderHookAbi, mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
 import { createRedis } from "../../adapters/redis.js";
-import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { CURSOR_TTL_MS } from "../../usecases/activity/cursors.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
-import { connectRedis, createTestDatabase, DEAD_REDIS_URL, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
+import type { Projections } from "../../adapters/db/projections.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
+import { DEAD_REDIS_URL, json, randomPrefix, testApp } from "../api/support.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { publicClientAt, testAccount, walletAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const chain = defineChain({
-  id: 4663,
-  name: "Devnet 4663",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: [stack.rpcUrl] } },
-});
 
 type Change = {
   id: string;
@@ -39,32 +32,22 @@ type Change = {
 };
 type Activity = { cursor: string; since: string; now: string; after: string; changes: Change[]; more: boolean; reorged: boolean };
 
-let database: TestDatabase;
+let opened: StackApp;
 let db: Kysely<Database>;
 let reads: Kysely<Projections>;
-let redis: Redis;
 let deployments: Deployments;
 const prefix = randomPrefix();
 let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
-const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl) });
+const publicClient = publicClientAt(stack.rpcUrl);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  deployments = loadDeployments(stack.deploymentsFile);
-  t = testApp({ db, redis, reads, deployments, rateLimit: { keyPrefix: `${prefix}:rl` } });
+  opened = await openStackApp(stack, { prefix, chainClient: false, app: { rateLimit: { keyPrefix: `${prefix}:rl` } } });
+  ({ db, reads, d: deployments, app: t, validator } = opened);
   t.clock.set(new Date());
-  validator = responseValidator(await fetchOpenApi(t.app));
 });
 
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), reads?.destroy(), redis?.quit()]);
-  await database?.drop();
-});
+afterAll(() => opened?.close());
 
 const activityPath = (owner: string, cursor?: string) => `/v1/agent/accounts/${owner}/activity${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`;
 
@@ -86,8 +69,8 @@ async function account(owner: string) {
 }
 
 describe("an agent following its wallet's activity", () => {
-  const agent = mnemonicToAccount(MNEMONIC, { addressIndex: 2 });
-  const wallet = createWalletClient({ account: agent, chain, transport: http(stack.rpcUrl) });
+  const agent = testAccount(2);
+  const wallet = walletAt(stack.rpcUrl, agent);
   const vault = () => deployments.vaults.find((v) => v.family === "merged" && v.agent)!;
   const amount = parseUnits("125", 6);
 
@@ -189,7 +172,7 @@ describe("an agent following its wallet's activity", () => {
   });
 
   it("refuses another owner's cursor, an expired one and garbage with 404 CURSOR_NOT_FOUND", async () => {
-    const other = mnemonicToAccount(MNEMONIC, { addressIndex: 3 }).address;
+    const other = testAccount(3).address;
     const latest = polls[polls.length - 1]!.answer.cursor;
     for (const path of [activityPath(other, latest), activityPath(agent.address, "certainly-not-a-cursor"), activityPath(agent.address, "A".repeat(32))]) {
       const response = await t.app.request(path);
@@ -216,7 +199,7 @@ describe("an agent following its wallet's activity", () => {
 });
 
 describe("GET /v1/agent/accounts/{owner} for the seeded wallets", () => {
-  const seeded = [5, 6, 7, 8, 9].map((i) => mnemonicToAccount(MNEMONIC, { addressIndex: i }).address);
+  const seeded = [5, 6, 7, 8, 9].map((i) => testAccount(i).address);
 
   it("matches the chain: vault shares, basket balances, orders, grids and ladder strategies", async () => {
     const kinds = new Set<string>();

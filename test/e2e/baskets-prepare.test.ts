@@ -7,41 +7,30 @@
 // Every answer is validated against the served OpenAPI document.
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import {
-  createPublicClient,
-  createWalletClient,
-  decodeFunctionData,
-  defineChain,
-  erc20Abi,
-  formatUnits,
-  http,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { createPublicClient, decodeFunctionData, formatUnits, http, type Address, type Hex, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { basketMakerAbi, basketPoolAbi, basketZapAbi, mergedVaultAbi, stockVaultRouterAbi, testTokenAbi } from "../../abis/index.js";
 import { NoRouteError, type Aggregator } from "../../adapters/chain/aggregator.js";
 import { directAggregator } from "../../adapters/chain/aggregator-direct.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import type { Projections } from "../../adapters/db/projections.js";
 import { ApiError } from "../../domain/errors.js";
 import { runPrepare } from "../../usecases/prepare/pipeline.js";
 import type { PrepareBodies, PrepareContext } from "../../usecases/prepare/types.js";
-import { connectRedis, createTestDatabase, migratedDb, noProjections, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import { noProjections, randomPrefix, testApp } from "../api/support.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
+import { expectCode, postChecked, type Answer } from "../helpers/http.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { balanceAt, basketIn, devnetAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const account = mnemonicToAccount(MNEMONIC, { addressIndex: 1 });
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
+const account = testAccount(1);
+const admin = testAccount(10);
 const owner = account.address;
 const ONE = 10n ** 18n;
 
-let database: TestDatabase;
+let opened: StackApp;
 let db: Kysely<Database>;
 let reads: Kysely<Projections>;
 let redis: Redis;
@@ -50,41 +39,20 @@ let chain: PublicClient;
 let local: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-const walletOf = (acc: typeof account) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
-const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!.address;
-const basketBy = (symbol: string) => d.baskets.find((b) => b.symbol === symbol)!.address;
-const balanceOf = (token: Address, who: Address = owner) => chain.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [who] });
+const walletOf = (acc: typeof account) => walletAt(stack.rpcUrl, acc);
+const tokenBy = (symbol: string) => tokenIn(d, symbol).address;
+const basketBy = (symbol: string) => basketIn(d, symbol);
+const balanceOf = (token: Address, who: Address = owner) => balanceAt(chain, token, who);
 const tag = Date.now().toString(36).slice(-5).toUpperCase();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
-  local = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }) });
-  validator = responseValidator(await fetchOpenApi(local.app));
+  opened = await openStackApp(stack);
+  ({ db, reads, redis, d, chain, app: local, validator } = opened);
 });
 
-afterAll(async () => {
-  redis?.disconnect();
-  await reads?.destroy();
-  await db?.destroy();
-  await database?.drop();
-});
+afterAll(() => opened?.close());
 
-type Answer = { status: number; body: any };
-
-async function prepare(kind: string, body: Record<string, unknown>, on = local): Promise<Answer> {
-  const path = `/v1/agent/prepare/${kind}`;
-  const res = await on.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner, ...body }) });
-  const answer = await res.json();
-  expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
-  return { status: res.status, body: answer };
-}
+const prepare = (kind: string, body: Record<string, unknown>, on = local) => postChecked(on.app, validator, `/v1/agent/prepare/${kind}`, { owner, ...body });
 
 async function prepared(kind: string, body: Record<string, unknown>) {
   const a = await prepare(kind, body);
@@ -116,9 +84,6 @@ async function asAdmin(address: Address, abi: readonly unknown[], functionName: 
   const hash = await walletOf(admin).writeContract({ address, abi, functionName, args } as never);
   expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
 }
-
-const expectCode = (a: Answer, status: number, code: string) =>
-  expect({ status: a.status, code: a.body.code }, JSON.stringify(a.body)).toEqual({ status, code });
 
 /** The deadline the zap gets: at most 10 minutes after the chain's time now. */
 async function expectDeadline(deadline: number) {
@@ -398,7 +363,7 @@ describe("basket refusals, each by a real case", () => {
       [transfer, ...answers] = await Promise.all([
         // The token itself refuses every transfer while paused. No retries: the devnet answers a revert
         // with -32603, which viem would retry for ~1 s, keeping the token paused that much longer.
-        createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl, { retryCount: 0 }) })
+        createPublicClient({ chain: devnetAt(stack.rpcUrl), transport: http(stack.rpcUrl, { retryCount: 0 }) })
           .simulateContract({ address: doge, abi: testTokenAbi, functionName: "transfer", args: [admin.address, 0n], account: owner })
           .catch((e: Error) => e),
         prepare("basket-buy", { basket: "MEMES", amount: "10" }),

@@ -5,91 +5,44 @@
 // through an EIP-1193 wallet built here that implements wallet_sendCalls. Each deposit is then seen
 // on chain and in the activity feed, read with the client's long poll.
 import { serve, type ServerType } from "@hono/node-server";
-import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
-import {
-  createPublicClient,
-  createWalletClient,
-  custom,
-  decodeFunctionData,
-  defineChain,
-  encodeFunctionData,
-  http,
-  parseUnits,
-  type EIP1193RequestFn,
-  type Hex,
-  type LocalAccount,
-} from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { createWalletClient, custom, decodeFunctionData, encodeFunctionData, http, parseUnits, type EIP1193RequestFn, type Hex, type LocalAccount } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import { AgentApiError, BundleCheckError, createAgentClient, sendPrepared, type AgentClient, type PrepareResult } from "../../client/index.js";
-import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
+import { randomPrefix } from "../api/support.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { devnetAt, mintAt, publicClientAt, testAccount, walletAt } from "../helpers/wallets.js";
 import { freePort } from "../helpers/stack.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const chain = defineChain({
-  id: 4663,
-  name: "Devnet 4663",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: [stack.rpcUrl] } },
-});
-const agent = mnemonicToAccount(MNEMONIC, { addressIndex: 16 });
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
-const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl), pollingInterval: 50 });
+const chain = devnetAt(stack.rpcUrl);
+const agent = testAccount(16);
+const publicClient = publicClientAt(stack.rpcUrl, { pollingInterval: 50 });
 const AMOUNT = "125";
 
-let database: TestDatabase;
-let db: Kysely<Database>;
-let reads: Kysely<Projections>;
-let redis: Redis;
+let opened: StackApp;
 let deployments: Deployments;
 let server: ServerType;
 let client: AgentClient;
 const prefix = randomPrefix();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  deployments = loadDeployments(stack.deploymentsFile);
   const port = await freePort();
   // Wall time: sendPrepared checks the answer's expiresAt against it.
   const now = () => new Date();
-  const t = testApp({
-    db,
-    redis,
-    reads,
-    deployments,
-    now,
-    client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }),
-    baseUrl: `http://127.0.0.1:${port}`,
-    rateLimit: { keyPrefix: `${prefix}:rl` },
-  });
+  opened = await openStackApp(stack, { prefix, app: { now, baseUrl: `http://127.0.0.1:${port}`, rateLimit: { keyPrefix: `${prefix}:rl` } } });
+  deployments = opened.d;
+  const t = opened.app;
   server = serve({ fetch: t.app.fetch, port, hostname: "127.0.0.1" });
   client = createAgentClient({ baseUrl: `http://127.0.0.1:${port}` });
   // Wallet 16 is not one of the devnet's funded test wallets: the admin mints it USDG (it has ETH).
-  const adminWallet = createWalletClient({ account: admin, chain, transport: http(stack.rpcUrl) });
-  const hash = await adminWallet.writeContract({
-    address: deployments.contracts.usdg!,
-    abi: testTokenAbi,
-    functionName: "mint",
-    args: [agent.address, parseUnits("10000", 6)],
-  });
-  expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+  await mintAt(stack.rpcUrl, publicClient, deployments.contracts.usdg!, agent.address, parseUnits("10000", 6));
 });
 
 afterAll(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), reads?.destroy(), redis?.quit()]);
-  await database?.drop();
+  await opened?.close();
 });
 
 /**
@@ -186,7 +139,7 @@ describe("the typed client and sendPrepared on the devnet", () => {
   it("a local account (no wallet_sendCalls): falls back to one transaction per step, approval first, and the deposit lands", async () => {
     const { cursor } = await client.activity(agent.address);
     const { result, vault } = await prepareDeposit();
-    const wallet = createWalletClient({ account: agent, chain, transport: http(stack.rpcUrl) });
+    const wallet = walletAt(stack.rpcUrl, agent);
     const sent = await sendPrepared(wallet, publicClient, result, { allow: deployments });
     expect(sent.method).toBe("eth_sendTransaction");
     expect(sent.receipts).toHaveLength(2);
@@ -218,7 +171,7 @@ describe("the typed client and sendPrepared on the devnet", () => {
 
   it("refuses a real bundle whose approval and deposit were moved to another contract: BundleCheckError, nothing sent", async () => {
     const { result } = await prepareDeposit();
-    const attacker = mnemonicToAccount(MNEMONIC, { addressIndex: 18 }).address;
+    const attacker = testAccount(18).address;
     // Consistent tampering: the approval's spender and the pulling step's target both become the attacker.
     const approve = decodeFunctionData({ abi: testTokenAbi, data: result.steps[0]!.data as Hex });
     const data = encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [attacker, approve.args![1] as bigint] });
@@ -236,8 +189,8 @@ describe("the typed client and sendPrepared on the devnet", () => {
 
   it("refuses a bundle for another wallet before sending anything", async () => {
     const { result } = await prepareDeposit();
-    const other = mnemonicToAccount(MNEMONIC, { addressIndex: 17 });
-    const wallet = createWalletClient({ account: other, chain, transport: http(stack.rpcUrl) });
+    const other = testAccount(17);
+    const wallet = walletAt(stack.rpcUrl, other);
     await expect(sendPrepared(wallet, publicClient, result, { allow: deployments })).rejects.toThrow(/not 0x/);
   });
 });

@@ -12,6 +12,7 @@
 // dead app's heartbeat by 30 s before each restart (what waiting would do), so a restart costs seconds.
 import { createPublicClient, createWalletClient, http, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonRpc as rpc } from "../helpers/json-rpc.js";
 import postgres from "postgres";
 import { limitOrderHookAbi, marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
 import { accountAddress, devnetChain } from "../../devnet/chain.js";
@@ -37,17 +38,6 @@ afterAll(async () => {
   await cleanDb?.drop().catch(() => {});
   await stack?.stop();
 }, 60_000);
-
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
 
 /** A wallet placing limit orders (one transaction, one block each: the devnet automines). */
 function orderer(rpcUrl: string, d: Deployments, index: number) {

@@ -4,6 +4,7 @@
 // grids and ladders (cancelled, claimed, closed, collected) equal the contracts' answers.
 import { createPublicClient, createWalletClient, encodeFunctionData, http, type Abi, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonRpc as rpc } from "../helpers/json-rpc.js";
 import {
   devAggregatorAbi,
   gridStrategyAbi,
@@ -105,17 +106,6 @@ function user(rpcUrl: string, d: Deployments, index: number) {
     send,
     token,
   };
-}
-
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
 }
 
 describe("the indexer through a reorg", () => {

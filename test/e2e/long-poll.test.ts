@@ -6,8 +6,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { createPublicClient, createWalletClient, defineChain, http, parseUnits, type Address } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
 import { ActivityWaker } from "../../usecases/activity/waker.js";
@@ -15,19 +14,13 @@ import { loadDeployments, type Deployments } from "../../adapters/chain/deployme
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
+import { publicClientAt, testAccount, writeAt } from "../helpers/wallets.js";
 import { freePort } from "../helpers/stack.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const chain = defineChain({
-  id: 4663,
-  name: "Devnet 4663",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: [stack.rpcUrl] } },
-});
-const agent = mnemonicToAccount(MNEMONIC, { addressIndex: 16 });
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
-const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl), pollingInterval: 20 });
+const agent = testAccount(16);
+const admin = testAccount(10);
+const publicClient = publicClientAt(stack.rpcUrl, { pollingInterval: 20 });
 const WAITERS = 200;
 const AMOUNT = parseUnits("125", 6);
 
@@ -41,16 +34,8 @@ let server: ServerType;
 let base: string;
 const prefix = randomPrefix();
 
-async function send(
-  from: typeof agent,
-  request: { address: Address; abi: typeof testTokenAbi | typeof mergedVaultAbi; functionName: string; args: readonly unknown[] },
-) {
-  const wallet = createWalletClient({ account: from, chain, transport: http(stack.rpcUrl) });
-  const hash = await wallet.writeContract(request as Parameters<typeof wallet.writeContract>[0]);
-  const receipt = await publicClient.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe("success");
-  return receipt;
-}
+/** Sends one contract call from `from` and waits for a successful receipt. */
+const send = (from: typeof agent, request: Parameters<typeof writeAt>[3]) => writeAt(stack.rpcUrl, publicClient, from, request);
 
 beforeAll(async () => {
   database = await createTestDatabase();

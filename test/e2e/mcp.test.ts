@@ -15,10 +15,9 @@ import type { Kysely } from "kysely";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
-import { createPublicClient, createWalletClient, decodeFunctionData, defineChain, http, parseUnits, type Hex } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { decodeFunctionData, parseUnits, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
+import { mergedVaultAbi } from "../../abis/index.js";
 import { createChainClient } from "../../adapters/chain/client.js";
 import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
@@ -27,21 +26,14 @@ import { createProjectionsDb, createProjectionsPostgres, type Projections } from
 import { PREPARE_QUEUE } from "../../usecases/prepare/job.js";
 import { prepareProcessor } from "../../workers/processors/prepare.js";
 import { connectRedis, deleteKeys, randomPrefix, REDIS_URL, testApp } from "../api/support.js";
+import { mintAt, publicClientAt, testAccount } from "../helpers/wallets.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 import { freePort } from "../helpers/stack.js";
 
 const stack = inject("stack");
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-const MNEMONIC = "test test test test test test test test test test test junk";
-const chain = defineChain({
-  id: 4663,
-  name: "Devnet 4663",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: [stack.rpcUrl] } },
-});
-const owner = mnemonicToAccount(MNEMONIC, { addressIndex: 16 }).address;
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
-const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl) });
+const owner = testAccount(16).address;
+const publicClient = publicClientAt(stack.rpcUrl);
 const prefix = randomPrefix();
 // The API schema of this file, in the stack's database (the stdio server and the worker share it).
 const apiSchema = `agent_api_mcp_${randomBytes(4).toString("hex")}`;
@@ -78,14 +70,7 @@ beforeAll(async () => {
   });
   await worker.waitUntilReady();
   // Wallet 16 is not one of the devnet's funded test wallets: the admin mints it USDG (it has ETH).
-  const adminWallet = createWalletClient({ account: admin, chain, transport: http(stack.rpcUrl) });
-  const hash = await adminWallet.writeContract({
-    address: deployments.contracts.usdg!,
-    abi: testTokenAbi,
-    functionName: "mint",
-    args: [owner, parseUnits("10000", 6)],
-  });
-  expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+  await mintAt(stack.rpcUrl, publicClient, deployments.contracts.usdg!, owner, parseUnits("10000", 6));
 });
 
 afterAll(async () => {

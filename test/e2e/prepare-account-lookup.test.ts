@@ -4,8 +4,9 @@
 // Keys of their own (random, funded here by the admin, wallet 10): the other files' accounts are not touched.
 import type { Kysely } from "kysely";
 import { createPublicClient, createWalletClient, custom, formatUnits, http, parseEther, type Address, type PublicClient } from "viem";
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testAccount } from "../helpers/wallets.js";
 import { inject } from "vitest";
 import { agentAccountFactoryAbi, marketRegistryAbi } from "../../abis/index.js";
 import { chain4663 } from "../../adapters/chain/client.js";
@@ -18,7 +19,7 @@ import { resolveLadderStrategy } from "../../usecases/prepare/resolve/ladder-str
 import type { LadderStrategyBody, PrepareContext } from "../../usecases/prepare/types.js";
 
 const stack = inject("stack");
-const admin = mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: 10 });
+const admin = testAccount(10);
 const fresh = () => privateKeyToAccount(generatePrivateKey());
 /** Owner 1's account is traded by `agent`; owners 2 and 3 both give theirs to `busy`; `nobody` has none. */
 const [owner1, owner2, owner3, owner4] = [fresh(), fresh(), fresh(), fresh()];

@@ -6,64 +6,44 @@
 // prepare's body with `owner`, opens that grid (`amountUsdg`, with `amount` kept as its alias).
 // The owner is a fresh key funded here by the admin, so no other file's wallet is disturbed.
 import type { Kysely } from "kysely";
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  formatUnits,
-  getAddress,
-  http,
-  parseEther,
-  parseUnits,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { formatUnits, getAddress, parseEther, parseUnits, type Address, type Hex, type PublicClient } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ladderStrategyAbi, marketRegistryAbi, poolAbi, testTokenAbi } from "../../abis/index.js";
 import { compileContracts } from "../../devnet/compile.js";
 import { runGridScan } from "../../usecases/backtest-runs/scans.js";
 import { chainFees } from "../../usecases/backtest-runs/schedule.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
 import { marketTokenOf } from "../../usecases/prepare/resolve/tokens.js";
 import type { PrepareContext } from "../../usecases/prepare/types.js";
-import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
-import type { Redis } from "ioredis";
+import { randomPrefix, type testApp } from "../api/support.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
+import { getData, postChecked, type Answer, until } from "../helpers/http.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { mintAt, sendEthAt, testAccount, walletAt, writeAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
+const admin = testAccount(10);
 const human = privateKeyToAccount(generatePrivateKey());
 type Signer = typeof admin | typeof human;
 
-let database: TestDatabase;
+let opened: StackApp;
 let db: Kysely<Database>;
 let reads: Kysely<Projections>;
-let redis: Redis;
 let d: Deployments;
 let chain: PublicClient;
 let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 const prefix = randomPrefix();
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-const walletOf = (acc: Signer) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
+const walletOf = (acc: Signer) => walletAt(stack.rpcUrl, acc);
 const lower = (a: string) => a.toLowerCase() as `0x${string}`;
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const usdg = () => d.contracts.usdg!;
 
-async function write(from: Signer, call: { address: Address; abi: any; functionName: string; args?: readonly unknown[] }) {
-  const hash = await walletOf(from).writeContract(call as never);
-  const receipt = await chain.waitForTransactionReceipt({ hash });
-  expect(receipt.status, `${call.functionName} on ${call.address}`).toBe("success");
-  return receipt;
-}
+const write = (from: Signer, call: Parameters<typeof writeAt>[3]) => writeAt(stack.rpcUrl, chain, from, call);
 
 /** A TestToken the deployments file does not list (18 decimals), deployed by the admin. */
 async function deployToken(symbol: string): Promise<Address> {
@@ -78,28 +58,18 @@ async function deployToken(symbol: string): Promise<Address> {
 async function openMarket(token: Address, tokens: bigint, usdgUnits: bigint): Promise<Address> {
   await write(admin, { address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "createPool", args: [token] });
   const pool = await chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "poolOf", args: [token] });
-  await write(admin, { address: token, abi: testTokenAbi, functionName: "mint", args: [admin.address, tokens] });
-  await write(admin, { address: usdg(), abi: testTokenAbi, functionName: "mint", args: [admin.address, usdgUnits] });
+  await mintAt(stack.rpcUrl, chain, token, admin.address, tokens);
+  await mintAt(stack.rpcUrl, chain, usdg(), admin.address, usdgUnits);
   await write(admin, { address: token, abi: testTokenAbi, functionName: "approve", args: [pool, tokens] });
   await write(admin, { address: usdg(), abi: testTokenAbi, functionName: "approve", args: [pool, usdgUnits] });
   await write(admin, { address: pool, abi: poolAbi, functionName: "addLiquidity", args: [tokens, usdgUnits] });
   return pool;
 }
 
-type Answer = { status: number; body: any };
 type Prepared = { id: string; kind: string; owner: Address; steps: { to: Address; data: Hex; value: string }[]; params: any };
 
-async function prepare(kind: string, body: Record<string, unknown>): Promise<Answer> {
-  const path = `/v1/agent/prepare/${kind}`;
-  const res = await t.app.request(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ owner: human.address, ...body }),
-  });
-  const answer = await res.json();
-  expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
-  return { status: res.status, body: answer };
-}
+const prepare = (kind: string, body: Record<string, unknown>): Promise<Answer> =>
+  postChecked(t.app, validator, `/v1/agent/prepare/${kind}`, { owner: human.address, ...body });
 
 async function prepared(kind: string, body: Record<string, unknown>): Promise<Prepared> {
   const { status, body: answer } = await prepare(kind, body);
@@ -115,23 +85,7 @@ async function sendAll(result: Prepared) {
   }
 }
 
-async function until<T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function getJson(path: string) {
-  const res = await t.app.request(path);
-  const body = (await res.json()) as any;
-  expect(res.status, `${path}: ${JSON.stringify(body).slice(0, 300)}`).toBe(200);
-  expect(validator.errors("get", path.split("?")[0]!, 200, body), `${path} against the OpenAPI document`).toEqual([]);
-  return body.data;
-}
+const getJson = (path: string) => getData(t.app, validator, path);
 
 /** The registry's price now times `factor`, as the API's decimal USDG-per-token string. */
 async function price(token: Address, factor: number): Promise<string> {
@@ -140,26 +94,14 @@ async function price(token: Address, factor: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
-  t = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }), rateLimit: { keyPrefix: `${prefix}:rl` } });
+  opened = await openStackApp(stack, { prefix, app: { rateLimit: { keyPrefix: `${prefix}:rl` } } });
+  ({ db, reads, d, chain, app: t, validator } = opened);
   t.clock.set(new Date()); // activity cursors are checked against this clock
-  validator = responseValidator(await fetchOpenApi(t.app));
-  const hash = await walletOf(admin).sendTransaction({ to: human.address, value: parseEther("10") });
-  expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
-  await write(admin, { address: usdg(), abi: testTokenAbi, functionName: "mint", args: [human.address, parseUnits("10000", 6)] });
+  await sendEthAt(stack.rpcUrl, chain, human.address, parseEther("10"));
+  await mintAt(stack.rpcUrl, chain, usdg(), human.address, parseUnits("10000", 6));
 }, 120_000);
 
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), reads?.destroy()]);
-  redis?.disconnect();
-  await database?.drop();
-});
+afterAll(() => opened?.close());
 
 describe("a token born later, by address", () => {
   it("limit order, ladder, grid, ladder strategy and swap on a market opened after the deployments file", async () => {

@@ -8,21 +8,8 @@
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  formatUnits,
-  getAddress,
-  http,
-  parseEther,
-  parseUnits,
-  type Address,
-  type Hex,
-  type PublicClient,
-  zeroAddress,
-} from "viem";
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { formatUnits, getAddress, parseEther, parseUnits, type Address, type Hex, type PublicClient, zeroAddress } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   agentAccountAbi,
@@ -37,26 +24,27 @@ import {
   testTokenAbi,
   upWithdrawalQueueAbi,
 } from "../../abis/index.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type DeployedVault, type Deployments } from "../../adapters/chain/deployments.js";
+import type { DeployedVault, Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import type { Projections } from "../../adapters/db/projections.js";
 import { createJobClient } from "../../adapters/queue/request-reply.js";
 import { PREPARE_QUEUE } from "../../usecases/prepare/job.js";
 import { prepareProcessor } from "../../workers/processors/prepare.js";
-import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, REDIS_URL, testApp, type TestDatabase } from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import { randomPrefix, REDIS_URL, testApp } from "../api/support.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
+import { getData, postChecked, type Answer, until } from "../helpers/http.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { balanceAt, mintAt, sendEthAt, testAccount, tokenIn, walletAt, writeAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
-const human = mnemonicToAccount(MNEMONIC, { addressIndex: 12 });
-const agentKey = mnemonicToAccount(MNEMONIC, { addressIndex: 13 });
+const admin = testAccount(10);
+const human = testAccount(12);
+const agentKey = testAccount(13);
 /** A key that signs nothing: another wallet for the keepers moved away and the refusals. */
 const nobody = privateKeyToAccount(generatePrivateKey()).address;
 type Signer = typeof human;
 
-let database: TestDatabase;
+let opened: StackApp;
 let db: Kysely<Database>;
 let reads: Kysely<Projections>;
 let redis: Redis;
@@ -66,64 +54,39 @@ let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 const prefix = randomPrefix();
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-const walletOf = (acc: Signer) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
+const walletOf = (acc: Signer) => walletAt(stack.rpcUrl, acc);
 
 const lower = (a: string) => a.toLowerCase() as `0x${string}`;
-const tokenBy = (symbol: string) => d.tokens.find((x) => x.symbol === symbol)!;
+const tokenBy = (symbol: string) => tokenIn(d, symbol);
 const vaultOf = (family: string, symbol: string): DeployedVault => d.vaults.find((v) => v.family === family && same(v.token, tokenBy(symbol).address))!;
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const usdg = () => d.contracts.usdg!;
 
 /** Sends one contract call from `from` and waits for a successful receipt. */
-async function write(from: Signer, call: { address: Address; abi: any; functionName: string; args?: readonly unknown[]; value?: bigint }) {
-  const hash = await walletOf(from).writeContract(call as never);
-  const receipt = await chain.waitForTransactionReceipt({ hash });
-  expect(receipt.status, `${call.functionName} on ${call.address}`).toBe("success");
-  return receipt;
-}
-const balanceOf = (token: Address, who: Address) => chain.readContract({ address: token, abi: testTokenAbi, functionName: "balanceOf", args: [who] });
+const write = (from: Signer, call: Parameters<typeof writeAt>[3]) => writeAt(stack.rpcUrl, chain, from, call);
+const balanceOf = (token: Address, who: Address) => balanceAt(chain, token, who);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
-  t = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }), rateLimit: { keyPrefix: `${prefix}:rl` } });
+  opened = await openStackApp(stack, { prefix, app: { rateLimit: { keyPrefix: `${prefix}:rl` } } });
+  ({ db, reads, redis, d, chain, app: t, validator } = opened);
   // Activity cursors are issued and checked against this clock: keep it at the chain's time.
   t.clock.set(new Date());
-  validator = responseValidator(await fetchOpenApi(t.app));
 
   // Funding: gas, USDG and the tokens the cases pay with, all from the admin (it may mint every TestToken).
   for (const w of [human, agentKey]) {
-    const hash = await walletOf(admin).sendTransaction({ to: w.address, value: parseEther("10") });
-    expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
-    await write(admin, { address: usdg(), abi: testTokenAbi, functionName: "mint", args: [w.address, parseUnits("100000", 6)] });
+    await sendEthAt(stack.rpcUrl, chain, w.address, parseEther("10"));
+    await mintAt(stack.rpcUrl, chain, usdg(), w.address, parseUnits("100000", 6));
   }
-  await write(admin, { address: tokenBy("WIF2").address, abi: testTokenAbi, functionName: "mint", args: [human.address, parseUnits("1000", 18)] });
-  await write(admin, { address: tokenBy("tsAAPL").address, abi: testTokenAbi, functionName: "mint", args: [human.address, parseUnits("10", 18)] });
+  await mintAt(stack.rpcUrl, chain, tokenBy("WIF2").address, human.address, parseUnits("1000", 18));
+  await mintAt(stack.rpcUrl, chain, tokenBy("tsAAPL").address, human.address, parseUnits("10", 18));
 }, 120_000);
 
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), reads?.destroy()]);
-  redis?.disconnect();
-  await database?.drop();
-});
+afterAll(() => opened?.close());
 
-type Answer = { status: number; body: any };
 type Prepared = { id: string; kind: string; owner: Address; steps: { to: Address; data: Hex; value: string }[]; params: any; walletSendCalls: any };
 
-async function prepare(kind: string, body: Record<string, unknown>, from: Address = human.address): Promise<Answer> {
-  const path = `/v1/agent/prepare/${kind}`;
-  const res = await t.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner: from, ...body }) });
-  const answer = await res.json();
-  expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
-  return { status: res.status, body: answer };
-}
+const prepare = (kind: string, body: Record<string, unknown>, from: Address = human.address): Promise<Answer> =>
+  postChecked(t.app, validator, `/v1/agent/prepare/${kind}`, { owner: from, ...body });
 
 async function prepared(kind: string, body: Record<string, unknown>, from: Address = human.address): Promise<Prepared> {
   const { status, body: answer } = await prepare(kind, body, from);
@@ -144,23 +107,7 @@ async function sendAll(result: Prepared, from: Signer = human) {
   }
 }
 
-async function until<T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function getJson(path: string) {
-  const res = await t.app.request(path);
-  const body = (await res.json()) as any;
-  expect(res.status, `${path}: ${JSON.stringify(body).slice(0, 300)}`).toBe(200);
-  expect(validator.errors("get", path, 200, body), `${path} against the OpenAPI document`).toEqual([]);
-  return body.data;
-}
+const getJson = (path: string) => getData(t.app, validator, path);
 const accountOf = (owner: Address) => getJson(`/v1/agent/accounts/${owner}`);
 
 /** The owner's activity feed: a baseline cursor now; `seen` polls on from it until every kind wanted has come. */
@@ -393,7 +340,7 @@ describe("orders: market orders, claim0 / claim1, realize", () => {
         if (done) return undefined;
         const [reserveToken] = await chain.readContract({ address: pool, abi: poolAbi, functionName: "getReserves" });
         const push = reserveToken / 100n;
-        await write(admin, { address: wif, abi: testTokenAbi, functionName: "mint", args: [human.address, push] });
+        await mintAt(stack.rpcUrl, chain, wif, human.address, push);
         await write(human, { address: wif, abi: testTokenAbi, functionName: "approve", args: [pool, push] });
         await write(human, { address: pool, abi: poolAbi, functionName: "swap", args: [wif, push, 0n, human.address] });
         return undefined;

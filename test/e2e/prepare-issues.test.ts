@@ -4,70 +4,40 @@
 // has funded it, the same requests carry `balance: null`, and every bundle executes, signed and sent with
 // viem. Every answer is validated against the served OpenAPI document.
 import type { Kysely } from "kysely";
-import type { Redis } from "ioredis";
-import {
-  createPublicClient,
-  createWalletClient,
-  decodeFunctionData,
-  defineChain,
-  encodeFunctionData,
-  erc20Abi,
-  formatUnits,
-  http,
-  parseEther,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { decodeFunctionData, encodeFunctionData, erc20Abi, formatUnits, parseEther, type Address, type Hex, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { connectRedis, createTestDatabase, migratedDb, testApp, type TestDatabase } from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import type { testApp } from "../api/support.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
+import { postChecked } from "../helpers/http.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { balanceAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const wallet = mnemonicToAccount(MNEMONIC, { addressIndex: 24 });
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
+const wallet = testAccount(24);
+const admin = testAccount(10);
 const owner = wallet.address;
 const USDG = 10n ** 6n;
 
-let database: TestDatabase;
+let opened: StackApp;
 let db: Kysely<Database>;
-let reads: Kysely<Projections>;
-let redis: Redis;
 let d: Deployments;
 let chain: PublicClient;
 let local: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-const walletOf = (acc: typeof wallet) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
-const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!;
-const balanceOf = (token: Address) => chain.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+const walletOf = (acc: typeof wallet) => walletAt(stack.rpcUrl, acc);
+const tokenBy = (symbol: string) => tokenIn(d, symbol);
+const balanceOf = (token: Address) => balanceAt(chain, token, owner);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
-  local = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }) });
-  validator = responseValidator(await fetchOpenApi(local.app));
+  opened = await openStackApp(stack);
+  ({ db, d, chain, app: local, validator } = opened);
 });
 
-afterAll(async () => {
-  redis?.disconnect();
-  await reads?.destroy();
-  await db?.destroy();
-  await database?.drop();
-});
+afterAll(() => opened?.close());
 
 type Step = { to: Address; data: Hex; value: string };
 type Issues = {
@@ -78,11 +48,8 @@ type Issues = {
 type Prepared = { id: string; steps: Step[]; issues: Issues };
 
 async function prepared(kind: string, body: Record<string, unknown>): Promise<Prepared> {
-  const path = `/v1/agent/prepare/${kind}`;
-  const res = await local.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner, ...body }) });
-  const answer = (await res.json()) as { data: Prepared };
-  expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
-  expect(res.status, `${kind}: ${JSON.stringify(answer).slice(0, 600)}`).toBe(200);
+  const { status, body: answer } = await postChecked(local.app, validator, `/v1/agent/prepare/${kind}`, { owner, ...body });
+  expect(status, `${kind}: ${JSON.stringify(answer).slice(0, 600)}`).toBe(200);
   return answer.data as Prepared;
 }
 

@@ -11,41 +11,23 @@
 // Wallet 17, funded here by the admin (10); the basket tokens it sells are bought in beforeAll through a
 // prepared basket-buy. Nothing prepared in the properties is sent.
 import fc from "fast-check";
-import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  erc20Abi,
-  formatUnits,
-  getAddress,
-  http,
-  parseEther,
-  parseUnits,
-  zeroAddress,
-  type AbiParameter,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { formatUnits, getAddress, parseEther, parseUnits, zeroAddress, type AbiParameter, type Address, type Hex, type PublicClient } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { testTokenAbi, weth9Abi } from "../../abis/index.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
-import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import { weth9Abi } from "../../abis/index.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import { allowListOf, decodeStepAll, moneySafetyViolations, walletSendCallsViolations } from "../../domain/bundles/index.js";
 import { isErrorCode } from "../../domain/errors.js";
-import { connectRedis, createTestDatabase, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import { randomPrefix, type testApp } from "../api/support.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
+import { postChecked, type Answer } from "../helpers/http.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { balanceAt, basketIn, mintAt, sendEthAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
-const trader = mnemonicToAccount(MNEMONIC, { addressIndex: 17 });
-const other = mnemonicToAccount(MNEMONIC, { addressIndex: 16 }).address;
+const admin = testAccount(10);
+const trader = testAccount(17);
+const other = testAccount(16).address;
 const nobody = privateKeyToAccount(generatePrivateKey()).address;
 const owner = trader.address;
 /** The zap's and maker's deadline: 10 minutes (the spec's limits table). */
@@ -53,10 +35,7 @@ const DEADLINE_SECONDS = 600;
 const KINDS = ["swap", "basket-buy", "basket-sell", "basket-make"] as const;
 type Kind = (typeof KINDS)[number];
 
-let database: TestDatabase;
-let db: Kysely<Database>;
-let reads: Kysely<Projections>;
-let redis: Redis;
+let opened: StackApp;
 let d: Deployments;
 let chain: PublicClient;
 let t: ReturnType<typeof testApp>;
@@ -66,17 +45,15 @@ const tag = Date.now().toString(36).slice(-5).toUpperCase();
 /** Basket tokens wallet 17 holds, per basket symbol (bought in beforeAll). */
 const held = new Map<string, bigint>();
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-const walletOf = (acc: typeof trader) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
+const walletOf = (acc: typeof trader) => walletAt(stack.rpcUrl, acc);
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const tokenBy = (symbol: string) => {
   if (symbol === "USDG") return { address: getAddress(d.contracts.usdg!), decimals: 6 };
-  const token = d.tokens.find((x) => x.symbol === symbol)!;
+  const token = tokenIn(d, symbol);
   return { address: getAddress(token.address), decimals: token.decimals };
 };
-const basketBy = (symbol: string) => getAddress(d.baskets.find((b) => b.symbol === symbol)!.address);
-const balanceOf = (token: Address, who: Address = owner) => chain.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [who] });
+const basketBy = (symbol: string) => getAddress(basketIn(d, symbol));
+const balanceOf = (token: Address, who: Address = owner) => balanceAt(chain, token, who);
 
 async function write(call: { address: Address; abi: any; functionName: string; args?: readonly unknown[]; value?: bigint }, from = admin) {
   const hash = await walletOf(from).writeContract(call as never);
@@ -84,31 +61,16 @@ async function write(call: { address: Address; abi: any; functionName: string; a
 }
 
 type Step = { to: Address; data: Hex; value: string };
-type Answer = { status: number; body: any };
-
-async function prepare(kind: string, body: Record<string, unknown>): Promise<Answer> {
-  const path = `/v1/agent/prepare/${kind}`;
-  const res = await t.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const answer = await res.json();
-  expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
-  return { status: res.status, body: answer };
-}
+const prepare = (kind: string, body: Record<string, unknown>): Promise<Answer> => postChecked(t.app, validator, `/v1/agent/prepare/${kind}`, body);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
-  t = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }), rateLimit: { keyPrefix: `${prefix}:rl` } });
-  validator = responseValidator(await fetchOpenApi(t.app));
+  opened = await openStackApp(stack, { app: { rateLimit: { keyPrefix: `${prefix}:rl` } } });
+  ({ d, chain, app: t, validator } = opened);
 
   // Wallet 17: gas, USDG, LINK, and WETH wrapped from its own ETH.
-  const hash = await walletOf(admin).sendTransaction({ to: owner, value: parseEther("40") });
-  expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
-  await write({ address: tokenBy("USDG").address, abi: testTokenAbi, functionName: "mint", args: [owner, parseUnits("300000", 6)] });
-  await write({ address: tokenBy("LINK").address, abi: testTokenAbi, functionName: "mint", args: [owner, parseUnits("100000", 18)] });
+  await sendEthAt(stack.rpcUrl, chain, owner, parseEther("40"));
+  await mintAt(stack.rpcUrl, chain, tokenBy("USDG").address, owner, parseUnits("300000", 6));
+  await mintAt(stack.rpcUrl, chain, tokenBy("LINK").address, owner, parseUnits("100000", 18));
   await write({ address: d.contracts.weth!, abi: weth9Abi, functionName: "deposit", value: parseEther("20") }, trader);
 
   // Basket tokens to sell: bought through a prepared basket-buy, signed and sent.
@@ -127,12 +89,7 @@ beforeAll(async () => {
   }
 }, 180_000);
 
-afterAll(async () => {
-  redis?.disconnect();
-  await reads?.destroy();
-  await db?.destroy();
-  await database?.drop();
-});
+afterAll(() => opened?.close());
 
 // ---------------------------------------------------------------- random valid requests
 

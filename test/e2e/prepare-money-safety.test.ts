@@ -10,16 +10,11 @@
 // Wallet 13 trades for itself and, as the agent key, through wallet 12's agent account. The state the
 // id-taking kinds need (vault shares, pending requests, orders, grids, ladders) is made in beforeAll.
 import fc from "fast-check";
-import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import {
-  createPublicClient,
-  createWalletClient,
   decodeFunctionData,
-  defineChain,
   formatUnits,
   getAddress,
-  http,
   parseEther,
   parseUnits,
   zeroAddress,
@@ -28,7 +23,7 @@ import {
   type Hex,
   type PublicClient,
 } from "viem";
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   agentAccountAbi,
@@ -42,19 +37,19 @@ import {
   upWithdrawalQueueAbi,
   weth9Abi,
 } from "../../abis/index.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type DeployedVault, type Deployments } from "../../adapters/chain/deployments.js";
-import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import type { DeployedVault, Deployments } from "../../adapters/chain/deployments.js";
+import type { Projections } from "../../adapters/db/projections.js";
 import { allowListOf, decodeStepAll, moneySafetyViolations, walletSendCallsViolations } from "../../domain/bundles/index.js";
-import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import { randomPrefix, type testApp } from "../api/support.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
+import { postChecked, type Answer, until } from "../helpers/http.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { balanceAt, mintAt, sendEthAt, testAccount, tokenIn, walletAt, writeAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
-const human = mnemonicToAccount(MNEMONIC, { addressIndex: 12 });
-const trader = mnemonicToAccount(MNEMONIC, { addressIndex: 13 });
+const admin = testAccount(10);
+const human = testAccount(12);
+const trader = testAccount(13);
 const nobody = privateKeyToAccount(generatePrivateKey()).address;
 const owner = trader.address;
 type Signer = typeof trader;
@@ -63,53 +58,26 @@ type Signer = typeof trader;
 const TOKENS = ["WETH", "LINK", "WIF2", "DOGE2"] as const;
 type Symbol = (typeof TOKENS)[number];
 
-let database: TestDatabase;
-let db: Kysely<Database>;
+let opened: StackApp;
 let reads: Kysely<Projections>;
-let redis: Redis;
 let d: Deployments;
 let chain: PublicClient;
 let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 const prefix = randomPrefix();
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-const walletOf = (acc: Signer) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
+const walletOf = (acc: Signer) => walletAt(stack.rpcUrl, acc);
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const lower = (a: string) => a.toLowerCase() as `0x${string}`;
-const tokenBy = (symbol: string) => d.tokens.find((x) => x.symbol === symbol)!;
+const tokenBy = (symbol: string) => tokenIn(d, symbol);
 const vaultOf = (family: string, symbol: string): DeployedVault => d.vaults.find((v) => v.family === family && same(v.token, tokenBy(symbol).address))!;
 const usdg = () => d.contracts.usdg!;
-const balanceOf = (token: Address, who: Address) => chain.readContract({ address: token, abi: testTokenAbi, functionName: "balanceOf", args: [who] });
+const balanceOf = (token: Address, who: Address) => balanceAt(chain, token, who);
 
-async function write(from: Signer, call: { address: Address; abi: any; functionName: string; args?: readonly unknown[]; value?: bigint }) {
-  const hash = await walletOf(from).writeContract(call as never);
-  const receipt = await chain.waitForTransactionReceipt({ hash });
-  expect(receipt.status, `${call.functionName} on ${call.address}`).toBe("success");
-  return receipt;
-}
-
-async function until<T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const write = (from: Signer, call: Parameters<typeof writeAt>[3]) => writeAt(stack.rpcUrl, chain, from, call);
 
 type Step = { to: Address; data: Hex; value: string };
-type Answer = { status: number; body: any };
-
-async function prepare(kind: string, body: Record<string, unknown>): Promise<Answer> {
-  const path = `/v1/agent/prepare/${kind}`;
-  const res = await t.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const answer = await res.json();
-  expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
-  return { status: res.status, body: answer };
-}
+const prepare = (kind: string, body: Record<string, unknown>): Promise<Answer> => postChecked(t.app, validator, `/v1/agent/prepare/${kind}`, body);
 
 async function sendPrepared(kind: string, body: Record<string, unknown>, from: Signer = trader) {
   const { status, body: answer } = await prepare(kind, { owner: from.address, ...body });
@@ -154,24 +122,16 @@ async function setKeeper(vault: Address, keeper: Address) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
-  t = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }), rateLimit: { keyPrefix: `${prefix}:rl` } });
-  validator = responseValidator(await fetchOpenApi(t.app));
+  opened = await openStackApp(stack, { prefix, app: { rateLimit: { keyPrefix: `${prefix}:rl` } } });
+  ({ reads, d, chain, app: t, validator } = opened);
 
   // Funds: gas, USDG, every token the requests sell, WETH wrapped, and a stock token for the stock vault.
   for (const w of [human, trader]) {
-    const hash = await walletOf(admin).sendTransaction({ to: w.address, value: parseEther("40") });
-    expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
-    await write(admin, { address: usdg(), abi: testTokenAbi, functionName: "mint", args: [w.address, parseUnits("200000", 6)] });
+    await sendEthAt(stack.rpcUrl, chain, w.address, parseEther("40"));
+    await mintAt(stack.rpcUrl, chain, usdg(), w.address, parseUnits("200000", 6));
   }
-  for (const symbol of ["LINK", "WIF2", "DOGE2"])
-    await write(admin, { address: tokenBy(symbol).address, abi: testTokenAbi, functionName: "mint", args: [owner, parseUnits("1000000", 18)] });
-  await write(admin, { address: tokenBy("tsAAPL").address, abi: testTokenAbi, functionName: "mint", args: [owner, parseUnits("20", 18)] });
+  for (const symbol of ["LINK", "WIF2", "DOGE2"]) await mintAt(stack.rpcUrl, chain, tokenBy(symbol).address, owner, parseUnits("1000000", 18));
+  await mintAt(stack.rpcUrl, chain, tokenBy("tsAAPL").address, owner, parseUnits("20", 18));
   await write(trader, { address: d.contracts.weth!, abi: weth9Abi, functionName: "deposit", value: parseEther("20") });
 
   const spot = {} as Record<Symbol, number>;
@@ -318,10 +278,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // One after the other: both are the admin's transactions (nonces).
   if (d) for (const v of [mergedVault(), upVault()]) await setKeeper(v.address, d.contracts.marketMaker!).catch(() => undefined);
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), reads?.destroy()]);
-  redis?.disconnect();
-  await database?.drop();
+  await opened?.close();
 });
 
 /** Wallet 12's agent account traded by wallet 13 (made when missing), with 1,000 USDG of budget left. */

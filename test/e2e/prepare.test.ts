@@ -5,38 +5,28 @@
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { createPublicClient, createWalletClient, defineChain, formatUnits, http, type Address, type Hex, type PublicClient } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { formatUnits, type Address, type Hex, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { marketRegistryAbi, mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type DeployedVault, type Deployments } from "../../adapters/chain/deployments.js";
+import type { DeployedVault, Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import type { Projections } from "../../adapters/db/projections.js";
 import { createJobClient, type JobClient } from "../../adapters/queue/request-reply.js";
 import { PREPARE_QUEUE } from "../../usecases/prepare/job.js";
 import { prepareProcessor } from "../../workers/processors/prepare.js";
-import {
-  connectRedis,
-  createTestDatabase,
-  DEAD_REDIS_URL,
-  deleteKeys,
-  migratedDb,
-  randomPrefix,
-  REDIS_URL,
-  testApp,
-  type TestDatabase,
-} from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import { DEAD_REDIS_URL, deleteKeys, randomPrefix, REDIS_URL, testApp } from "../api/support.js";
+import { postChecked, until as waitUntil } from "../helpers/http.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const account = mnemonicToAccount(MNEMONIC, { addressIndex: 3 });
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
-const OTHER = mnemonicToAccount(MNEMONIC, { addressIndex: 4 }).address;
+const account = testAccount(3);
+const admin = testAccount(10);
+const OTHER = testAccount(4).address;
 const owner = account.address;
 
-let database: TestDatabase;
+let opened: StackApp;
 let db: Kysely<Database>;
 let reads: Kysely<Projections>;
 let redis: Redis;
@@ -49,19 +39,12 @@ let worker: Worker;
 let validator: ResponseValidator;
 const bullPrefix = `${randomPrefix()}:bull`;
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-const walletOf = (acc: typeof account) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
+const walletOf = (acc: typeof account) => walletAt(stack.rpcUrl, acc);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
-  const base = { db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }) };
-  local = testApp(base);
+  opened = await openStackApp(stack);
+  ({ db, reads, redis, d, chain, app: local, validator } = opened);
+  const base = { db, redis, reads, deployments: d, client: local.deps.client };
   jobs = createJobClient({ redisUrl: REDIS_URL, prefix: bullPrefix });
   queued = testApp({ ...base, jobs });
   const q = queued.deps;
@@ -70,28 +53,16 @@ beforeAll(async () => {
     prefix: bullPrefix,
   });
   await worker.waitUntilReady();
-  validator = responseValidator(await fetchOpenApi(local.app));
 });
 
 afterAll(async () => {
   await worker?.close();
   await jobs?.close();
   if (redis) await deleteKeys(redis, bullPrefix.split(":")[0]!);
-  redis?.disconnect();
-  await reads?.destroy();
-  await db?.destroy();
-  await database?.drop();
+  await opened?.close();
 });
 
-type Answer = { status: number; body: any };
-
-async function prepare(kind: string, body: Record<string, unknown>, on = local): Promise<Answer> {
-  const path = `/v1/agent/prepare/${kind}`;
-  const res = await on.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner, ...body }) });
-  const answer = await res.json();
-  expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
-  return { status: res.status, body: answer };
-}
+const prepare = (kind: string, body: Record<string, unknown>, on = local) => postChecked(on.app, validator, `/v1/agent/prepare/${kind}`, { owner, ...body });
 
 async function prepared(kind: string, body: Record<string, unknown>, on = local) {
   const { status, body: answer } = await prepare(kind, body, on);
@@ -119,18 +90,10 @@ async function sendAll(result: { steps: { to: Address; data: Hex; value: string 
   }
 }
 
-async function until<T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const until = <T>(what: string, read: () => Promise<T | undefined | null | false>) => waitUntil(what, read, 30_000, 200);
 
 const lower = (a: string) => a.toLowerCase() as `0x${string}`;
-const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!;
+const tokenBy = (symbol: string) => tokenIn(d, symbol);
 const vaultOf = (family: string, symbol: string): DeployedVault =>
   d.vaults.find((v) => v.family === family && v.token.toLowerCase() === tokenBy(symbol).address.toLowerCase())!;
 async function price(symbol: string, factor: number): Promise<string> {

@@ -9,9 +9,9 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { Registry } from "prom-client";
-import { createPublicClient, createWalletClient, defineChain, http, parseEther, parseUnits, type Address, type Hex } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { parseEther, parseUnits, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { jsonRpc } from "../helpers/json-rpc.js";
 import { mergedVaultAbi, testTokenAbi } from "../../abis/index.js";
 import { readCacheCounter } from "../../api/middleware/metrics.js";
 import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
@@ -21,20 +21,14 @@ import { createDb, migrateToLatest } from "../../adapters/db/connect.js";
 import { ProjectionVersion } from "../../adapters/db/projection-version.js";
 import { createProjectionsDb, type Projections } from "../../adapters/db/projections.js";
 import { connectRedis, createTestDatabase, deleteKeys, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
+import { publicClientAt, testAccount, walletAt, writeAt } from "../helpers/wallets.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 import { startStack, type StartedStack } from "../helpers/stack.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const chain = defineChain({
-  id: 4663,
-  name: "Devnet 4663",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: [stack.rpcUrl] } },
-});
-const agent = mnemonicToAccount(MNEMONIC, { addressIndex: 20 });
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
-const publicClient = createPublicClient({ chain, transport: http(stack.rpcUrl), pollingInterval: 20 });
+const agent = testAccount(20);
+const admin = testAccount(10);
+const publicClient = publicClientAt(stack.rpcUrl, { pollingInterval: 20 });
 const AMOUNT = parseUnits("75", 6);
 const APP_NAME = `agent-test-rc-${process.pid}`;
 
@@ -86,16 +80,8 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
   }
 }
 
-async function send(
-  from: typeof agent,
-  request: { address: Address; abi: typeof testTokenAbi | typeof mergedVaultAbi; functionName: string; args: readonly unknown[] },
-) {
-  const wallet = createWalletClient({ account: from, chain, transport: http(stack.rpcUrl) });
-  const hash = await wallet.writeContract(request as Parameters<typeof wallet.writeContract>[0]);
-  const receipt = await publicClient.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe("success");
-  return receipt;
-}
+/** Sends one contract call from `from` and waits for a successful receipt. */
+const send = (from: typeof agent, request: Parameters<typeof writeAt>[3]) => writeAt(stack.rpcUrl, publicClient, from, request);
 
 /**
  * True once `read` twice in a row is answered the second time without a statement. The shared devnet
@@ -146,7 +132,7 @@ beforeAll(async () => {
   });
   validator = responseValidator(await fetchOpenApi(t.app));
   // Wallet 20 is beyond the devnet's funded accounts: the admin gives it gas and USDG.
-  const adminWallet = createWalletClient({ account: admin, chain, transport: http(stack.rpcUrl) });
+  const adminWallet = walletAt(stack.rpcUrl, admin);
   await publicClient.waitForTransactionReceipt({ hash: await adminWallet.sendTransaction({ to: agent.address, value: parseEther("10") }) });
   await send(admin, { address: deployments.contracts.usdg!, abi: testTokenAbi, functionName: "mint", args: [agent.address, parseUnits("10000", 6)] });
   await until("tracker usable", () => tracker.usable);
@@ -207,7 +193,7 @@ describe("read cache on the devnet", () => {
   });
 
   it("an account is kept per owner: a deposit naming another receiver reaches the receiver's cached answer, which drops the entry once it ends and ages out", async () => {
-    const receiver = mnemonicToAccount(MNEMONIC, { addressIndex: 21 }).address;
+    const receiver = testAccount(21).address;
     const receiverAccount = () => get<AccountData>(`/v1/agent/accounts/${receiver}?closedDays=1`);
     const vault = deployments.vaults.find((v) => v.family === "merged" && v.agent)!;
     expect(await servedFromMemory(receiverAccount)).toBe(true);
@@ -340,20 +326,10 @@ describe("read cache through a reorg (a still devnet of its own)", () => {
   }, 60_000);
 
   it("a poll whose cached answer a reorg made wrong answers reorged: true at once after the new branch is indexed", async () => {
-    const ownChain = defineChain({ ...chain, rpcUrls: { default: { http: [own.rpcUrl] } } });
-    const client = createPublicClient({ chain: ownChain, transport: http(own.rpcUrl), pollingInterval: 20 });
-    const wallet = createWalletClient({ account: agent, chain: ownChain, transport: http(own.rpcUrl) });
-    const adminWallet = createWalletClient({ account: admin, chain: ownChain, transport: http(own.rpcUrl) });
-    const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
-      const res = await fetch(own.rpcUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-      });
-      const body = (await res.json()) as { result?: T; error?: { message: string } };
-      if (body.error) throw new Error(`${method}: ${body.error.message}`);
-      return body.result as T;
-    };
+    const client = publicClientAt(own.rpcUrl, { pollingInterval: 20 });
+    const wallet = walletAt(own.rpcUrl, agent);
+    const adminWallet = walletAt(own.rpcUrl, admin);
+    const rpc = <T>(method: string, params: unknown[] = []) => jsonRpc<T>(own.rpcUrl, method, params);
     const write = async (w: typeof wallet, request: Record<string, unknown>) => {
       const hash = await w.writeContract(request as Parameters<typeof w.writeContract>[0]);
       expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");

@@ -3,69 +3,38 @@
 // vault's cap; basket-buy's NOT_FOUND is reachable; the reads document BUSY on their 429; and a
 // stock-only basket's look-back is priced by the market. Nothing is sent: refusals need no funds. Every
 // answer is validated against the served OpenAPI document.
-import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
-import { createPublicClient, defineChain, formatUnits, http, parseUnits, type PublicClient } from "viem";
+import { formatUnits, parseUnits, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ladderStrategyAbi, marketRegistryAbi, mergedVaultAbi, upDepositQueueAbi } from "../../abis/index.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type DeployedVault, type Deployments } from "../../adapters/chain/deployments.js";
-import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { connectRedis, createTestDatabase, migratedDb, testApp, type TestDatabase } from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import type { DeployedVault, Deployments } from "../../adapters/chain/deployments.js";
+import type { testApp } from "../api/support.js";
+import type { fetchOpenApi, ResponseValidator } from "../helpers/openapi-validate.js";
+import { postChecked } from "../helpers/http.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { tokenIn } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 const owner = privateKeyToAccount(generatePrivateKey()).address;
 
-let database: TestDatabase;
-let db: Kysely<Database>;
-let reads: Kysely<Projections>;
-let redis: Redis;
+let opened: StackApp;
 let d: Deployments;
 let chain: PublicClient;
 let local: ReturnType<typeof testApp>;
 let doc: Awaited<ReturnType<typeof fetchOpenApi>>;
 let validator: ResponseValidator;
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
-  local = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }) });
-  doc = await fetchOpenApi(local.app);
-  validator = responseValidator(doc);
+  opened = await openStackApp(stack);
+  ({ d, chain, app: local, doc, validator } = opened);
 });
 
-afterAll(async () => {
-  redis?.disconnect();
-  await reads?.destroy();
-  await db?.destroy();
-  await database?.drop();
-});
+afterAll(() => opened?.close());
 
-type Answer = { status: number; body: any };
-
-async function post(path: string, body: Record<string, unknown>, client = "10.9.0.1"): Promise<Answer> {
-  const res = await local.app.request(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-Forwarded-For": client },
-    body: JSON.stringify(body),
-  });
-  const answer = await res.json();
-  expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
-  return { status: res.status, body: answer };
-}
+const post = (path: string, body: Record<string, unknown>, client = "10.9.0.1") => postChecked(local.app, validator, path, body, { "X-Forwarded-For": client });
 const prepare = (kind: string, body: Record<string, unknown>) => post(`/v1/agent/prepare/${kind}`, { owner, ...body });
 
-const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!;
+const tokenBy = (symbol: string) => tokenIn(d, symbol);
 const vaultOf = (family: string, symbol: string): DeployedVault =>
   d.vaults.find((v) => v.family === family && v.token.toLowerCase() === tokenBy(symbol).address.toLowerCase())!;
 const ladder = () => d.contracts.ladderStrategy!;

@@ -3,72 +3,51 @@
 // the filings and grades them by the fixed rules as the devnet clock moves forward a day, then a week.
 // The card shows each action's state and reason; after 30 graded actions alpha's hitRate.lower90 equals
 // the Wilson bound computed here, independently, from the raw hits and misses.
-import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  formatUnits,
-  http,
-  parseEther,
-  parseUnits,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { formatUnits, parseEther, parseUnits, type Address, type Hex, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack, type StartedStack } from "../helpers/stack.js";
 import { marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import type { Projections } from "../../adapters/db/projections.js";
 import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
 import { gradingProcessor } from "../../workers/processors/grading.js";
-import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import { randomPrefix, type testApp } from "../api/support.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
+import { until as waitUntil } from "../helpers/http.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 // A devnet and indexer of its own: this file moves the chain's clock a week ahead, which would leave the
 // shared devnet's blocks in the future for every file after it (daily figures, "today").
 let own: StartedStack;
 let stack: Stack;
-const MNEMONIC = "test test test test test test test test test test test junk";
-const alphaWallet = mnemonicToAccount(MNEMONIC, { addressIndex: 14 });
-const betaWallet = mnemonicToAccount(MNEMONIC, { addressIndex: 15 });
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
+const alphaWallet = testAccount(14);
+const betaWallet = testAccount(15);
+const admin = testAccount(10);
 const prefix = randomPrefix();
 const Z = 1.6449;
 
-let database: TestDatabase;
+let opened: StackApp;
 let db: Kysely<Database>;
 let reads: Kysely<Projections>;
-let redis: Redis;
 let d: Deployments;
 let chain: PublicClient;
 let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-const walletOf = (acc: typeof admin) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
+const walletOf = (acc: typeof admin) => walletAt(stack.rpcUrl, acc);
 const lower = (a: string) => a.toLowerCase() as `0x${string}`;
-const tokenBy = (symbol: string) => d.tokens.find((x) => x.symbol === symbol)!;
+const tokenBy = (symbol: string) => tokenIn(d, symbol);
 
 beforeAll(async () => {
   own = await startStack({ historyDays: 2 });
   stack = own;
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
-  t = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }), rateLimit: { keyPrefix: `${prefix}:rl` } });
+  opened = await openStackApp(stack, { prefix, app: { rateLimit: { keyPrefix: `${prefix}:rl` } } });
+  ({ db, reads, d, chain, app: t, validator } = opened);
   t.clock.set(new Date(Number((await chain.getBlock()).timestamp) * 1000));
-  validator = responseValidator(await fetchOpenApi(t.app));
   // Wallets 14 and 15 carry no tokens: the admin mints them USDG and sends gas.
   for (const w of [alphaWallet, betaWallet]) {
     const mint = await walletOf(admin).writeContract({
@@ -84,9 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (redis) await deleteKeys(redis, prefix);
-  await Promise.allSettled([reads?.destroy(), db?.destroy(), redis?.quit()]);
-  await database?.drop();
+  await opened?.close();
   await own?.stop();
 }, 120_000);
 
@@ -114,15 +91,7 @@ async function sendAll(result: { steps: Step[] }, from: typeof admin) {
   }
 }
 
-async function until<T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
+const until = <T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 60_000) => waitUntil(what, read, ms, 300);
 
 async function price(symbol: string, factor: number): Promise<string> {
   const p = await chain.readContract({ address: d.contracts.markets!, abi: marketRegistryAbi, functionName: "priceX18", args: [tokenBy(symbol).address] });

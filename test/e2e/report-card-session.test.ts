@@ -6,8 +6,8 @@ import { serve } from "@hono/node-server";
 import type { Server } from "node:http";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { testAccount } from "../helpers/wallets.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createChainClient } from "../../adapters/chain/client.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type Clock, type TestDatabase } from "../api/support.js";
@@ -15,9 +15,8 @@ import { fetchOpenApi, responseValidator, type ResponseValidator } from "../help
 import { freePort } from "../helpers/stack.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const owner = mnemonicToAccount(MNEMONIC, { addressIndex: 14 });
-const other = mnemonicToAccount(MNEMONIC, { addressIndex: 15 });
+const owner = testAccount(14);
+const other = testAccount(15);
 const prefix = randomPrefix();
 
 let database: TestDatabase;

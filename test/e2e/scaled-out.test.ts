@@ -9,14 +9,14 @@
 //
 // Prepares only read the chain (nothing is signed or sent), for wallet 0's address.
 import { Redis } from "ioredis";
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { testAccount } from "../helpers/wallets.js";
 import { loadDeployments } from "../../adapters/chain/deployments.js";
 import { dropDeployment, newDeployment, startApi, startWorker, type ApiProcess, type ServiceProcess } from "../helpers/api-process.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const owner = mnemonicToAccount(MNEMONIC, { addressIndex: 0 }).address;
+const owner = testAccount(0).address;
 const LIMIT = 40;
 const BASE_URL = "http://agents.scaled-out.test"; // one public URL for both replicas, as behind a balancer
 
@@ -79,7 +79,7 @@ describe("two APIs and two workers on one Postgres and one Redis", () => {
       "/v1/agent/products",
       "/v1/agent/vaults",
       `/v1/agent/vaults/${vault}`,
-      `/v1/agent/accounts/${mnemonicToAccount(MNEMONIC, { addressIndex: 1 }).address}`,
+      `/v1/agent/accounts/${testAccount(1).address}`,
       "/v1/tokens",
       "/v1/agent/openapi.json",
       "/v1/agent/skill.md",

@@ -12,32 +12,28 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { createPublicClient, createWalletClient, defineChain, formatUnits, getAddress, http, type Address, type Hex, type PublicClient } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { formatUnits, getAddress, type Address, type Hex, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
-import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { connectRedis, createTestDatabase, migratedDb, testApp, type TestDatabase } from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
+import type { Projections } from "../../adapters/db/projections.js";
+import type { testApp } from "../api/support.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
+import { until as waitUntil } from "../helpers/http.js";
 import { freePort } from "../helpers/stack.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const account = mnemonicToAccount(MNEMONIC, { addressIndex: 0 });
+const account = testAccount(0);
 const owner = account.address;
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = fileURLToPath(new URL("../.artifacts/", import.meta.url));
 
-let database: TestDatabase;
-let db: Kysely<Database>;
+let opened: StackApp;
 let reads: Kysely<Projections>;
-let redis: Redis;
 let d: Deployments;
 let chain: PublicClient;
 let local: ReturnType<typeof testApp>;
@@ -47,21 +43,12 @@ let browser: BrowserContext;
 let userDataDir: string;
 let validator: ResponseValidator;
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  local = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }), baseUrl: base });
+  opened = await openStackApp(stack, { app: { baseUrl: base } });
+  ({ reads, d, chain, app: local, validator } = opened);
   server = serve({ fetch: local.app.fetch, port, hostname: "127.0.0.1" }) as Server;
-  validator = responseValidator(await fetchOpenApi(local.app));
   mkdirSync(ARTIFACTS, { recursive: true });
   userDataDir = mkdtempSync(join(tmpdir(), "sign-page-chromium-"));
   browser = await chromium.launchPersistentContext(userDataDir, {
@@ -84,10 +71,7 @@ afterAll(async () => {
   await browser?.close();
   if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  redis?.disconnect();
-  await reads?.destroy();
-  await db?.destroy();
-  await database?.drop();
+  await opened?.close();
 });
 
 type Prepared = {
@@ -108,15 +92,7 @@ async function prepared(kind: string, body: Record<string, unknown>): Promise<Pr
   return answer.data as Prepared;
 }
 
-async function until<T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not seen within ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const until = <T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 60_000) => waitUntil(what, read, ms, 250);
 
 // ---- the injected wallet: window.ethereum in the page, a viem wallet of test wallet 0 in Node ----
 
@@ -144,7 +120,7 @@ const PROVIDER_SCRIPT = `
  * wallet_getCallsStatus. Without it, wallet_sendCalls answers 4200 as an EIP-1193 wallet does.
  */
 async function walletPage(sendCalls: boolean): Promise<{ page: Page; wallet: TestWallet; errors: string[] }> {
-  const signer = createWalletClient({ account, chain: devnet(), transport: http(stack.rpcUrl) });
+  const signer = walletAt(stack.rpcUrl, account);
   const wallet: TestWallet = { methods: [], sent: [] };
   const batches = new Map<string, { status: number; receipts: unknown[] }>();
   const rawReceipt = (hash: Hex) =>
@@ -242,7 +218,7 @@ async function expectSentOnChain(wallet: TestWallet, result: Prepared) {
   }
 }
 
-const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!;
+const tokenBy = (symbol: string) => tokenIn(d, symbol);
 const usdgBalance = () => chain.readContract({ address: d.contracts.usdg!, abi: testTokenAbi, functionName: "balanceOf", args: [owner] });
 
 describe("the sign page in Chromium (wallet 0)", () => {

@@ -6,43 +6,32 @@
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import {
-  createPublicClient,
-  createWalletClient,
-  decodeFunctionData,
-  defineChain,
-  erc20Abi,
-  http,
-  parseEventLogs,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { decodeFunctionData, erc20Abi, parseEventLogs, type Address, type Hex, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { swapRouterAbi } from "../../abis/index.js";
 import { directAggregator } from "../../adapters/chain/aggregator-direct.js";
-import { createChainClient } from "../../adapters/chain/client.js";
-import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import type { Projections } from "../../adapters/db/projections.js";
 import { createJobClient, type JobClient } from "../../adapters/queue/request-reply.js";
 import { AGGREGATOR_QUEUE, queuedAggregator } from "../../usecases/prepare/aggregator-queue.js";
 import { PREPARE_QUEUE } from "../../usecases/prepare/job.js";
 import { aggregatorProcessor, aggregatorWorkerOptions } from "../../workers/processors/aggregator.js";
 import { prepareProcessor } from "../../workers/processors/prepare.js";
-import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, REDIS_URL, testApp, type TestDatabase } from "../api/support.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import { deleteKeys, randomPrefix, REDIS_URL, testApp } from "../api/support.js";
+import type { ResponseValidator } from "../helpers/openapi-validate.js";
+import { expectCode, postChecked, type Answer } from "../helpers/http.js";
+import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { balanceAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
-const MNEMONIC = "test test test test test test test test test test test junk";
-const account = mnemonicToAccount(MNEMONIC, { addressIndex: 1 });
-const admin = mnemonicToAccount(MNEMONIC, { addressIndex: 10 });
+const account = testAccount(1);
+const admin = testAccount(10);
 const owner = account.address;
 /** The budget of the test's aggregator worker: 2 calls a second. */
 const BUDGET = 2;
 
-let database: TestDatabase;
+let opened: StackApp;
 let db: Kysely<Database>;
 let reads: Kysely<Projections>;
 let redis: Redis;
@@ -55,22 +44,15 @@ let workers: Worker[] = [];
 let validator: ResponseValidator;
 const bullPrefix = `${randomPrefix()}:bull`;
 
-const devnet = () =>
-  defineChain({ id: 4663, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [stack.rpcUrl] } } });
-const walletOf = (acc: typeof account) => createWalletClient({ account: acc, chain: devnet(), transport: http(stack.rpcUrl) });
-const tokenBy = (symbol: string) => d.tokens.find((t) => t.symbol === symbol)!.address;
-const balanceOf = (token: Address, who: Address) => chain.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [who] });
+const walletOf = (acc: typeof account) => walletAt(stack.rpcUrl, acc);
+const tokenBy = (symbol: string) => tokenIn(d, symbol).address;
+const balanceOf = (token: Address, who: Address) => balanceAt(chain, token, who);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-  redis = await connectRedis();
-  d = loadDeployments(stack.deploymentsFile);
-  chain = createPublicClient({ chain: devnet(), transport: http(stack.rpcUrl) });
-  const client = createChainClient(stack.rpcUrl, { timeoutMs: 15_000 });
+  opened = await openStackApp(stack);
+  ({ db, reads, redis, d, chain, app: local, validator } = opened);
+  const client = local.deps.client!;
   const base = { db, redis, reads, deployments: d, client };
-  local = testApp(base);
   jobs = createJobClient({ redisUrl: REDIS_URL, prefix: bullPrefix });
   queued = testApp({ ...base, jobs });
   const connection = () => new Redis(REDIS_URL, { maxRetriesPerRequest: null });
@@ -93,20 +75,14 @@ beforeAll(async () => {
     ),
   ];
   await Promise.all(workers.map((w) => w.waitUntilReady()));
-  validator = responseValidator(await fetchOpenApi(local.app));
 });
 
 afterAll(async () => {
   await Promise.all(workers.map((w) => w.close()));
   await jobs?.close();
   if (redis) await deleteKeys(redis, bullPrefix.split(":")[0]!);
-  redis?.disconnect();
-  await reads?.destroy();
-  await db?.destroy();
-  await database?.drop();
+  await opened?.close();
 });
-
-type Answer = { status: number; body: any };
 
 async function quote(query: Record<string, string>, on = local): Promise<Answer> {
   const res = await on.app.request(`/v1/agent/swap/quote?${new URLSearchParams(query)}`);
@@ -115,13 +91,7 @@ async function quote(query: Record<string, string>, on = local): Promise<Answer>
   return { status: res.status, body };
 }
 
-async function prepare(kind: string, body: Record<string, unknown>, on = local): Promise<Answer> {
-  const path = `/v1/agent/prepare/${kind}`;
-  const res = await on.app.request(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner, ...body }) });
-  const answer = await res.json();
-  expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
-  return { status: res.status, body: answer };
-}
+const prepare = (kind: string, body: Record<string, unknown>, on = local) => postChecked(on.app, validator, `/v1/agent/prepare/${kind}`, { owner, ...body });
 
 async function sendAll(result: { steps: { to: Address; data: Hex; value: string }[] }) {
   const wallet = walletOf(account);
@@ -139,9 +109,6 @@ async function asAdmin(address: Address, functionName: "setPaused" | "setAggrega
   const hash = await walletOf(admin).writeContract({ address, abi: swapRouterAbi, functionName, args } as never);
   expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
 }
-
-const expectCode = (a: Answer, status: number, code: string) =>
-  expect({ status: a.status, code: a.body.code }, JSON.stringify(a.body)).toEqual({ status, code });
 
 describe("swap quote", () => {
   it("USDG to WETH: the spec's fields, expectedOut after the 0.1% fee, minimumOut at slippageBps; nothing stored", async () => {

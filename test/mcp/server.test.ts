@@ -3,28 +3,19 @@
 // schemas and the catalog's descriptions, and a call answers exactly what the route answers.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
-import type { Database } from "../../adapters/db/api-schema.js";
+import { json, testApp, useApiFixture } from "../api/support.js";
 import { prepareKinds } from "../../contract/prepare-kinds.js";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
 import { toolName } from "../../mcp/tools.js";
 
-let database: TestDatabase;
-let db: Kysely<Database>;
-let redis: Redis;
+const api = useApiFixture();
 let t: ReturnType<typeof testApp>;
 let client: Client;
-const prefix = randomPrefix();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  redis = await connectRedis();
-  t = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl` } });
+  t = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl` } });
   client = new Client({ name: "test", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL("http://agent.test/mcp"), { fetch: async (url, init) => t.app.request(String(url), init) });
   await client.connect(transport);
@@ -32,9 +23,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), redis?.quit()]);
-  await database?.drop();
 });
 
 describe("MCP over /mcp", () => {
@@ -97,7 +85,7 @@ describe("MCP over /mcp", () => {
   });
 
   it("the report-card tools take the owner's session: required on the private card, optional on the public one, which needs it when AGENT_REPORT_CARDS_READS=owner", async () => {
-    const owned = testApp({ db, redis, reportCards: { enabled: true, reads: "owner" }, rateLimit: { keyPrefix: `${prefix}:rl-owner` } });
+    const owned = testApp({ db: api.db, redis: api.redis, reportCards: { enabled: true, reads: "owner" }, rateLimit: { keyPrefix: `${api.prefix}:rl-owner` } });
     const ownedClient = new Client({ name: "test-owner", version: "1.0.0" });
     await ownedClient.connect(
       new StreamableHTTPClientTransport(new URL("http://agent.test/mcp"), { fetch: async (url, init) => owned.app.request(String(url), init) }),
@@ -113,8 +101,8 @@ describe("MCP over /mcp", () => {
       const wallet = privateKeyToAccount(generatePrivateKey());
       const without = await ownedClient.callTool({ name: "report_card_owner", arguments: { owner: wallet.address } });
       expect([without.isError, (without.structuredContent as { code: string }).code]).toEqual([true, "SESSION_REQUIRED"]);
-      const challenge = await createChallenge(db, { owner: wallet.address, now: owned.clock.now() });
-      const { token } = await exchangeChallenge(db, {
+      const challenge = await createChallenge(api.db, { owner: wallet.address, now: owned.clock.now() });
+      const { token } = await exchangeChallenge(api.db, {
         owner: wallet.address,
         challengeId: challenge.challengeId,
         signature: await wallet.signMessage({ message: challenge.message }),

@@ -1,44 +1,26 @@
 // Trust at the edge (issue 19): /mcp under the client's limit, one message per POST and the tool list
 // built once; hostile JSON nesting refused before any deeper work; prepare jobs carry only the fields
 // the route validated; a swap quote with its Redis gone answers 503, not 500.
-import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
 import type { PublicClient } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../../api/middleware/json-depth.js";
-import type { Database } from "../../adapters/db/api-schema.js";
 import { createJobClient, type JobClient } from "../../adapters/queue/request-reply.js";
 import { mcpBuildCounts } from "../../mcp/server.js";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, noDeployments, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
+import { json, noDeployments, testApp, useApiFixture } from "../api/support.js";
 import { startRedisServer } from "../helpers/redis-server.js";
 
 const OWNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" as const;
 const VAULT = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" as const;
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-let database: TestDatabase;
-let db: Kysely<Database>;
-let redis: Redis;
-const prefix = randomPrefix();
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  redis = await connectRedis();
-});
-
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), redis?.quit()]);
-  await database?.drop();
-});
+const api = useApiFixture();
 
 const deep = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 const rpc = (id: number, method: string, params: unknown = {}) => ({ jsonrpc: "2.0", id, method, params });
 
 describe("/mcp", () => {
   it("refuses a JSON-RPC batch (a 100-call tools/list) with a JSON-RPC error, before any work", async () => {
-    const { app } = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:batch` } });
+    const { app } = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl:batch` } });
     const before = { ...mcpBuildCounts };
     const batch = JSON.stringify(Array.from({ length: 100 }, (_, i) => rpc(i, "tools/list")));
     const response = await app.request("/mcp", { method: "POST", headers: MCP_HEADERS, body: batch });
@@ -50,7 +32,7 @@ describe("/mcp", () => {
   });
 
   it("serves tools/list from the per-process cache: a POST builds no server and no list once warm", async () => {
-    const { app } = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:cache` } });
+    const { app } = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl:cache` } });
     const list = () => app.request("/mcp", { method: "POST", headers: MCP_HEADERS, body: JSON.stringify(rpc(1, "tools/list")) });
     const first = await list();
     expect(first.status).toBe(200);
@@ -70,7 +52,7 @@ describe("/mcp", () => {
   });
 
   it("counts against the client's limit (a flood gets 429); a tool call is limited as the same client; no outer headers leak", async () => {
-    const { app } = testApp({ db, redis, rateLimit: { points: 5, duration: 60, keyPrefix: `${prefix}:rl:flood` } });
+    const { app } = testApp({ db: api.db, redis: api.redis, rateLimit: { points: 5, duration: 60, keyPrefix: `${api.prefix}:rl:flood` } });
     const post = (ip: string, message: unknown, extra: Record<string, string> = {}) =>
       app.request("/mcp", { method: "POST", headers: { ...MCP_HEADERS, "x-forwarded-for": ip, ...extra }, body: JSON.stringify(message) });
     // One POST with a tool call spends two points: the POST and the route it runs.
@@ -84,7 +66,7 @@ describe("/mcp", () => {
     expect(call.headers.get("ratelimit")).toMatch(/^"client";r=4;t=\d+$/); // the outer request's own state, not the inner one's
     const result = (await json(call)).result;
     expect(result.structuredContent.code).toBe("NOT_FOUND");
-    expect(await redis.get(`${prefix}:rl:flood:ip:198.51.100.5`)).toBe("2");
+    expect(await api.redis.get(`${api.prefix}:rl:flood:ip:198.51.100.5`)).toBe("2");
     // Three more points, then the inner call is refused as the same client, then the POST itself.
     for (let i = 0; i < 2; i++) expect((await post("198.51.100.5", rpc(2, "tools/list"))).status).toBe(200);
     const inner = await json(await post("198.51.100.5", rpc(3, "tools/call", { name: "sign_requests_id", arguments: { id: "x" } })));
@@ -103,7 +85,7 @@ describe("JSON nesting", () => {
   });
 
   it("a 30,000-deep body within 64 KiB answers 400 INVALID_REQUEST naming the limit, on a prepare route and on /mcp", async () => {
-    const { app } = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:deep` } });
+    const { app } = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl:deep` } });
     const body = `{"owner":"${OWNER}","vault":"${VAULT}","amount":"1","extra":${deep(30_000)}}`;
     expect(body.length).toBeLessThan(64 * 1024);
     for (const [path, headers] of [
@@ -125,7 +107,7 @@ describe("prepare jobs", () => {
     const jobs = {
       run: async (_queue: string, _name: string, data: unknown) => (queued.push(data), Promise.reject(new Error("stop"))),
     } as unknown as JobClient;
-    const { app } = testApp({ db, redis, jobs, rateLimit: { keyPrefix: `${prefix}:rl:jobs` } });
+    const { app } = testApp({ db: api.db, redis: api.redis, jobs, rateLimit: { keyPrefix: `${api.prefix}:rl:jobs` } });
     const post = (body: unknown) =>
       app.request("/v1/agent/prepare/vault-deposit", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const refused = await post({ owner: OWNER, vault: VAULT, amount: "1", receiver: VAULT });
@@ -139,14 +121,14 @@ describe("prepare jobs", () => {
 describe("swap quote", () => {
   it("answers 503 UNAVAILABLE, never 500, when the job queue's Redis is down", async () => {
     const server = await startRedisServer();
-    const jobs = createJobClient({ redisUrl: server.url.replace("redis://", "redis://:hunter2secret@"), prefix: `${prefix}:bull` });
+    const jobs = createJobClient({ redisUrl: server.url.replace("redis://", "redis://:hunter2secret@"), prefix: `${api.prefix}:bull` });
     // A chain whose tokens answer 18 decimals: the quote reaches the aggregator's queue.
     const client = {
       getCode: async () => "0x60",
       readContract: async ({ functionName }: { functionName: string }) => (functionName === "decimals" ? 18 : "TKN"),
     } as unknown as PublicClient;
     const deployments = { ...noDeployments, contracts: { aggregator: VAULT, markets: VAULT, usdg: OWNER } };
-    const { app, log } = testApp({ db, redis, jobs, client, deployments, rateLimit: { keyPrefix: `${prefix}:rl:quote` } });
+    const { app, log } = testApp({ db: api.db, redis: api.redis, jobs, client, deployments, rateLimit: { keyPrefix: `${api.prefix}:rl:quote` } });
     try {
       await server.kill();
       const response = await app.request(`/v1/agent/swap/quote?tokenIn=${OWNER}&tokenOut=${VAULT}&amount=1`);

@@ -5,11 +5,8 @@
 //   Postgres refusing a request's text for its bytes (SQLSTATE 22021) is now 400 INVALID_REQUEST;
 // - requests Node's HTTP parser refuses (raw UTF-8 in the path, 16 KiB of headers) answered Node's
 //   bare 400 / 431: they now answer the catalog's envelope (api/middleware/client-error.ts).
-import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../adapters/db/api-schema.js";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
+import { describe, expect, it } from "vitest";
+import { json, testApp, useApiFixture } from "../api/support.js";
 import { parserErrorResponse } from "../../api/middleware/client-error.js";
 import { ApiError, errorCatalog } from "../../domain/errors.js";
 import { MAX_AMOUNT_UNITS, toBaseUnits, toId, toPriceX18 } from "../../usecases/prepare/resolve/numbers.js";
@@ -56,23 +53,10 @@ describe("parser refusals answer in the envelope", () => {
 });
 
 describe("text Postgres cannot hold", () => {
-  let database: TestDatabase;
-  let db: Kysely<Database>;
-  let redis: Redis;
-  const prefix = randomPrefix();
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = await migratedDb(database);
-    redis = await connectRedis();
-  });
-  afterAll(async () => {
-    await deleteKeys(redis, prefix);
-    await Promise.allSettled([db?.destroy(), redis?.quit()]);
-    await database?.drop();
-  });
+  const api = useApiFixture();
 
   it("a NUL in the session exchange's challengeId is 400 INVALID_REQUEST, not 500 (the fuzz's input)", async () => {
-    const t = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl` } });
+    const t = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl` } });
     const body = '{"challengeId":"x","owner":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","challengeId":"\\u0000","signature":"0x9e9A9FEa"}';
     const res = await t.app.request("/v1/agent/report-card/session", { method: "POST", headers: { "content-type": "application/json" }, body });
     expect(res.status).toBe(400);
@@ -81,7 +65,7 @@ describe("text Postgres cannot hold", () => {
   });
 
   it("a NUL in any JSON body is 400 INVALID_REQUEST before a handler or a job sees it (the fuzz's basket-buy input)", async () => {
-    const t = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl:nul` } });
+    const t = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl:nul` } });
     const owner = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
     for (const body of [
       `{"basket":"\\u0000","owner":"${owner}","amount":"1"}`,

@@ -10,32 +10,23 @@
 // - Requests Node's HTTP parser refuses (raw UTF-8 in the path, 16 KiB of headers) still answer in
 //   the envelope (api/middleware/client-error.ts), not with Node's bare 400 / 431.
 import { serve, type ServerType } from "@hono/node-server";
-import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
 import { request, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BODY_LIMIT_BYTES } from "../../api/middleware/body-limit.js";
 import { answerParserErrors } from "../../api/middleware/client-error.js";
-import type { Database } from "../../adapters/db/api-schema.js";
-import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
+import { testApp, useApiFixture } from "../api/support.js";
 
 const OWNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const ORIGIN = "https://evil.example";
 
-let database: TestDatabase;
-let db: Kysely<Database>;
-let redis: Redis;
+const api = useApiFixture();
 let server: ServerType;
 let base: string;
-const prefix = randomPrefix();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  redis = await connectRedis();
-  const { app } = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl` } });
+  const { app } = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl` } });
   await new Promise<void>((resolve) => {
     server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve());
   });
@@ -45,9 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server?.close(() => resolve()));
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), redis?.quit()]);
-  await database?.drop();
 });
 
 type Raw = { status: number; headers: Record<string, string | string[] | undefined>; body: string };

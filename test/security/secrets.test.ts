@@ -7,14 +7,11 @@
 // Entropy is measured, not read off the code: each bit position of many samples is counted, and the
 // sum of the per-bit Shannon entropies must reach 128 (a timestamp, a counter or a short random
 // part shows up as constant bits), with every sample distinct.
-import type { Redis } from "ioredis";
-import type { Kysely } from "kysely";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../adapters/db/api-schema.js";
+import { describe, expect, it } from "vitest";
 import { createSignRequest, newSignRequestId } from "../../adapters/db/sign-requests.js";
 import { createChallenge, exchangeChallenge, hashToken, sessionOwner } from "../../usecases/sessions.js";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
+import { json, testApp, useApiFixture } from "../api/support.js";
 
 /** Sum over bit positions of the Shannon entropy of that bit across `samples` (equal-length byte strings). */
 export function bitEntropy(samples: Buffer[]): number {
@@ -56,28 +53,13 @@ describe("sign-request ids", () => {
   });
 });
 
-let database: TestDatabase;
-let db: Kysely<Database>;
-let redis: Redis;
-const prefix = randomPrefix();
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  redis = await connectRedis();
-});
-
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), redis?.quit()]);
-  await database?.drop();
-});
+const api = useApiFixture();
 
 async function signIn(now: Date) {
   const account = privateKeyToAccount(generatePrivateKey());
-  const challenge = await createChallenge(db, { owner: account.address, now });
+  const challenge = await createChallenge(api.db, { owner: account.address, now });
   const signature = await account.signMessage({ message: challenge.message });
-  return exchangeChallenge(db, { owner: account.address, challengeId: challenge.challengeId, signature, now });
+  return exchangeChallenge(api.db, { owner: account.address, challengeId: challenge.challengeId, signature, now });
 }
 
 describe("session tokens", () => {
@@ -95,21 +77,21 @@ describe("session tokens", () => {
   it("are stored only as their SHA-256 and looked up by it: the secret itself is never compared", async () => {
     const now = new Date();
     const session = await signIn(now);
-    const rows = await db.selectFrom("session").selectAll().execute();
+    const rows = await api.db.selectFrom("session").selectAll().execute();
     const text = JSON.stringify(rows);
     expect(text).not.toContain(session.token);
     expect(rows.some((r) => (r as { token_hash?: string }).token_hash === hashToken(session.token))).toBe(true);
-    expect(await sessionOwner(db, session.token, now)).toBe(session.owner);
+    expect(await sessionOwner(api.db, session.token, now)).toBe(session.owner);
     // One character off, or the stored hash presented as a token: nothing.
     const last = session.token.at(-1) === "A" ? "B" : "A";
-    expect(await sessionOwner(db, session.token.slice(0, -1) + last, now)).toBeNull();
-    expect(await sessionOwner(db, hashToken(session.token), now)).toBeNull();
+    expect(await sessionOwner(api.db, session.token.slice(0, -1) + last, now)).toBeNull();
+    expect(await sessionOwner(api.db, hashToken(session.token), now)).toBeNull();
   });
 });
 
 describe("no secret or signature in the logs", () => {
   it("a sign-in, a private report-card read and sign-request reads log none of the token, signature, challenge or id", async () => {
-    const t = testApp({ db, redis, rateLimit: { keyPrefix: `${prefix}:rl` } });
+    const t = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl` } });
     const account = privateKeyToAccount(generatePrivateKey());
     const post = (path: string, body: unknown) =>
       t.app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -128,7 +110,7 @@ describe("no secret or signature in the logs", () => {
     expect(privateRes.status).toBe(200);
     expect((await t.app.request(`/v1/agent/report-card/${account.address}/private`, { headers: { authorization: `Bearer ${token}x` } })).status).toBe(401);
 
-    const stored = await createSignRequest(db, {
+    const stored = await createSignRequest(api.db, {
       owner: account.address,
       kind: "vault-deposit",
       bundle: { kind: "vault-deposit", steps: [] },

@@ -13,10 +13,10 @@ import {
   walletSendCalls,
   walletSendCallsViolations,
   type AllowList,
-  type BundleKind,
+  type Bundle,
   type CheckedStep,
 } from "../../../domain/bundles/index.js";
-import { anyRequest, build, ownerOf, randomAddress, type Request } from "./arbitraries.js";
+import { anyRequest, build, checkBuiltRequests, ownerOf, randomAddress, usdgOf, type Request } from "./arbitraries.js";
 import { addressCount, reencode, withAddress } from "./mutate.js";
 
 /** Parameters that name a service contract, and those that name a token (vaults are both). */
@@ -54,32 +54,28 @@ function allowOf(request: Request): AllowList {
 }
 
 const allowed = (allow: AllowList, a: string) => allow.contracts.has(a.toLowerCase()) || allow.tokens.has(a.toLowerCase());
-const usdgOf = (p: object): Address | undefined => ("usdg" in p ? (p.usdg as Address) : undefined);
+/** A property over a random request and a stranger (an address neither allowed nor the owner): its owner, allow-list and bundle. */
+const withStranger = (check: (c: { stranger: Address; owner: Address; allow: AllowList; bundle: Bundle }) => void) =>
+  fc.property(anyRequest, randomAddress, (request, stranger) => {
+    const owner = ownerOf(request);
+    const allow = allowOf(request);
+    fc.pre(!allowed(allow, stranger) && stranger !== owner);
+    check({ stranger, owner, allow, bundle: build(request) });
+  });
 
 describe("the allow-list rules on real bundles (property)", () => {
   it("every bundle of every kind passes with its request's contracts and tokens, steps and wallet calls alike", () => {
-    const kinds = new Set<BundleKind>();
-    fc.assert(
-      fc.property(anyRequest, (request) => {
-        const owner = ownerOf(request);
-        const bundle = build(request);
-        kinds.add(bundle.kind);
-        const allow = allowOf(request);
-        expect(moneySafetyViolations(bundle, owner, 4663, { allow, usdg: usdgOf(request.p) })).toEqual([]);
-        expect(walletSendCallsViolations(walletSendCalls(bundle, owner), owner, { allow, usdg: usdgOf(request.p) })).toEqual([]);
-      }),
-      { numRuns: 1_000 },
-    );
+    const kinds = checkBuiltRequests(1_000, (request, owner, bundle) => {
+      const allow = allowOf(request);
+      expect(moneySafetyViolations(bundle, owner, 4663, { allow, usdg: usdgOf(request.p) })).toEqual([]);
+      expect(walletSendCallsViolations(walletSendCalls(bundle, owner), owner, { allow, usdg: usdgOf(request.p) })).toEqual([]);
+    });
     expect([...kinds].sort()).toEqual([...bundleKinds].sort());
   }, 60_000);
 
   it("refuses each twin with any one step's `to` set to a stranger, for every step in turn", () => {
     fc.assert(
-      fc.property(anyRequest, randomAddress, (request, stranger) => {
-        const owner = ownerOf(request);
-        const allow = allowOf(request);
-        fc.pre(!allowed(allow, stranger) && stranger !== owner);
-        const bundle = build(request);
+      withStranger(({ stranger, owner, allow, bundle }) => {
         bundle.steps.forEach((_, i) => {
           const steps: CheckedStep[] = [...bundle.steps];
           steps[i] = { ...steps[i]!, to: stranger };
@@ -97,11 +93,7 @@ describe("the allow-list rules on real bundles (property)", () => {
   it("refuses each twin with any one address argument (any name, any depth, inner calls too) set to a stranger, for every argument in turn", () => {
     let mutated = 0;
     fc.assert(
-      fc.property(anyRequest, randomAddress, (request, stranger) => {
-        const owner = ownerOf(request);
-        const allow = allowOf(request);
-        fc.pre(!allowed(allow, stranger) && stranger !== owner);
-        const bundle = build(request);
+      withStranger(({ stranger, owner, allow, bundle }) => {
         bundle.steps.forEach((step, i) => {
           for (let k = 0; k < addressCount(step); k++) {
             const steps: CheckedStep[] = [...bundle.steps];
@@ -125,11 +117,7 @@ describe("the allow-list rules on real bundles (property)", () => {
 
   it("refuses an approval and its pulling step both moved to a stranger (consistent, so rule 5 alone passes it)", () => {
     fc.assert(
-      fc.property(anyRequest, randomAddress, (request, stranger) => {
-        const owner = ownerOf(request);
-        const allow = allowOf(request);
-        fc.pre(!allowed(allow, stranger) && stranger !== owner);
-        const bundle = build(request);
+      withStranger(({ stranger, owner, allow, bundle }) => {
         const i = bundle.steps.findIndex((s) => approvedSpender(s) !== undefined);
         fc.pre(i >= 0);
         const spender = approvedSpender(bundle.steps[i]!)!;

@@ -17,6 +17,7 @@ import {
   buildVaultDeposit,
   buildVaultWithdraw,
   type Bundle,
+  type BundleKind,
   type BuildBasketBuyParameters,
   type BuildBasketMakeParameters,
   type BuildBasketSellParameters,
@@ -324,6 +325,24 @@ export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
 
 /** The owner a request's roles must equal. */
 export const ownerOf = (r: Request): Address => r.p.owner;
+
+/** The USDG a request's parameters name, if any. */
+export const usdgOf = (p: object): Address | undefined => ("usdg" in p ? (p.usdg as Address) : undefined);
+
+/** Runs `check` on `numRuns` random requests, each with its owner and built bundle (fc.assert); answers the kinds built. */
+export function checkBuiltRequests(numRuns: number, check: (request: Request, owner: Address, bundle: Bundle) => void): Set<BundleKind> {
+  const kinds = new Set<BundleKind>();
+  fc.assert(
+    fc.property(anyRequest, (request) => {
+      const owner = ownerOf(request);
+      const bundle = build(request);
+      kinds.add(bundle.kind);
+      check(request, owner, bundle);
+    }),
+    { numRuns },
+  );
+  return kinds;
+}
 
 /** The time a bundle is prepared at (unix seconds), as the deadline check's window sees it. */
 export const chainNow = fc.bigInt({ min: 1_700_000_000n, max: 2_000_000_000n });

@@ -17,32 +17,23 @@ import {
   type BundleKind,
   type CheckedStep,
 } from "../../../domain/bundles/index.js";
-import { address, anyRequest, build, ownerOf } from "./arbitraries.js";
+import { address, anyRequest, build, checkBuiltRequests, ownerOf, usdgOf } from "./arbitraries.js";
 import { reencode, roleCount, withRole } from "./mutate.js";
 import { basketRequestInWindow, chainNow, DEADLINE_SECONDS } from "./arbitraries.js";
 import { buildBasketBuy } from "../../../domain/bundles/index.js";
 
-const usdgOf = (p: object): Address | undefined => ("usdg" in p ? (p.usdg as Address) : undefined);
-
 describe("money safety of every built bundle (property)", () => {
   it("2,000 random valid requests over all kinds: no violations, every step decodes, value 0, wallet calls clean", () => {
-    const kinds = new Set<BundleKind>();
-    fc.assert(
-      fc.property(anyRequest, (request) => {
-        const owner = ownerOf(request);
-        const bundle = build(request);
-        kinds.add(bundle.kind);
-        expect(bundle.steps.length).toBeGreaterThan(0);
-        for (const step of bundle.steps) expect(step.value).toBe(0n);
-        // Every step decodes (else a violation), and every rule holds.
-        expect(moneySafetyViolations(bundle, owner, 4663)).toEqual([]);
-        // As sent, with USDG known (the token of USDG-paid steps is checked as well).
-        const calls = walletSendCalls(bundle, owner);
-        expect(walletSendCallsViolations(calls, owner, { usdg: usdgOf(request.p) })).toEqual([]);
-        expect(calls.atomicRequired).toBe(bundle.steps.some((s) => approvedSpender(s) !== undefined));
-      }),
-      { numRuns: 2_000 },
-    );
+    const kinds = checkBuiltRequests(2_000, (request, owner, bundle) => {
+      expect(bundle.steps.length).toBeGreaterThan(0);
+      for (const step of bundle.steps) expect(step.value).toBe(0n);
+      // Every step decodes (else a violation), and every rule holds.
+      expect(moneySafetyViolations(bundle, owner, 4663)).toEqual([]);
+      // As sent, with USDG known (the token of USDG-paid steps is checked as well).
+      const calls = walletSendCalls(bundle, owner);
+      expect(walletSendCallsViolations(calls, owner, { usdg: usdgOf(request.p) })).toEqual([]);
+      expect(calls.atomicRequired).toBe(bundle.steps.some((s) => approvedSpender(s) !== undefined));
+    });
     expect([...kinds].sort()).toEqual([...bundleKinds].sort());
   }, 60_000);
 

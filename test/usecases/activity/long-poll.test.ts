@@ -2,13 +2,12 @@
 // (a schema shaped like the indexer's views, as test/api/activity-feed.test.ts does): a waiting
 // request answers as soon as its owner's change is committed, only its owner's, or at the deadline
 // with no changes; a revert wakes it with `reorged`; waiting requests hold no connection.
-import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../../api/support.js";
+import { json, testApp, useApiFixture } from "../../api/support.js";
+import { createActivityView, insertChange } from "../../helpers/activity-view.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../../helpers/openapi-validate.js";
-import type { Database } from "../../../adapters/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
 import { ActivityWaker } from "../../../usecases/activity/waker.js";
 
@@ -18,35 +17,15 @@ const VAULT = "0xca5747a82dd5e18de7e5e47eb42e3d5465b06cb2";
 const VIEWS = "fake_views";
 const READS_APP = "long-poll-test-reads";
 
-let database: TestDatabase;
-let db: Kysely<Database>;
+const api = useApiFixture();
 let reads: Kysely<Projections>;
 let sql: postgres.Sql;
-let redis: Redis;
 let waker: ActivityWaker;
-const prefix = randomPrefix();
 let t: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 
-const hash = (n: number, branch: string) => `0x${branch.repeat(2)}${n.toString(16).padStart(62, "0")}`;
-
-async function change(block: number, logIndex: number, owner = OWNER, branch = "a") {
-  const position = BigInt(block) * 1_000_000n + BigInt(logIndex) * 10n;
-  await sql`insert into ${sql(VIEWS)}.activity ${sql({
-    owner: owner.toLowerCase(),
-    position: position.toString(),
-    kind: "vault.shares",
-    subject: VAULT,
-    contract: VAULT,
-    data: sql.json({ delta: "1000" }),
-    tx_hash: hash(block * 100 + logIndex, branch),
-    block_number: String(block),
-    block_hash: hash(block, branch),
-    log_index: logIndex,
-    timestamp: 1_700_000_000 + block * 2,
-  })}`;
-  return position.toString();
-}
+const change = (block: number, logIndex: number, owner = OWNER, branch = "a") =>
+  insertChange(sql, VIEWS, { block, logIndex, owner, branch, kind: "vault.shares", vault: VAULT, data: { delta: "1000" } });
 
 type Activity = { cursor: string; after: string; more: boolean; reorged: boolean; changes: { id: string; blockHash: string }[] };
 
@@ -67,21 +46,14 @@ const baseline = async (owner = OWNER) => (await get(owner, "")).data.cursor;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  await sql`create schema ${sql(VIEWS)}`;
-  await sql`create table ${sql(VIEWS)}.activity (
-    owner text not null, position numeric(78,0) not null, kind text not null, subject text not null, contract text not null,
-    data json not null, tx_hash text not null, block_number numeric(78,0) not null, block_hash text not null,
-    log_index integer not null, timestamp integer not null, primary key (owner, position))`;
+  sql = postgres(api.database.url, { max: 2, onnotice: () => {} });
+  await createActivityView(sql, VIEWS);
   await sql`create index on ${sql(VIEWS)}.activity (position)`;
-  const readsSql = postgres(database.url, { max: 3, onnotice: () => {}, connection: { application_name: READS_APP } });
+  const readsSql = postgres(api.database.url, { max: 3, onnotice: () => {}, connection: { application_name: READS_APP } });
   reads = createProjectionsDb({ sql: readsSql, viewsSchema: VIEWS });
   void createProjectionsPostgres; // the app's own pool maker; here a named pool, to count its connections
-  redis = await connectRedis();
   waker = new ActivityWaker({ reads, tickMs: 50, idleStopMs: 200 });
-  t = testApp({ db, redis, reads, activityWaker: waker, rateLimit: { keyPrefix: `${prefix}:rl` } });
+  t = testApp({ db: api.db, redis: api.redis, reads, activityWaker: waker, rateLimit: { keyPrefix: `${api.prefix}:rl` } });
   validator = responseValidator(await fetchOpenApi(t.app));
 });
 
@@ -91,9 +63,7 @@ beforeEach(async () => {
 
 afterAll(async () => {
   waker?.stop();
-  await deleteKeys(redis, prefix);
-  await Promise.allSettled([db?.destroy(), reads?.destroy(), sql?.end(), redis?.quit()]);
-  await database?.drop();
+  await Promise.allSettled([reads?.destroy(), sql?.end()]);
 });
 
 describe("long-poll activity", () => {
@@ -178,7 +148,7 @@ describe("long-poll activity", () => {
     for (const until = Date.now() + 8_000; waker.stats().waiters < 200 && Date.now() < until; ) await sleep(50);
     expect(waker.stats().waiters).toBe(200);
     const [row] = await sql<{ count: number }[]>`
-      select count(*)::int as count from pg_stat_activity where datname = ${database.name} and application_name = ${READS_APP}`;
+      select count(*)::int as count from pg_stat_activity where datname = ${api.database.name} and application_name = ${READS_APP}`;
     expect(row!.count).toBeLessThanOrEqual(3); // the reads pool's size, not one per request
     const target = owners[17]!;
     const changedAt = performance.now();

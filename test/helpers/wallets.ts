@@ -1,0 +1,58 @@
+// The devnet's wallets for tests on a running stack: the chain of devnet/chain.ts at the stack's RPC URL,
+// the test mnemonic's accounts, public and wallet clients, deployed tokens by symbol, balances and funding.
+import { createPublicClient, createWalletClient, erc20Abi, http, type Account, type Address, type PublicClient, type TransactionReceipt } from "viem";
+import { mnemonicToAccount, type HDAccount } from "viem/accounts";
+import { expect } from "vitest";
+import { testTokenAbi } from "../../abis/index.js";
+import type { Deployments } from "../../adapters/chain/deployments.js";
+import { devnetChain, TEST_MNEMONIC } from "../../devnet/chain.js";
+
+// Deriving a key costs ~20 ms, so each index is derived once.
+const accounts = new Map<number, HDAccount>();
+
+/** Account `index` of the test mnemonic (0-9 are funded test wallets; 10, the admin, may mint every TestToken). */
+export function testAccount(index: number): HDAccount {
+  let account = accounts.get(index);
+  if (!account) accounts.set(index, (account = mnemonicToAccount(TEST_MNEMONIC, { addressIndex: index })));
+  return account;
+}
+
+/** The devnet's chain (id 4663, from domain/chain.ts) with its RPC at `rpcUrl`. */
+export const devnetAt = (rpcUrl: string) => ({ ...devnetChain, rpcUrls: { default: { http: [rpcUrl] } } });
+
+/** A public client on the devnet at `rpcUrl`. */
+export const publicClientAt = (rpcUrl: string, options: { pollingInterval?: number } = {}): PublicClient =>
+  createPublicClient({ chain: devnetAt(rpcUrl), transport: http(rpcUrl), ...options });
+
+/** A wallet client of `account` on the devnet at `rpcUrl`. */
+export const walletAt = <A extends Account>(rpcUrl: string, account: A) => createWalletClient({ account, chain: devnetAt(rpcUrl), transport: http(rpcUrl) });
+
+/** The listed token of `symbol` (its address and decimals). */
+export const tokenIn = (d: Deployments, symbol: string) => d.tokens.find((t) => t.symbol === symbol)!;
+
+/** The address of the basket of `symbol`. */
+export const basketIn = (d: Deployments, symbol: string) => d.baskets.find((b) => b.symbol === symbol)!.address;
+
+/** `who`'s balance of the ERC-20 `token`. */
+export const balanceAt = (chain: PublicClient, token: Address, who: Address) =>
+  chain.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [who] });
+
+type Call = { address: Address; abi: any; functionName: string; args?: readonly unknown[]; value?: bigint };
+
+/** Sends one contract call from `account` and expects a successful receipt (the message names the call). */
+export async function writeAt(rpcUrl: string, chain: PublicClient, account: Account, call: Call): Promise<TransactionReceipt> {
+  const hash = await walletAt(rpcUrl, account).writeContract(call as never);
+  const receipt = await chain.waitForTransactionReceipt({ hash });
+  expect(receipt.status, `${call.functionName} on ${call.address}`).toBe("success");
+  return receipt;
+}
+
+/** The admin (wallet 10, which may mint every TestToken) mints `amount` of `token` to `to`. */
+export const mintAt = (rpcUrl: string, chain: PublicClient, token: Address, to: Address, amount: bigint) =>
+  writeAt(rpcUrl, chain, testAccount(10), { address: token, abi: testTokenAbi, functionName: "mint", args: [to, amount] });
+
+/** The admin sends `value` wei to `to` (gas for a wallet the devnet did not fund). */
+export async function sendEthAt(rpcUrl: string, chain: PublicClient, to: Address, value: bigint): Promise<void> {
+  const hash = await walletAt(rpcUrl, testAccount(10)).sendTransaction({ to, value });
+  expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
+}
