@@ -1,7 +1,7 @@
 // Projections of chain 4663, written only by the indexing functions in src/. Every row can be
 // rebuilt from the chain. Amounts are base units (bigint); prices are priceX18 (USDG per whole token,
 // 18 decimals); times are unix seconds.
-import { index, onchainTable, primaryKey, type PgColumnsBuilders } from "ponder";
+import { index, onchainTable, primaryKey, relations, type PgColumnsBuilders } from "ponder";
 
 // ---------------------------------------------------------------- tokens and markets
 
@@ -410,3 +410,47 @@ export const basketBalance = onchainTable(
   }),
   (table) => ({ pk: primaryKey({ columns: [table.basket, table.owner] }), ownerIdx: index().on(table.owner) }),
 );
+
+// ---------------------------------------------------------------- relations
+// Joins for GraphQL (a vault's positions, a ladder's parts...) and Drizzle's query API. They make no
+// foreign keys and change no table.
+
+export const tokenRelations = relations(token, ({ one, many }) => ({
+  market: one(market, { fields: [token.pool], references: [market.pool] }),
+  trades: many(poolSwap),
+}));
+export const marketRelations = relations(market, ({ one }) => ({ token: one(token, { fields: [market.token], references: [token.address] }) }));
+export const poolSwapRelations = relations(poolSwap, ({ one }) => ({ token: one(token, { fields: [poolSwap.token], references: [token.address] }) }));
+
+export const vaultRelations = relations(vault, ({ one, many }) => ({
+  token: one(token, { fields: [vault.token], references: [token.address] }),
+  positions: many(vaultPosition),
+  snapshots: many(vaultSnapshot),
+  deposits: many(depositRequest),
+  withdrawals: many(withdrawalRequest),
+}));
+export const vaultPositionRelations = relations(vaultPosition, ({ one }) => ({
+  vault: one(vault, { fields: [vaultPosition.vault], references: [vault.address] }),
+}));
+export const vaultSnapshotRelations = relations(vaultSnapshot, ({ one }) => ({
+  vault: one(vault, { fields: [vaultSnapshot.vault], references: [vault.address] }),
+}));
+export const depositRequestRelations = relations(depositRequest, ({ one }) => ({
+  vault: one(vault, { fields: [depositRequest.vault], references: [vault.address] }),
+}));
+export const withdrawalRequestRelations = relations(withdrawalRequest, ({ one }) => ({
+  vault: one(vault, { fields: [withdrawalRequest.vault], references: [vault.address] }),
+}));
+
+export const limitOrderRelations = relations(limitOrder, ({ one }) => ({ token: one(token, { fields: [limitOrder.token], references: [token.address] }) }));
+export const gridRelations = relations(grid, ({ one }) => ({ token: one(token, { fields: [grid.token], references: [token.address] }) }));
+export const ladderRelations = relations(ladder, ({ one, many }) => ({
+  token: one(token, { fields: [ladder.token], references: [token.address] }),
+  parts: many(ladderLeg),
+}));
+export const ladderLegRelations = relations(ladderLeg, ({ one }) => ({ ladder: one(ladder, { fields: [ladderLeg.ladderId], references: [ladder.id] }) }));
+
+export const basketRelations = relations(basket, ({ many }) => ({ balances: many(basketBalance) }));
+export const basketBalanceRelations = relations(basketBalance, ({ one }) => ({
+  basket: one(basket, { fields: [basketBalance.basket], references: [basket.address] }),
+}));
