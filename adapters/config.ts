@@ -17,78 +17,81 @@ const url = () => z.url({ error: "must be a URL" });
 const identifier = () => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: "must be a plain identifier (letters, digits, _)" });
 const onOff = () => z.enum(["on", "off"], { error: 'must be "on" or "off"' });
 
-const schema = z
-  .object({
-    DATABASE_URL: url().default("postgresql://postgres@127.0.0.1:5432/agent"),
-    REDIS_URL: url().default("redis://127.0.0.1:6379"),
-    /** The chain's JSON-RPC. Unset means the devnet (`npm run devnet`). */
-    RPC_URL: url().optional(),
-    DEVNET_HOST: z.string().min(1).default("127.0.0.1"),
-    DEVNET_PORT: port().default(8545),
-    /** The agent API's port. */
-    PORT: port().default(8080),
-    PONDER_PORT: port().default(42069),
-    /** Times the indexer lists the RPC URL for Ponder, which rate-limits each listed URL on its own (from
-     * 20 requests/s, growing 5% at a time). Default 8 on the devnet, which has no limit; 1 for RPC_URL. */
-    INDEXER_RPC_LANES: int(1, 64, "a number of lanes").optional(),
-    /** The public base URL of the API; defaults to http://127.0.0.1:PORT. */
-    BASE_URL: url().optional(),
-    /** Contract addresses; relative paths are resolved from the repository root. */
-    DEPLOYMENTS_FILE: z.string().min(1).default(".devnet/deployments.json"),
-    DATABASE_SCHEMA: identifier().default("ponder"),
-    VIEWS_SCHEMA: identifier().default("agent_views"),
-    API_SCHEMA: identifier().default("agent_api"),
-    REDIS_PREFIX: z
-      .string()
-      .regex(/^[A-Za-z0-9_.:-]+$/, { error: "must be letters, digits, _ . : -" })
-      .default("agent"),
-    LOG_LEVEL: z
-      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
-        error: "must be one of fatal, error, warn, info, debug, trace, silent",
-      })
-      .default("info"),
-    DEVNET_SIM_INTERVAL_MS: int(10, 3_600_000, "a number of milliseconds").default(2000),
-    /** Days of seeded devnet history (the service reads 90; tests may seed less to start faster). */
-    DEVNET_HISTORY_DAYS: int(1, 90, "a number of days from 1 to 90").default(90),
-    /** The API's listen address. */
-    HOST: z.string().min(1).default("127.0.0.1"),
-    /** Proxies in front of the API whose X-Forwarded-For hops are trusted for the client address. */
-    TRUST_PROXY_HOPS: int(0, 10, "a number of proxy hops").default(0),
-    /** Prometheus /metrics of the API, on a port of its own (never the public API port). */
-    METRICS_PORT: port().default(9464),
-    /** The metrics listener's address: loopback unless a scraper elsewhere needs it. */
-    METRICS_HOST: z.string().min(1).default("127.0.0.1"),
-    /** Set: the API port also serves /metrics, to `Authorization: Bearer <METRICS_TOKEN>` only (401 otherwise). Unset: 404 there. */
-    METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
-    /** The per-client limit of /v1 routes (and the sign page): requests per window, in Redis, shared by
-     * every API replica of the same REDIS_PREFIX. */
-    RATE_LIMIT_POINTS: int(1, 10_000_000, "a number of requests").default(120),
-    /** The window of RATE_LIMIT_POINTS, in seconds. */
-    RATE_LIMIT_WINDOW_SECONDS: int(1, 86_400, "a number of seconds").default(60),
-    AGENT_REPORT_CARDS_READS: z.enum(["public", "owner"], { error: 'must be "public" or "owner"' }).default("public"),
-    AGENT_REPORT_CARDS: onOff().default("on"),
-    AGENT_ACCOUNTS: onOff().default("on"),
-    /** The aggregator route budget that quotes and prepares share: aggregator calls per second (the
-     * `aggregator` queue's BullMQ limiter, in every worker). */
-    AGGREGATOR_BUDGET_PER_SECOND: int(1, 100_000, "a number of calls per second").default(20),
-    /** How long a quote or prepare waits for its turn in the aggregator budget before 429 BUSY. */
-    AGGREGATOR_WAIT_MS: int(100, 60_000, "a number of milliseconds").default(3000),
-    /** Answers of GET accounts/{owner} and GET activity kept in memory per API process, per route; 0 turns the cache off. */
-    READ_CACHE_ENTRIES: int(0, 10_000_000, "a number of entries").default(100_000),
-    /** Memory bound of each of those two caches, in MiB of answer bodies. */
-    READ_CACHE_MB: int(1, 65_536, "a number of MiB").default(256),
-    /** on: every answer from memory first waits for a heartbeat round trip through Postgres (exact against any
-     * commit visible before the request); off: no wait, answers may lag a commit by the notification's delivery. */
-    READ_CACHE_STRICT: onOff().default("on"),
-    /** How often the projection version tracker polls the views' checkpoint and sends its heartbeat. */
-    READ_CACHE_POLL_MS: int(20, 10_000, "a number of milliseconds").default(200),
-  })
-  .transform((c) => ({
-    ...c,
-    BASE_URL: (c.BASE_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, ""),
-    DEPLOYMENTS_FILE: resolve(repoRoot, c.DEPLOYMENTS_FILE),
-    INDEXER_RPC_LANES: c.INDEXER_RPC_LANES ?? (c.RPC_URL === undefined ? 8 : 1),
-  }));
+const settings = z.object({
+  DATABASE_URL: url().default("postgresql://postgres@127.0.0.1:5432/agent"),
+  REDIS_URL: url().default("redis://127.0.0.1:6379"),
+  /** The chain's JSON-RPC. Unset means the devnet (`npm run devnet`). */
+  RPC_URL: url().optional(),
+  DEVNET_HOST: z.string().min(1).default("127.0.0.1"),
+  DEVNET_PORT: port().default(8545),
+  /** The agent API's port. */
+  PORT: port().default(8080),
+  PONDER_PORT: port().default(42069),
+  /** Times the indexer lists the RPC URL for Ponder, which rate-limits each listed URL on its own (from
+   * 20 requests/s, growing 5% at a time). Default 8 on the devnet, which has no limit; 1 for RPC_URL. */
+  INDEXER_RPC_LANES: int(1, 64, "a number of lanes").optional(),
+  /** The public base URL of the API; defaults to http://127.0.0.1:PORT. */
+  BASE_URL: url().optional(),
+  /** Contract addresses; relative paths are resolved from the repository root. */
+  DEPLOYMENTS_FILE: z.string().min(1).default(".devnet/deployments.json"),
+  DATABASE_SCHEMA: identifier().default("ponder"),
+  VIEWS_SCHEMA: identifier().default("agent_views"),
+  API_SCHEMA: identifier().default("agent_api"),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]+$/, { error: "must be letters, digits, _ . : -" })
+    .default("agent"),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      error: "must be one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+  DEVNET_SIM_INTERVAL_MS: int(10, 3_600_000, "a number of milliseconds").default(2000),
+  /** Days of seeded devnet history (the service reads 90; tests may seed less to start faster). */
+  DEVNET_HISTORY_DAYS: int(1, 90, "a number of days from 1 to 90").default(90),
+  /** The API's listen address. */
+  HOST: z.string().min(1).default("127.0.0.1"),
+  /** Proxies in front of the API whose X-Forwarded-For hops are trusted for the client address. */
+  TRUST_PROXY_HOPS: int(0, 10, "a number of proxy hops").default(0),
+  /** Prometheus /metrics of the API, on a port of its own (never the public API port). */
+  METRICS_PORT: port().default(9464),
+  /** The metrics listener's address: loopback unless a scraper elsewhere needs it. */
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  /** Set: the API port also serves /metrics, to `Authorization: Bearer <METRICS_TOKEN>` only (401 otherwise). Unset: 404 there. */
+  METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+  /** The per-client limit of /v1 routes (and the sign page): requests per window, in Redis, shared by
+   * every API replica of the same REDIS_PREFIX. */
+  RATE_LIMIT_POINTS: int(1, 10_000_000, "a number of requests").default(120),
+  /** The window of RATE_LIMIT_POINTS, in seconds. */
+  RATE_LIMIT_WINDOW_SECONDS: int(1, 86_400, "a number of seconds").default(60),
+  AGENT_REPORT_CARDS_READS: z.enum(["public", "owner"], { error: 'must be "public" or "owner"' }).default("public"),
+  AGENT_REPORT_CARDS: onOff().default("on"),
+  AGENT_ACCOUNTS: onOff().default("on"),
+  /** The aggregator route budget that quotes and prepares share: aggregator calls per second (the
+   * `aggregator` queue's BullMQ limiter, in every worker). */
+  AGGREGATOR_BUDGET_PER_SECOND: int(1, 100_000, "a number of calls per second").default(20),
+  /** How long a quote or prepare waits for its turn in the aggregator budget before 429 BUSY. */
+  AGGREGATOR_WAIT_MS: int(100, 60_000, "a number of milliseconds").default(3000),
+  /** Answers of GET accounts/{owner} and GET activity kept in memory per API process, per route; 0 turns the cache off. */
+  READ_CACHE_ENTRIES: int(0, 10_000_000, "a number of entries").default(100_000),
+  /** Memory bound of each of those two caches, in MiB of answer bodies. */
+  READ_CACHE_MB: int(1, 65_536, "a number of MiB").default(256),
+  /** on: every answer from memory first waits for a heartbeat round trip through Postgres (exact against any
+   * commit visible before the request); off: no wait, answers may lag a commit by the notification's delivery. */
+  READ_CACHE_STRICT: onOff().default("on"),
+  /** How often the projection version tracker polls the views' checkpoint and sends its heartbeat. */
+  READ_CACHE_POLL_MS: int(20, 10_000, "a number of milliseconds").default(200),
+});
+
+/** Every setting's name, as the environment spells it (.env.example and the README list each one). */
+export const settingNames = Object.keys(settings.shape);
+
+const schema = settings.transform((c) => ({
+  ...c,
+  BASE_URL: (c.BASE_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, ""),
+  DEPLOYMENTS_FILE: resolve(repoRoot, c.DEPLOYMENTS_FILE),
+  INDEXER_RPC_LANES: c.INDEXER_RPC_LANES ?? (c.RPC_URL === undefined ? 8 : 1),
+}));
 
 export type Config = z.output<typeof schema>;
 

@@ -1,6 +1,7 @@
+import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, indexerRpc, loadConfig, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../../adapters/config.js";
+import { ConfigError, indexerRpc, loadConfig, redactUrl, repoRoot, rpcUrl, settingNames, usesDevnet } from "../../adapters/config.js";
 
 describe("loadConfig", () => {
   it("has defaults that work on a fresh machine", () => {
@@ -98,5 +99,21 @@ describe("redactUrl", () => {
   it("hides passwords and leaves other URLs alone", () => {
     expect(redactUrl("postgresql://app:s3cret@db:5432/agent")).toBe("postgresql://app:***@db:5432/agent");
     expect(redactUrl("postgresql://postgres@127.0.0.1:5432/agent")).toBe("postgresql://postgres@127.0.0.1:5432/agent");
+  });
+});
+
+describe("the settings' documents", () => {
+  const envExample = readFileSync(join(repoRoot, ".env.example"), "utf8");
+  const assigned = Object.fromEntries([...envExample.matchAll(/^([A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+
+  it(".env.example names every setting once, and its values are the defaults", () => {
+    expect(Object.keys(assigned).sort()).toEqual([...settingNames].sort());
+    expect([...envExample.matchAll(/^([A-Z0-9_]+)=/gm)]).toHaveLength(settingNames.length);
+    expect(loadConfig(assigned)).toEqual(loadConfig({}));
+  });
+
+  it("the README's configuration table names every setting", () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    expect(settingNames.filter((name) => !readme.includes(`| \`${name}\` |`))).toEqual([]);
   });
 });
