@@ -1,4 +1,18 @@
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * Vitest's order (failed first, then slowest), with the indexer's truth test last: it compares the
+ * projections with the chain after every other file has traded, deposited and withdrawn on the devnet,
+ * which is when derived figures would have drifted.
+ */
+class TruthTestLast extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const last = (f: TestSpecification) => f.moduleId.endsWith("/indexer-truth.test.ts");
+    return [...sorted.filter((f) => !last(f)), ...sorted.filter(last)];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -8,6 +22,7 @@ export default defineConfig({
     // Integration tests share machine services; run files one at a time.
     fileParallelism: false,
     reporters: ["default"],
+    sequence: { sequencer: TruthTestLast },
     // Vite writes its own BASE_URL ("/", its public path) into process.env, where it would clash
     // with ours (a URL). Empty counts as unset in adapters/config.ts, so the default applies.
     env: { BASE_URL: "" },
