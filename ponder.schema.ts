@@ -174,6 +174,11 @@ export const vault = onchainTable("vault", (t) => ({
   /** A pair vault's books (PairVault.usdgAssets, tokenAssets); 0 for stock-token vaults. */
   usdgAssets: t.bigint().notNull(),
   tokenAssets: t.bigint().notNull(),
+  /**
+   * The block whose end state the books were last read at (a burn or a settled deposit reads them), or
+   * 0 when an event's own figures set them since. A harvest in that same block is then already in them.
+   */
+  booksBlock: t.bigint().notNull(),
   totalSupply: t.bigint().notNull(),
   /** Deposits waiting in its queue (asset base units). */
   pendingAssets: t.bigint().notNull(),

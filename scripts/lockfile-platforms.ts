@@ -37,6 +37,7 @@ for (const name of missing) {
   }
   lock.packages[`node_modules/${name}`] = entry;
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+// npm orders entries with localeCompare("en"); any other order makes the next `npm install` rewrite the lock.
+lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => a.localeCompare(b, "en")));
 writeFileSync("package-lock.json", `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`added ${missing.length} optional platform packages to package-lock.json`);

@@ -35,6 +35,7 @@ async function ensureVault(context: Context, address: Address, timestamp: bigint
       totalAssets: 0n,
       usdgAssets: 0n,
       tokenAssets: 0n,
+      booksBlock: 0n,
       totalSupply: 0n,
       pendingAssets: 0n,
       harvestedGross: 0n,
@@ -45,20 +46,20 @@ async function ensureVault(context: Context, address: Address, timestamp: bigint
   return v.address;
 }
 
-type Books = { usdgAssets: bigint; tokenAssets: bigint };
+type Books = { usdgAssets: bigint; tokenAssets: bigint; booksBlock: bigint };
 
 /**
- * A pair vault's books as the chain holds them after the event's block. Read, not recomputed from the
- * events: a recomputation drifted a few units in a million from the chain after a day of exits (seen on
- * the e2e devnet, cause not found). Every handler that moves the books reads them, so the last one of a
- * block leaves the block's state whatever else the block did; Ponder caches these reads like any other.
+ * A pair vault's books as the chain holds them after the event's block. Read at burns and settled
+ * deposits, not recomputed from the events: a recomputation of exits drifted a few units in a million
+ * from the chain after a day (seen on the e2e devnet, cause not found). Harvests and rebalances carry
+ * exact figures and are not read (the hourly harvests were most of the backfill's eth_calls).
  */
 async function booksAt(context: Context, address: Address, blockNumber: bigint): Promise<Books> {
   const [usdgAssets, tokenAssets] = await Promise.all([
     context.client.readContract({ address, abi: mergedVaultAbi, functionName: "usdgAssets", blockNumber }),
     context.client.readContract({ address, abi: mergedVaultAbi, functionName: "tokenAssets", blockNumber }),
   ]);
-  return { usdgAssets, tokenAssets };
+  return { usdgAssets, tokenAssets, booksBlock: blockNumber };
 }
 
 /** A pair vault's new books, with totalAssets valued at its token's indexed price now (as the vault would). */
@@ -107,8 +108,19 @@ for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
       harvestedFees: row.harvestedFees + fee,
       updatedAt: timestamp,
     }));
-    // A pair vault books its income, after the fee, in USDG (PairVault.harvest).
-    if (family !== "StockVault") await setBooks(context, address, await booksAt(context, address, event.block.number), event.block.timestamp);
+    // A pair vault books its income, after the fee, in USDG (PairVault.harvest), unless a read of this
+    // block's end state already holds it.
+    if (family !== "StockVault") {
+      const row = (await context.db.find(vault, { address }))!;
+      if (row.booksBlock !== event.block.number) {
+        await setBooks(
+          context,
+          address,
+          { usdgAssets: row.usdgAssets + gross - fee, tokenAssets: row.tokenAssets, booksBlock: row.booksBlock },
+          event.block.timestamp,
+        );
+      }
+    }
     await context.db
       .insert(vaultSnapshot)
       .values({ vault: address, timestamp, totalAssets, totalSupply, gross, fee })
@@ -146,7 +158,8 @@ for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
 for (const family of ["MergedVault", "UpVault"] as const) {
   ponder.on(`${family}:Rebalanced`, async ({ event, context }) => {
     const address = await ensureVault(context, event.log.address, event.block.timestamp);
-    await setBooks(context, address, { usdgAssets: event.args.usdgAssets, tokenAssets: event.args.tokenAssets }, event.block.timestamp);
+    // The event's post-state: exact here, before whatever follows in the block.
+    await setBooks(context, address, { usdgAssets: event.args.usdgAssets, tokenAssets: event.args.tokenAssets, booksBlock: 0n }, event.block.timestamp);
   });
 }
 
