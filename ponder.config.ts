@@ -27,7 +27,11 @@ if (databaseKind !== "postgres" && databaseKind !== "pglite") {
 const database =
   databaseKind === "pglite"
     ? ({ kind: "pglite", directory: resolve(repoRoot, process.env.PGLITE_DIRECTORY || ".ponder/pglite") } as const)
-    : ({ kind: "postgres", connectionString: config.DATABASE_URL } as const);
+    : ({
+        kind: "postgres",
+        connectionString: config.DATABASE_URL,
+        ...(config.INDEXER_POOL_MAX === undefined ? {} : { poolConfig: { max: config.INDEXER_POOL_MAX } }),
+      } as const);
 
 export default createConfig({
   database,

@@ -27,11 +27,19 @@ const settings = z.object({
   /** The agent API's port. */
   PORT: port().default(8080),
   PONDER_PORT: port().default(42069),
+  /** The indexer's listen address (its health, metrics, GraphQL and SQL): loopback unless other hosts read it. */
+  PONDER_HOST: z.string().min(1).default("127.0.0.1"),
+  /** Connections of each pool of an API or worker process (the API schema's, and the projections'). */
+  DATABASE_POOL_MAX: int(1, 1000, "a number of connections").default(10),
+  /** The indexer's pool (Ponder's own; its default is 30). */
+  INDEXER_POOL_MAX: int(1, 1000, "a number of connections").optional(),
   /** Times the indexer lists the RPC URL for Ponder, which rate-limits each listed URL on its own (from
    * 20 requests/s, growing 5% at a time). Default 8 on the devnet, which has no limit; 1 for RPC_URL. */
   INDEXER_RPC_LANES: int(1, 64, "a number of lanes").optional(),
   /** The public base URL of the API; defaults to http://127.0.0.1:PORT. */
   BASE_URL: url().optional(),
+  /** `npm start` only: where an embedded Postgres keeps its data when it has to start one (relative: from the repository root). */
+  EMBEDDED_DIR: z.string().min(1).default(".embedded"),
   /** Contract addresses; relative paths are resolved from the repository root. */
   DEPLOYMENTS_FILE: z.string().min(1).default(".devnet/deployments.json"),
   DATABASE_SCHEMA: identifier().default("ponder"),
@@ -57,6 +65,11 @@ const settings = z.object({
   METRICS_PORT: port().default(9464),
   /** The metrics listener's address: loopback unless a scraper elsewhere needs it. */
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  /** A worker's health and metrics listener (/health, /metrics), on METRICS_HOST. */
+  WORKER_METRICS_PORT: port().default(9465),
+  /** Both set: the queue dashboard at /admin/queues on the API port, behind HTTP Basic with these. Unset: 404 there. */
+  QUEUE_DASHBOARD_USER: z.string().min(1).optional(),
+  QUEUE_DASHBOARD_PASSWORD: z.string().min(12, { error: "must be at least 12 characters" }).optional(),
   /** Set: the API port also serves /metrics, to `Authorization: Bearer <METRICS_TOKEN>` only (401 otherwise). Unset: 404 there. */
   METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   /** The per-client limit of /v1 routes (and the sign page): requests per window, in Redis, shared by
@@ -90,6 +103,7 @@ const schema = settings.transform((c) => ({
   ...c,
   BASE_URL: (c.BASE_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, ""),
   DEPLOYMENTS_FILE: resolve(repoRoot, c.DEPLOYMENTS_FILE),
+  EMBEDDED_DIR: resolve(repoRoot, c.EMBEDDED_DIR),
   INDEXER_RPC_LANES: c.INDEXER_RPC_LANES ?? (c.RPC_URL === undefined ? 8 : 1),
 }));
 

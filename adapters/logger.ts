@@ -51,3 +51,26 @@ export function createLogger(parameters: CreateLoggerParameters = {}): Logger {
 
 /** A logger that drops everything (tests). */
 export const silentLogger: Logger = createLogger({ level: "silent" });
+
+const PINO_LEVELS: Record<number, LogLevel> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
+
+/**
+ * One line of Ponder's `--log-format json` (pino's numbers: level 30, time in ms) in this logger's shape
+ * (level "info", ISO time, `base` fields), so every process's lines read alike. A line that is not JSON
+ * (a library printing on its own) becomes a line of `fallback` level holding it.
+ */
+export function normalizeForeignLine(line: string, base: Record<string, unknown>, fallback: LogLevel): { level: LogLevel; line: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    // not JSON
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    return { level: fallback, line: safeJson({ level: fallback, time: new Date().toISOString(), ...base, msg: line }) };
+  }
+  const { level, time, msg, ...rest } = parsed as Record<string, unknown>;
+  const name = typeof level === "number" ? (PINO_LEVELS[level] ?? fallback) : LOG_LEVELS.includes(level as LogLevel) ? (level as LogLevel) : fallback;
+  const iso = typeof time === "number" ? new Date(time).toISOString() : typeof time === "string" ? time : new Date().toISOString();
+  return { level: name, line: safeJson({ level: name, time: iso, ...base, ...rest, msg }) };
+}

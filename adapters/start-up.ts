@@ -6,12 +6,14 @@ import type { PublicClient } from "viem";
 import { config, redactUrl, rpcUrl, usesDevnet } from "./config.js";
 import type { Database } from "./db/api-schema.js";
 import { createDb, migrateToLatest } from "./db/connect.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "./db/projections.js";
 import { ensureDatabase } from "./db/ensure-database.js";
 import { genesisHash, IndexReadiness } from "./db/index-readiness.js";
 import { createLogger, type Logger } from "./logger.js";
 import { requireChain, requireServices } from "./services.js";
 
-export async function startService(service: string): Promise<{ logger: Logger; db: Kysely<Database> }> {
+/** The API's schema (migrated) and the projections' views, each a pool of DATABASE_POOL_MAX connections. */
+export async function startService(service: string): Promise<{ logger: Logger; db: Kysely<Database>; reads: Kysely<Projections> }> {
   await requireServices({ postgres: true, redis: true });
   // A wrong chain id exits; an RPC that does not answer yet does not stop the process: reads need no
   // chain, and only the jobs that need it fail until it answers.
@@ -21,7 +23,7 @@ export async function startService(service: string): Promise<{ logger: Logger; d
 
   // A fresh machine has no database yet; the processes may start in any order.
   await ensureDatabase(config.DATABASE_URL);
-  const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA });
+  const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA, max: config.DATABASE_POOL_MAX, applicationName: `agent-${service}` });
   try {
     await migrateToLatest(db, config.API_SCHEMA);
   } catch (error) {
@@ -30,7 +32,11 @@ export async function startService(service: string): Promise<{ logger: Logger; d
     console.error(`Postgres at ${redactUrl(config.DATABASE_URL)}: ${reason}`);
     process.exit(1);
   }
-  return { logger, db };
+  const reads = createProjectionsDb({
+    sql: createProjectionsPostgres({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX }),
+    viewsSchema: config.VIEWS_SCHEMA,
+  });
+  return { logger, db, reads };
 }
 
 /**

@@ -18,6 +18,7 @@ import { bearerOnly } from "./middleware/bearer-only.js";
 import { observeRequests } from "./middleware/observe.js";
 import { indexGate } from "./middleware/index-gate.js";
 import { PartitionedRouter } from "./router.js";
+import { QUEUE_DASHBOARD_PATH, queueDashboard } from "./queue-dashboard.js";
 import { healthRoutes } from "./routes/health.js";
 import { MCP_PATH, mcpRoutes } from "./routes/mcp.js";
 import { signPageRoutes } from "./routes/sign-page.js";
@@ -48,7 +49,7 @@ const ROUTER_PARTITIONS = ["/v1/strategy-finder/"] as const;
 
 export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new PartitionedRouter(ROUTER_PARTITIONS) });
-  const metrics = createHttpMetrics({ registry: deps.metricsRegistry, defaultMetrics: deps.defaultMetrics });
+  const metrics = createHttpMetrics({ registry: deps.metricsRegistry, defaultMetrics: deps.defaultMetrics, extra: deps.extraMetrics });
 
   app.use(requestId(64));
   app.use(observeRequests(deps.logger, metrics));
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.use("/v1/*", limit);
   app.use("/sign/*", limit);
   app.use(MCP_PATH, limit);
+  if (deps.queueDashboard) app.use(`${QUEUE_DASHBOARD_PATH}/*`, limit); // guessed passwords count too
   app.use("/v1/*", noNulInJson());
   // While the index is not ready, its reads answer 503 UNAVAILABLE with Retry-After (never a 500).
   if (deps.index) app.use("/v1/*", indexGate(deps.index));
@@ -69,6 +71,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
 
   // Metrics are served on their own port (api/main.ts); here only behind METRICS_TOKEN, if set.
   if (deps.metricsToken) app.get("/metrics", bearerOnly(deps.metricsToken), metrics.handler);
+  if (deps.queueDashboard) app.route(QUEUE_DASHBOARD_PATH, queueDashboard(deps.queueDashboard));
   app.route("/", healthRoutes(deps));
   app.route("/", signPageRoutes(deps));
   for (const group of options.agentRoutes ?? agentRouteGroups) app.route("/v1/agent", group(deps));

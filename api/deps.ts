@@ -1,4 +1,5 @@
 // What the app is built from. Tests pass their own database, Redis, clock and readiness check.
+import type { QueueDashboardOptions } from "./queue-dashboard.js";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
@@ -56,6 +57,10 @@ export type AppDeps = {
   readCache?: ReadCache;
   /** METRICS_TOKEN: also serve /metrics on the API port to `Authorization: Bearer <token>` (absent: 404 there; main.ts serves METRICS_PORT). */
   metricsToken?: string;
+  /** More exposition text served after the registry's on /metrics (the queues' bullmq_job_count). */
+  extraMetrics?: () => Promise<string>;
+  /** The queue dashboard at /admin/queues (absent: 404 there). */
+  queueDashboard?: QueueDashboardOptions;
   /** Also export the process's default metrics (CPU, memory, event loop); main.ts turns it on. */
   defaultMetrics?: boolean;
 };

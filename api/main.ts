@@ -7,16 +7,16 @@ import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
 import { createReadCache } from "../usecases/read-cache.js";
 import { ProjectionVersion } from "../adapters/db/projection-version.js";
-import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
 import { createJobClient } from "../adapters/queue/request-reply.js";
 import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
 import { createApp } from "./app.js";
 import { answerParserErrors } from "./middleware/client-error.js";
 import { readCacheCounter } from "./middleware/metrics.js";
-import { ponderReady } from "./indexer-ready.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { startService, watchIndex } from "../adapters/start-up.js";
+import { queueMetrics } from "../adapters/queue/metrics.js";
+import { QUEUE_NAMES } from "../usecases/queues.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const HOST = config.HOST;
@@ -27,7 +27,7 @@ function exitWith(line: string): never {
   process.exit(1);
 }
 
-const { logger, db } = await startService("api");
+const { logger, db, reads } = await startService("api");
 
 const redis = createRedis({ url: config.REDIS_URL, logger });
 try {
@@ -36,7 +36,6 @@ try {
   exitWith(`Redis is unreachable at ${redactUrl(config.REDIS_URL)} (${(error as Error).message}) — start it, or set REDIS_URL`);
 }
 
-const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: config.DATABASE_URL }), viewsSchema: config.VIEWS_SCHEMA });
 const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 
 // Prepare routes run their pipeline in the workers (`npm run worker`) of the same Redis prefix.
@@ -58,13 +57,20 @@ const readCache = projectionVersion
     })
   : undefined;
 
+// BullMQ's own counts of every queue, served with the API's metrics, and the dashboard over the same queues.
+const queues = queueMetrics({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull`, queues: QUEUE_NAMES });
+const dashboard =
+  config.QUEUE_DASHBOARD_USER && config.QUEUE_DASHBOARD_PASSWORD
+    ? { queues: queues.queues, user: config.QUEUE_DASHBOARD_USER, password: config.QUEUE_DASHBOARD_PASSWORD }
+    : undefined;
+const metricsText = async () => (await metricsRegistry.metrics()) + (await queues.text());
+
 // Reads of the index answer 503 until it is ready (views made, backfill done, on the devnet: of the running chain).
 const chainClient = createChainClient(rpcUrl(config));
 const index = watchIndex(chainClient, logger, "api");
 // The first look before listening (an index already ready is served at once), but at most 3 s: an RPC
 // that does not answer must not hold the API's start.
 await Promise.race([index.start(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
-const ponderCaughtUp = ponderReady(`http://127.0.0.1:${config.PONDER_PORT}/ready`);
 
 const app = createApp({
   db,
@@ -75,8 +81,9 @@ const app = createApp({
   jobs,
   logger,
   now: () => new Date(),
-  // /ready: the index readable (as the /v1 gate sees it) and Ponder's own /ready once.
-  indexerReady: async () => index.ready() && (await ponderCaughtUp()),
+  // /ready: the index readable, as the /v1 gate sees it. Known from Postgres (the views and Ponder's
+  // is_ready in them), so an API on any host needs no address of the indexer.
+  indexerReady: () => index.ready(),
   index,
   baseUrl: config.BASE_URL,
   reportCards: { enabled: config.AGENT_REPORT_CARDS === "on", reads: config.AGENT_REPORT_CARDS_READS },
@@ -89,13 +96,15 @@ const app = createApp({
   defaultMetrics: true,
   metricsRegistry,
   metricsToken: config.METRICS_TOKEN,
+  extraMetrics: queues.text,
+  queueDashboard: dashboard,
   readCache,
 });
 
 // /metrics on a port of its own (METRICS_HOST:METRICS_PORT, loopback by default), never on the public one.
 const metricsServer = createServer((req, res) => {
   if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") return void res.writeHead(404).end();
-  metricsRegistry.metrics().then(
+  metricsText().then(
     (text) => res.writeHead(200, { "Content-Type": metricsRegistry.contentType }).end(text),
     () => res.writeHead(500).end(),
   );
@@ -130,7 +139,7 @@ async function shutdown(signal: string): Promise<void> {
   force.unref();
   metricsServer.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close(), projectionVersion?.close(), index.close()]);
+  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close(), projectionVersion?.close(), index.close(), queues.close()]);
   logger.info({}, "stopped");
   process.exit(0);
 }

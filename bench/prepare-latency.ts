@@ -15,7 +15,6 @@ import { serve, type ServerType } from "@hono/node-server";
 import { createPublicClient, createWalletClient, formatUnits, http, type Address, type Hex } from "viem";
 import { marketRegistryAbi, mergedVaultAbi, testTokenAbi, upDepositQueueAbi } from "../abis/index.js";
 import { createApp } from "../api/app.js";
-import { ponderReady } from "../api/indexer-ready.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { accountAddress, devnetChain } from "../devnet/chain.js";
 import { createChainClient } from "../adapters/chain/client.js";
@@ -128,7 +127,7 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
       jobs,
       logger,
       now: () => new Date(),
-      indexerReady: ponderReady(`${indexer.ponderUrl}/ready`),
+      indexerReady: () => true, // waitReady above: the indexer is ready before the API starts
       baseUrl,
       rateLimit: { keyPrefix: `${redisPrefix}:rl:api`, points: 1_000_000, duration: 60 },
     });

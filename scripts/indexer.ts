@@ -2,28 +2,32 @@
 // when missing, then runs `ponder start` with the configured schema and views schema, so that a reindex
 // into a new schema can be switched to with no downtime (see README).
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { join, resolve } from "node:path";
 import { config, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
 import { resetIndexForNewDevnet, resetPgliteForNewDevnet } from "../adapters/db/devnet-reset.js";
 import { ensureDatabase } from "../adapters/db/ensure-database.js";
 import { requireChain, requireServices } from "../adapters/services.js";
+import { createLogger, normalizeForeignLine } from "../adapters/logger.js";
+
+const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "indexer" } });
 
 // A wrong chain id exits here, in one line; an RPC that does not answer is left to Ponder (or to the
 // devnet check below), as before.
 const chainUnread = await requireChain(rpcUrl(config));
-if (chainUnread) console.warn(`[indexer] ${chainUnread}; starting anyway`);
+if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
 
 // DATABASE_KIND=pglite (read by ponder.config.ts) keeps the index in PGLITE_DIRECTORY: no Postgres needed.
 if (process.env.DATABASE_KIND === "pglite") {
   const directory = resolve(repoRoot, process.env.PGLITE_DIRECTORY || ".ponder/pglite");
   if (usesDevnet(config) && (await resetPgliteForNewDevnet({ directory, rpcUrl: rpcUrl(config) }))) {
-    console.log(`[indexer] a new devnet: cleared the PGlite index of the previous one (${directory})`);
+    logger.info({ directory }, "a new devnet: cleared the PGlite index of the previous one");
   }
 } else {
   await requireServices({ postgres: true, redis: false });
   await ensureDatabase(config.DATABASE_URL);
   if (usesDevnet(config) && (await resetIndexForNewDevnet({ databaseUrl: config.DATABASE_URL, rpcUrl: rpcUrl(config), schema: config.DATABASE_SCHEMA }))) {
-    console.log(`[indexer] a new devnet: dropped the index of the previous one (schema ${config.DATABASE_SCHEMA} and ponder_sync)`);
+    logger.info({ schema: config.DATABASE_SCHEMA }, "a new devnet: dropped the index of the previous one (its schema and ponder_sync)");
   }
 }
 
@@ -39,10 +43,30 @@ const args = [
   "--port",
   String(config.PONDER_PORT),
   "--hostname",
-  "127.0.0.1",
+  config.PONDER_HOST,
+  // JSON lines like every other process of the service, at its level (Ponder knows no fatal or silent).
+  "--log-format",
+  "json",
+  "--log-level",
+  ({ fatal: "error", silent: "error" } as Record<string, string>)[config.LOG_LEVEL] ?? config.LOG_LEVEL,
 ];
 // Ponder takes PORT over --port: PORT is the API's (npm start passes one environment to all), never Ponder's.
 const { PORT: _apiPort, ...environment } = process.env;
-const child = spawn(process.execPath, [ponderBin, ...args], { cwd: repoRoot, stdio: "inherit", env: { ...environment, DATABASE_URL: config.DATABASE_URL } });
+// Ponder's JSON lines in the service's shape; pg's deprecation notice inside Ponder is not ours to act on.
+const child = spawn(process.execPath, ["--disable-warning=DeprecationWarning", ponderBin, ...args], {
+  cwd: repoRoot,
+  stdio: ["ignore", "pipe", "pipe"],
+  env: { ...environment, DATABASE_URL: config.DATABASE_URL },
+});
+for (const [input, fallback] of [
+  [child.stdout, "info"],
+  [child.stderr, "warn"],
+] as const) {
+  createInterface({ input, crlfDelay: Infinity }).on("line", (text) => {
+    if (!text.trim()) return;
+    const { level, line } = normalizeForeignLine(text, { service: "indexer" }, fallback);
+    (level === "warn" || level === "error" || level === "fatal" ? process.stderr : process.stdout).write(`${line}\n`);
+  });
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -5,7 +5,7 @@
 // only: logs go to stderr.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createApp } from "../api/app.js";
-import { ponderReady } from "../api/indexer-ready.js";
+import { watchIndex } from "../adapters/start-up.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
@@ -30,7 +30,7 @@ const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "mcp" },
 if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
 
 await ensureDatabase(config.DATABASE_URL);
-const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA, max: 4, applicationName: "agent-mcp" });
+const db = createDb({ url: config.DATABASE_URL, schema: config.API_SCHEMA, max: Math.min(4, config.DATABASE_POOL_MAX), applicationName: "agent-mcp" });
 try {
   await migrateToLatest(db, config.API_SCHEMA);
 } catch (error) {
@@ -42,19 +42,27 @@ try {
 } catch (error) {
   exitWith(`Redis is unreachable at ${redactUrl(config.REDIS_URL)} (${(error as Error).message}) — start it, or set REDIS_URL`);
 }
-const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: config.DATABASE_URL, max: 4 }), viewsSchema: config.VIEWS_SCHEMA });
+const reads = createProjectionsDb({
+  sql: createProjectionsPostgres({ url: config.DATABASE_URL, max: Math.min(4, config.DATABASE_POOL_MAX) }),
+  viewsSchema: config.VIEWS_SCHEMA,
+});
 const jobs = createJobClient({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull` });
+const client = createChainClient(rpcUrl(config));
+// Readiness from Postgres, as the API's: the indexer may run on another host.
+const index = watchIndex(client, logger, "mcp");
+await Promise.race([index.start(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
 
 const app = createApp({
   db,
   reads,
   deployments: loadDeployments(config.DEPLOYMENTS_FILE),
-  client: createChainClient(rpcUrl(config)),
+  client,
   redis,
   jobs,
   logger,
   now: () => new Date(),
-  indexerReady: ponderReady(`http://127.0.0.1:${config.PONDER_PORT}/ready`),
+  indexerReady: () => index.ready(),
+  index,
   baseUrl: config.BASE_URL,
   reportCards: { enabled: config.AGENT_REPORT_CARDS === "on", reads: config.AGENT_REPORT_CARDS_READS },
   rateLimit: { keyPrefix: `${config.REDIS_PREFIX}:rl:mcp` },
@@ -67,7 +75,7 @@ async function shutdown(): Promise<void> {
   if (closing) return;
   closing = true;
   await server.close().catch(() => {});
-  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close()]);
+  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close(), index.close()]);
   process.exit(0);
 }
 transport.onclose = () => void shutdown();

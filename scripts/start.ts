@@ -10,6 +10,8 @@ import { config, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from
 import { CHAIN_ID } from "../domain/chain.js";
 import { probeTcp, readChainId, requireChain, requireServices } from "../adapters/services.js";
 import { API_NODE_FLAGS } from "../api/node-flags.js";
+import { embeddedDefaults, type Embedded } from "../adapters/embedded-services.js";
+import { MCP_PATH, OPENAPI_PATH, REFERENCE_PATH, ROOT_LLMS_PATH, SKILL_PATH } from "../contract/discovery/links.js";
 
 type Name = "devnet" | "indexer" | "api" | "worker";
 
@@ -33,6 +35,7 @@ const say = (line: string) => console.log(`${label("start")} ${line}`);
 
 const children = new Map<Name, ChildProcess>();
 let stopping = false;
+let embedded: Embedded | undefined;
 
 /** Runs `node --import tsx <file>` (the API with its flags) with its output prefixed by its name. Its death stops everything. */
 function spawnChild(name: Name, file: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
@@ -86,6 +89,7 @@ async function stop(code: number): Promise<void> {
     say(`${name} did not stop in ${STOP_GRACE_MS / 1000} s; killing it`);
     signalChild(child, "SIGKILL");
   }
+  await embedded?.stop();
   process.exit(code);
 }
 
@@ -116,16 +120,37 @@ function printWallets(url: string): void {
   for (const account of ready.accounts) say(`  #${account.index} ${account.address}`);
 }
 
-/** Any HTTP answer on the API's port means it is up. */
-async function announceApi(): Promise<void> {
+/** Where this machine reaches a server that listens on `host` (a wildcard address: on the loopback). */
+const reach = (host: string, port: number) =>
+  `http://${["0.0.0.0", "::", "[::]"].includes(host) ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host}:${port}`;
+
+async function answers200(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2000) })).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** Once the indexer has its backfill, the API can read it and the worker runs: where everything is, once. */
+async function announceReady(): Promise<void> {
+  const api = reach(config.HOST, config.PORT);
+  const checks = [
+    `${reach(config.PONDER_HOST, config.PONDER_PORT)}/ready`,
+    `${api}/ready`,
+    ...(children.has("worker") ? [`${reach(config.METRICS_HOST, config.WORKER_METRICS_PORT)}/health`] : []),
+  ];
   while (!stopping && children.has("api")) {
-    try {
-      await fetch(`http://127.0.0.1:${config.PORT}/`, { signal: AbortSignal.timeout(2000) });
-      say(`API up: ${config.BASE_URL}`);
+    if ((await Promise.all(checks.map(answers200))).every(Boolean)) {
+      const base = config.BASE_URL;
+      say(`ready: the API at ${base}`);
+      say(`  docs     ${base}${SKILL_PATH} (agents), ${base}${OPENAPI_PATH}, ${base}${REFERENCE_PATH}, ${base}${ROOT_LLMS_PATH}`);
+      say(`  MCP      ${base}${MCP_PATH} (Streamable HTTP; stdio: npm run mcp)`);
+      say(`  GraphQL  ${reach(config.PONDER_HOST, config.PONDER_PORT)}/graphql (SQL at /sql; docs/analysts.md)`);
+      if (config.QUEUE_DASHBOARD_USER && config.QUEUE_DASHBOARD_PASSWORD) say(`  queues   ${base}/admin/queues`);
       return;
-    } catch {
-      await sleep(500);
     }
+    await sleep(500);
   }
 }
 
@@ -133,6 +158,14 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void stop(0));
   process.on("SIGTERM", () => void stop(0));
   process.on("exit", () => children.forEach((child) => signalChild(child, "SIGKILL")));
+  // Postgres and Redis left to their defaults and not running: an embedded Postgres, the machine's redis-server.
+  try {
+    embedded = await embeddedDefaults(process.env, { say, dataDir: join(config.EMBEDDED_DIR, "postgres") });
+  } catch (error) {
+    say((error as Error).message);
+    process.exit(1);
+  }
+  Object.assign(process.env, embedded.env); // every child's environment
   await requireServices({ postgres: true, redis: true });
 
   if (usesDevnet(config)) {
@@ -164,7 +197,7 @@ async function main(): Promise<void> {
     say("nothing to run");
     process.exit(1);
   }
-  if (children.has("api")) void announceApi();
+  if (children.has("api")) void announceReady();
 }
 
 await main();

@@ -7,7 +7,6 @@ import { Redis } from "ioredis";
 import { config, rpcUrl } from "../adapters/config.js";
 import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
-import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
 import { PREPARE_QUEUE } from "../usecases/prepare/job.js";
 import { directAggregator } from "../adapters/chain/aggregator-direct.js";
 import { createJobClient } from "../adapters/queue/request-reply.js";
@@ -20,14 +19,16 @@ import { chainFees, runScansNow, scheduleScans } from "../usecases/backtest-runs
 import { genesisHash } from "../adapters/db/index-readiness.js";
 import { backtestProcessor } from "./processors/backtest.js";
 import { scanProcessor } from "./processors/scan.js";
-import { GRADING_QUEUE, gradingProcessor, scheduleGrading } from "./processors/grading.js";
-import { PURGE_QUEUE, purgeProcessor, schedulePurge } from "./processors/purge.js";
+import { gradingProcessor, scheduleGrading } from "./processors/grading.js";
+import { purgeProcessor, schedulePurge } from "./processors/purge.js";
+import { GRADING_QUEUE, PURGE_QUEUE, QUEUE_NAMES } from "../usecases/queues.js";
+import { queueMetrics } from "../adapters/queue/metrics.js";
+import { startWorkerMetrics } from "./metrics.js";
 import { startService, watchIndex } from "../adapters/start-up.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
-const { logger, db } = await startService("worker");
-const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: config.DATABASE_URL }), viewsSchema: config.VIEWS_SCHEMA });
+const { logger, db, reads } = await startService("worker");
 const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 const client = createChainClient(rpcUrl(config));
 
@@ -131,6 +132,17 @@ purgeWorker.on("error", (error) => logger.warn({ err: error.message }, "purge wo
 const purgeQueue = new Queue(PURGE_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
 await schedulePurge(purgeQueue).catch((error) => logger.warn({ err: (error as Error).message }, "purge schedule"));
 
+// Health and metrics of this worker, with every queue's counts.
+const queues = queueMetrics({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull`, queues: QUEUE_NAMES });
+const metricsServer = startWorkerMetrics({
+  workers: [worker, aggregatorWorker, backtestWorker, scanWorker, gradingWorker, purgeWorker],
+  queueText: queues.text,
+  redisReady: () => connection.status === "ready",
+  host: config.METRICS_HOST,
+  port: config.WORKER_METRICS_PORT,
+  logger,
+});
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -141,12 +153,14 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }, SHUTDOWN_GRACE_MS);
   force.unref();
+  metricsServer.close();
   await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close(), gradingWorker.close(), purgeWorker.close()]);
   await index.close();
   await scanQueue.close();
   await gradingQueue.close();
   await purgeQueue.close();
   await aggregatorJobs.close();
+  await queues.close();
   await Promise.allSettled([db.destroy(), reads.destroy(), connection.quit()]);
   logger.info({}, "stopped");
   process.exit(0);

@@ -18,6 +18,7 @@ import { assertSchemaName } from "./api-schema.js";
 import { createPostgres } from "./connect.js";
 
 export const DEFAULT_READINESS_POLL_MS = 500;
+const UNCHECKED: ReadinessState = { ready: false, waiting: "the index has not been checked yet" };
 /** How often the chain's genesis is read again while nothing else changed. */
 const GENESIS_REFRESH_MS = 10_000;
 
@@ -49,7 +50,7 @@ export class IndexReadiness {
   readonly #genesis?: () => Promise<string>;
   readonly #devnet: boolean;
   readonly #logger?: Logger;
-  #state: ReadinessState = { ready: false, waiting: "the index has not been checked yet" };
+  #state: ReadinessState = UNCHECKED;
   /** The meta row said is_ready since the views last appeared. */
   #latched = false;
   #chain: string | undefined;
@@ -179,6 +180,9 @@ export class IndexReadiness {
   #set(next: ReadinessState): void {
     const last = this.#state;
     this.#state = next;
+    // The first look, not ready: an expected state (a fresh start, a backfill), said once at info.
+    if (last === UNCHECKED && !next.ready)
+      this.#logger?.info({ waiting: next.waiting }, "waiting for the index: reads answer 503 UNAVAILABLE until it is ready");
     if (next.ready === last.ready && next.generation === last.generation && next.chain === last.chain) return;
     if (next.ready !== last.ready) {
       if (next.ready) this.#logger?.info({ generation: next.generation, chain: next.chain }, "index ready: reads served");

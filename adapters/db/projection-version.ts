@@ -199,6 +199,8 @@ export class ProjectionVersion implements VersionSource {
   /** Barriers sent and not heard yet, by id (ascending: Map keeps insertion order). */
   readonly #barriersInFlight = new Map<number, { waiters: ((ok: boolean) => void)[]; timer: NodeJS.Timeout }>();
   #barrierSeq = 0;
+  /** When the first successful poll since the last heartbeat heard completed (its heartbeat is due). */
+  #firstUnheardPollAt: number | undefined;
   readonly #stats = { notifications: 0, heartbeats: 0, polls: 0, pollErrors: 0, bumpsAll: 0, listens: 0 };
 
   constructor(options: ProjectionVersionOptions) {
@@ -397,10 +399,16 @@ export class ProjectionVersion implements VersionSource {
     listener.listen(this.#heartbeatChannel, (payload) => this.#onHeartbeat(payload), onListen).catch(fail);
   }
 
-  /** A listener that hears nothing while polls succeed is dead (postgres.js gives up a failed re-listen): start over. */
+  /**
+   * A listener that hears nothing while polls succeed is dead (postgres.js gives up a failed re-listen):
+   * start over. Failing polls send no heartbeat (it is rolled back with them: views not made yet during
+   * a backfill, Postgres down), so they say nothing of the listener.
+   */
   #restartListenerIfDead(): void {
     const now = performance.now();
-    if (now - this.#lastHeartbeatAt <= 2 * this.#staleMs || now - this.#listenStartedAt <= 2 * this.#staleMs) return;
+    const unheardSince = this.#firstUnheardPollAt;
+    if (unheardSince === undefined || now - unheardSince <= 2 * this.#staleMs || now - this.#listenStartedAt <= 2 * this.#staleMs) return;
+    this.#firstUnheardPollAt = undefined;
     const old = this.#listener;
     this.#listener = undefined;
     void old?.end({ timeout: 0 }).catch(() => {});
@@ -520,6 +528,7 @@ export class ProjectionVersion implements VersionSource {
           || '/' || coalesce((select string_agg(t.oid::text, ',' order by t.oid) from pg_trigger t
             join pg_class c on c.oid = t.tgrelid where c.relname = '_ponder_checkpoint'), '') as structure`);
       this.#stats.polls++;
+      this.#firstUnheardPollAt ??= performance.now();
       const entry = this.#pending.get(k) ?? {};
       entry.fingerprint = { checkpoint: row?.checkpoint ?? "", structure: row?.structure ?? "" };
       this.#pending.set(k, entry);
@@ -551,6 +560,7 @@ export class ProjectionVersion implements VersionSource {
       }
     }
     this.#lastHeartbeatAt = performance.now();
+    this.#firstUnheardPollAt = undefined;
     this.#checkUsable();
   }
 }

@@ -44,7 +44,7 @@ export function readCacheCounter(registry: Registry): Counter<"route" | "result"
   });
 }
 
-export function createHttpMetrics(options: { registry?: Registry; defaultMetrics?: boolean } = {}): HttpMetrics {
+export function createHttpMetrics(options: { registry?: Registry; defaultMetrics?: boolean; extra?: () => Promise<string> } = {}): HttpMetrics {
   const registry = options.registry ?? new Registry();
   if (options.defaultMetrics && !registry.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics({ register: registry });
   const requests = counter(registry);
@@ -73,7 +73,7 @@ export function createHttpMetrics(options: { registry?: Registry; defaultMetrics
 
   const handler: Handler = async (c) => {
     const text = await registry.metrics();
-    return c.body(text, 200, { "Content-Type": registry.contentType });
+    return c.body(options.extra ? text + (await options.extra()) : text, 200, { "Content-Type": registry.contentType });
   };
 
   return { registry, record, handler };

@@ -9,6 +9,8 @@ const SECRET_SEGMENTS: [RegExp, string][] = [
   [/\/sign\/[^/]+/g, "/sign/:id"],
 ];
 
+const PROBES = new Set(["/ready", "/health"]);
+
 /** The request path without its query and with secret segments replaced. */
 export function redactPath(path: string): string {
   const query = path.indexOf("?");
@@ -29,6 +31,7 @@ export function logRequest(logger: Logger, c: Context, route: string, status: nu
     status,
     ms: Math.round(ms * 10) / 10,
   };
-  if (status >= 500) logger.warn(fields, "request");
+  // A probe's 503 (/ready while the index backfills) is an expected state, not a fault.
+  if (status >= 500 && !(status === 503 && PROBES.has(route))) logger.warn(fields, "request");
   else logger.info(fields, "request");
 }

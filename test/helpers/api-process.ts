@@ -79,16 +79,23 @@ export async function startApi(
   return proc;
 }
 
-/** `npm run worker`; resolves once it logs "worker ready". */
+export type WorkerProcess = ServiceProcess & {
+  /** GET these for its health and Prometheus metrics (WORKER_METRICS_PORT). */ healthUrl: string;
+  metricsUrl: string;
+};
+
+/** `npm run worker`, its health and metrics on a free port; resolves once it logs "worker ready". */
 export async function startWorker(
   stack: Stack,
   deployment: Deployment,
   options: { name?: string; env?: Record<string, string>; log?: string[] } = {},
-): Promise<ServiceProcess> {
+): Promise<WorkerProcess> {
   const log = options.log ?? [];
   const name = options.name ?? "worker";
-  const child = spawnTs("workers/main.ts", serviceEnv(stack, deployment, options.env), name, log);
-  const proc = service(child, log);
+  const env: Record<string, string> = { WORKER_METRICS_PORT: String(await freePort()), ...options.env };
+  const child = spawnTs("workers/main.ts", serviceEnv(stack, deployment, env), name, log);
+  const at = `http://${env.METRICS_HOST ?? "127.0.0.1"}:${env.WORKER_METRICS_PORT}`;
+  const proc = { ...service(child, log), healthUrl: `${at}/health`, metricsUrl: `${at}/metrics` };
   try {
     await waitFor(
       name,

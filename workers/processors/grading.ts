@@ -4,7 +4,6 @@ import type { Job, Queue } from "bullmq";
 import type { Logger } from "../../adapters/logger.js";
 import { runGrading, type GradingContext, type GradingSummary } from "../../usecases/report-card/run-grading.js";
 
-export const GRADING_QUEUE = "grading";
 export const GRADING_EVERY_MS = 60_000;
 
 export function gradingProcessor(ctx: GradingContext & { logger: Logger }) {
@@ -17,9 +16,5 @@ export function gradingProcessor(ctx: GradingContext & { logger: Logger }) {
 
 /** Idempotent: every worker process may call it at start. */
 export async function scheduleGrading(queue: Queue, everyMs = GRADING_EVERY_MS): Promise<void> {
-  await queue.upsertJobScheduler(
-    "grading",
-    { every: everyMs, immediately: true },
-    { name: "grade", data: {}, opts: { removeOnComplete: 20, removeOnFail: 50 } },
-  );
+  await queue.upsertJobScheduler("grading", { every: everyMs }, { name: "grade", data: {}, opts: { removeOnComplete: 20, removeOnFail: 50 } });
 }

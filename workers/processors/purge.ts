@@ -9,7 +9,6 @@ import type { Database } from "../../adapters/db/api-schema.js";
 import { sweepExpiredCursors } from "../../usecases/activity/cursors.js";
 import type { Logger } from "../../adapters/logger.js";
 
-export const PURGE_QUEUE = "purge";
 export const PURGE_EVERY_MS = 10 * 60_000;
 
 const DAY_MS = 86_400_000;
@@ -113,5 +112,5 @@ export function purgeProcessor(ctx: PurgeContext & { logger: Logger }) {
 
 /** Idempotent: every worker process may call it at start. */
 export async function schedulePurge(queue: Queue, everyMs = PURGE_EVERY_MS): Promise<void> {
-  await queue.upsertJobScheduler("purge", { every: everyMs, immediately: true }, { name: "purge", data: {}, opts: { removeOnComplete: 20, removeOnFail: 50 } });
+  await queue.upsertJobScheduler("purge", { every: everyMs }, { name: "purge", data: {}, opts: { removeOnComplete: 20, removeOnFail: 50 } });
 }

@@ -6,9 +6,17 @@ import { runGridScan, runLadderScan, scanKinds, type ScanContext, type ScanKind 
 import { strategyFinderBoard } from "./strategy-finder.js";
 
 export function scanProcessor(ctx: ScanContext) {
+  let saidWaiting = false;
   return async (job: Job): Promise<unknown> => {
     const kind = job.name as ScanKind;
     if (!scanKinds.includes(kind)) throw new Error(`unknown scan ${job.name}`);
+    // Before the index is ready (a fresh start's backfill) there is nothing to scan, and no fault: every
+    // scan runs again the moment it becomes ready (workers/main.ts).
+    if (ctx.indexReady && !ctx.indexReady()) {
+      if (!saidWaiting) ctx.logger.info({ scan: kind }, "scans wait for the index; they run once it is ready");
+      saidWaiting = true;
+      return { skipped: "the index is not ready" };
+    }
     const started = Date.now();
     try {
       const summary =
