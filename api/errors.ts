@@ -29,6 +29,9 @@ function fromHttpException(error: HTTPException): ApiError {
   // Hono's 400 is "Malformed JSON in request body"; say it in our words.
   if (code === "INVALID_REQUEST")
     return new ApiError(code, "body: must be valid JSON", { field: "body", issues: [{ field: "body", message: "must be valid JSON" }] });
+  // A challenge (the queue dashboard's HTTP Basic) stays on the answer: without it a browser never asks.
+  const challenge = error.getResponse().headers.get("WWW-Authenticate");
+  if (code === "SESSION_REQUIRED" && challenge) return new ApiError(code, "Credentials required", undefined, { headers: { "WWW-Authenticate": challenge } });
   if (code) return new ApiError(code);
   // Any other client error of a Hono middleware is still the request's fault, never a 500.
   return status >= 400 && status < 500 ? new ApiError("INVALID_REQUEST") : new ApiError("INTERNAL");

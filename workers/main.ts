@@ -111,7 +111,7 @@ index.onChange((state) => {
 void index.start();
 
 // The report card: match filings to mined calls and grade them, every minute, one pass at a time.
-const gradingWorker = new Worker(GRADING_QUEUE, gradingProcessor({ db, reads, now: () => new Date(), logger }), {
+const gradingWorker = new Worker(GRADING_QUEUE, gradingProcessor({ db, reads, now: () => new Date(), logger, indexReady: () => index.ready() }), {
   connection,
   prefix: `${config.REDIS_PREFIX}:bull`,
   concurrency: 1,

@@ -32,6 +32,7 @@ describe("queue dashboard", () => {
       for (const headers of [{}, basic(USER, "wrong"), basic("someone", PASSWORD), { authorization: "Bearer x" }]) {
         const res = await app.request(path, { headers });
         expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
+        expect(res.headers.get("www-authenticate")).toBe('Basic realm="queues"'); // a browser asks for them
         expect(await res.text()).not.toContain("bull");
       }
     }

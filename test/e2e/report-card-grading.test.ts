@@ -13,6 +13,7 @@ import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
+import type { GradingSummary } from "../../usecases/report-card/run-grading.js";
 import { gradingProcessor } from "../../workers/processors/grading.js";
 import { randomPrefix, type testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
@@ -146,7 +147,7 @@ async function card(owner: Address, view: "public" | "private"): Promise<Card> {
 }
 
 const agent = (c: Card, name: string) => c.agents.find((a) => a.name === name)!;
-const grade = () => gradingProcessor({ db, reads, now: t.clock.now, logger: t.deps.logger })({} as never);
+const grade = async () => (await gradingProcessor({ db, reads, now: t.clock.now, logger: t.deps.logger })({} as never)) as GradingSummary;
 
 const HITS = 22;
 const MISSES = 10;

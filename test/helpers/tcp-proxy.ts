@@ -21,7 +21,8 @@ export type TcpProxy = {
   bytesIn(): number;
 };
 
-export async function startTcpProxy(targetHost: string, targetPort: number, port?: number): Promise<TcpProxy> {
+/** A proxy to targetHost:targetPort on listenHost (a loopback address of its own: another "host") and a free port. */
+export async function startTcpProxy(targetHost: string, targetPort: number, port?: number, listenHost = "127.0.0.1"): Promise<TcpProxy> {
   const listenPort = port ?? (await freePort());
   const sockets = new Set<Socket>();
   let server: Server | undefined;
@@ -29,7 +30,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number, port
   let bytesIn = 0;
   const proxy: TcpProxy = {
     port: listenPort,
-    address: `127.0.0.1:${listenPort}`,
+    address: `${listenHost}:${listenPort}`,
     delayMs: 0,
     cut,
     restore: listen,
@@ -67,7 +68,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number, port
     return new Promise((resolve, reject) => {
       const s = createServer(pipe);
       s.once("error", reject);
-      s.listen(listenPort, "127.0.0.1", () => {
+      s.listen(listenPort, listenHost, () => {
         server = s;
         resolve();
       });

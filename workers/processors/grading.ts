@@ -6,8 +6,10 @@ import { runGrading, type GradingContext, type GradingSummary } from "../../usec
 
 export const GRADING_EVERY_MS = 60_000;
 
-export function gradingProcessor(ctx: GradingContext & { logger: Logger }) {
-  return async (_job: Job): Promise<GradingSummary> => {
+/** `indexReady` false (a fresh start's backfill): the pass is skipped, not failed; the next minute's runs. */
+export function gradingProcessor(ctx: GradingContext & { logger: Logger; indexReady?: () => boolean }) {
+  return async (_job: Job): Promise<GradingSummary | { skipped: string }> => {
+    if (ctx.indexReady && !ctx.indexReady()) return { skipped: "the index is not ready" };
     const summary = await runGrading(ctx);
     if (summary.matched + summary.graded > 0) ctx.logger.info({ ...summary }, "report card graded");
     return summary;
