@@ -18,7 +18,6 @@
 //
 // A factory: createApp puts one on /v1/*, /mcp and /sign/*; a route can add a stricter one of its
 // own, e.g. `rateLimit({redis, name: "basket-plan", points: 6, duration: 60, ...})`.
-import { createHash } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { Redis } from "ioredis";
@@ -26,6 +25,7 @@ import type { ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "../../domain/errors.js";
+import { hashToken } from "../../usecases/sessions.js";
 import type { Logger } from "../../adapters/logger.js";
 
 export type RateLimitOptions = {
@@ -85,7 +85,7 @@ export function sessionKey(c: Context): string | undefined {
   const header = c.req.header("authorization");
   if (!header) return undefined;
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-  return token ? `session:${createHash("sha256").update(token).digest("base64url").slice(0, 22)}` : undefined;
+  return token ? `session:${hashToken(token)}` : undefined;
 }
 
 /** Adds a list item to a response header (a stricter route limiter adds its policy beside the app's). */
