@@ -246,8 +246,10 @@ async function removeStalePid(dataDir: string): Promise<number | undefined> {
 /** Starts redis-server at the address, nothing persisted, and resolves its stop once it answers PING (up to 10 s). */
 async function startRedis(bin: string, address: Address, failed: string): Promise<() => Promise<void>> {
   const args = ["--port", String(address.port), "--bind", address.host, "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"];
-  // Not detached: a terminal's Ctrl-C or hang-up reaches it too. Its output is kept for the failure line only.
-  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group: a terminal's Ctrl-C reaches only the supervisor, which stops Redis after the
+  // processes that use it (a Redis gone first held a worker's shutdown until it was killed). Its output
+  // is kept for the failure line only.
+  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
   const log = tail([]);
   child.stdout.on("data", log.keep);
   child.stderr.on("data", log.keep);
