@@ -18,7 +18,7 @@ import { bearerOnly } from "./middleware/bearer-only.js";
 import { observeRequests } from "./middleware/observe.js";
 import { indexGate } from "./middleware/index-gate.js";
 import { PartitionedRouter } from "./router.js";
-import { QUEUE_DASHBOARD_PATH, queueDashboard } from "./queue-dashboard.js";
+import { queueDashboard } from "./queue-dashboard.js";
 import { healthRoutes } from "./routes/health.js";
 import { MCP_PATH, mcpRoutes } from "./routes/mcp.js";
 import { signPageRoutes } from "./routes/sign-page.js";
@@ -26,7 +26,7 @@ import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
 import { discoveryRoutes, rootDiscoveryRoutes, servedDocuments } from "./routes/discovery.js";
 import type { OpenApiDocument } from "../contract/discovery/catalog.js";
 import { completeDocument } from "../contract/openapi.js";
-import { OPENAPI_PATH } from "../contract/discovery/links.js";
+import { OPENAPI_PATH, QUEUE_DASHBOARD_PATH } from "../contract/discovery/links.js";
 import { validationHook } from "./validation.js";
 import { CHAIN_ID } from "../domain/chain.js";
 

@@ -8,8 +8,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import type { Queue } from "bullmq";
 import { Hono } from "hono";
 import { basicAuth } from "hono/basic-auth";
-
-export const QUEUE_DASHBOARD_PATH = "/admin/queues";
+import { QUEUE_DASHBOARD_PATH } from "../contract/discovery/links.js";
 
 export type QueueDashboardOptions = { queues: readonly Queue[]; user: string; password: string };
 

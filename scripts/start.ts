@@ -11,7 +11,7 @@ import { CHAIN_ID } from "../domain/chain.js";
 import { probeTcp, readChainId, requireChain, requireServices } from "../adapters/services.js";
 import { API_NODE_FLAGS } from "../api/node-flags.js";
 import { embeddedDefaults, type Embedded } from "../adapters/embedded-services.js";
-import { MCP_PATH, OPENAPI_PATH, REFERENCE_PATH, ROOT_LLMS_PATH, SKILL_PATH } from "../contract/discovery/links.js";
+import { MCP_PATH, OPENAPI_PATH, QUEUE_DASHBOARD_PATH, REFERENCE_PATH, ROOT_LLMS_PATH, SKILL_PATH } from "../contract/discovery/links.js";
 
 type Name = "devnet" | "indexer" | "api" | "worker";
 
@@ -147,7 +147,7 @@ async function announceReady(): Promise<void> {
       say(`  docs     ${base}${SKILL_PATH} (agents), ${base}${OPENAPI_PATH}, ${base}${REFERENCE_PATH}, ${base}${ROOT_LLMS_PATH}`);
       say(`  MCP      ${base}${MCP_PATH} (Streamable HTTP; stdio: npm run mcp)`);
       say(`  GraphQL  ${reach(config.PONDER_HOST, config.PONDER_PORT)}/graphql (SQL at /sql; docs/analysts.md)`);
-      if (config.QUEUE_DASHBOARD_USER && config.QUEUE_DASHBOARD_PASSWORD) say(`  queues   ${base}/admin/queues`);
+      if (config.QUEUE_DASHBOARD_USER && config.QUEUE_DASHBOARD_PASSWORD) say(`  queues   ${base}${QUEUE_DASHBOARD_PATH}`);
       return;
     }
     await sleep(500);

@@ -10,6 +10,8 @@ export const REFERENCE_PATH = "/v1/agent/reference";
 export const ROOT_LLMS_PATH = "/llms.txt";
 /** The MCP server over Streamable HTTP (api/routes/mcp.ts). */
 export const MCP_PATH = "/mcp";
+/** The operators' queue dashboard (api/queue-dashboard.ts), when its credentials are set. */
+export const QUEUE_DASHBOARD_PATH = "/admin/queues";
 
 /**
  * An `mcpServers` block (the configuration file of Claude Desktop, the MCP Inspector and most MCP

@@ -10,7 +10,6 @@ import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -22,6 +21,7 @@ import { createDatabase } from "../helpers/indexer.js";
 import { freePort, spawnTs, stopProcess, waitFor } from "../helpers/stack.js";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.js";
 import { testAccount } from "../helpers/wallets.js";
+import { ARTIFACTS, CHROMIUM_LAUNCH } from "../helpers/chromium.js";
 
 const stack = inject("stack");
 const HOSTS = {
@@ -36,7 +36,6 @@ const HOSTS = {
 };
 const USER = "operator";
 const PASSWORD = "multi-host-dashboard-secret";
-const ARTIFACTS = fileURLToPath(new URL("../.artifacts/", import.meta.url));
 const LOOPBACK_ONE = /127\.0\.0\.1(?!\d)/;
 
 const deployment = newDeployment();
@@ -187,17 +186,7 @@ describe("the indexer, two APIs and two workers on their own addresses", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     const userDataDir = mkdtempSync(join(tmpdir(), "queues-chromium-"));
     const browser = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: "/usr/bin/chromium",
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      ...CHROMIUM_LAUNCH,
       viewport: { width: 1280, height: 900 },
       httpCredentials: { username: USER, password: PASSWORD },
     });

@@ -10,7 +10,6 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import type { Kysely } from "kysely";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
@@ -25,12 +24,11 @@ import { openStackApp, type StackApp } from "../helpers/stack-app.js";
 import { testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 import { until as waitUntil } from "../helpers/http.js";
 import { freePort } from "../helpers/stack.js";
+import { ARTIFACTS, CHROMIUM_LAUNCH } from "../helpers/chromium.js";
 
 const stack = inject("stack");
 const account = testAccount(0);
 const owner = account.address;
-const CHROMIUM = "/usr/bin/chromium";
-const ARTIFACTS = fileURLToPath(new URL("../.artifacts/", import.meta.url));
 
 let opened: StackApp;
 let reads: Kysely<Projections>;
@@ -52,17 +50,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   userDataDir = mkdtempSync(join(tmpdir(), "sign-page-chromium-"));
   browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    ...CHROMIUM_LAUNCH,
     viewport: { width: 1100, height: 900 },
   });
 });
