@@ -4,6 +4,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { type Agent, get } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import postgres from "postgres";
@@ -385,4 +386,26 @@ export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise
   } finally {
     redis.disconnect();
   }
+}
+
+/** GET over the pool: status and body. */
+export function httpGet(agent: Agent, url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { agent, headers, timeout: 60_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer in 60 s")));
+    req.on("error", reject);
+  });
+}
+
+/** The resident set of a process, in MiB, from /proc (Linux). */
+export function rssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"));
+  return Number(line!.split(/\s+/)[1]) / 1024;
 }

@@ -10,8 +10,7 @@
 // `npx tsx bench/load.ts --soak` (SOAK_MINUTES default 10): the same mix for that long, the API's RSS
 // sampled every 30 s; it passes when the RSS at the end is within 15% of the RSS after a warm-up of
 // SOAK_WARMUP_S (default 180 s: the read caches fill and V8 sizes its heap to the load meanwhile).
-import { readFileSync } from "node:fs";
-import { Agent, get } from "node:http";
+import { Agent } from "node:http";
 import { Redis } from "ioredis";
 import postgres from "postgres";
 import { createPublicClient, createWalletClient, http, parseUnits, type Address } from "viem";
@@ -21,7 +20,7 @@ import { devnetChain, TEST_MNEMONIC } from "../devnet/chain.js";
 import type { Deployments } from "../adapters/chain/deployments.js";
 import { dropDeployment, newDeployment, startApi } from "../test/helpers/api-process.js";
 import { readJson, startStack } from "../test/helpers/stack.js";
-import { cpuSeconds, isMain, log, percentile, printMachine, printResult, saveResult, type BenchResult, type Figure } from "./lib.js";
+import { cpuSeconds, httpGet, isMain, log, percentile, printMachine, printResult, rssMiB, saveResult, type BenchResult, type Figure } from "./lib.js";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const WRITERS = Array.from({ length: 10 }, (_, i) => i); // funded test wallets of the devnet
@@ -32,30 +31,8 @@ const SOAK_WARMUP_S = Number(process.env.SOAK_WARMUP_S ?? 180);
 /** The agents share a keep-alive pool over loopback (thousands of fresh connections a second overflow the listen backlog). */
 const SOCKETS = Number(process.env.LOAD_SOCKETS ?? 256);
 
-/** GET over the pool: status and body. */
-function httpGet(agent: Agent, url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = get(url, { agent, headers, timeout: 60_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer in 60 s")));
-    req.on("error", reject);
-  });
-}
-
 type Change = { id: string; txHash: string };
 type Activity = { cursor: string; after: string; changes: Change[]; more: boolean; reorged: boolean };
-
-/** The resident set of a process, in MiB, from /proc (Linux). */
-function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8")
-    .split("\n")
-    .find((l) => l.startsWith("VmRSS:"));
-  return Number(line!.split(/\s+/)[1]) / 1024;
-}
 
 export type LoadOptions = { agents?: number; seconds?: number; soak?: boolean };
 

@@ -93,7 +93,7 @@ function medianDrive(runs: Drive[]): Drive {
 }
 
 /** The cached API's read-cache answers of `route` so far, by result (from its /metrics). */
-async function cacheCounts(metricsUrl: string, route: string): Promise<{ hit: number; miss: number; bypass: number }> {
+export async function cacheCounts(metricsUrl: string, route: string): Promise<{ hit: number; miss: number; bypass: number }> {
   const text = await (await fetch(metricsUrl)).text();
   const count = (result: string) => Number(new RegExp(`^api_read_cache_total\\{route="${route}",result="${result}"\\} (\\d+)`, "m").exec(text)?.[1] ?? 0);
   return { hit: count("hit"), miss: count("miss"), bypass: count("bypass") };
@@ -442,7 +442,12 @@ const addressArray = (list: string[]) => {
  * baskets. Ponder's live-mode triggers (reorg log, live queries) are skipped for this session: the
  * rows are not chain data, and no reorg may revert them.
  */
-export async function loadSyntheticRows(sql: postgres.Sql, schema: string, d: Deployments, { activityRows, owners }: { activityRows: number; owners: number }) {
+export async function loadSyntheticRows(
+  sql: postgres.Sql,
+  schema: string,
+  d: Deployments,
+  { activityRows, owners, firstOwner = 0 }: { activityRows: number; owners: number; firstOwner?: number },
+) {
   const t0 = performance.now();
   const s = `"${schema}"`;
   const now = Math.floor(Date.now() / 1000);
@@ -465,11 +470,15 @@ export async function loadSyntheticRows(sql: postgres.Sql, schema: string, d: De
 
   await sql.unsafe(`set session_replication_role = replica`);
   await sql.unsafe(`set maintenance_work_mem = '256MB'`);
+  // Owners n = firstOwner .. owners - 1 (a later call on the same session adds owners to the earlier ones).
+  const n0 = firstOwner;
+  const added = owners - n0;
+  await sql.unsafe(`create temp table if not exists bench_owner (n int primary key, owner text not null)`);
   await sql.unsafe(`
-    create temp table bench_owner as
+    insert into bench_owner
     select n, '0x' || substr(md5('bench-owner-' || n), 1, 32) || lpad(to_hex(n), 8, '0') as owner
-    from generate_series(0, ${owners - 1}) n`);
-  await sql.unsafe(`create unique index on bench_owner (n)`);
+    from generate_series(${n0}, ${owners - 1}) n`);
+  await sql.unsafe(`create temp view new_owner as select * from bench_owner where n >= ${n0}`);
 
   // Activity: 10 changes per block, owner i % owners, so an owner's changes spread over the history.
   await sql.unsafe(`
@@ -486,7 +495,7 @@ export async function loadSyntheticRows(sql: postgres.Sql, schema: string, d: De
            i % 10,
            ${now - span} + (i::bigint * ${span} / ${activityRows})::int
     from generate_series(0, ${activityRows - 1}) i
-    join bench_owner o on o.n = i % ${owners}`);
+    join bench_owner o on o.n = ${n0} + i % ${added}`);
 
   // Positions: 1-3 vaults per owner, half of them a queued deposit, a third a queued withdrawal, 2 limit
   // orders each (one open, one closed recently or long ago), a quarter a grid, a fifth a ladder with 3
@@ -494,7 +503,7 @@ export async function loadSyntheticRows(sql: postgres.Sql, schema: string, d: De
   await sql.unsafe(`
     insert into ${s}.vault_position (vault, owner, shares, updated_at)
     select (${addressArray(vaults.map((v) => v.address))})[1 + (n + k) % ${vaults.length}], owner, 1000000000000 + (n * 7919 + k) % 1000000000000000, ${now} - n % 86400
-    from bench_owner cross join generate_series(0, 2) k where k <= n % 3`);
+    from new_owner cross join generate_series(0, 2) k where k <= n % 3`);
   const qv = (pairs: string[][]) => addressArray(pairs.map((p) => p[0]!));
   const qq = (pairs: string[][]) => addressArray(pairs.map((p) => p[1]!));
   await sql.unsafe(`
@@ -502,13 +511,13 @@ export async function loadSyntheticRows(sql: postgres.Sql, schema: string, d: De
     select (${qq(depositQueues)})[1 + n % ${depositQueues.length}], 1000000000 + n, (${qv(depositQueues)})[1 + n % ${depositQueues.length}], owner, owner,
            100000000 + n, 99000000000000 + n, case when n % 4 = 0 then 'pending' else 'settled' end, case when n % 4 = 0 then null else 100000000000000 + n end,
            ${now} - 3600 - n % 86400, ${now} - n % 86400
-    from bench_owner where n % 2 = 0`);
+    from new_owner where n % 2 = 0`);
   await sql.unsafe(`
     insert into ${s}.withdrawal_request (queue, id, vault, owner, receiver, shares, min_assets_out, state, assets, requested_at, updated_at)
     select (${qq(withdrawalQueues)})[1 + n % ${withdrawalQueues.length}], 1000000000 + n, (${qv(withdrawalQueues)})[1 + n % ${withdrawalQueues.length}], owner, owner,
            50000000000000 + n, 49000000 + n, case when n % 2 = 0 then 'pending' else 'completed' end, case when n % 2 = 0 then null else 50000000 + n end,
            ${now} - 7200 - n % 86400, ${now} - n % 86400
-    from bench_owner where n % 3 = 0`);
+    from new_owner where n % 3 = 0`);
   await sql.unsafe(`
     insert into ${s}.limit_order (id, owner, token, sell_token, market, amount_in, price_x_18, filled_in, filled_out, commission, remaining, owed0, owed1, claimed0, claimed1, state, close_reason, created_at, updated_at)
     select 1000000000 + n * 3 + k, owner, (${addressArray(tokens)})[1 + (n + k) % ${tokens.length}], k = 1, false, 600000000, 1500000000000000000000 + n,
@@ -516,26 +525,27 @@ export async function loadSyntheticRows(sql: postgres.Sql, schema: string, d: De
            case when k = 0 then 600000000 else 0 end, 0, 0, case when k = 0 then 0 else 400000000000000000 end, 0,
            case when k = 0 then 'open' else 'closed' end, case when k = 0 then null else 'filled' end,
            ${now} - 86400 * (1 + k * 5) - n % 3600, ${now} - 86400 * (k * k * 5) - n % 3600
-    from bench_owner cross join generate_series(0, 2) k`);
+    from new_owner cross join generate_series(0, 2) k`);
   await sql.unsafe(`
     insert into ${s}.grid (id, owner, token, buy_price_x_18, sell_price_x_18, amount_usdg, repeat, state, usdg, tokens, holds_token, cost_usdg, trades, round_trips, fees, collected, created_at, updated_at)
     select 1000000000 + n, owner, (${addressArray(tokens)})[1 + n % ${tokens.length}], 1400000000000000000000, 1600000000000000000000, 20000000, true, 'open',
            20000000, 0, false, 0, n % 7, n % 3, 1000 * (n % 7), 0, ${now} - 86400 * 3, ${now} - n % 86400
-    from bench_owner where n % 4 = 1`);
+    from new_owner where n % 4 = 1`);
   await sql.unsafe(`
     insert into ${s}.ladder (id, owner, token, legs, sell_first, repeat, one_way, total, state, repeat_mask, trades, fees, collected_token, collected_usdg, created_at, updated_at)
     select 1000000000 + n, owner, (${addressArray(tokens)})[1 + n % ${tokens.length}], 3, false, true, false, 60000000, 'open', 3, n % 5, 100 * (n % 5), 0, 0,
            ${now} - 86400 * 2, ${now} - n % 86400
-    from bench_owner where n % 5 = 2`);
+    from new_owner where n % 5 = 2`);
   await sql.unsafe(`
     insert into ${s}.ladder_leg (ladder_id, leg, buy_price_x_18, sell_price_x_18, amount, usdg, tokens, holds_token, trades, finished)
     select 1000000000 + n, leg, 1500000000000000000000 - leg * 10000000000000000000, 1600000000000000000000 - leg * 10000000000000000000, 20000000, 20000000, 0, false, 0, false
-    from bench_owner cross join generate_series(0, 2) leg where n % 5 = 2`);
+    from new_owner cross join generate_series(0, 2) leg where n % 5 = 2`);
   if (baskets.length)
     await sql.unsafe(`
       insert into ${s}.basket_balance (basket, owner, balance, updated_at)
       select (${addressArray(baskets)})[1 + n % ${baskets.length}], owner, 1000000000000000000 + n, ${now} - n % 86400
-      from bench_owner where n % 3 = 1`);
+      from new_owner where n % 3 = 1`);
+  await sql.unsafe(`drop view new_owner`);
   await sql.unsafe(`analyze`);
 
   const { rows, distinct } = (
@@ -567,7 +577,7 @@ export async function addChanges(sql: postgres.Sql, schema: string, owners: stri
 
 // ------------------------------------------------------------------------------------------ helpers
 
-function sample<T>(list: T[], n: number): T[] {
+export function sample<T>(list: T[], n: number): T[] {
   const copy = [...list];
   for (let i = 0; i < n && i < copy.length; i++) {
     const j = i + Math.floor(Math.random() * (copy.length - i));

@@ -1,0 +1,315 @@
+// Changing answers (issue 23): agents poll their activity feed once a second while their answers keep
+// changing. A still devnet (1 day of history) and its indexer; the API as `npm run api` (1 or more
+// replicas of one deployment); `agents` agents, each on an owner of its own and its own client
+// (X-Forwarded-For, TRUST_PROXY_HOPS=1). Once every agent holds a baseline, a writer makes one block a
+// second: one transaction (Multicall3) that moves 1 wei of a vault's shares from a test wallet to
+// `changeShare` of the owners (in turn, so every owner changes every 1/changeShare blocks). Each
+// transfer is one activity change of its receiver.
+//
+// It prints polls/s, poll p50/p99, the read cache's hit rate, Postgres transactions per second (each
+// read is one) and its CPU per block, block-to-visible latency (the writer's receipt of a block to the
+// answer that first shows a change of it) at p50 and p99, and how many of the changes sent were
+// delivered exactly once and in order: it must be all of them.
+//
+// With several APIs, `routing` says how agents are spread: "owner" (an agent always reaches the same
+// replica, as a load balancer hashing on the owner would) or "random" (every poll to any replica).
+// Beside the measured figures it prints the capacity model's prediction (bench/README.md "Capacity").
+//
+// `npx tsx bench/changing-answers.ts` (CHANGING_AGENTS 2000, CHANGING_SECONDS 60, CHANGING_SHARE 0.1,
+// CHANGING_APIS 1, CHANGING_ROUTING owner).
+import { readdirSync, readFileSync } from "node:fs";
+import { Agent } from "node:http";
+import { Redis } from "ioredis";
+import postgres from "postgres";
+import { createPublicClient, createWalletClient, encodeFunctionData, http, type Address, type Hex } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { multicall3Abi, testTokenAbi } from "../abis/index.js";
+import { devnetChain, multicall3Address, TEST_MNEMONIC } from "../devnet/chain.js";
+import { dropDeployment, newDeployment, startApi, type ApiProcess } from "../test/helpers/api-process.js";
+import { startStack } from "../test/helpers/stack.js";
+import { cacheCounts } from "./read-speed.js";
+import { cpuSeconds, httpGet, isMain, log, percentile, printMachine, printResult, rssMiB, saveResult, type BenchResult, type Figure } from "./lib.js";
+
+const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
+const BLOCK_MS = 1000;
+const SOCKETS = 256;
+/** Test wallets that may hold vault shares after the devnet's seeding. */
+const WALLETS = Array.from({ length: 10 }, (_, i) => i);
+
+export type Routing = "owner" | "random";
+export type ChangingOptions = { agents?: number; seconds?: number; changeShare?: number; apis?: number; routing?: Routing };
+
+type Change = { id: string; txHash: string };
+type Activity = { cursor: string; after: string; changes: Change[]; more: boolean; reorged: boolean };
+/** CPU seconds of every Postgres server process (backends come and go: an estimate from below). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") total += cpuSeconds(Number(pid)) ?? 0;
+    } catch {
+      /* gone */
+    }
+  }
+  return total;
+}
+
+/**
+ * The capacity model (bench/README.md): a poll's cache hit rate when each answer stays the same for
+ * `pollsPerAnswer` polls of one agent. The first poll after a change misses (new rows), and so does the
+ * first poll with the new cursor at each replica it reaches: one replica under "owner" routing, and
+ * under "random" routing the expected number of distinct replicas among the answer's other polls.
+ */
+export function predictedHitRate(pollsPerAnswer: number, apis: number, routing: Routing): number {
+  const rest = Math.max(0, pollsPerAnswer - 1);
+  const replicas = routing === "owner" || apis === 1 ? Math.min(1, rest) : apis * (1 - (1 - 1 / apis) ** rest);
+  return Math.max(0, 1 - (1 + replicas) / pollsPerAnswer);
+}
+
+export async function benchChangingAnswers({
+  agents = 2000,
+  seconds = 60,
+  changeShare = 0.1,
+  apis = 1,
+  routing = "owner",
+}: ChangingOptions = {}): Promise<BenchResult> {
+  const name = apis === 1 ? "changing-answers" : `changing-answers-${apis}-apis-${routing}`;
+  log(`${name}: a still devnet, its indexer, ${apis} API process(es); ${agents} agents for ${seconds} s, ${changeShare * 100}% of owners changing per block`);
+  const stack = await startStack({ historyDays: 1, simIntervalMs: 3_600_000 });
+  const deployment = newDeployment();
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  const sql = postgres(stack.databaseUrl, { max: 2, onnotice: () => {} });
+  const stop = new AbortController();
+  const pool = new Agent({ keepAlive: true, maxSockets: SOCKETS });
+  const replicas: ApiProcess[] = [];
+  try {
+    for (let i = 0; i < apis; i++) replicas.push(await startApi(stack, deployment, { name: `api${i}`, env: { TRUST_PROXY_HOPS: "1", LOG_LEVEL: "warn" } }));
+
+    // The writer: a test wallet holding a vault's shares, which lets Multicall3 move them.
+    const wallets = WALLETS.map((i) => mnemonicToAccount(TEST_MNEMONIC, { addressIndex: i }));
+    const holding = (
+      await sql<{ owner: string; vault: string; shares: string }[]>`
+        select p.owner, p.vault, p.shares::text as shares from ${sql(stack.schema)}.vault_position p
+        where p.owner in ${sql(wallets.map((w) => w.address.toLowerCase()))} and p.shares > 1000000000
+        order by p.shares desc limit 1`
+    )[0];
+    if (!holding) throw new Error("no test wallet holds vault shares after seeding");
+    const chain = { ...devnetChain, rpcUrls: { default: { http: [stack.rpcUrl] } } };
+    const client = createPublicClient({ chain, transport: http(stack.rpcUrl), pollingInterval: 10 });
+    const account = wallets.find((w) => w.address.toLowerCase() === holding.owner)!;
+    const wallet = createWalletClient({ chain, transport: http(stack.rpcUrl), account });
+    const vault = holding.vault as Address;
+    const approval = await wallet.writeContract({ address: vault, abi: testTokenAbi, functionName: "approve", args: [multicall3Address, 2n ** 255n] });
+    await client.waitForTransactionReceipt({ hash: approval, pollingInterval: 10 });
+
+    const owners = Array.from({ length: agents }, (_, i) => `0x${"cd".repeat(10)}${(i + 1).toString(16).padStart(20, "0")}`);
+    const replicaOf = (index: number) => replicas[routing === "owner" ? index % apis : Math.floor(Math.random() * apis)]!;
+    /** Latencies count from the writer's first block (the baselines' burst is not the steady state). */
+    let measuring = false;
+    const latencies: number[] = [];
+    const failures: string[] = [];
+    let polls = 0;
+    /** Per owner, each change as delivered, with when its answer arrived. */
+    const delivered = new Map<string, (Change & { at: number })[]>();
+    const baselines = new Map<string, string>();
+    const poll = async (owner: string, index: number, cursor?: string): Promise<Activity | undefined> => {
+      const headers = { "X-Forwarded-For": `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}` };
+      const t0 = performance.now();
+      try {
+        const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
+        const { status, text } = await httpGet(pool, `${replicaOf(index).url}/v1/agent/accounts/${owner}/activity${query}`, headers);
+        if (measuring) latencies.push(performance.now() - t0);
+        polls++;
+        if (status !== 200) return void failures.push(`${owner}: ${status} ${text.slice(0, 200)}`);
+        return (JSON.parse(text) as { data: Activity }).data;
+      } catch (error) {
+        failures.push(`${owner}: ${(error as Error).message}`);
+        return undefined;
+      }
+    };
+    const agentLoop = async (owner: string, index: number, firstDelay: number) => {
+      await new Promise((r) => setTimeout(r, firstDelay));
+      const first = await poll(owner, index);
+      if (!first) return;
+      baselines.set(owner, first.after);
+      let cursor = first.cursor;
+      const got: (Change & { at: number })[] = first.changes.map((c) => ({ ...c, at: performance.now() }));
+      delivered.set(owner, got);
+      while (!stop.signal.aborted) {
+        const t0 = Date.now();
+        const answer = await poll(owner, index, cursor);
+        if (!answer) return;
+        if (answer.reorged) failures.push(`${owner}: reorged on a still chain`);
+        const at = performance.now();
+        for (const c of answer.changes) got.push({ id: c.id, txHash: c.txHash, at });
+        cursor = answer.cursor;
+        const rest = answer.more ? 0 : 1000 - (Date.now() - t0);
+        if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+      }
+    };
+    const loops = owners.map((o, i) => agentLoop(o, i, (i * 1000) / owners.length));
+    const t0 = Date.now();
+    while (baselines.size < owners.length && failures.length === 0 && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
+    if (baselines.size < owners.length) throw new Error(`${baselines.size} of ${owners.length} baselines; ${failures.slice(0, 3).join("; ")}`);
+    log(`${baselines.size} agents hold a baseline; writing a block a second`);
+
+    // The measured window: the writer's blocks.
+    const perBlock = Math.max(1, Math.ceil(agents * changeShare));
+    const sentTo = new Map<string, string[]>(); // owner → tx hashes of its changes, in block order
+    const receiptAt = new Map<string, number>(); // tx hash → when the writer held its receipt
+    const cache0 = await Promise.all(replicas.map((r) => cacheCounts(r.metricsUrl, "activity")));
+    const cpu0 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
+    const pgCpu0 = postgresCpuSeconds();
+    const xacts = async () =>
+      Number((await sql<{ n: string }[]>`select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = current_database()`)[0]!.n);
+    const xact0 = await xacts();
+    const polls0 = polls;
+    const started = performance.now();
+    measuring = true;
+    let blocks = 0;
+    let writeErrors = 0;
+    const rss: number[] = [];
+    const writeUntil = Date.now() + (seconds - 5) * 1000;
+    while (Date.now() < writeUntil && failures.length < 100) {
+      const tick = Date.now();
+      const chosen = Array.from({ length: perBlock }, (_, k) => owners[(blocks * perBlock + k) % owners.length]!);
+      const calls = chosen.map((to) => ({
+        target: vault,
+        allowFailure: false,
+        callData: encodeFunctionData({ abi: testTokenAbi, functionName: "transferFrom", args: [account.address, to as Address, 1n] }),
+      }));
+      try {
+        const hash: Hex = await wallet.writeContract({
+          address: multicall3Address,
+          abi: multicall3Abi,
+          functionName: "aggregate3",
+          args: [calls],
+          gas: 25_000_000n,
+        });
+        const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+        receiptAt.set(hash.toLowerCase(), performance.now());
+        if (receipt.status !== "success") throw new Error(`block ${blocks}: reverted`);
+        for (const to of chosen) sentTo.set(to, [...(sentTo.get(to) ?? []), hash.toLowerCase()]);
+        blocks++;
+      } catch (error) {
+        writeErrors++;
+        log(`writer: ${(error as Error).message.slice(0, 200)}`);
+      }
+      if (blocks % 10 === 0) rss.push(...replicas.map((r) => rssMiB(r.child.pid!)));
+      await new Promise((r) => setTimeout(r, Math.max(0, BLOCK_MS - (Date.now() - tick))));
+    }
+    const windowS = (performance.now() - started) / 1000;
+    const cache1 = await Promise.all(replicas.map((r) => cacheCounts(r.metricsUrl, "activity")));
+    const cpu1 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
+    const pgCpu1 = postgresCpuSeconds();
+    const xact1 = await xacts();
+    const windowPolls = polls - polls0;
+    measuring = false;
+
+    // The last block reaches the index, then every agent polls at least twice more.
+    const head = Number(await client.getBlockNumber());
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      const res = await fetch(`${stack.ponderUrl}/status`)
+        .then((r) => r.json() as Promise<Record<string, { block?: { number?: number } }>>)
+        .catch(() => ({}));
+      if ((Object.values(res)[0]?.block?.number ?? 0) >= head) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 2_500));
+    stop.abort();
+    await Promise.all(loops);
+
+    // Every change sent, against what its owner's agent was given: once each, in order, nothing else.
+    const rows = await sql<{ owner: string; position: string; tx_hash: string }[]>`
+      select owner, position::text as position, tx_hash from ${sql(stack.schema)}.activity as a where owner in ${sql(owners)} order by owner, a.position`;
+    const table = new Map<string, string[]>();
+    for (const r of rows) if (BigInt(r.position) > BigInt(baselines.get(r.owner) ?? "0")) table.set(r.owner, [...(table.get(r.owner) ?? []), r.position]);
+    const findings: string[] = [];
+    let sent = 0;
+    let exactlyOnce = 0;
+    let wrongOwners = 0;
+    const visible: number[] = [];
+    for (const owner of owners) {
+      const want = sentTo.get(owner) ?? [];
+      const got = delivered.get(owner) ?? [];
+      sent += want.length;
+      const inOrder =
+        got.map((c) => c.id).join(",") === (table.get(owner) ?? []).join(",") && got.map((c) => c.txHash.toLowerCase()).join(",") === want.join(",");
+      if (inOrder) exactlyOnce += want.length;
+      else if (++wrongOwners <= 5) findings.push(`${owner}: given [${got.map((c) => c.txHash.slice(0, 10))}], sent [${want.map((h) => h.slice(0, 10))}]`);
+      for (const c of got) {
+        const mined = receiptAt.get(c.txHash.toLowerCase());
+        if (mined !== undefined) visible.push(c.at - mined);
+      }
+    }
+    latencies.sort((a, b) => a - b);
+    visible.sort((a, b) => a - b);
+    const hits = cache1.reduce((n, c, i) => n + c.hit - cache0[i]!.hit, 0);
+    const answered = cache1.reduce((n, c, i) => n + c.hit + c.miss + c.bypass - cache0[i]!.hit - cache0[i]!.miss - cache0[i]!.bypass, 0);
+    const hitRate = answered > 0 ? hits / answered : NaN;
+    const bypassed = cache1.reduce((n, c, i) => n + c.bypass - cache0[i]!.bypass, 0);
+    const apiCpuMsPerPoll = (cpu1.reduce((n, c, i) => n + c - cpu0[i]!, 0) * 1000) / Math.max(1, windowPolls);
+    const pgTxPerS = (xact1 - xact0) / windowS;
+    const pollsPerS = windowPolls / windowS;
+    // The model's figure for this run: each answer stands for 1/changeShare blocks of once-a-second polls.
+    const pollsPerAnswer = Math.max(1, Math.round(BLOCK_MS / 1000 / changeShare));
+    const predicted = predictedHitRate(pollsPerAnswer, apis, routing);
+    const failedPolls = failures.length;
+    const figures: Figure[] = [
+      { name: "agents (distinct owners, each its own client)", value: agents },
+      { name: "API replicas (routing)", value: `${apis} (${routing})` },
+      { name: "blocks written (1 a second)", value: blocks },
+      { name: "owners changed per block", value: `${perBlock} (${((perBlock / agents) * 100).toFixed(0)}%)` },
+      { name: "polls per second", value: pollsPerS },
+      { name: "poll latency p50", value: percentile(latencies, 50), unit: "ms" },
+      { name: "poll latency p99", value: percentile(latencies, 99), unit: "ms" },
+      { name: "read cache hit rate (activity)", value: `${(hitRate * 100).toFixed(1)}%` },
+      { name: "read cache bypassed (version tracker catching up)", value: `${((bypassed / Math.max(1, answered)) * 100).toFixed(1)}%` },
+      { name: "model: predicted hit rate", value: `${(predicted * 100).toFixed(1)}%` },
+      { name: "Postgres transactions per second (each read one)", value: pgTxPerS },
+      { name: "Postgres transactions per poll", value: pgTxPerS / pollsPerS },
+      { name: "Postgres CPU per block (all its processes, indexer writes included)", value: ((pgCpu1 - pgCpu0) * 1000) / Math.max(1, blocks), unit: "ms" },
+      { name: "API CPU per poll", value: apiCpuMsPerPoll, unit: "ms" },
+      { name: "block to visible p50", value: percentile(visible, 50), unit: "ms" },
+      { name: "block to visible p99", value: percentile(visible, 99), unit: "ms" },
+      { name: "changes sent", value: sent },
+      { name: "changes delivered exactly once, in order", value: exactlyOnce, target: `= ${sent}`, pass: exactlyOnce === sent && sent > 0 },
+      { name: "failed polls (non-200 or no answer)", value: failedPolls, target: "0", pass: failedPolls === 0 },
+      { name: "writer errors", value: writeErrors },
+      { name: "API RSS, largest sample", value: Math.max(...rss, ...replicas.map((r) => rssMiB(r.child.pid!))), unit: "MiB" },
+    ];
+    return {
+      name,
+      figures,
+      notes: [
+        `measured over the writer's ${windowS.toFixed(0)} s; client: one keep-alive pool of ${SOCKETS} sockets, latency from request to answer, queueing for a socket included`,
+        "block to visible: from the writer holding the block's receipt to the poll answer that first carries the change (agents poll once a second, so about 500 ms of it is the poll interval)",
+        `model: an owner's answer stands for ${pollsPerAnswer} polls; the first after a change and the first with the new cursor at each replica it reaches miss`,
+        ...failures.slice(0, 5).map((f) => `failed poll: ${f}`),
+        ...findings.map((f) => `not exactly once: ${f}`),
+      ],
+    };
+  } finally {
+    stop.abort();
+    pool.destroy();
+    for (const r of replicas) await r.stop();
+    await sql.end().catch(() => {});
+    await dropDeployment(stack, deployment, redis).catch(() => {});
+    redis.disconnect();
+    await stack.stop();
+  }
+}
+
+if (isMain(import.meta.url)) {
+  printMachine();
+  const result = await benchChangingAnswers({
+    agents: Number(process.env.CHANGING_AGENTS ?? 2000),
+    seconds: Number(process.env.CHANGING_SECONDS ?? 60),
+    changeShare: Number(process.env.CHANGING_SHARE ?? 0.1),
+    apis: Number(process.env.CHANGING_APIS ?? 1),
+    routing: (process.env.CHANGING_ROUTING ?? "owner") as Routing,
+  });
+  printResult(result);
+  saveResult(result);
+  process.exit(result.figures.every((f) => f.pass !== false) ? 0 : 1);
+}
