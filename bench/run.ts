@@ -9,9 +9,12 @@
 //   6. backtests         grid backtest, ranges, a 200-token grid scan and the strategy-finder board (bench/backtests.ts)
 //   7. long-poll         1,000 agents waiting on activity: wake latency after the block, Postgres connections (bench/long-poll.ts)
 //   8. load              2,000 agents polling their activity once a second for 60 s while a writer trades (bench/load.ts; --soak alone)
+//   9. changing-answers  2,000 agents polling while 10% of their owners change every block: 1 API, then 2 APIs by owner and at random (bench/changing-answers.ts)
+//  10. read-scale        the read routes at 10,000, 100,000 and 1,000,000 owners, cached and uncached (bench/read-scale.ts)
 // BENCH_DAYS shortens the history of 1 and 2 (for a quick look; targets apply to 90 days).
 // BENCH_ONLY runs a subset, e.g. BENCH_ONLY=read-speed,prepare-latency.
 import { benchBacktests } from "./backtests.js";
+import { benchChangingAnswers } from "./changing-answers.js";
 import { benchDevnetSeed } from "./devnet-seed.js";
 import { benchIndexerBackfill } from "./indexer-backfill.js";
 import { log, machine, printMachine, printResult, round, saveResult, table, type BenchResult } from "./lib.js";
@@ -19,6 +22,7 @@ import { benchLiveLatency } from "./live-latency.js";
 import { benchLoad } from "./load.js";
 import { benchLongPoll } from "./long-poll.js";
 import { benchPrepareLatency } from "./prepare-latency.js";
+import { benchReadScale } from "./read-scale.js";
 import { benchReadSpeed } from "./read-speed.js";
 
 const days = Number(process.env.BENCH_DAYS ?? 90);
@@ -69,6 +73,16 @@ await attempt("prepare-latency", () => benchPrepareLatency());
 await attempt("backtests", () => benchBacktests());
 await attempt("long-poll", () => benchLongPoll());
 await attempt("load", () => benchLoad());
+await attempt("changing-answers", () => benchChangingAnswers());
+// The capacity model's check (bench/README.md "Capacity"): two replicas, routed by owner and at random.
+await attempt("changing-answers-2-apis", async () => {
+  const byOwner = await benchChangingAnswers({ apis: 2, routing: "owner" });
+  printResult(byOwner);
+  saveResult(byOwner);
+  results.push(byOwner);
+  return benchChangingAnswers({ apis: 2, routing: "random" });
+});
+await attempt("read-scale", () => benchReadScale());
 
 console.log(`\n== summary (${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s in all)`);
 const m = machine();
