@@ -25,7 +25,7 @@ import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.js";
-import { readChangesAfter, readOwnerBlocks, readOwnerHead, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
+import { readChangesAfter, readOwnerBlocks, readOwnerHead, readPoll, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
 
 /** Activity cursor validity (spec Limits). */
 export const CURSOR_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -305,10 +305,13 @@ export async function pollActivity(p: PollActivityParameters): Promise<ActivityA
   // the last common point.
   const newest = parent.trail[0];
   const oldest = parent.trail[parent.trail.length - 1];
-  const [canonical, rowsAtCursor] = await Promise.all([
-    newest && oldest ? readOwnerBlocks(p.reads, owner, oldest.number, newest.number) : Promise.resolve([]),
-    readChangesAfter(p.reads, owner, parent.position, limit + 1),
-  ]);
+  const { blocks: canonical, changes: rowsAtCursor } = await readPoll(
+    p.reads,
+    owner,
+    parent.position,
+    limit + 1,
+    newest && oldest ? { fromBlock: oldest.number, toBlock: newest.number } : undefined,
+  );
   const resume = resumePoint(parent, canonical);
 
   const rows = !resume.reorged && resume.after === parent.position ? rowsAtCursor : await readChangesAfter(p.reads, owner, resume.after, limit + 1);

@@ -3,8 +3,9 @@
 // grids, ladders with their parts, basket balances, and the tokens they name (usecases/answers/accounts.ts
 // shapes the answer from them). Open items, and the newest MAX_CLOSED_ITEMS ended ones of each kind
 // since the cutoff.
-import { CompiledQuery, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Projections } from "../projections.js";
+import { runStatement, type StatementText } from "./statement.js";
 
 /** Most ended items of one kind an answer lists (newest first). */
 export const MAX_CLOSED_ITEMS = 200;
@@ -73,9 +74,8 @@ export type AccountRows = {
   tokens: WireToken[];
 };
 
-/** The statement over `schema` ($1 owner, $2 cutoff in unix seconds, $3 USDG address or null, $4 MAX_CLOSED_ITEMS). */
-function accountStatement(schema: string | undefined): string {
-  const t = (table: string) => (schema ? `"${schema}"."${table}"` : `"${table}"`);
+/** The statement ($1 owner, $2 cutoff in unix seconds, $3 USDG address or null, $4 MAX_CLOSED_ITEMS). */
+const accountStatement: StatementText = (t) => {
   // Open items, plus the newest `$4` ended ones since the cutoff. `newest` orders by an expression
   // (`x.id + 0`), never by a bare primary key: otherwise the planner may walk the whole key index
   // backwards hunting for this owner's 200 rows instead of looking the owner up.
@@ -139,23 +139,7 @@ select json_build_object(
   'holdings', coalesce((select json_agg(b order by b.basket) from b), '[]'),
   'tokens', coalesce((select json_agg(tk) from tk), '[]')
 )::text as account`;
-}
-
-/** The views schema a Kysely qualifies its tables with (read off a compiled query), per instance. */
-const schemaOf = new WeakMap<object, string | undefined>();
-const statementOf = new Map<string, string>();
-
-function statementFor(reads: Kysely<Projections>): string {
-  if (!schemaOf.has(reads)) {
-    const compiled = reads.selectFrom("token").select("address").compile().sql;
-    schemaOf.set(reads, /from "([^"]+)"\."token"/.exec(compiled)?.[1]);
-  }
-  const schema = schemaOf.get(reads);
-  const key = schema ?? "";
-  let statement = statementOf.get(key);
-  if (statement === undefined) statementOf.set(key, (statement = accountStatement(schema)));
-  return statement;
-}
+};
 
 export type ReadAccountRowsParameters = {
   reads: Kysely<Projections>;
@@ -170,6 +154,6 @@ export type ReadAccountRowsParameters = {
 export async function readAccountRows(p: ReadAccountRowsParameters): Promise<AccountRows> {
   const owner = p.owner.toLowerCase();
   const { cutoff } = p;
-  const result = await p.reads.executeQuery<{ account: string }>(CompiledQuery.raw(statementFor(p.reads), [owner, cutoff, p.usdg ?? null, MAX_CLOSED_ITEMS]));
-  return JSON.parse(result.rows[0]!.account) as AccountRows;
+  const rows = await runStatement<{ account: string }>(p.reads, accountStatement, [owner, cutoff, p.usdg ?? null, MAX_CLOSED_ITEMS]);
+  return JSON.parse(rows[0]!.account) as AccountRows;
 }

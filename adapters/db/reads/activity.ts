@@ -7,6 +7,7 @@
 import type { Kysely } from "kysely";
 import { lastPositionOf, POSITIONS_PER_BLOCK } from "../../../domain/activity-position.js";
 import type { Projections } from "../projections.js";
+import { runStatement, type StatementText } from "./statement.js";
 
 export type ActivityRow = Projections["activity"];
 
@@ -54,4 +55,47 @@ export async function readOwnerBlocks(reads: Kysely<Projections>, owner: string,
   return rows
     .map((row) => ({ number: BigInt(row.blockNumber), hash: row.blockHash.toLowerCase() }))
     .sort((a, b) => (a.number === b.number ? 0 : a.number > b.number ? -1 : 1));
+}
+
+/** A change as the poll statement answers it (JSON: the big integers as decimal strings). */
+type WireChange = Omit<ActivityRow, "position" | "blockNumber"> & { position: string; blockNumber: string };
+
+// One poll, one round trip: the owner's blocks over the cursor's trail (the reorg check) and up to
+// $3 changes after $2, as JSON texts assembled by Postgres; both halves read the (owner, position) key.
+const pollStatement: StatementText = (t) => `
+select
+  (select coalesce(json_agg(json_build_object('number', b.block_number::text, 'hash', b.block_hash)), '[]')
+     from (select distinct a.block_number, a.block_hash from ${t("activity")} a
+           where $4::numeric is not null and a.owner = $1 and a.position >= $4::numeric and a.position <= $5::numeric) b)::text as blocks,
+  (select coalesce(json_agg(json_build_object(
+       'owner', c.owner, 'position', c.position::text, 'kind', c.kind, 'subject', c.subject, 'contract', c.contract, 'data', c.data,
+       'txHash', c.tx_hash, 'blockNumber', c.block_number::text, 'blockHash', c.block_hash, 'logIndex', c.log_index, 'timestamp', c.timestamp)
+       order by c.position), '[]')
+     from (select * from ${t("activity")} a where a.owner = $1 and a.position > $2::numeric order by a.position limit $3) c)::text as changes`;
+
+/**
+ * What a poll reads, in one statement: the owner's blocks in `trail` (fromBlock..toBlock, as
+ * readOwnerBlocks answers them; none when `trail` is undefined) and up to `limit` changes after `after`
+ * (as readChangesAfter).
+ */
+export async function readPoll(
+  reads: Kysely<Projections>,
+  owner: string,
+  after: bigint,
+  limit: number,
+  trail: { fromBlock: bigint; toBlock: bigint } | undefined,
+): Promise<{ blocks: BlockRef[]; changes: ActivityRow[] }> {
+  const within = trail && trail.toBlock >= trail.fromBlock ? trail : undefined;
+  const [row] = await runStatement<{ blocks: string; changes: string }>(reads, pollStatement, [
+    owner.toLowerCase(),
+    after.toString(),
+    limit,
+    within ? (within.fromBlock * POSITIONS_PER_BLOCK).toString() : null,
+    within ? lastPositionOf(within.toBlock).toString() : null,
+  ]);
+  const blocks = (JSON.parse(row!.blocks) as { number: string; hash: string }[])
+    .map((b) => ({ number: BigInt(b.number), hash: b.hash.toLowerCase() }))
+    .sort((a, b) => (a.number === b.number ? 0 : a.number > b.number ? -1 : 1));
+  const changes = (JSON.parse(row!.changes) as WireChange[]).map((c) => ({ ...c, position: BigInt(c.position), blockNumber: BigInt(c.blockNumber) }));
+  return { blocks, changes };
 }
