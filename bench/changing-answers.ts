@@ -17,8 +17,9 @@
 //
 // `npx tsx bench/changing-answers.ts` (CHANGING_AGENTS 2000, CHANGING_SECONDS 60, CHANGING_SHARE 0.1,
 // CHANGING_APIS 1, CHANGING_ROUTING owner).
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Agent } from "node:http";
+import { join } from "node:path";
 import { Redis } from "ioredis";
 import postgres from "postgres";
 import { createPublicClient, createWalletClient, encodeFunctionData, http, type Address, type Hex } from "viem";
@@ -28,7 +29,21 @@ import { devnetChain, multicall3Address, TEST_MNEMONIC } from "../devnet/chain.j
 import { dropDeployment, newDeployment, startApi, type ApiProcess } from "../test/helpers/api-process.js";
 import { startStack } from "../test/helpers/stack.js";
 import { cacheCounts } from "./read-speed.js";
-import { cpuSeconds, httpGet, isMain, log, percentile, printMachine, printResult, rssMiB, saveResult, type BenchResult, type Figure } from "./lib.js";
+import {
+  cpuSeconds,
+  httpGet,
+  postgresCpuSeconds,
+  repoRoot,
+  isMain,
+  log,
+  percentile,
+  printMachine,
+  printResult,
+  rssMiB,
+  saveResult,
+  type BenchResult,
+  type Figure,
+} from "./lib.js";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const BLOCK_MS = 1000;
@@ -41,19 +56,6 @@ export type ChangingOptions = { agents?: number; seconds?: number; changeShare?:
 
 type Change = { id: string; txHash: string };
 type Activity = { cursor: string; after: string; changes: Change[]; more: boolean; reorged: boolean };
-/** CPU seconds of every Postgres server process (backends come and go: an estimate from below). */
-function postgresCpuSeconds(): number {
-  let total = 0;
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") total += cpuSeconds(Number(pid)) ?? 0;
-    } catch {
-      /* gone */
-    }
-  }
-  return total;
-}
-
 /**
  * The capacity model (bench/README.md): a poll's cache hit rate when each answer stays the same for
  * `pollsPerAnswer` polls of one agent. The first poll after a change misses (new rows), and so does the
@@ -64,6 +66,29 @@ export function predictedHitRate(pollsPerAnswer: number, apis: number, routing: 
   const rest = Math.max(0, pollsPerAnswer - 1);
   const replicas = routing === "owner" || apis === 1 ? Math.min(1, rest) : apis * (1 - (1 - 1 / apis) ** rest);
   return Math.max(0, 1 - (1 + replicas) / pollsPerAnswer);
+}
+
+/** The per-request costs the model is built from, as the last read-speed run measured them (bench/results/read-speed.json). */
+type ReadCosts = { apiHitMs: number; apiMissMs: number; pgTxHit: number; pgTxMiss: number; pgMissMs: number };
+
+function lastReadCosts(): ReadCosts | undefined {
+  try {
+    const r = JSON.parse(readFileSync(join(repoRoot, "bench", "results", "read-speed.json"), "utf8")) as BenchResult;
+    const value = (name: string) => {
+      const v = r.figures.find((f) => f.name === `GET activity?cursor, ${name}`)?.value;
+      if (typeof v !== "number") throw new Error(`read-speed.json lacks ${name}`);
+      return v;
+    };
+    return {
+      apiHitMs: value("cached: API CPU per request"),
+      apiMissMs: value("uncached: API CPU per request"),
+      pgTxHit: value("cached: Postgres transactions per request"),
+      pgTxMiss: value("uncached: Postgres transactions per request"),
+      pgMissMs: value("uncached: Postgres CPU per request"),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 export async function benchChangingAnswers({
@@ -254,6 +279,7 @@ export async function benchChangingAnswers({
     // The model's figure for this run: each answer stands for 1/changeShare blocks of once-a-second polls.
     const pollsPerAnswer = Math.max(1, Math.round(BLOCK_MS / 1000 / changeShare));
     const predicted = predictedHitRate(pollsPerAnswer, apis, routing);
+    const costs = lastReadCosts();
     const failedPolls = failures.length;
     const figures: Figure[] = [
       { name: "agents (distinct owners, each its own client)", value: agents },
@@ -266,10 +292,18 @@ export async function benchChangingAnswers({
       { name: "read cache hit rate (activity)", value: `${(hitRate * 100).toFixed(1)}%` },
       { name: "read cache bypassed (version tracker catching up)", value: `${((bypassed / Math.max(1, answered)) * 100).toFixed(1)}%` },
       { name: "model: predicted hit rate", value: `${(predicted * 100).toFixed(1)}%` },
+      ...(costs
+        ? [
+            { name: "model: predicted API CPU per poll", value: predicted * costs.apiHitMs + (1 - predicted) * costs.apiMissMs, unit: "ms" },
+            { name: "model: predicted Postgres transactions per poll", value: predicted * costs.pgTxHit + (1 - predicted) * costs.pgTxMiss },
+            { name: "model: predicted Postgres CPU per poll (reads only)", value: (1 - predicted) * costs.pgMissMs, unit: "ms" },
+          ]
+        : []),
       { name: "Postgres transactions per second (each read one)", value: pgTxPerS },
       { name: "Postgres transactions per poll", value: pgTxPerS / pollsPerS },
       { name: "Postgres CPU per block (all its processes, indexer writes included)", value: ((pgCpu1 - pgCpu0) * 1000) / Math.max(1, blocks), unit: "ms" },
       { name: "API CPU per poll", value: apiCpuMsPerPoll, unit: "ms" },
+      { name: "Postgres CPU per poll (all its processes)", value: ((pgCpu1 - pgCpu0) * 1000) / Math.max(1, windowPolls), unit: "ms" },
       { name: "block to visible p50", value: percentile(visible, 50), unit: "ms" },
       { name: "block to visible p99", value: percentile(visible, 99), unit: "ms" },
       { name: "changes sent", value: sent },
@@ -284,7 +318,7 @@ export async function benchChangingAnswers({
       notes: [
         `measured over the writer's ${windowS.toFixed(0)} s; client: one keep-alive pool of ${SOCKETS} sockets, latency from request to answer, queueing for a socket included`,
         "block to visible: from the writer holding the block's receipt to the poll answer that first carries the change (agents poll once a second, so about 500 ms of it is the poll interval)",
-        `model: an owner's answer stands for ${pollsPerAnswer} polls; the first after a change and the first with the new cursor at each replica it reaches miss`,
+        `model: an owner's answer stands for ${pollsPerAnswer} polls; the first after a change and the first with the new cursor at each replica it reaches miss; per-request costs ${costs ? `from the last read-speed run (activity polls: API ${costs.apiHitMs} ms a hit, ${costs.apiMissMs} ms a miss; Postgres ${costs.pgTxHit} / ${costs.pgTxMiss} transactions and ${costs.pgMissMs} ms a miss)` : "unknown (no bench/results/read-speed.json: run read-speed first)"}`,
         ...failures.slice(0, 5).map((f) => `failed poll: ${f}`),
         ...findings.map((f) => `not exactly once: ${f}`),
       ],

@@ -2,7 +2,7 @@
 // helpers), fresh databases, a devnet process and Ponder's metrics.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { type Agent, get } from "node:http";
 import { join } from "node:path";
@@ -408,4 +408,17 @@ export function rssMiB(pid: number): number {
     .split("\n")
     .find((l) => l.startsWith("VmRSS:"));
   return Number(line!.split(/\s+/)[1]) / 1024;
+}
+
+/** CPU seconds of every Postgres server process (backends come and go: an estimate from below). */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") total += cpuSeconds(Number(pid)) ?? 0;
+    } catch {
+      /* gone */
+    }
+  }
+  return total;
 }

@@ -29,6 +29,7 @@ import { freePort, readJson } from "../test/helpers/stack.js";
 import {
   cpuSeconds,
   deleteRedisKeys,
+  postgresCpuSeconds,
   freshDatabase,
   isMain,
   log,
@@ -65,7 +66,20 @@ export type ReadSpeedOptions = {
   warmUpS?: number;
 };
 
-type Drive = { name: string; rps: number; p50: number; p99: number; total: number; non2xx: number; errors: number; cpuMsPerRequest?: number; hitRate?: number };
+type Drive = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  cpuMsPerRequest?: number;
+  hitRate?: number;
+  /** Postgres's CPU (all its processes) and transactions on the bench database, per request. */
+  pgCpuMsPerRequest?: number;
+  pgTxPerRequest?: number;
+};
 
 const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -89,6 +103,8 @@ function medianDrive(runs: Drive[]): Drive {
     errors: runs.reduce((n, d) => n + d.errors, 0),
     cpuMsPerRequest: of((d) => d.cpuMsPerRequest),
     hitRate: of((d) => d.hitRate),
+    pgCpuMsPerRequest: of((d) => d.pgCpuMsPerRequest),
+    pgTxPerRequest: of((d) => d.pgTxPerRequest),
   };
 }
 
@@ -114,12 +130,14 @@ export async function benchReadSpeed({
   const devnet = await startDevnet({ days: 1 });
   const services: Service[] = [];
   let indexer: Awaited<ReturnType<typeof startIndexer>> | undefined;
+  let stats: postgres.Sql | undefined;
   try {
     indexer = await startIndexer("ours", devnet, {}, { db, logName: "read-speed-indexer" });
     const readyS = await waitReady(indexer);
     log(`indexer ready in ${readyS.toFixed(1)} s; loading ${activityRows.toLocaleString("en")} activity rows over ${owners.toLocaleString("en")} owners`);
     const d = readJson<Deployments>(devnet.deploymentsFile);
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    stats = postgres(db.url, { max: 1, onnotice: () => {} });
     let load: { seconds: number; rows: number; owners: number; positions: Record<string, number> };
     let ownerList: string[];
     try {
@@ -231,13 +249,24 @@ export async function benchReadSpeed({
     const rounds = Number(process.env.READ_ROUNDS ?? 3);
     log(`driving each for ${warmUpS} s (warm-up, not counted) then ${durationS} s, ${connections} connections; ${rounds} rounds, alternating the order`);
     const runs = new Map<string, Drive[]>(chosen.map((t) => [t.name, []]));
+    // Transactions on the bench database (each read statement is one; pg_stat_database, flushed by
+    // backends about once a second, so a drive of several seconds counts them closely).
+    const counter = stats!;
+    const transactions = async () =>
+      Number((await counter<{ n: string }[]>`select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = current_database()`)[0]!.n);
     for (let round = 0; round < rounds; round++) {
       for (const t of round % 2 === 0 ? chosen : [...chosen].reverse()) {
         await drive(t.name, t.url, t.path, connections, warmUpS);
         const cpu0 = cpuSeconds(t.pid);
         const cache0 = t.route ? await cacheCounts(cacheMetrics, t.route) : undefined;
+        const [pg0, tx0] = [postgresCpuSeconds(), await transactions()];
         const r = await drive(t.name, t.url, t.path, connections, durationS);
         const cpu1 = cpuSeconds(t.pid);
+        const [pg1, tx1] = [postgresCpuSeconds(), await transactions()];
+        if (r.total > 0) {
+          r.pgCpuMsPerRequest = ((pg1 - pg0) * 1000) / r.total;
+          r.pgTxPerRequest = (tx1 - tx0 - 1) / r.total; // less the counting query's own
+        }
         // The server process's CPU per answer: what the ratio is made of, and less bent by a busy machine than req/s.
         if (cpu0 !== undefined && cpu1 !== undefined && r.total > 0) r.cpuMsPerRequest = ((cpu1 - cpu0) * 1000) / r.total;
         if (cache0) {
@@ -284,6 +313,8 @@ export async function benchReadSpeed({
           ? { name: `${r.name}: ratio to bare Hono`, value: ratio, target: `≥ ${READ_RATIO_TARGET}`, pass: ratio >= READ_RATIO_TARGET }
           : { name: `${r.name}: ratio to bare Hono`, value: ratio, target: `≥ ${UNCACHED_RATIO_TARGET}`, pass: ratio >= UNCACHED_RATIO_TARGET },
         { name: `${r.name}: API CPU per request`, value: r.cpuMsPerRequest ?? "n/a", unit: "ms" },
+        { name: `${r.name}: Postgres CPU per request`, value: r.pgCpuMsPerRequest ?? "n/a", unit: "ms" },
+        { name: `${r.name}: Postgres transactions per request`, value: r.pgTxPerRequest ?? "n/a" },
       );
       if (cachedRow) figures.push({ name: `${r.name}: cache hit rate`, value: `${(r.hitRate! * 100).toFixed(1)}%` });
       if (r.non2xx > 0 || r.errors > 0) figures.push({ name: `${r.name}: not 2xx / errors`, value: `${r.non2xx} / ${r.errors}` });
@@ -300,6 +331,7 @@ export async function benchReadSpeed({
       ],
     };
   } finally {
+    await stats?.end().catch(() => {});
     for (const s of services.reverse()) await s.stop();
     await indexer?.stop(); // drops the database
     await db.drop();
@@ -502,7 +534,7 @@ export async function loadSyntheticRows(
   // parts, a third a basket. Ids start at 1e9, far above the devnet's own.
   await sql.unsafe(`
     insert into ${s}.vault_position (vault, owner, shares, updated_at)
-    select (${addressArray(vaults.map((v) => v.address))})[1 + (n + k) % ${vaults.length}], owner, 1000000000000 + (n * 7919 + k) % 1000000000000000, ${now} - n % 86400
+    select (${addressArray(vaults.map((v) => v.address))})[1 + (n + k) % ${vaults.length}], owner, 1000000000000 + (n::bigint * 7919 + k) % 1000000000000000, ${now} - n % 86400
     from new_owner cross join generate_series(0, 2) k where k <= n % 3`);
   const qv = (pairs: string[][]) => addressArray(pairs.map((p) => p[0]!));
   const qq = (pairs: string[][]) => addressArray(pairs.map((p) => p[1]!));
