@@ -66,6 +66,8 @@ export default createConfig({
     LadderStrategy: source(abis.ladderStrategyAbi, c.ladderStrategy!),
     AgentAccountFactory: source(abis.agentAccountFactoryAbi, c.agentAccountFactory!),
     BasketRegistry: source(abis.basketRegistryAbi, c.basketRegistry!),
+    // USDG's EIP-3009 authorizations only (src/payments.ts): its transfers are not indexed.
+    Usdg: source(abis.testTokenAbi, c.usdg!),
     BasketMaker: source(abis.basketMakerAbi, c.basketMaker!),
     BasketPool: {
       chain,

@@ -120,6 +120,29 @@ export const executedCall = onchainTable(
 );
 
 /**
+ * Every EIP-3009 authorization USDG carried out (AuthorizationUsed): the x402 payments settled on chain,
+ * each with its payer, payee and amount (from the transferWithAuthorization or receiveWithAuthorization
+ * call the transaction made; null when a contract made it).
+ */
+export const usdgPayment = onchainTable(
+  "usdg_payment",
+  (t) => ({
+    id: t.text().primaryKey(),
+    payer: t.hex().notNull(),
+    nonce: t.hex().notNull(),
+    payee: t.hex(),
+    /** USDG base units. */
+    amount: t.bigint(),
+    /** The account that sent the settlement (an x402 facilitator). */
+    sender: t.hex().notNull(),
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.integer().notNull(),
+  }),
+  (table) => ({ payerIdx: index().on(table.payer), payeeIdx: index().on(table.payee) }),
+);
+
+/**
  * The append-only activity log: one row per change per owner. `position` strictly increases along the
  * chain (block, log index, row within the log) and is what activity cursors point at.
  */

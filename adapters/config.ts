@@ -3,6 +3,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { DEFAULT_PRICE_PER_DAY_USDG } from "../domain/run-price.js";
 
 /** Absolute path of the repository (the folder that holds package.json). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -94,6 +95,23 @@ const settings = z.object({
   READ_CACHE_STRICT: onOff().default("on"),
   /** How often the projection version tracker polls the views' checkpoint and sends its heartbeat. */
   READ_CACHE_POLL_MS: int(20, 10_000, "a number of milliseconds").default(200),
+  /** The x402 facilitator that verifies and settles payments (the service holds no key). Default on the
+   * devnet: the devnet's own, at DEVNET_HOST:X402_FACILITATOR_PORT; with RPC_URL it must be set, else paid
+   * requests answer 503 UNAVAILABLE. */
+  X402_FACILITATOR_URL: url().optional(),
+  /** Where the devnet serves its facilitator (`npm run devnet`). */
+  X402_FACILITATOR_PORT: port().default(8546),
+  /** Who x402 payments pay; unset: the service admin the chain names (the strategies' admin). */
+  X402_PAYEE: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be an address (0x and 40 hex digits)" })
+    .optional(),
+  /** The price of each day past the free 30, in whole USDG (backtests and ranges). */
+  X402_PRICE_PER_DAY_USDG: z.coerce
+    .number({ error: "must be a number of USDG from 0.000001 to 1000" })
+    .min(0.000001, { error: "must be a number of USDG from 0.000001 to 1000" })
+    .max(1000, { error: "must be a number of USDG from 0.000001 to 1000" })
+    .default(DEFAULT_PRICE_PER_DAY_USDG),
 });
 
 /** Every setting's name, as the environment spells it (.env.example and the README list each one). */
@@ -105,6 +123,10 @@ const schema = settings.transform((c) => ({
   DEPLOYMENTS_FILE: resolve(repoRoot, c.DEPLOYMENTS_FILE),
   EMBEDDED_DIR: resolve(repoRoot, c.EMBEDDED_DIR),
   INDEXER_RPC_LANES: c.INDEXER_RPC_LANES ?? (c.RPC_URL === undefined ? 8 : 1),
+  X402_FACILITATOR_URL: (c.X402_FACILITATOR_URL ?? (c.RPC_URL === undefined ? `http://${c.DEVNET_HOST}:${c.X402_FACILITATOR_PORT}` : undefined))?.replace(
+    /\/+$/,
+    "",
+  ),
 }));
 
 export type Config = z.output<typeof schema>;

@@ -12,6 +12,7 @@ import type { JobClient } from "../adapters/queue/request-reply.js";
 import type { Logger } from "../adapters/logger.js";
 import type { ActivityWaker } from "../usecases/activity/waker.js";
 import type { ReadCache } from "../usecases/read-cache.js";
+import type { PaymentSettings } from "../usecases/payments/x402.js";
 import type { RateLimitOptions } from "./middleware/rate-limit.js";
 import type { IndexGateSource } from "./middleware/index-gate.js";
 
@@ -61,6 +62,11 @@ export type AppDeps = {
   extraMetrics?: () => Promise<string>;
   /** The queue dashboard at /admin/queues (absent: 404 there). */
   queueDashboard?: QueueDashboardOptions;
+  /**
+   * x402 payments of runs past the free window (X402_FACILITATOR_URL, X402_PAYEE, X402_PRICE_PER_DAY_USDG).
+   * Absent: no facilitator, so those runs answer 503 UNAVAILABLE (free runs are unaffected).
+   */
+  payments?: PaymentSettings;
   /** Also export the process's default metrics (CPU, memory, event loop); main.ts turns it on. */
   defaultMetrics?: boolean;
 };

@@ -11,6 +11,7 @@ import { createJobClient } from "../adapters/queue/request-reply.js";
 import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
 import { createApp } from "./app.js";
+import { paymentSettingsOf } from "../usecases/payments/x402.js";
 import { answerParserErrors } from "./middleware/client-error.js";
 import { readCacheCounter } from "./middleware/metrics.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
@@ -99,6 +100,7 @@ const app = createApp({
   extraMetrics: queues.text,
   queueDashboard: dashboard,
   readCache,
+  payments: paymentSettingsOf(config),
 });
 
 // /metrics on a port of its own (METRICS_HOST:METRICS_PORT, loopback by default), never on the public one.

@@ -9,7 +9,19 @@
 //   await sendPrepared(walletClient, publicClient, result, { allow: deployments }); // ./send-prepared.ts
 //   let { cursor } = await client.activity(owner);                      // baseline
 //   const next = await client.activity(owner, { cursor, waitMs: 25_000 }); // long poll
+//
+// Paid runs (backtests and ranges past 30 days, x402 v2): give `pay` a viem account holding USDG and the
+// most one payment may cost; a 402 is then paid by @x402/fetch (an EIP-3009 authorization signed here,
+// settled by the service's facilitator) and the run answered, its settlement passed to `onSettlement`.
+//   const paying = createAgentClient({ baseUrl, pay: { account, maxAmountUsdg: "0.5", onSettlement: (s) => log(s.transaction) } });
+//   const r = await paying.backtestGrid({ token, buyPrice, sellPrice, amountUsd: 200, days: 60 });
 import type { z } from "@hono/zod-openapi";
+import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { parseUnits, type LocalAccount } from "viem";
+import type { GridBacktestBody, GridBacktestResult, LadderBacktestBody, LadderBacktestResult, RangesQuery, RangesResult } from "../contract/backtests.js";
+import { CAIP2_NETWORK } from "../domain/chain.js";
+import { USDG_DECIMALS } from "../domain/price.js";
 import type { Account, Activity } from "../contract/accounts.js";
 import type { ErrorDetails } from "../contract/fields.js";
 import type { PrepareResult as PrepareResultSchema } from "../contract/prepare.js";
@@ -33,6 +45,21 @@ export type AgentVaultPrices = z.output<typeof VaultPrices>;
 export type AgentVaultEarnings = z.output<typeof VaultEarnings>;
 export type AgentAccount = z.output<typeof Account>;
 export type AgentActivity = z.output<typeof Activity>;
+export type GridBacktest = z.output<typeof GridBacktestResult>;
+export type LadderBacktest = z.output<typeof LadderBacktestResult>;
+export type Ranges = z.output<typeof RangesResult>;
+
+/** A paid run's settlement, from the answer's PAYMENT-RESPONSE header. */
+export type Settlement = { transaction: string; payer?: string; network: string };
+
+export type PayOptions = {
+  /** Signs the payments (EIP-3009 authorizations of USDG): a viem local account. */
+  account: LocalAccount;
+  /** The most one payment may cost, in whole USDG: a dearer 402 is not paid (it throws 402 PAYMENT_REQUIRED). */
+  maxAmountUsdg: string | number;
+  /** Called with each payment's settlement. */
+  onSettlement?: (settlement: Settlement) => void;
+};
 
 export type ActivityOptions = {
   /** The cursor last returned; omit it for a baseline. */
@@ -68,7 +95,33 @@ export type AgentClientOptions = {
   headers?: Record<string, string>;
   /** Allow an http:// base URL that is not loopback (bundles and sessions would travel in clear). Default false. */
   allowInsecureHttp?: boolean;
+  /** Pay 402s (x402 v2, USDG on chain 4663) up to a maximum; unset: a 402 throws AgentApiError 402 PAYMENT_REQUIRED. */
+  pay?: PayOptions;
 };
+
+/** fetch that pays a 402 with `pay.account`, never more than `pay.maxAmountUsdg` on this chain. */
+function payingFetch(base: typeof fetch, pay: PayOptions): typeof fetch {
+  const max = parseUnits(String(pay.maxAmountUsdg), USDG_DECIMALS);
+  const client = x402Client.fromConfig({
+    schemes: [{ network: CAIP2_NETWORK, client: new ExactEvmScheme(pay.account) }],
+    // USDG is no default asset of x402's tables: the cap is ours, in base units, on this chain only.
+    spendControls: false,
+    policies: [(_version, accepts) => accepts.filter((a) => a.network === CAIP2_NETWORK && BigInt(a.amount) <= max)],
+  });
+  const paying = wrapFetchWithPayment(base, client);
+  return (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    let response: Response;
+    try {
+      response = await paying(input, init);
+    } catch (error) {
+      // No accepted way to pay within the max (or a malformed 402): the caller's limit, said as the API says it.
+      throw new AgentApiError(402, "PAYMENT_REQUIRED", `Not paid: ${(error as Error).message} (max ${pay.maxAmountUsdg} USDG)`);
+    }
+    const header = response.headers.get("PAYMENT-RESPONSE");
+    if (header && response.ok) pay.onSettlement?.(decodePaymentResponseHeader(header));
+    return response;
+  }) as typeof fetch;
+}
 
 /** A base URL the client refuses: not http(s), or http:// to a host that is not loopback without allowInsecureHttp. */
 export class InsecureBaseUrlError extends Error {
@@ -130,7 +183,7 @@ export type AgentClient = ReturnType<typeof createAgentClient>;
 export function createAgentClient(options: AgentClientOptions) {
   checkBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
   const base = options.baseUrl.replace(/\/+$/, "");
-  const doFetch = options.fetch ?? fetch;
+  const doFetch = options.pay ? payingFetch(options.fetch ?? fetch, options.pay) : (options.fetch ?? fetch);
 
   async function call<T>(
     method: "GET" | "POST",
@@ -189,6 +242,12 @@ export function createAgentClient(options: AgentClientOptions) {
     activity: (owner: string, { cursor, waitMs, limit, signal }: ActivityOptions = {}) =>
       route<AgentActivity>("activity", { owner }, { query: { cursor, waitMs, limit }, signal }),
     signRequest: (id: string) => route<SignRequest>("signRequest", { id }),
+    /** A grid backtest (POST /v1/agent/backtest/grid); past 30 days it is paid (give `pay`). */
+    backtestGrid: (body: z.input<typeof GridBacktestBody>) => call<GridBacktest>("POST", "/v1/agent/backtest/grid", { body }),
+    /** A ladder backtest (POST /v1/agent/backtest/ladder); past 30 days it is paid (give `pay`). */
+    backtestLadder: (body: z.input<typeof LadderBacktestBody>) => call<LadderBacktest>("POST", "/v1/agent/backtest/ladder", { body }),
+    /** The best grid ranges (GET /v1/agent/ranges); past 30 days they are paid (give `pay`). */
+    ranges: (query: z.input<typeof RangesQuery>) => call<Ranges>("GET", "/v1/agent/ranges", { query: query as Query }),
     /** An unsigned bundle for the owner's wallet (send it with `sendPrepared`, or open `signUrl`). */
     prepare: <K extends PrepareKind>(kind: K, body: PrepareBody<K>) => call<PrepareResult>("POST", prepareRoute(kind), { body }),
     /** The served OpenAPI 3.1 document. */

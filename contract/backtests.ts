@@ -4,7 +4,8 @@
 // prepare routes are decimal strings, as those routes take them.
 import { z } from "@hono/zod-openapi";
 import { Address, Timestamp } from "./fields.js";
-import { CAIP2_NETWORK, CHAIN_ID } from "../domain/chain.js";
+import { CAIP2_NETWORK } from "../domain/chain.js";
+import { USDG_DECIMALS } from "../domain/price.js";
 
 const num = (description: string) => z.number().openapi({ description });
 const nullableNum = (description: string) => z.number().nullable().openapi({ description });
@@ -374,30 +375,34 @@ export const LadderTokensAnswer = z
   })
   .openapi("LadderTokensAnswer");
 
-// ---------------------------------------------------------------- 402 (x402 shape)
+// ---------------------------------------------------------------- 402 (x402 v2)
+
+const PaymentRequirements = z
+  .object({
+    scheme: z.literal("exact"),
+    network: z.literal(CAIP2_NETWORK).openapi({ description: `The chain, as CAIP-2 names it (${CAIP2_NETWORK})` }),
+    asset: Address.openapi({ description: "USDG (EIP-3009 transferWithAuthorization)" }),
+    amount: z.string().openapi({ description: `The price in USDG base units (${USDG_DECIMALS} decimals)`, example: "300000" }),
+    payTo: Address.openapi({ description: "The payee" }),
+    maxTimeoutSeconds: z.number().int().openapi({ description: "How long a signed payment may take to settle" }),
+    extra: z
+      .object({ name: z.string(), version: z.string() })
+      .openapi({ description: "USDG's EIP-712 domain (name, version) that the payment authorization is signed over" }),
+  })
+  .openapi("PaymentRequirements");
 
 export const PaymentRequiredBody = z
   .object({
-    error: z.string(),
+    error: z.string().openapi({ description: "What to pay and how, or why the payment sent was refused (the x402 reason)" }),
     code: z.literal("PAYMENT_REQUIRED"),
-    x402Version: z.literal(1),
-    accepts: z.array(
-      z.object({
-        scheme: z.literal("exact"),
-        network: z.string().openapi({ description: CAIP2_NETWORK }),
-        chainId: z.literal(CHAIN_ID),
-        asset: Address.openapi({ description: "USDG" }),
-        maxAmountRequired: z.string().openapi({ description: "Amount in USDG base units (6 decimals)" }),
-        amount: z.string().openapi({ description: "The same amount in whole USDG" }),
-        payTo: Address,
-        resource: z.string().openapi({ description: "The URL paid for" }),
-        description: z.string(),
-        mimeType: z.literal("application/json"),
-        maxTimeoutSeconds: z.number().int(),
-      }),
-    ),
+    x402Version: z.literal(2),
+    resource: z.object({ url: z.string(), description: z.string(), mimeType: z.string() }).openapi({ description: "What is paid for, and its price in words" }),
+    accepts: z.array(PaymentRequirements).openapi({ description: "The one way to pay: exact, USDG on this chain, to the payee" }),
   })
   .openapi("PaymentRequired", {
     description:
-      "402 in the x402 protocol's shape. Only the declaration is implemented: the service does not take or verify payments yet, so a paid request cannot be completed; ask for at most 30 days.",
+      "x402 v2's PaymentRequired (also in the PAYMENT-REQUIRED header, base64 JSON, where x402 clients read it), in the error envelope. " +
+      "Sign an EIP-3009 TransferWithAuthorization of exactly `amount` USDG to `payTo` (x402's `exact` scheme; @x402/fetch does it) and send the " +
+      "payment payload in the PAYMENT-SIGNATURE header: the run happens, the facilitator settles it, and the answer carries PAYMENT-RESPONSE " +
+      "(the settlement transaction). An invalid, underpaid, expired, replayed or misdirected payment answers 402 again with the reason.",
   });

@@ -1,12 +1,14 @@
 // `npm run devnet`: an EVM with chain id 4663 on 127.0.0.1:8545, every product deployed at deterministic
-// addresses, 90 days of seeded history, then a live market simulator and keeper.
+// addresses, 90 days of seeded history, then a live market simulator and keeper; and an x402 facilitator
+// (devnet/facilitator.ts) on X402_FACILITATOR_PORT that settles payments in USDG with its own key.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { config, devnetReadyFile } from "../adapters/config.js";
-import { accountAddress, startChain } from "./chain.js";
+import { accountAddress, multicall3Address, startChain } from "./chain.js";
 import { compileContracts } from "./compile.js";
 import { deployAll } from "./deploy/all.js";
 import { deployContext } from "./deploy/context.js";
+import { CANONICAL_MULTICALL3, startFacilitator } from "./facilitator.js";
 import { keeperSources } from "./keeper/all.js";
 import { runKeeper } from "./keeper/run.js";
 import { MarketSimulator } from "./market.js";
@@ -35,6 +37,12 @@ async function main() {
   log(
     `deployed ${Object.keys(deployments.contracts).length} contracts, ${deployments.tokens.length} tokens, ${deployments.vaults.length} vaults, ${deployments.baskets.length} baskets (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
   );
+
+  // x402's EVM code reads through Multicall3 at its canonical address: the same code there.
+  const multicall = await chain.publicClient.getCode({ address: multicall3Address });
+  await chain.testClient.setCode({ address: CANONICAL_MULTICALL3, bytecode: multicall! });
+  const facilitator = await startFacilitator(rpcUrl, config.DEVNET_HOST, config.X402_FACILITATOR_PORT);
+  log(`x402 facilitator listening on http://${config.DEVNET_HOST}:${config.X402_FACILITATOR_PORT} (settles from ${facilitator.address})`);
 
   const market = new MarketSimulator(ctx, deployments.contracts.marketMaker!, deployments.tokens);
   const keeper = keeperSources(ctx, deployments);
@@ -76,6 +84,7 @@ async function main() {
   const stop = async () => {
     clearInterval(interval);
     rmSync(readyFile, { force: true });
+    await facilitator.close();
     await server.close();
     process.exit(0);
   };

@@ -39,7 +39,7 @@ export const errorCatalog = {
   PAYMENT_REQUIRED: {
     status: 402,
     message: "Payment required",
-    when: "backtest grid and backtest ladder over more than 30 days, in the x402 shape (only the declaration is implemented: no payment is taken yet); declared on ranges, which are free now",
+    when: "backtest grid, backtest ladder and ranges over more than 30 days without a payment, or with one refused (invalid, underpaid, expired, replayed, for another payee, not settled): x402 v2's PaymentRequired, also in the PAYMENT-REQUIRED header; pay in the PAYMENT-SIGNATURE header",
   },
 
   // 404

@@ -5,6 +5,7 @@
 // only: logs go to stderr.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createApp } from "../api/app.js";
+import { paymentSettingsOf } from "../usecases/payments/x402.js";
 import { watchIndex } from "../adapters/start-up.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { createChainClient } from "../adapters/chain/client.js";
@@ -66,6 +67,7 @@ const app = createApp({
   baseUrl: config.BASE_URL,
   reportCards: { enabled: config.AGENT_REPORT_CARDS === "on", reads: config.AGENT_REPORT_CARDS_READS },
   rateLimit: { keyPrefix: `${config.REDIS_PREFIX}:rl:mcp` },
+  payments: paymentSettingsOf(config),
 });
 
 const server = await createAgentMcpServer(app);

@@ -33,4 +33,4 @@
 //   domain/address.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "bee7c14de57f76864465ad096a80983bd871ab4166de12f4a3edf1382c668195";
+export const SHARED_SOURCES_SHA256 = "29f62a0a0d090285613d126365f29631d117a3a5d44f27ee6913e5f47afd665c";

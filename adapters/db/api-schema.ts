@@ -137,7 +137,8 @@ export interface StrategyPickTable {
   created_at: CreatedAt;
 }
 
-/** A logged on-demand strategy-finder backtest (migration 0004). */
+/** A logged on-demand run: a strategy-finder backtest (migration 0004), or a paid backtest or ranges
+ * run with the transaction that settled its x402 payment (0007; identity_kind "payer"). */
 export interface StrategyRunTable {
   id: ColumnType<string, never, never>;
   identity_kind: string | null;
@@ -146,6 +147,7 @@ export interface StrategyRunTable {
   strategy: string;
   input: Json<Record<string, unknown>>;
   summary: Json<Record<string, unknown>>;
+  settlement_tx: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 }
 

@@ -11,13 +11,14 @@ import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { setResponseHeader } from "./response-header.js";
 
-const EXPOSE_HEADERS = ["Retry-After", "X-Request-Id", "RateLimit", "RateLimit-Policy"];
+// x402: a browser agent reads the payment terms and the settlement, and sends its payment.
+const EXPOSE_HEADERS = ["Retry-After", "X-Request-Id", "RateLimit", "RateLimit-Policy", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE"];
 
 export function openCors(): MiddlewareHandler {
   const preflight = cors({
     origin: "*",
     allowMethods: ["GET", "POST"],
-    allowHeaders: ["Content-Type", "Authorization"],
+    allowHeaders: ["Content-Type", "Authorization", "PAYMENT-SIGNATURE"],
     exposeHeaders: EXPOSE_HEADERS,
     credentials: false,
     maxAge: 600,

@@ -1,23 +1,28 @@
 // Backtests and planners (spec: "Backtests and planners"), under /v1/agent:
-//   POST /backtest/grid, /backtest/ladder   replay over 10-minute candles; free up to 30 days, 402 past it
-//   GET  /ranges                            best grid lines per gap the fee allows (402 declared; free now)
+//   POST /backtest/grid, /backtest/ladder   replay over 10-minute candles; free up to 30 days, paid past it (x402)
+//   GET  /ranges                            best grid lines per gap the fee allows; free up to 30 days, paid past it
 //   GET  /grid/plan, /ladder/plan           planners over hourly prices at the live strategy fee
 //   GET  /grid/tokens, /ladder/tokens       the latest scans (503 SCAN_PREPARING before the first)
 // Backtests and planners run in a worker of the `backtest` queue when the app has a job client (else
 // here); identical inputs share one job and its cached result. The fill rules are in every description.
+// Past 30 days a run is paid with x402 v2 (usecases/payments/x402.ts): 402 PaymentRequired until a
+// PAYMENT-SIGNATURE pays it, then the run, the settlement and PAYMENT-RESPONSE.
 import { createRoute, type z } from "@hono/zod-openapi";
+import { HonoAdapter } from "@x402/hono";
+import type { Context } from "hono";
 import {
   checkGap,
   feeOf,
-  FREE_BACKTEST_DAYS,
   gridBacktestInput,
   gridTokensAnswer,
   ladderBacktestInput,
   ladderTokensAnswer,
   liveState,
-  paymentRequired,
   runKind,
 } from "../../usecases/backtest-runs/requests.js";
+import { type RunRecord, x402Payments } from "../../usecases/payments/x402.js";
+import type { ServiceChainState } from "../../adapters/chain/service-state.js";
+import { DEFAULT_PRICE_PER_DAY_USDG, FREE_DAYS, runPrice } from "../../domain/run-price.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 import type { ErrorCode } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
@@ -44,103 +49,139 @@ import { createRouter } from "../create-router.js";
 
 const TAGS = ["Backtests and planners"];
 const rules = `\n\n${FILL_RULES}`;
-const payment = (description: string) => ({ 402: { description, content: { "application/json": { schema: PaymentRequiredBody } } } });
-const PAID = `Payment required past the free window (${FREE_BACKTEST_DAYS} days), in the x402 shape. Only the declaration is implemented: no payment is taken or verified yet.`;
-const DECLARED = "Payment required, in the x402 shape: declared only; ranges are free now and never answer it.";
+const PAYMENT_HEADERS = {
+  "PAYMENT-REQUIRED": { description: "x402 v2 PaymentRequired, base64 JSON (the same as the body without code)", schema: { type: "string" as const } },
+};
+const payment = (description: string) => ({
+  402: { description, headers: PAYMENT_HEADERS, content: { "application/json": { schema: PaymentRequiredBody } } },
+});
+const PAID = `\`PAYMENT_REQUIRED\`: past the free window (${FREE_DAYS} days) without a payment, or with one refused (the reason in error): x402 v2's PaymentRequired.`;
 const responses = (schema: z.ZodType, what: string, codes: ErrorCode[], paid?: string) => ({
   200: okResponse(schema, what),
   ...errorResponses("BUSY", ...codes),
   ...(paid ? payment(paid) : {}),
 });
+/** How a run past the free window is paid, as every paid route's description says it. */
+const howToPay = (pricePerDayUsdg: number) =>
+  ` Past ${FREE_DAYS} days the run is paid: ${pricePerDayUsdg} USDG a day past ${FREE_DAYS} (60 days: ${(30 * pricePerDayUsdg).toFixed(6).replace(/\.?0+$/, "")} USDG), with x402 v2 ` +
+  "(scheme exact, USDG by EIP-3009 on eip155:4663). Without a payment it answers 402 with PaymentRequired (the PAYMENT-REQUIRED header and the body); " +
+  "send the signed payment in the PAYMENT-SIGNATURE header (@x402/fetch does it): the run happens, then the facilitator settles it and the 200 carries " +
+  "PAYMENT-RESPONSE (the settlement transaction). A refused payment answers 402 with the reason; a facilitator that cannot be reached, 503 UNAVAILABLE (nothing run or charged). " +
+  "Payment buys the run, not more rate: the rate limit is the same.";
 
-const gridBacktest = createRoute({
-  method: "post",
-  path: "/backtest/grid",
-  tags: TAGS,
-  summary: "Replay a grid over past candles",
-  description: `Replays a repeating buy line and sell line over 10-minute candles (days at most 90; free up to 30, more answers 402) at the grid strategy's live fee, and gives trades, round trips, fees, profit and end value.${rules}`,
-  request: { body: { content: { "application/json": { schema: GridBacktestBody } }, required: true } },
-  responses: responses(GridBacktestResult, "The replay", ["NO_CANDLES"], PAID),
-});
+/** The routes' definitions: the paid ones name the price per day (X402_PRICE_PER_DAY_USDG). */
+function routeDefinitions(pricePerDayUsdg: number) {
+  const pay = howToPay(pricePerDayUsdg);
+  const gridBacktest = createRoute({
+    method: "post",
+    path: "/backtest/grid",
+    tags: TAGS,
+    summary: "Replay a grid over past candles",
+    description: `Replays a repeating buy line and sell line over 10-minute candles (days at most 90; free up to 30) at the grid strategy's live fee, and gives trades, round trips, fees, profit and end value.${pay}${rules}`,
+    request: { body: { content: { "application/json": { schema: GridBacktestBody } }, required: true } },
+    responses: responses(GridBacktestResult, "The replay", ["NO_CANDLES"], PAID),
+  });
 
-const ladderBacktest = createRoute({
-  method: "post",
-  path: "/backtest/ladder",
-  tags: TAGS,
-  summary: "Replay one-shot limit orders over past candles",
-  description: `Replays 1-20 one-shot limit orders (levels) over 10-minute candles at the limit-order hook's live commission, and gives the fills per level. Days at most 90; free up to 30, more answers 402.${rules}`,
-  request: { body: { content: { "application/json": { schema: LadderBacktestBody } }, required: true } },
-  responses: responses(LadderBacktestResult, "Fills per level", ["NO_CANDLES"], PAID),
-});
+  const ladderBacktest = createRoute({
+    method: "post",
+    path: "/backtest/ladder",
+    tags: TAGS,
+    summary: "Replay one-shot limit orders over past candles",
+    description: `Replays 1-20 one-shot limit orders (levels) over 10-minute candles at the limit-order hook's live commission, and gives the fills per level. Days at most 90; free up to 30.${pay}${rules}`,
+    request: { body: { content: { "application/json": { schema: LadderBacktestBody } }, required: true } },
+    responses: responses(LadderBacktestResult, "Fills per level", ["NO_CANDLES"], PAID),
+  });
 
-const rangesRoute = createRoute({
-  method: "get",
-  path: "/ranges",
-  tags: TAGS,
-  summary: "Grid lines that made the most round trips or profit",
-  description: `For every gap the fee allows (a round trip must pay both fees back), the buy line of the most round trips and of the most profit over 10-minute candles, and the best overall. 402 is declared but not answered: ranges are free now.${rules}`,
-  request: { query: RangesQuery },
-  responses: responses(RangesResult, "The best ranges", ["NO_CANDLES"], DECLARED),
-});
+  const rangesRoute = createRoute({
+    method: "get",
+    path: "/ranges",
+    tags: TAGS,
+    summary: "Grid lines that made the most round trips or profit",
+    description: `For every gap the fee allows (a round trip must pay both fees back), the buy line of the most round trips and of the most profit over 10-minute candles, and the best overall. Days at most 90; free up to 30.${pay}${rules}`,
+    request: { query: RangesQuery },
+    responses: responses(RangesResult, "The best ranges", ["NO_CANDLES"], PAID),
+  });
 
-const gridPlan = createRoute({
-  method: "get",
-  path: "/grid/plan",
-  tags: TAGS,
-  summary: "Today's grid lines from a walk-forward",
-  description: `Walks forward over stored hourly prices (each week's lines are picked on the week before, then tested on it) at the grid strategy's live fee: today's buy and sell lines (the inputs of the grid prepare), a tighter and a wider choice, the verdict (good, weak or none, with reasons), the weekly results and the average and worst week.${rules}`,
-  request: { query: GridPlanQuery },
-  responses: responses(GridPlanAnswer, "The plan", ["NO_CANDLES", "GAP_TOO_TIGHT"]),
-});
+  const gridPlan = createRoute({
+    method: "get",
+    path: "/grid/plan",
+    tags: TAGS,
+    summary: "Today's grid lines from a walk-forward",
+    description: `Walks forward over stored hourly prices (each week's lines are picked on the week before, then tested on it) at the grid strategy's live fee: today's buy and sell lines (the inputs of the grid prepare), a tighter and a wider choice, the verdict (good, weak or none, with reasons), the weekly results and the average and worst week.${rules}`,
+    request: { query: GridPlanQuery },
+    responses: responses(GridPlanAnswer, "The plan", ["NO_CANDLES", "GAP_TOO_TIGHT"]),
+  });
 
-const ladderPlan = createRoute({
-  method: "get",
-  path: "/ladder/plan",
-  tags: TAGS,
-  summary: "The dip ladder on one token",
-  description: `The dip ladder: 5 buys 10% apart below the price, each selling at +50% after fees, repeating (a ladder strategy). Its record on this token at the amount (started at every UTC midnight of the last 30 days, held a week), the verdict with reasons, today's lines and the exact ladder-strategy prepare body.${rules}`,
-  request: { query: LadderPlanQuery },
-  responses: responses(LadderPlanAnswer, "The plan", ["NO_CANDLES"]),
-});
+  const ladderPlan = createRoute({
+    method: "get",
+    path: "/ladder/plan",
+    tags: TAGS,
+    summary: "The dip ladder on one token",
+    description: `The dip ladder: 5 buys 10% apart below the price, each selling at +50% after fees, repeating (a ladder strategy). Its record on this token at the amount (started at every UTC midnight of the last 30 days, held a week), the verdict with reasons, today's lines and the exact ladder-strategy prepare body.${rules}`,
+    request: { query: LadderPlanQuery },
+    responses: responses(LadderPlanAnswer, "The plan", ["NO_CANDLES"]),
+  });
 
-const gridTokens = createRoute({
-  method: "get",
-  path: "/grid/tokens",
-  tags: TAGS,
-  summary: "The latest grid scan",
-  description: `The latest grid scan of every charted token at the live strategy fee (every 10 minutes, and as soon as the index is ready; 60 days of hourly prices, 200 USDG): good tokens first, then weak ones with their reasons. Each has today's lines (buyPrice, sellPrice, amountUsdg of the grid prepare) and its weekly walk-forward results. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.${rules}`,
-  request: { query: GridTokensQuery },
-  responses: responses(GridTokensAnswer, "The scan", ["SCAN_PREPARING"]),
-});
+  const gridTokens = createRoute({
+    method: "get",
+    path: "/grid/tokens",
+    tags: TAGS,
+    summary: "The latest grid scan",
+    description: `The latest grid scan of every charted token at the live strategy fee (every 10 minutes, and as soon as the index is ready; 60 days of hourly prices, 200 USDG): good tokens first, then weak ones with their reasons. Each has today's lines (buyPrice, sellPrice, amountUsdg of the grid prepare) and its weekly walk-forward results. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.${rules}`,
+    request: { query: GridTokensQuery },
+    responses: responses(GridTokensAnswer, "The scan", ["SCAN_PREPARING"]),
+  });
 
-const ladderTokens = createRoute({
-  method: "get",
-  path: "/ladder/tokens",
-  tags: TAGS,
-  summary: "The latest dip-ladder scan",
-  description: `The dip ladder (5 buys 10% apart, each selling at +50% after fees, repeating) run on every scanned token, good first, each with its record (500 USD started at any midnight in the last 30 days, held a week), today's lines and warnings. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.${rules}`,
-  request: { query: LadderTokensQuery },
-  responses: responses(LadderTokensAnswer, "The scan", ["SCAN_PREPARING"]),
-});
+  const ladderTokens = createRoute({
+    method: "get",
+    path: "/ladder/tokens",
+    tags: TAGS,
+    summary: "The latest dip-ladder scan",
+    description: `The dip ladder (5 buys 10% apart, each selling at +50% after fees, repeating) run on every scanned token, good first, each with its record (500 USD started at any midnight in the last 30 days, held a week), today's lines and warnings. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.${rules}`,
+    request: { query: LadderTokensQuery },
+    responses: responses(LadderTokensAnswer, "The scan", ["SCAN_PREPARING"]),
+  });
+  return { gridBacktest, ladderBacktest, rangesRoute, gridPlan, ladderPlan, gridTokens, ladderTokens };
+}
 
-export const backtestRoutes = (deps: AppDeps) =>
-  createRouter<AppEnv>()
+/** A JSON client's request as x402 reads it: never its HTML paywall (the answers here are JSON). */
+class JsonRequestAdapter extends HonoAdapter {
+  override getAcceptHeader() {
+    return "application/json";
+  }
+}
+
+export const backtestRoutes = (deps: AppDeps) => {
+  const pricePerDayUsdg = deps.payments?.pricePerDayUsdg ?? DEFAULT_PRICE_PER_DAY_USDG;
+  const { gridBacktest, ladderBacktest, rangesRoute, gridPlan, ladderPlan, gridTokens, ladderTokens } = routeDefinitions(pricePerDayUsdg);
+  const payments = x402Payments(deps);
+  /** Free up to FREE_DAYS; past it, the run only once its x402 payment is verified, answered only once settled. */
+  const run = async <T>(c: Context<AppEnv>, days: number, state: ServiceChainState, record: RunRecord, what: string, work: () => Promise<T>) => {
+    const amount = runPrice(days, pricePerDayUsdg);
+    if (amount === 0n) return ok(c, await work());
+    const offer = { amount, days, payTo: state.serviceAdmin, what };
+    const answer = await payments.pay({ adapter: new JsonRequestAdapter(c), path: c.req.path, method: c.req.method, url: c.req.url }, offer, record, work);
+    for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
+    return answer.kind === "paid" ? ok(c, answer.result) : (c.json(answer.body, 402) as never);
+  };
+  return createRouter<AppEnv>()
     .openapi(gridBacktest, async (c) => {
       const b = c.req.valid("json");
       const state = await liveState(deps);
-      if (b.days > FREE_BACKTEST_DAYS) return c.json(paymentRequired(deps, state, b.days, c.req.url), 402) as never;
-      return ok(c, await runKind(deps, "grid", gridBacktestInput(b, state)));
+      const input = gridBacktestInput(b, state);
+      return run(c, b.days, state, { strategy: "grid-backtest", token: input.token, input }, "A grid backtest", () => runKind(deps, "grid", input));
     })
     .openapi(ladderBacktest, async (c) => {
       const b = c.req.valid("json");
       const state = await liveState(deps);
-      if (b.days > FREE_BACKTEST_DAYS) return c.json(paymentRequired(deps, state, b.days, c.req.url), 402) as never;
-      return ok(c, await runKind(deps, "ladder", ladderBacktestInput(b, state)));
+      const input = ladderBacktestInput(b, state);
+      return run(c, b.days, state, { strategy: "ladder-backtest", token: input.token, input }, "A ladder backtest", () => runKind(deps, "ladder", input));
     })
     .openapi(rangesRoute, async (c) => {
       const q = c.req.valid("query");
-      const feeBps = q.feeBps ?? feeOf(await liveState(deps), "grid");
-      return ok(c, await runKind(deps, "ranges", { token: q.token.toLowerCase(), days: q.days, feeBps, amountUsd: q.amountUsd }));
+      const state = await liveState(deps);
+      const input = { token: q.token.toLowerCase(), days: q.days, feeBps: q.feeBps ?? feeOf(state, "grid"), amountUsd: q.amountUsd };
+      return run(c, q.days, state, { strategy: "ranges", token: input.token, input }, "Ranges", () => runKind(deps, "ranges", input));
     })
     .openapi(gridPlan, async (c) => {
       const q = c.req.valid("query");
@@ -155,3 +196,4 @@ export const backtestRoutes = (deps: AppDeps) =>
     })
     .openapi(gridTokens, async (c) => ok(c, await gridTokensAnswer(deps.db, c.req.valid("query"), deps.index?.chain())))
     .openapi(ladderTokens, async (c) => ok(c, await ladderTokensAnswer(deps.db, c.req.valid("query"), deps.index?.chain())));
+};

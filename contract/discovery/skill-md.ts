@@ -3,7 +3,7 @@
 // preface. A pure function: the same document and catalog give the same text.
 import { codesByStatusOf, operationsOf, type ErrorCatalog, type Field, type OpenApiDocument } from "./catalog.js";
 import { MCP_CONFIG_NOTE, mcpConfigBlock, mcpLines, MCP_PATH } from "./links.js";
-import { RULES, SERVICE_NAME, SUMMARY, WORKFLOW } from "./preface.js";
+import { PAYMENT_FLOW, RULES, SERVICE_NAME, SUMMARY, WORKFLOW } from "./preface.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 
 /** Markdown table cell: no pipes or line breaks. */
@@ -47,6 +47,13 @@ export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   // The backtest fill rules are in each backtest route's description; skill.md gives them once.
   const hasFillRules = operations.some((op) => op.description?.includes(FILL_RULES));
   if (hasFillRules) out.push("## Backtest fill rules", "", FILL_RULES, "");
+
+  // Where a route answers 402, how to pay it (x402 v2), in five lines.
+  if (operations.some((op) => op.answers.some((a) => a.status === "402"))) {
+    out.push("## Paying for runs past 30 days (x402)", "");
+    PAYMENT_FLOW.forEach((line, i) => out.push(`${i + 1}. ${line}`));
+    out.push("");
+  }
 
   out.push("## Endpoints", "");
   out.push("| Method | Path | Summary |", "|---|---|---|");

@@ -78,7 +78,8 @@ beforeAll(async () => {
   weth = d.tokens.find((t) => t.symbol === "WETH")!.address;
   const client = createChainClient(stack.rpcUrl, { timeoutMs: 15_000 });
   jobs = createJobClient({ redisUrl: REDIS_URL, prefix: bullPrefix });
-  ({ app } = testApp({ db, redis, reads, deployments: d, client, jobs, now: () => new Date() }));
+  const payments = { facilitatorUrl: stack.facilitatorUrl, pricePerDayUsdg: 0.01, keyPrefix: `${bullPrefix}:pay` };
+  ({ app } = testApp({ db, redis, reads, deployments: d, client, jobs, now: () => new Date(), payments }));
   const t = testApp({ db, redis, reads, deployments: d, client });
   const connection = () => new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   workers = [
@@ -139,16 +140,17 @@ describe("backtests and planners (backtest queue)", () => {
     expect(keys.filter((k) => /bt-grid-[0-9a-f]{40}$/.test(k))).toHaveLength(1);
   });
 
-  it("answers 402 in the x402 shape past 30 days, and 422 NO_CANDLES for a token without prices", async () => {
+  it("answers 402 with x402 v2's PaymentRequired past 30 days (paying: test/e2e/x402.test.ts), and 422 NO_CANDLES for a token without prices", async () => {
     const paid = await post("/v1/agent/backtest/grid", { token: weth, buyPrice: 1, sellPrice: 2, amountUsd: 100, days: 45 });
     expect(paid.status).toBe(402);
-    expect(paid.body.code).toBe("PAYMENT_REQUIRED");
+    expect(paid.body).toMatchObject({ code: "PAYMENT_REQUIRED", x402Version: 2 });
     const [offer] = paid.body.accepts;
-    expect(offer.asset).toBe(getAddress(d.contracts.usdg!));
-    expect([offer.chainId, offer.network, offer.maxAmountRequired]).toEqual([4663, "eip155:4663", "150000"]);
-    expect(offer.resource).toContain("/v1/agent/backtest/grid");
+    expect(offer).toMatchObject({ scheme: "exact", network: "eip155:4663", asset: getAddress(d.contracts.usdg!), amount: "150000" });
+    expect(paid.body.resource.url).toContain("/v1/agent/backtest/grid");
     const paidLadder = await post("/v1/agent/backtest/ladder", { token: weth, side: "buy", levels: [{ price: 1, amountUsd: 10 }], days: 31 });
-    expect(paidLadder.status).toBe(402);
+    expect([paidLadder.status, paidLadder.body.accepts[0].amount]).toEqual([402, "10000"]);
+    const paidRanges = await get(`/v1/agent/ranges?token=${weth}&days=31`);
+    expect([paidRanges.status, paidRanges.body.accepts[0].amount]).toEqual([402, "10000"]);
     const none = await post("/v1/agent/backtest/grid", { token: NOBODY, buyPrice: 1, sellPrice: 2, amountUsd: 100, days: 5 });
     expect([none.status, none.body.code]).toEqual([422, "NO_CANDLES"]);
     const bad = await post("/v1/agent/backtest/grid", { token: weth, buyPrice: 2, sellPrice: 1, amountUsd: 100, days: 5 });

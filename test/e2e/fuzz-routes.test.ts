@@ -129,9 +129,9 @@ const contentType = (a: { headers: Record<string, string | string[] | undefined>
 /** Why `body` is not an error in the envelope with a catalog code whose status is `status` (undefined: it is). */
 function envelopeFault(status: number, body: unknown): string | undefined {
   if (!isObject(body)) return "not {error, code}";
-  // 402 PAYMENT_REQUIRED also carries the x402 protocol's payment terms beside {error, code}.
+  // 402 PAYMENT_REQUIRED also carries x402 v2's PaymentRequired (x402Version, resource, accepts) beside {error, code}.
   const keys = Object.keys(body)
-    .filter((k) => !(status === 402 && (k === "x402Version" || k === "accepts")))
+    .filter((k) => !(status === 402 && (k === "x402Version" || k === "resource" || k === "accepts")))
     .sort()
     .join();
   if (!(keys === "code,error" || keys === "code,details,error") || typeof body.error !== "string" || !body.error) return "not {error, code}";

@@ -19,6 +19,8 @@ export type Stack = {
   viewsSchema: string;
   deploymentsFile: string;
   ponderUrl: string;
+  /** The devnet's x402 facilitator. */
+  facilitatorUrl: string;
   env: Record<string, string>;
 };
 
@@ -115,7 +117,7 @@ export async function startStack({ historyDays = 2, simIntervalMs = 1000, indexe
   await admin.unsafe(`create database "${dbName}"`);
   await admin.end();
   const databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${dbName}` }).toString();
-  const [devnetPort, ponderPort] = [await freePort(), await freePort()];
+  const [devnetPort, ponderPort, facilitatorPort] = [await freePort(), await freePort(), await freePort()];
   const deploymentsFile = join(dir, "deployments.json");
   const env = {
     DEVNET_PORT: String(devnetPort),
@@ -126,6 +128,7 @@ export async function startStack({ historyDays = 2, simIntervalMs = 1000, indexe
     DATABASE_SCHEMA: "ponder",
     VIEWS_SCHEMA: "agent_views",
     PONDER_PORT: String(ponderPort),
+    X402_FACILITATOR_PORT: String(facilitatorPort),
   };
   const rpcUrl = `http://127.0.0.1:${devnetPort}`;
   const ponderUrl = `http://127.0.0.1:${ponderPort}`;
@@ -133,7 +136,8 @@ export async function startStack({ historyDays = 2, simIntervalMs = 1000, indexe
   await waitFor("devnet", () => existsSync(join(dir, "ready.json")), 240_000, log);
   const indexer = withIndexer ? spawnTs("scripts/indexer.ts", env, "indexer", log) : undefined;
   if (indexer) await waitFor("indexer", () => ponderReady(ponderUrl), 240_000, log);
-  const stack = { rpcUrl, databaseUrl, schema: "ponder", viewsSchema: "agent_views", deploymentsFile, ponderUrl, env };
+  const facilitatorUrl = `http://127.0.0.1:${facilitatorPort}`;
+  const stack = { rpcUrl, databaseUrl, schema: "ponder", viewsSchema: "agent_views", deploymentsFile, ponderUrl, facilitatorUrl, env };
   return {
     ...stack,
     log,

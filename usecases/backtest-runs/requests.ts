@@ -1,6 +1,6 @@
 // What the backtest and planner routes ask for: the live fees from the chain, the normalised job inputs,
-// a run through the worker queue (or in this process without one), the latest scans as answers, and the
-// 402 declaration past the free window.
+// a run through the worker queue (or in this process without one), the latest scans as answers. Runs
+// past the free window are paid (usecases/payments/x402.ts).
 import type { z } from "@hono/zod-openapi";
 import type { Kysely } from "kysely";
 import type { PublicClient } from "viem";
@@ -11,16 +11,10 @@ import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { JobClient } from "../../adapters/queue/request-reply.js";
 import { sharedServiceChainStateReader, type ServiceChainState } from "../../adapters/chain/service-state.js";
 import { breakEvenGap } from "../../domain/backtest/ranges.js";
-import { CAIP2_NETWORK, CHAIN_ID } from "../../domain/chain.js";
 import { ApiError } from "../../domain/errors.js";
 import { asOfBucket, backtestThroughJob, type BacktestInputs, type BacktestJobData, type BacktestKind } from "./jobs.js";
 import { runBacktest } from "./run.js";
 import { readScan, scanAnswer, type GridScanPayload, type LadderScanPayload } from "./scans.js";
-
-/** Days a backtest replays for free; more answers 402 (declared only: no payment is taken yet). */
-export const FREE_BACKTEST_DAYS = 30;
-/** Price of each day past the free window, USDG (the 402 declaration's amount). */
-export const PRICE_PER_PAID_DAY_USDG = 0.01;
 
 /** What a backtest request needs; the API's deps have it all. */
 export type BacktestDeps = {
@@ -94,32 +88,4 @@ export async function ladderTokensAnswer(db: Kysely<Database>, q: z.infer<typeof
   const tokens = scanAnswer(payload.tokens, { limit: q.limit, include: q.include, score: (e) => e.record.averageReturnPct });
   const { asOf, feeBps, amountUsd } = payload;
   return { asOf, scannedAt: at.toISOString(), feeBps, amountUsd, scanned: payload.tokens.length, tokens };
-}
-
-/** The 402 body in the x402 shape for a replay of `days` past the free window (declared only). */
-export function paymentRequired(deps: BacktestDeps, state: ServiceChainState, days: number, resource: string) {
-  const usdg = deps.deployments.contracts.usdg;
-  const payTo = state.serviceAdmin;
-  if (!usdg || !payTo) throw new ApiError("UNAVAILABLE", "The payment details cannot be read now");
-  const amount = Math.round((days - FREE_BACKTEST_DAYS) * PRICE_PER_PAID_DAY_USDG * 1e6);
-  return {
-    error: `Backtests are free up to ${FREE_BACKTEST_DAYS} days; ${days} days needs payment (declared only: payments are not taken yet, so ask for ${FREE_BACKTEST_DAYS} days or fewer)`,
-    code: "PAYMENT_REQUIRED" as const,
-    x402Version: 1 as const,
-    accepts: [
-      {
-        scheme: "exact" as const,
-        network: CAIP2_NETWORK,
-        chainId: CHAIN_ID,
-        asset: usdg,
-        maxAmountRequired: String(amount),
-        amount: (amount / 1e6).toFixed(6),
-        payTo,
-        resource,
-        description: `${days - FREE_BACKTEST_DAYS} days past the free ${FREE_BACKTEST_DAYS}, at ${PRICE_PER_PAID_DAY_USDG} USDG a day`,
-        mimeType: "application/json" as const,
-        maxTimeoutSeconds: 300,
-      },
-    ],
-  };
 }

@@ -8,6 +8,7 @@ import { reportCard } from "./0003_report_card.js";
 import { strategyResults } from "./0004_strategy_results.js";
 import { retention } from "./0005_retention.js";
 import { scanChain } from "./0006_scan_chain.js";
+import { paidRuns } from "./0007_paid_runs.js";
 
 const migrations: Record<string, (schema: string) => Migration> = {
   "0001_initial": initial,
@@ -16,6 +17,7 @@ const migrations: Record<string, (schema: string) => Migration> = {
   "0004_strategy_results": strategyResults,
   "0005_retention": retention,
   "0006_scan_chain": scanChain,
+  "0007_paid_runs": paidRuns,
 };
 
 export function migrationProvider(schema: string): MigrationProvider {
