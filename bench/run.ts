@@ -11,6 +11,7 @@
 //   8. load              2,000 agents polling their activity once a second for 60 s while a writer trades (bench/load.ts; --soak alone)
 //   9. changing-answers  2,000 agents polling while 10% of their owners change every block: 1 API, then 2 APIs by owner and at random (bench/changing-answers.ts)
 //  10. read-scale        the read routes at 10,000, 100,000 and 1,000,000 owners, cached and uncached (bench/read-scale.ts)
+//  11. x402-payment      a paid (x402) 60-day grid backtest's p50 beside a free one's, and the facilitator's round trips (bench/x402-payment.ts)
 // BENCH_DAYS shortens the history of 1 and 2 (for a quick look; targets apply to 90 days).
 // BENCH_ONLY runs a subset, e.g. BENCH_ONLY=read-speed,prepare-latency.
 import { benchBacktests } from "./backtests.js";
@@ -24,6 +25,7 @@ import { benchLongPoll } from "./long-poll.js";
 import { benchPrepareLatency } from "./prepare-latency.js";
 import { benchReadScale } from "./read-scale.js";
 import { benchReadSpeed } from "./read-speed.js";
+import { benchX402Payment } from "./x402-payment.js";
 
 const days = Number(process.env.BENCH_DAYS ?? 90);
 const started = Date.now();
@@ -83,6 +85,7 @@ await attempt("changing-answers-2-apis", async () => {
   return benchChangingAnswers({ apis: 2, routing: "random" });
 });
 await attempt("read-scale", () => benchReadScale());
+await attempt("x402-payment", () => benchX402Payment());
 
 console.log(`\n== summary (${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s in all)`);
 const m = machine();

@@ -41,8 +41,12 @@ async function main() {
   // x402's EVM code reads through Multicall3 at its canonical address: the same code there.
   const multicall = await chain.publicClient.getCode({ address: multicall3Address });
   await chain.testClient.setCode({ address: CANONICAL_MULTICALL3, bytecode: multicall! });
-  const facilitator = await startFacilitator(rpcUrl, config.DEVNET_HOST, config.X402_FACILITATOR_PORT);
-  log(`x402 facilitator listening on http://${config.DEVNET_HOST}:${config.X402_FACILITATOR_PORT} (settles from ${facilitator.address})`);
+  // A taken port costs the payments, not the chain: a second devnet on one machine (benchmarks) still runs.
+  const facilitator = await startFacilitator(rpcUrl, config.DEVNET_HOST, config.X402_FACILITATOR_PORT).catch((error: Error) => {
+    log(`x402 facilitator not started (${error.message}): paid runs answer 503 until one runs; set X402_FACILITATOR_PORT`);
+    return undefined;
+  });
+  if (facilitator) log(`x402 facilitator listening on http://${config.DEVNET_HOST}:${config.X402_FACILITATOR_PORT} (settles from ${facilitator.address})`);
 
   const market = new MarketSimulator(ctx, deployments.contracts.marketMaker!, deployments.tokens);
   const keeper = keeperSources(ctx, deployments);
@@ -84,7 +88,7 @@ async function main() {
   const stop = async () => {
     clearInterval(interval);
     rmSync(readyFile, { force: true });
-    await facilitator.close();
+    await facilitator?.close();
     await server.close();
     process.exit(0);
   };

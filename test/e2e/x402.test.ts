@@ -180,6 +180,16 @@ describe("refused payments answer 402 with the reason, and take nothing", () => 
     expect(elsewhere.reason).toBe("invalid_exact_evm_nonce_already_used");
   });
 
+  it("one payment sent twice at once: one run is answered and settled, the other refused", async () => {
+    const first = await post(s.app.app, GRID, body);
+    const header = x402.encodePaymentSignatureHeader(await x402.createPaymentPayload(paymentRequiredOf(first.res, first.body)));
+    const before = await usdgOf(PAYER.address);
+    const answers = await Promise.all([post(s.app.app, GRID, body, header), post(s.app.app, GRID, body, header)]);
+    expect(answers.map((a) => a.res.status).sort()).toEqual([200, 402]);
+    expect(answers.find((a) => a.res.status === 402)!.body.error).toContain("payment_already_used");
+    expect(await usdgOf(PAYER.address)).toBe(before - PRICE_60_DAYS);
+  });
+
   it("an underpayment: signed for less than the price", async () => {
     const first = await post(s.app.app, GRID, body);
     const { reason } = await refused(await signedAs(paymentRequiredOf(first.res, first.body), { amount: String(PRICE_60_DAYS - 1n) }));

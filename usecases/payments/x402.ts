@@ -3,9 +3,9 @@
 // scheme). The service holds no key: the facilitator at X402_FACILITATOR_URL verifies and settles.
 //
 // A paid request: no PAYMENT-SIGNATURE → 402 with PaymentRequired (header and body). With one: the
-// facilitator verifies it (invalid, underpaid, expired, another payee → 402 with the reason); the
-// payment is claimed in Redis (payer + nonce, once: a replay → 402); the run happens; then the
-// facilitator settles it and the answer carries PAYMENT-RESPONSE. A run that fails is not settled (its
+// payment is claimed in Redis (payer + nonce, once: a replay → 402); the facilitator verifies it
+// (invalid, underpaid, expired, another payee → 402 with the reason, the claim released); the run
+// happens; then the facilitator settles it and the answer carries PAYMENT-RESPONSE. A run that fails is not settled (its
 // claim is released); a settlement that fails withholds the result (402). A facilitator that cannot be
 // reached → 503 UNAVAILABLE, before any run.
 import {
@@ -14,7 +14,6 @@ import {
   encodePaymentRequiredHeader,
   x402HTTPResourceServer,
   type HTTPAdapter,
-  type HTTPRequestContext,
 } from "@x402/core/http";
 import { x402ResourceServer } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
@@ -193,13 +192,6 @@ export function x402Payments(deps: PaymentDeps) {
       throw new ApiError("UNAVAILABLE", "Payments cannot be recorded now (Redis): nothing was run or charged; retry shortly");
     }
   }
-  async function claimed(payload: PaymentPayload): Promise<boolean> {
-    try {
-      return (await deps.redis.exists(claimKey(payload))) === 1;
-    } catch {
-      throw new ApiError("UNAVAILABLE", "Payments cannot be checked now (Redis): nothing was run or charged; retry shortly");
-    }
-  }
   const release = (payload: PaymentPayload) => deps.redis.del(claimKey(payload)).catch(() => 0);
 
   /**
@@ -216,17 +208,26 @@ export function x402Payments(deps: PaymentDeps) {
       method: request.method,
       paymentHeader: request.adapter.getHeader("payment-signature") ?? request.adapter.getHeader("x-payment"),
     };
-    // A payment already claimed (a replay) is refused here, without asking the facilitator.
+    // One payment buys one run: claimed (payer + nonce, in Redis) before the facilitator is asked, so a
+    // replay is refused at once and two requests racing with one payment cannot both run. A payment
+    // that turns out invalid, or is not checked, is released.
     const presented = presentedPayment(context.paymentHeader);
-    if (presented && (await claimed(presented))) return refusal(await offered(http, context, "payment_already_used"), {});
+    if (presented && !(await claim(presented))) {
+      const requirements = await s.buildPaymentRequirementsFromOptions([config.accepts], context);
+      const resource = { url: config.resource, description: config.description, mimeType: config.mimeType };
+      return refusal(await s.createPaymentRequiredResponse(requirements, resource, "payment_already_used"), {});
+    }
+    const unclaim = () => (presented ? release(presented) : Promise.resolve(0));
     let processed: Awaited<ReturnType<typeof http.processHTTPRequest>>;
     try {
       processed = await http.processHTTPRequest(context);
     } catch (error) {
+      await unclaim();
       throw unavailable(error);
     }
     if (processed.type === "no-payment-required") throw new Error("x402: a priced route was not priced"); // cannot happen: one route, always priced
     if (processed.type === "payment-error") {
+      await unclaim();
       const { headers } = processed.response;
       const header = headers["PAYMENT-REQUIRED"];
       const paymentRequired = header ? decodePaymentRequiredHeader(header) : undefined;
@@ -240,7 +241,9 @@ export function x402Payments(deps: PaymentDeps) {
       resource: { url: config.resource, description: config.description, mimeType: config.mimeType },
       accepts: [paymentRequirements],
     });
-    if (!(await claim(paymentPayload))) return refusal(paymentRequired("payment_already_used"), {});
+    // The verified payment is the one claimed (the same header); claim it here should that ever differ.
+    if (!(presented && claimKey(presented) === claimKey(paymentPayload)) && !(await claim(paymentPayload)))
+      return refusal(paymentRequired("payment_already_used"), {});
 
     let result: T;
     try {
@@ -284,15 +287,6 @@ function presentedPayment(header: string | undefined): PaymentPayload | undefine
   } catch {
     return undefined;
   }
-}
-
-/** The PaymentRequired of this offer, with `reason`: what a 402 without a usable payment answers. */
-async function offered(http: x402HTTPResourceServer, context: HTTPRequestContext, reason: string): Promise<PaymentRequired> {
-  const { paymentHeader: _ignored, ...unpaid } = context;
-  const processed = await http.processHTTPRequest(unpaid).catch(() => undefined);
-  const header = processed?.type === "payment-error" ? processed.response.headers["PAYMENT-REQUIRED"] : undefined;
-  if (!header) throw new Error("x402: no PaymentRequired for an unpaid request");
-  return { ...decodePaymentRequiredHeader(header), error: reason };
 }
 
 /** A paid run in the run log (strategy_run), by its payer, with the transaction that settled it. */
