@@ -410,12 +410,18 @@ export function rssMiB(pid: number): number {
   return Number(line!.split(/\s+/)[1]) / 1024;
 }
 
-/** CPU seconds of every Postgres server process (backends come and go: an estimate from below). */
-export function postgresCpuSeconds(): number {
+/**
+ * CPU seconds of the Postgres backends serving `database` (their process title names it), or of every
+ * Postgres process when it is left out. Backends that exit take their time with them: an estimate from
+ * below, close while the pools under test keep their connections.
+ */
+export function postgresCpuSeconds(database?: string): number {
   let total = 0;
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") total += cpuSeconds(Number(pid)) ?? 0;
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
+      if (database && !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${database} `)) continue;
+      total += cpuSeconds(Number(pid)) ?? 0;
     } catch {
       /* gone */
     }

@@ -76,7 +76,7 @@ type Drive = {
   errors: number;
   cpuMsPerRequest?: number;
   hitRate?: number;
-  /** Postgres's CPU (all its processes) and transactions on the bench database, per request. */
+  /** Postgres's CPU (the bench database's backends) and transactions on that database, per request. */
   pgCpuMsPerRequest?: number;
   pgTxPerRequest?: number;
 };
@@ -259,10 +259,10 @@ export async function benchReadSpeed({
         await drive(t.name, t.url, t.path, connections, warmUpS);
         const cpu0 = cpuSeconds(t.pid);
         const cache0 = t.route ? await cacheCounts(cacheMetrics, t.route) : undefined;
-        const [pg0, tx0] = [postgresCpuSeconds(), await transactions()];
+        const [pg0, tx0] = [postgresCpuSeconds(db.name), await transactions()];
         const r = await drive(t.name, t.url, t.path, connections, durationS);
         const cpu1 = cpuSeconds(t.pid);
-        const [pg1, tx1] = [postgresCpuSeconds(), await transactions()];
+        const [pg1, tx1] = [postgresCpuSeconds(db.name), await transactions()];
         if (r.total > 0) {
           r.pgCpuMsPerRequest = ((pg1 - pg0) * 1000) / r.total;
           r.pgTxPerRequest = (tx1 - tx0 - 1) / r.total; // less the counting query's own
