@@ -148,6 +148,10 @@ async function announceReady(): Promise<void> {
       say(`  MCP      ${base}${MCP_PATH} (Streamable HTTP; stdio: npm run mcp)`);
       say(`  GraphQL  ${reach(config.PONDER_HOST, config.PONDER_PORT)}/graphql (SQL at /sql; docs/analysts.md)`);
       if (config.QUEUE_DASHBOARD_USER && config.QUEUE_DASHBOARD_PASSWORD) say(`  queues   ${base}${QUEUE_DASHBOARD_PATH}`);
+      // Paid runs (x402): on the devnet, the devnet's own facilitator; with RPC_URL, X402_FACILITATOR_URL.
+      say(
+        `  x402     ${config.X402_FACILITATOR_URL ? `facilitator ${redactUrl(config.X402_FACILITATOR_URL)}` : "no facilitator (set X402_FACILITATOR_URL): runs past 30 days answer 503"}`,
+      );
       return;
     }
     await sleep(500);

@@ -168,6 +168,27 @@ describe("GET /v1/agent/reference", () => {
   });
 });
 
+describe("paying for long runs (x402)", () => {
+  it("skill.md explains the flow in five lines, and the paid routes declare 402 PAYMENT_REQUIRED with the price", async () => {
+    const text = await (await t.app.request("/v1/agent/skill.md")).text();
+    const section = /## Paying for runs past 30 days \(x402\)\n\n((?:\d\. .*\n)+)/.exec(text)?.[1];
+    const lines = section!.trim().split("\n");
+    expect(lines).toHaveLength(5);
+    for (const words of ["PAYMENT-REQUIRED", "PAYMENT-SIGNATURE", "PAYMENT-RESPONSE", "EIP-3009", "eip155:4663", "503 UNAVAILABLE"])
+      expect(section).toContain(words);
+    for (const [method, path] of [
+      ["post", "/v1/agent/backtest/grid"],
+      ["post", "/v1/agent/backtest/ladder"],
+      ["get", "/v1/agent/ranges"],
+    ] as const) {
+      const op = (doc.paths as any)[path][method];
+      expect(op.responses["402"].description, path).toContain("`PAYMENT_REQUIRED`");
+      expect(op.responses["402"].headers["PAYMENT-REQUIRED"], path).toBeDefined();
+      expect(op.description, path).toContain("0.01 USDG a day past 30 (60 days: 0.3 USDG)");
+    }
+  });
+});
+
 describe("the MCP face and the root documents", () => {
   it("skill.md and llms.txt name /mcp (Streamable HTTP, stateless, JSON answers), npm run mcp and an mcpServers block", async () => {
     for (const route of ["/v1/agent/skill.md", "/v1/agent/llms.txt"]) {
