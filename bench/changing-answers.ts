@@ -277,9 +277,13 @@ export async function benchChangingAnswers({
     const apiCpuMsPerPoll = (cpu1.reduce((n, c, i) => n + c - cpu0[i]!, 0) * 1000) / Math.max(1, windowPolls);
     const pgTxPerS = (xact1 - xact0) / windowS;
     const pollsPerS = windowPolls / windowS;
-    // The model's figure for this run: each answer stands for 1/changeShare blocks of once-a-second polls.
-    const pollsPerAnswer = Math.max(1, Math.round(BLOCK_MS / 1000 / changeShare));
-    const predicted = predictedHitRate(pollsPerAnswer, apis, routing);
+    // The model's inputs from this run's load: how many polls an answer stands for (the polls an agent made
+    // between its owner's changes), and the share of polls that bypassed the cache while the version tracker
+    // caught up with a block (as measured: not a routing effect).
+    const changesPerS = (perBlock * blocks) / windowS;
+    const pollsPerAnswer = Math.max(1, pollsPerS / changesPerS);
+    const bypassShare = bypassed / Math.max(1, answered);
+    const predicted = (1 - bypassShare) * predictedHitRate(pollsPerAnswer, apis, routing);
     const costs = lastReadCosts();
     const failedPolls = failures.length;
     const figures: Figure[] = [
@@ -323,7 +327,7 @@ export async function benchChangingAnswers({
       notes: [
         `measured over the writer's ${windowS.toFixed(0)} s; client: one keep-alive pool of ${SOCKETS} sockets, latency from request to answer, queueing for a socket included`,
         "block to visible: from the writer holding the block's receipt to the poll answer that first carries the change (agents poll once a second, so about 500 ms of it is the poll interval)",
-        `model: an owner's answer stands for ${pollsPerAnswer} polls; the first after a change and the first with the new cursor at each replica it reaches miss; per-request costs ${costs ? `from the last read-speed run (activity polls: API ${costs.apiHitMs} ms a hit, ${costs.apiMissMs} ms a miss; Postgres ${costs.pgTxHit} / ${costs.pgTxMiss} transactions and ${costs.pgMissMs} ms a miss)` : "unknown (no bench/results/read-speed.json: run read-speed first)"}`,
+        `model: an owner's answer stands for ${pollsPerAnswer.toFixed(1)} polls (polls/s over changes/s) and ${(bypassShare * 100).toFixed(1)}% of polls bypass the cache; the first after a change and the first with the new cursor at each replica it reaches miss; per-request costs ${costs ? `from the last read-speed run (activity polls: API ${costs.apiHitMs} ms a hit, ${costs.apiMissMs} ms a miss; Postgres ${costs.pgTxHit} / ${costs.pgTxMiss} transactions and ${costs.pgMissMs} ms a miss)` : "unknown (no bench/results/read-speed.json: run read-speed first)"}`,
         ...failures.slice(0, 5).map((f) => `failed poll: ${f}`),
         ...findings.map((f) => `not exactly once: ${f}`),
       ],
