@@ -391,6 +391,17 @@ const PaymentRequirements = z
   })
   .openapi("PaymentRequirements");
 
+/** The request header that pays a run past the free window (x402 v2). */
+export const PaymentHeaders = z.object({
+  "payment-signature": z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: "payment-signature", in: "header" },
+      description: "PAYMENT-SIGNATURE: the x402 v2 payment payload, base64 JSON (x402 clients make it); pays a run past 30 days, ignored on a free one",
+    }),
+});
+
 export const PaymentRequiredBody = z
   .object({
     error: z.string().openapi({ description: "What to pay and how, or why the payment sent was refused (the x402 reason)" }),

@@ -40,6 +40,7 @@ import {
   LadderPlanQuery,
   LadderTokensAnswer,
   LadderTokensQuery,
+  PaymentHeaders,
   PaymentRequiredBody,
   RangesQuery,
   RangesResult,
@@ -56,8 +57,14 @@ const payment = (description: string) => ({
   402: { description, headers: PAYMENT_HEADERS, content: { "application/json": { schema: PaymentRequiredBody } } },
 });
 const PAID = `\`PAYMENT_REQUIRED\`: past the free window (${FREE_DAYS} days) without a payment, or with one refused (the reason in error): x402 v2's PaymentRequired.`;
+const SETTLED = {
+  "PAYMENT-RESPONSE": {
+    description: "A paid run's settlement (x402 v2 SettleResponse, base64 JSON: success, transaction, network, payer)",
+    schema: { type: "string" as const },
+  },
+};
 const responses = (schema: z.ZodType, what: string, codes: ErrorCode[], paid?: string) => ({
-  200: okResponse(schema, what),
+  200: paid ? { ...okResponse(schema, what), headers: SETTLED } : okResponse(schema, what),
   ...errorResponses("BUSY", ...codes),
   ...(paid ? payment(paid) : {}),
 });
@@ -78,7 +85,7 @@ function routeDefinitions(pricePerDayUsdg: number) {
     tags: TAGS,
     summary: "Replay a grid over past candles",
     description: `Replays a repeating buy line and sell line over 10-minute candles (days at most 90; free up to 30) at the grid strategy's live fee, and gives trades, round trips, fees, profit and end value.${pay}${rules}`,
-    request: { body: { content: { "application/json": { schema: GridBacktestBody } }, required: true } },
+    request: { headers: PaymentHeaders, body: { content: { "application/json": { schema: GridBacktestBody } }, required: true } },
     responses: responses(GridBacktestResult, "The replay", ["NO_CANDLES"], PAID),
   });
 
@@ -88,7 +95,7 @@ function routeDefinitions(pricePerDayUsdg: number) {
     tags: TAGS,
     summary: "Replay one-shot limit orders over past candles",
     description: `Replays 1-20 one-shot limit orders (levels) over 10-minute candles at the limit-order hook's live commission, and gives the fills per level. Days at most 90; free up to 30.${pay}${rules}`,
-    request: { body: { content: { "application/json": { schema: LadderBacktestBody } }, required: true } },
+    request: { headers: PaymentHeaders, body: { content: { "application/json": { schema: LadderBacktestBody } }, required: true } },
     responses: responses(LadderBacktestResult, "Fills per level", ["NO_CANDLES"], PAID),
   });
 
@@ -98,7 +105,7 @@ function routeDefinitions(pricePerDayUsdg: number) {
     tags: TAGS,
     summary: "Grid lines that made the most round trips or profit",
     description: `For every gap the fee allows (a round trip must pay both fees back), the buy line of the most round trips and of the most profit over 10-minute candles, and the best overall. Days at most 90; free up to 30.${pay}${rules}`,
-    request: { query: RangesQuery },
+    request: { headers: PaymentHeaders, query: RangesQuery },
     responses: responses(RangesResult, "The best ranges", ["NO_CANDLES"], PAID),
   });
 

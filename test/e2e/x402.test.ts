@@ -7,10 +7,12 @@
 // stays rate-limited. Real devnet, real facilitator (devnet/facilitator.ts), real signatures.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { serve, type ServerType } from "@hono/node-server";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { Queue } from "bullmq";
+import { Hono } from "hono";
 import { Redis } from "ioredis";
 import { sql } from "kysely";
 import { decodeEventLog, getAddress, parseUnits, type Address, type Hex } from "viem";
@@ -245,6 +247,43 @@ describe("a facilitator that is down", () => {
       await jobs.close();
       await deleteKeys(redis, bull);
       redis.disconnect();
+    }
+  });
+});
+
+describe("a facilitator that fails at settlement, after the run", () => {
+  it("answers 503 UNAVAILABLE and withholds the result: nothing charged, and the payment is not taken again", async () => {
+    // The real facilitator for /supported and /verify; /settle answers 502, as a facilitator gone mid-way.
+    const proxy = new Hono()
+      .get("/supported", () => fetch(`${stack.facilitatorUrl}/supported`))
+      .post("/verify", async (c) =>
+        fetch(`${stack.facilitatorUrl}/verify`, { method: "POST", headers: { "Content-Type": "application/json" }, body: await c.req.text() }),
+      )
+      .post("/settle", (c) => c.text("bad gateway", 502));
+    const port = await freePort();
+    const server = await new Promise<ServerType>((resolve) => {
+      const srv = serve({ fetch: proxy.fetch, port, hostname: "127.0.0.1" }, () => resolve(srv));
+    });
+    try {
+      const app = testApp({
+        ...s.app.deps,
+        payments: { ...payments(), facilitatorUrl: `http://127.0.0.1:${port}` },
+        rateLimit: { keyPrefix: `${prefix}:rl5` },
+      }).app;
+      const live = await post(app, GRID, body);
+      const header = x402.encodePaymentSignatureHeader(await x402.createPaymentPayload(paymentRequiredOf(live.res, live.body)));
+      const before = await usdgOf(PAYER.address);
+      const runsBefore = (await runsOf(PAYER.address)).length;
+      const answer = await post(app, GRID, body, header);
+      expect([answer.res.status, answer.body.code, answer.body.data]).toEqual([503, "UNAVAILABLE", undefined]);
+      expect(answer.res.headers.get("PAYMENT-RESPONSE")).toBeNull();
+      expect(await usdgOf(PAYER.address)).toBe(before);
+      expect((await runsOf(PAYER.address)).length).toBe(runsBefore);
+      // The settlement's outcome was unknown to the service: the payment stays claimed, never run twice.
+      const again = await post(app, GRID, body, header);
+      expect([again.res.status, paymentRequiredOf(again.res, again.body).error]).toEqual([402, "payment_already_used"]);
+    } finally {
+      server.close();
     }
   });
 });
