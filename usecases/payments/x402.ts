@@ -93,9 +93,9 @@ export function x402Payments(deps: PaymentDeps) {
   let ready: Promise<void> | undefined;
   let domain: Promise<{ name: string; version: string }> | undefined;
 
-  const unavailable = (error: unknown): ApiError => {
+  const unavailable = (error: unknown, message = "The payment facilitator cannot be reached now: nothing was run or charged; retry shortly"): ApiError => {
     deps.logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, "x402 facilitator unavailable");
-    return new ApiError("UNAVAILABLE", "The payment facilitator cannot be reached now: nothing was run or charged; retry shortly");
+    return new ApiError("UNAVAILABLE", message);
   };
 
   async function resourceServer(): Promise<x402ResourceServer> {
@@ -257,7 +257,11 @@ export function x402Payments(deps: PaymentDeps) {
     try {
       settled = await http.processSettlement(paymentPayload, paymentRequirements, undefined, { request: context });
     } catch (error) {
-      throw unavailable(error); // the claim stays: the settlement's outcome is unknown
+      // The claim stays: whether the payment settled is unknown, so it is never taken for another run.
+      throw unavailable(
+        error,
+        "The payment facilitator failed while settling: the result is withheld and this payment is not taken again (it may still settle: check its nonce on chain before paying anew)",
+      );
     }
     if (!settled.success) {
       deps.logger.warn({ reason: settled.errorReason, payer: settled.payer }, "x402 settlement failed; result withheld");
