@@ -147,6 +147,17 @@ describe("a paid 60-day grid backtest on the devnet", () => {
     expect(indexed[0]).toMatchObject({ payer: PAYER.address.toLowerCase(), payee: PAYEE.toLowerCase(), amount: PRICE_60_DAYS });
   });
 
+  it("the typed client pays only up to the max its caller sets, and without `pay` a 402 is an AgentApiError", async () => {
+    const before = await usdgOf(PAYER.address);
+    const fetchApp = async (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+      s.app.app.request(input instanceof Request ? input : String(input), init);
+    const thrifty = createAgentClient({ baseUrl: "http://127.0.0.1", fetch: fetchApp, pay: { account: PAYER, maxAmountUsdg: "0.1" } });
+    await expect(thrifty.backtestGrid(body as never)).rejects.toMatchObject({ status: 402, code: "PAYMENT_REQUIRED" });
+    const unpaid = createAgentClient({ baseUrl: "http://127.0.0.1", fetch: fetchApp });
+    await expect(unpaid.backtestGrid(body as never)).rejects.toMatchObject({ status: 402, code: "PAYMENT_REQUIRED" });
+    expect(await usdgOf(PAYER.address)).toBe(before);
+  });
+
   it("answers 30 days free (no 402, no payment taken)", async () => {
     const before = await usdgOf(PAYER.address);
     const free = await post(s.app.app, GRID, { ...body, days: 30 });
