@@ -223,8 +223,10 @@ describe("refused payments answer 402 with the reason, and take nothing", () => 
   });
 
   it("a payment header that is not one", async () => {
-    const { reason } = await refused({ "PAYMENT-SIGNATURE": "bm90IGEgcGF5bWVudA==" });
-    expect(reason).toBeTruthy();
+    for (const junk of ["bm90IGEgcGF5bWVudA==", "not base64 at all", Buffer.from("[1,2]").toString("base64")]) {
+      const { reason } = await refused({ "PAYMENT-SIGNATURE": junk });
+      expect(reason).toBe("invalid_payment_header");
+    }
   });
 });
 

@@ -206,17 +206,20 @@ export function x402Payments(deps: PaymentDeps) {
       adapter: request.adapter,
       path: request.path,
       method: request.method,
-      paymentHeader: request.adapter.getHeader("payment-signature") ?? request.adapter.getHeader("x-payment"),
+      paymentHeader: request.adapter.getHeader("payment-signature"),
     };
     // One payment buys one run: claimed (payer + nonce, in Redis) before the facilitator is asked, so a
     // replay is refused at once and two requests racing with one payment cannot both run. A payment
     // that turns out invalid, or is not checked, is released.
     const presented = presentedPayment(context.paymentHeader);
-    if (presented && !(await claim(presented))) {
+    const refuse = async (reason: string) => {
       const requirements = await s.buildPaymentRequirementsFromOptions([config.accepts], context);
       const resource = { url: config.resource, description: config.description, mimeType: config.mimeType };
-      return refusal(await s.createPaymentRequiredResponse(requirements, resource, "payment_already_used"), {});
-    }
+      return refusal(await s.createPaymentRequiredResponse(requirements, resource, reason), {});
+    };
+    // A header that is no payment payload at all is refused here (x402 would print it to stderr).
+    if (context.paymentHeader && !presented) return refuse("invalid_payment_header");
+    if (presented && !(await claim(presented))) return refuse("payment_already_used");
     const unclaim = () => (presented ? release(presented) : Promise.resolve(0));
     let processed: Awaited<ReturnType<typeof http.processHTTPRequest>>;
     try {
