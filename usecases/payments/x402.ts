@@ -15,7 +15,7 @@ import {
   x402HTTPResourceServer,
   type HTTPAdapter,
 } from "@x402/core/http";
-import { x402ResourceServer } from "@x402/core/server";
+import { type FacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { createHash } from "node:crypto";
@@ -89,6 +89,7 @@ export type X402Payments = ReturnType<typeof x402Payments>;
 /** The payments of one app: its resource server (initialized from the facilitator's /supported on first use). */
 export function x402Payments(deps: PaymentDeps) {
   const settings = deps.payments;
+  let facilitator: FacilitatorClient | undefined;
   let server: x402ResourceServer | undefined;
   let ready: Promise<void> | undefined;
   let domain: Promise<{ name: string; version: string }> | undefined;
@@ -101,15 +102,17 @@ export function x402Payments(deps: PaymentDeps) {
   async function resourceServer(): Promise<x402ResourceServer> {
     if (!settings?.facilitatorUrl)
       throw new ApiError("UNAVAILABLE", "No payment facilitator is configured (X402_FACILITATOR_URL): paid runs cannot be taken now");
-    server ??= new x402ResourceServer(createFacilitatorClient(settings.facilitatorUrl, settings.facilitatorTimeoutMs)).register(
-      CAIP2_NETWORK,
-      new ExactEvmScheme(),
-    );
-    const s = server;
-    ready ??= s.initialize().catch((error) => {
-      ready = undefined; // the next paid request asks /supported again
-      throw error;
-    });
+    facilitator ??= createFacilitatorClient(settings.facilitatorUrl, settings.facilitatorTimeoutMs);
+    server ??= new x402ResourceServer(facilitator).register(CAIP2_NETWORK, new ExactEvmScheme());
+    const [s, f] = [server, facilitator];
+    // Asked once first by us: a facilitator that is down is then a logged 503, not x402's stderr line.
+    ready ??= f
+      .getSupported()
+      .then(() => s.initialize())
+      .catch((error) => {
+        ready = undefined; // the next paid request asks /supported again
+        throw error;
+      });
     try {
       await ready;
     } catch (error) {
