@@ -118,8 +118,16 @@ export async function benchReadScale({ steps = [10_000, 100_000, 1_000_000], dur
           if (u.non2xx + u.errors + c.non2xx + c.errors > 0)
             notes.push(`${label} owners, ${route}: ${u.non2xx + c.non2xx} not 2xx, ${u.errors + c.errors} errors`);
         }
+        // V8's heap beside the RSS: what the cache and live objects hold, against what the process keeps.
+        const heap = await fetch(`http://127.0.0.1:${cachedMetrics}/metrics`).then((r) => r.text());
+        const heapMiB = (name: string) => Number(new RegExp(`^${name} (\\S+)`, "m").exec(heap)?.[1] ?? Number.NaN) / 2 ** 20;
         figures.push(
           { name: `${label} owners, cached API RSS after its drives`, value: rssMiB(cached.process.pid!), unit: "MiB" },
+          {
+            name: `${label} owners, cached API V8 heap used / total`,
+            value: `${heapMiB("nodejs_heap_size_used_bytes").toFixed(0)} / ${heapMiB("nodejs_heap_size_total_bytes").toFixed(0)}`,
+            unit: "MiB",
+          },
           { name: `${label} owners, uncached API RSS after its drives`, value: rssMiB(uncached.process.pid!), unit: "MiB" },
         );
       } finally {
