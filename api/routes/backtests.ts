@@ -10,6 +10,8 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import { HonoAdapter } from "@x402/hono";
 import type { Context } from "hono";
+import { formatUnits } from "viem";
+import { USDG_DECIMALS } from "../../domain/price.js";
 import {
   checkGap,
   feeOf,
@@ -70,7 +72,7 @@ const responses = (schema: z.ZodType, what: string, codes: ErrorCode[], paid?: s
 });
 /** How a run past the free window is paid, as every paid route's description says it. */
 const howToPay = (pricePerDayUsdg: number) =>
-  ` Past ${FREE_DAYS} days the run is paid: ${pricePerDayUsdg} USDG a day past ${FREE_DAYS} (60 days: ${(30 * pricePerDayUsdg).toFixed(6).replace(/\.?0+$/, "")} USDG), with x402 v2 ` +
+  ` Past ${FREE_DAYS} days the run is paid: ${pricePerDayUsdg} USDG a day past ${FREE_DAYS} (60 days: ${formatUnits(runPrice(60, pricePerDayUsdg), USDG_DECIMALS)} USDG), with x402 v2 ` +
   "(scheme exact, USDG by EIP-3009 on eip155:4663). Without a payment it answers 402 with PaymentRequired (the PAYMENT-REQUIRED header and the body); " +
   "send the signed payment in the PAYMENT-SIGNATURE header (@x402/fetch does it): the run happens, then the facilitator settles it and the 200 carries " +
   "PAYMENT-RESPONSE (the settlement transaction). A refused payment answers 402 with the reason; a facilitator that cannot be reached, 503 UNAVAILABLE (nothing run or charged). " +
