@@ -32,7 +32,8 @@ import { cacheCounts } from "./read-speed.js";
 import {
   cpuSeconds,
   httpGet,
-  postgresCpuSeconds,
+  postgresCpu,
+  postgresCpuSince,
   repoRoot,
   isMain,
   log,
@@ -185,7 +186,7 @@ export async function benchChangingAnswers({
     const cache0 = await Promise.all(replicas.map((r) => cacheCounts(r.metricsUrl, "activity")));
     const cpu0 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
     const database = new URL(stack.databaseUrl).pathname.slice(1);
-    const pgCpu0 = postgresCpuSeconds(database);
+    const pgCpu0 = postgresCpu(database);
     const xacts = async () =>
       Number((await sql<{ n: string }[]>`select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = current_database()`)[0]!.n);
     const xact0 = await xacts();
@@ -227,7 +228,7 @@ export async function benchChangingAnswers({
     const windowS = (performance.now() - started) / 1000;
     const cache1 = await Promise.all(replicas.map((r) => cacheCounts(r.metricsUrl, "activity")));
     const cpu1 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
-    const pgCpu1 = postgresCpuSeconds(database);
+    const pgCpu1 = postgresCpu(database);
     const xact1 = await xacts();
     const windowPolls = polls - polls0;
     measuring = false;
@@ -308,11 +309,11 @@ export async function benchChangingAnswers({
       { name: "Postgres transactions per poll", value: pgTxPerS / pollsPerS },
       {
         name: "Postgres CPU per block (the database's backends: indexer writes and API reads)",
-        value: ((pgCpu1 - pgCpu0) * 1000) / Math.max(1, blocks),
+        value: (postgresCpuSince(pgCpu0, pgCpu1) * 1000) / Math.max(1, blocks),
         unit: "ms",
       },
       { name: "API CPU per poll", value: apiCpuMsPerPoll, unit: "ms" },
-      { name: "Postgres CPU per poll (the same, over the polls)", value: ((pgCpu1 - pgCpu0) * 1000) / Math.max(1, windowPolls), unit: "ms" },
+      { name: "Postgres CPU per poll (the same, over the polls)", value: (postgresCpuSince(pgCpu0, pgCpu1) * 1000) / Math.max(1, windowPolls), unit: "ms" },
       { name: "block to visible p50", value: percentile(visible, 50), unit: "ms" },
       { name: "block to visible p99", value: percentile(visible, 99), unit: "ms" },
       { name: "changes sent", value: sent },

@@ -411,20 +411,30 @@ export function rssMiB(pid: number): number {
 }
 
 /**
- * CPU seconds of the Postgres backends serving `database` (their process title names it), or of every
- * Postgres process when it is left out. Backends that exit take their time with them: an estimate from
- * below, close while the pools under test keep their connections.
+ * CPU seconds of each Postgres backend serving `database` (its process title names it), or of every
+ * Postgres process when it is left out, by pid: give two of these to postgresCpuSince.
  */
-export function postgresCpuSeconds(database?: string): number {
-  let total = 0;
+export function postgresCpu(database?: string): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
       if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
       if (database && !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${database} `)) continue;
-      total += cpuSeconds(Number(pid)) ?? 0;
+      byPid.set(Number(pid), cpuSeconds(Number(pid)) ?? 0);
     } catch {
       /* gone */
     }
   }
+  return byPid;
+}
+
+/**
+ * Postgres CPU seconds spent between two postgresCpu snapshots: per backend alive at the end, its time
+ * since the first (all of it when it started since). A backend that exited in between (a pool closing an
+ * idle connection) is left out rather than counted negative.
+ */
+export function postgresCpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += Math.max(0, seconds - (before.get(pid) ?? 0));
   return total;
 }

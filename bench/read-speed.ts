@@ -29,7 +29,8 @@ import { freePort, readJson } from "../test/helpers/stack.js";
 import {
   cpuSeconds,
   deleteRedisKeys,
-  postgresCpuSeconds,
+  postgresCpu,
+  postgresCpuSince,
   freshDatabase,
   isMain,
   log,
@@ -259,12 +260,12 @@ export async function benchReadSpeed({
         await drive(t.name, t.url, t.path, connections, warmUpS);
         const cpu0 = cpuSeconds(t.pid);
         const cache0 = t.route ? await cacheCounts(cacheMetrics, t.route) : undefined;
-        const [pg0, tx0] = [postgresCpuSeconds(db.name), await transactions()];
+        const [pg0, tx0] = [postgresCpu(db.name), await transactions()];
         const r = await drive(t.name, t.url, t.path, connections, durationS);
         const cpu1 = cpuSeconds(t.pid);
-        const [pg1, tx1] = [postgresCpuSeconds(db.name), await transactions()];
+        const [pg1, tx1] = [postgresCpu(db.name), await transactions()];
         if (r.total > 0) {
-          r.pgCpuMsPerRequest = ((pg1 - pg0) * 1000) / r.total;
+          r.pgCpuMsPerRequest = (postgresCpuSince(pg0, pg1) * 1000) / r.total;
           r.pgTxPerRequest = (tx1 - tx0 - 1) / r.total; // less the counting query's own
         }
         // The server process's CPU per answer: what the ratio is made of, and less bent by a busy machine than req/s.

@@ -93,9 +93,10 @@ export async function readPoll(
     within ? (within.fromBlock * POSITIONS_PER_BLOCK).toString() : null,
     within ? lastPositionOf(within.toBlock).toString() : null,
   ]);
-  const blocks = (JSON.parse(row!.blocks) as { number: string; hash: string }[])
+  if (!row) return { blocks: [], changes: [] };
+  const blocks = (JSON.parse(row.blocks) as { number: string; hash: string }[])
     .map((b) => ({ number: BigInt(b.number), hash: b.hash.toLowerCase() }))
     .sort((a, b) => (a.number === b.number ? 0 : a.number > b.number ? -1 : 1));
-  const changes = (JSON.parse(row!.changes) as WireChange[]).map((c) => ({ ...c, position: BigInt(c.position), blockNumber: BigInt(c.blockNumber) }));
+  const changes = (JSON.parse(row.changes) as WireChange[]).map((c) => ({ ...c, position: BigInt(c.position), blockNumber: BigInt(c.blockNumber) }));
   return { blocks, changes };
 }
