@@ -28,10 +28,10 @@ import { multicall3Abi, testTokenAbi } from "../abis/index.js";
 import { devnetChain, multicall3Address, TEST_MNEMONIC } from "../devnet/chain.js";
 import { dropDeployment, newDeployment, startApi, type ApiProcess } from "../test/helpers/api-process.js";
 import { startStack } from "../test/helpers/stack.js";
+import { baselinesTaken, startPollingAgents } from "./agents.js";
 import { cacheCounts } from "./read-speed.js";
 import {
   cpuSeconds,
-  httpGet,
   postgresCpu,
   postgresCpuSince,
   repoRoot,
@@ -55,8 +55,6 @@ const WALLETS = Array.from({ length: 10 }, (_, i) => i);
 export type Routing = "owner" | "random";
 export type ChangingOptions = { agents?: number; seconds?: number; changeShare?: number; apis?: number; routing?: Routing };
 
-type Change = { id: string; txHash: string };
-type Activity = { cursor: string; after: string; changes: Change[]; more: boolean; reorged: boolean };
 /**
  * The capacity model (bench/README.md): a poll's cache hit rate when each answer stays the same for
  * `pollsPerAnswer` polls of one agent. The first poll after a change misses (new rows), and so does the
@@ -130,52 +128,11 @@ export async function benchChangingAnswers({
 
     const owners = Array.from({ length: agents }, (_, i) => `0x${"cd".repeat(10)}${(i + 1).toString(16).padStart(20, "0")}`);
     const replicaOf = (index: number) => replicas[routing === "owner" ? index % apis : Math.floor(Math.random() * apis)]!;
-    /** Latencies count from the writer's first block (the baselines' burst is not the steady state). */
-    let measuring = false;
-    const latencies: number[] = [];
-    const failures: string[] = [];
-    let polls = 0;
-    /** Per owner, each change as delivered, with when its answer arrived. */
-    const delivered = new Map<string, (Change & { at: number })[]>();
-    const baselines = new Map<string, string>();
-    const poll = async (owner: string, index: number, cursor?: string): Promise<Activity | undefined> => {
-      const headers = { "X-Forwarded-For": `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}` };
-      const t0 = performance.now();
-      try {
-        const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
-        const { status, text } = await httpGet(pool, `${replicaOf(index).url}/v1/agent/accounts/${owner}/activity${query}`, headers);
-        if (measuring) latencies.push(performance.now() - t0);
-        polls++;
-        if (status !== 200) return void failures.push(`${owner}: ${status} ${text.slice(0, 200)}`);
-        return (JSON.parse(text) as { data: Activity }).data;
-      } catch (error) {
-        failures.push(`${owner}: ${(error as Error).message}`);
-        return undefined;
-      }
-    };
-    const agentLoop = async (owner: string, index: number, firstDelay: number) => {
-      await new Promise((r) => setTimeout(r, firstDelay));
-      const first = await poll(owner, index);
-      if (!first) return;
-      baselines.set(owner, first.after);
-      let cursor = first.cursor;
-      const got: (Change & { at: number })[] = first.changes.map((c) => ({ ...c, at: performance.now() }));
-      delivered.set(owner, got);
-      while (!stop.signal.aborted) {
-        const t0 = Date.now();
-        const answer = await poll(owner, index, cursor);
-        if (!answer) return;
-        if (answer.reorged) failures.push(`${owner}: reorged on a still chain`);
-        const at = performance.now();
-        for (const c of answer.changes) got.push({ id: c.id, txHash: c.txHash, at });
-        cursor = answer.cursor;
-        const rest = answer.more ? 0 : 1000 - (Date.now() - t0);
-        if (rest > 0) await new Promise((r) => setTimeout(r, rest));
-      }
-    };
-    const loops = owners.map((o, i) => agentLoop(o, i, (i * 1000) / owners.length));
-    const t0 = Date.now();
-    while (baselines.size < owners.length && failures.length === 0 && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
+    const agentsRun = startPollingAgents(owners, pool, (index) => replicaOf(index).url, stop.signal);
+    const { latencies, failures, delivered, baselines } = agentsRun;
+    // Latencies count from the writer's first block (the baselines' burst is not the steady state).
+    agentsRun.measuring = false;
+    await baselinesTaken(agentsRun, owners.length);
     if (baselines.size < owners.length) throw new Error(`${baselines.size} of ${owners.length} baselines; ${failures.slice(0, 3).join("; ")}`);
     log(`${baselines.size} agents hold a baseline; writing a block a second`);
 
@@ -190,9 +147,9 @@ export async function benchChangingAnswers({
     const xacts = async () =>
       Number((await sql<{ n: string }[]>`select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = current_database()`)[0]!.n);
     const xact0 = await xacts();
-    const polls0 = polls;
+    const polls0 = agentsRun.polls;
     const started = performance.now();
-    measuring = true;
+    agentsRun.measuring = true;
     let blocks = 0;
     let writeErrors = 0;
     const rss: number[] = [];
@@ -230,8 +187,8 @@ export async function benchChangingAnswers({
     const cpu1 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
     const pgCpu1 = postgresCpu(database);
     const xact1 = await xacts();
-    const windowPolls = polls - polls0;
-    measuring = false;
+    const windowPolls = agentsRun.polls - polls0;
+    agentsRun.measuring = false;
 
     // The last block reaches the index, then every agent polls at least twice more.
     const head = Number(await client.getBlockNumber());
@@ -244,7 +201,7 @@ export async function benchChangingAnswers({
     }
     await new Promise((r) => setTimeout(r, 2_500));
     stop.abort();
-    await Promise.all(loops);
+    await agentsRun.done;
 
     // Every change sent, against what its owner's agent was given: once each, in order, nothing else.
     const rows = await sql<{ owner: string; position: string; tx_hash: string }[]>`

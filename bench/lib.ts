@@ -154,6 +154,8 @@ export async function startDevnet({
     DEVNET_HISTORY_DAYS: String(days),
     DEVNET_SIM_INTERVAL_MS: String(simIntervalMs),
     DEPLOYMENTS_FILE: deploymentsFile,
+    // Its x402 facilitator on a port of its own too: a second devnet on the machine must not share one.
+    X402_FACILITATOR_PORT: String(await freePort()),
   };
   const child = spawnTs("devnet/main.ts", env, "devnet", log);
   const times: DevnetTimes = {};

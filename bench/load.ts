@@ -20,7 +20,8 @@ import { devnetChain, TEST_MNEMONIC } from "../devnet/chain.js";
 import type { Deployments } from "../adapters/chain/deployments.js";
 import { dropDeployment, newDeployment, startApi } from "../test/helpers/api-process.js";
 import { readJson, startStack } from "../test/helpers/stack.js";
-import { cpuSeconds, httpGet, isMain, log, percentile, printMachine, printResult, rssMiB, saveResult, type BenchResult, type Figure } from "./lib.js";
+import { baselinesTaken, startPollingAgents } from "./agents.js";
+import { cpuSeconds, isMain, log, percentile, printMachine, printResult, rssMiB, saveResult, type BenchResult, type Figure } from "./lib.js";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const WRITERS = Array.from({ length: 10 }, (_, i) => i); // funded test wallets of the devnet
@@ -30,9 +31,6 @@ const WRITE_EVERY_MS = 250;
 const SOAK_WARMUP_S = Number(process.env.SOAK_WARMUP_S ?? 180);
 /** The agents share a keep-alive pool over loopback (thousands of fresh connections a second overflow the listen backlog). */
 const SOCKETS = Number(process.env.LOAD_SOCKETS ?? 256);
-
-type Change = { id: string; txHash: string };
-type Activity = { cursor: string; after: string; changes: Change[]; more: boolean; reorged: boolean };
 
 export type LoadOptions = { agents?: number; seconds?: number; soak?: boolean };
 
@@ -79,53 +77,11 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
       ...wallets.map((w) => w.account.address.toLowerCase()),
       ...Array.from({ length: Math.max(0, agents - wallets.length) }, (_, i) => `0x${"ab".repeat(10)}${(i + 1).toString(16).padStart(20, "0")}`),
     ].slice(0, agents);
-    const latencies: number[] = [];
-    const failures: string[] = [];
-    let polls = 0;
-    const delivered = new Map<string, Change[]>();
-    const baselines = new Map<string, string>();
-    const poll = async (owner: string, index: number, cursor?: string): Promise<Activity | undefined> => {
-      const headers = { "X-Forwarded-For": `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}` };
-      const t0 = performance.now();
-      try {
-        const { status, text } = await httpGet(
-          pool,
-          `${base}/v1/agent/accounts/${owner}/activity${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`,
-          headers,
-        );
-        latencies.push(performance.now() - t0);
-        polls++;
-        if (status !== 200) return void failures.push(`${owner}: ${status} ${text.slice(0, 200)}`);
-        return (JSON.parse(text) as { data: Activity }).data;
-      } catch (error) {
-        failures.push(`${owner}: ${(error as Error).message}`);
-        return undefined;
-      }
-    };
-    const agentLoop = async (owner: string, index: number, firstDelay: number) => {
-      await new Promise((r) => setTimeout(r, firstDelay));
-      const first = await poll(owner, index);
-      if (!first) return;
-      baselines.set(owner, first.after);
-      let cursor = first.cursor;
-      const got: Change[] = [...first.changes]; // a baseline gives none; anything here is a fault too
-      delivered.set(owner, got);
-      while (!stop.signal.aborted) {
-        const t0 = Date.now();
-        const answer = await poll(owner, index, cursor);
-        if (!answer) return;
-        if (answer.reorged) failures.push(`${owner}: reorged on a still chain`);
-        got.push(...answer.changes);
-        cursor = answer.cursor;
-        const rest = answer.more ? 0 : 1000 - (Date.now() - t0);
-        if (rest > 0) await new Promise((r) => setTimeout(r, rest));
-      }
-    };
-
     // Baselines spread over the first second; the writer starts once every agent has one.
-    const loops = owners.map((o, i) => agentLoop(o, i, (i * 1000) / owners.length));
+    const agentsRun = startPollingAgents(owners, pool, () => base, stop.signal);
+    const { latencies, failures, delivered, baselines } = agentsRun;
     const t0 = Date.now();
-    while (baselines.size < owners.length && failures.length === 0 && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
+    await baselinesTaken(agentsRun, owners.length);
     log(`${baselines.size} agents have their baseline (${failures.length} failures)`);
 
     const durationMs = (soak ? Number(process.env.SOAK_MINUTES ?? 10) * 60 : seconds) * 1000;
@@ -133,7 +89,7 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
     const sampleRss = () => rss.push({ atS: Math.round((Date.now() - t0) / 1000), mib: rssMiB(api!.child.pid!) });
     sampleRss();
     const cpuAtStart = cpuSeconds(api.child.pid);
-    const pollsAtStart = polls;
+    const pollsAtStart = agentsRun.polls;
     const rssTimer = setInterval(sampleRss, soak ? 30_000 : 10_000);
     let sent = 0;
     let writeErrors = 0;
@@ -165,10 +121,11 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
     clearInterval(rssTimer);
     sampleRss();
     stop.abort();
-    await Promise.all(loops);
+    await agentsRun.done;
     // What the API spent per poll, and how its read cache answered (api_read_cache_total on the API's metrics port).
     const cpuAtEnd = cpuSeconds(api.child.pid);
-    const apiCpuMsPerPoll = cpuAtStart !== undefined && cpuAtEnd !== undefined ? ((cpuAtEnd - cpuAtStart) * 1000) / Math.max(1, polls - pollsAtStart) : NaN;
+    const apiCpuMsPerPoll =
+      cpuAtStart !== undefined && cpuAtEnd !== undefined ? ((cpuAtEnd - cpuAtStart) * 1000) / Math.max(1, agentsRun.polls - pollsAtStart) : NaN;
     const cacheLine = await fetch(api.metricsUrl)
       .then((r) => r.text())
       .then((text) =>
@@ -211,14 +168,14 @@ export async function benchLoad({ agents = 2000, seconds = 60, soak = false }: L
     const figures: Figure[] = [
       { name: "agents (each its own client)", value: owners.length },
       { name: "run", value: elapsedS, unit: "s" },
-      { name: "polls", value: polls },
-      { name: "polls per second", value: polls / elapsedS },
+      { name: "polls", value: agentsRun.polls },
+      { name: "polls per second", value: agentsRun.polls / elapsedS },
       { name: "failed polls (non-200 or no answer)", value: failedPolls, target: "0", pass: failedPolls === 0 },
       { name: "orders written (wallets 0-9)", value: sent },
       { name: "writer errors", value: writeErrors },
       { name: "changes delivered", value: changes },
       { name: "agents whose changes differ from the table (missing, twice, out of order)", value: wrong, target: "0", pass: wrong === 0 },
-      { name: "polls per agent per second (target 1)", value: polls / elapsedS / owners.length },
+      { name: "polls per agent per second (target 1)", value: agentsRun.polls / elapsedS / owners.length },
       { name: "poll latency p50", value: percentile(latencies, 50), unit: "ms" },
       { name: "poll latency p99", value: percentile(latencies, 99), unit: "ms" },
       { name: "poll latency max", value: latencies[latencies.length - 1] ?? NaN, unit: "ms" },

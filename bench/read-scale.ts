@@ -29,7 +29,7 @@ import {
   type BenchResult,
   type Figure,
 } from "./lib.js";
-import { addChanges, cacheCounts, clientHeaders, drive, loadSyntheticRows, mapConcurrent, sample, startReadApi, type ReadStack } from "./read-speed.js";
+import { addChanges, cacheCounts, clientHeaders, drive, loadSyntheticRows, mapConcurrent, sample, readStackOf, startReadApi } from "./read-speed.js";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 const ROWS_PER_OWNER = 20;
@@ -59,14 +59,7 @@ export async function benchReadScale({ steps = [10_000, 100_000, 1_000_000], dur
       loaded = owners;
       log(`${owners.toLocaleString("en")} owners: ${load.rows.toLocaleString("en")} activity rows (step loaded in ${load.seconds.toFixed(0)} s)`);
       const ownerList = (await sql<{ owner: string }[]>`select owner from bench_owner order by n`).map((r) => getAddress(r.owner));
-      const stack: ReadStack = {
-        DATABASE_URL: db.url,
-        DATABASE_SCHEMA: indexer.schema,
-        PONDER_PORT: new URL(indexer.ponderUrl).port,
-        DEPLOYMENTS_FILE: devnet.deploymentsFile,
-        DEVNET_PORT: String(devnet.port),
-        REDIS_PREFIX: `${db.name}_${owners}`,
-      };
+      const stack = readStackOf(db, indexer, devnet, `${db.name}_${owners}`);
       const cachedMetrics = await freePort();
       const cached = await startReadApi(stack, { env: { METRICS_PORT: String(cachedMetrics) } });
       const uncached = await startReadApi(stack, { env: { READ_CACHE_ENTRIES: "0", METRICS_PORT: String(await freePort()) } });

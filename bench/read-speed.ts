@@ -42,7 +42,10 @@ import {
   startService,
   waitReady,
   type BenchResult,
+  type Database,
+  type Devnet,
   type Figure,
+  type Indexer,
   type Service,
 } from "./lib.js";
 
@@ -153,14 +156,7 @@ export async function benchReadSpeed({
     );
 
     // The stack the API reads (and, with READ_HOLD, what bench/tools/read-ab.ts starts its variants on).
-    const stack: ReadStack = {
-      DATABASE_URL: db.url,
-      DATABASE_SCHEMA: indexer.schema,
-      PONDER_PORT: new URL(indexer.ponderUrl).port,
-      DEPLOYMENTS_FILE: devnet.deploymentsFile,
-      DEVNET_PORT: String(devnet.port),
-      REDIS_PREFIX: redisPrefix,
-    };
+    const stack = readStackOf(db, indexer, devnet, redisPrefix);
     // Profiling the API alone: READ_API_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (not allowed in NODE_OPTIONS).
     // Two APIs over the same stack: the one agents meet after a restart or for an owner that just changed
     // (the cache off: every answer from Postgres), and the shipped one (the cache on), each with its metrics.
@@ -343,6 +339,15 @@ export async function benchReadSpeed({
 
 /** What a read-speed API needs of its stack: database, indexer, devnet and Redis prefix. */
 export type ReadStack = Record<"DATABASE_URL" | "DATABASE_SCHEMA" | "PONDER_PORT" | "DEPLOYMENTS_FILE" | "DEVNET_PORT" | "REDIS_PREFIX", string>;
+/** The stack of a database, the indexer writing it and its devnet, with a Redis prefix of its own. */
+export const readStackOf = (db: Database, indexer: Indexer, devnet: Devnet, redisPrefix: string): ReadStack => ({
+  DATABASE_URL: db.url,
+  DATABASE_SCHEMA: indexer.schema,
+  PONDER_PORT: new URL(indexer.ponderUrl).port,
+  DEPLOYMENTS_FILE: devnet.deploymentsFile,
+  DEVNET_PORT: String(devnet.port),
+  REDIS_PREFIX: redisPrefix,
+});
 /** What READ_HOLD writes for bench/tools/read-ab.ts. */
 export type ReadHold = { stack: ReadStack; owners: string[]; cursors: { owner: string; cursor: string }[]; bare: string };
 
