@@ -13,7 +13,7 @@ import { sharedServiceChainStateReader, type ServiceChainState } from "../../ada
 import { breakEvenGap } from "../../domain/backtest/ranges.js";
 import { ApiError } from "../../domain/errors.js";
 import { asOfBucket, backtestThroughJob, type BacktestInputs, type BacktestJobData, type BacktestKind } from "./jobs.js";
-import { runBacktest } from "./run.js";
+import { runBacktest, type BacktestOutputs } from "./run.js";
 import { readScan, scanAnswer, type GridScanPayload, type LadderScanPayload } from "./scans.js";
 
 /** What a backtest request needs; the API's deps have it all. */
@@ -42,9 +42,10 @@ export function feeOf(state: ServiceChainState, which: "grid" | "ladder" | "hook
 }
 
 /** Runs a backtest kind through the worker queue, or here without one. */
-export async function runKind<K extends BacktestKind>(deps: BacktestDeps, kind: K, input: BacktestInputs[K]): Promise<any> {
+export async function runKind<K extends BacktestKind>(deps: BacktestDeps, kind: K, input: BacktestInputs[K]): Promise<BacktestOutputs[K]> {
   const data = { kind, input, asOf: asOfBucket(deps.now()) } as BacktestJobData;
-  return deps.jobs ? backtestThroughJob(deps.jobs, data) : runBacktest({ reads: deps.reads }, data);
+  // A job's result crosses Redis as JSON; each kind's answer is plain JSON data, so it arrives as typed.
+  return (await (deps.jobs ? backtestThroughJob(deps.jobs, data) : runBacktest({ reads: deps.reads }, data))) as BacktestOutputs[K];
 }
 
 export const gridBacktestInput = (b: z.infer<typeof GridBacktestBody>, state: ServiceChainState): BacktestInputs["grid"] => ({

@@ -5,6 +5,16 @@ import { gridBacktest, gridPlan, ladderBacktest, ladderPlan, ranges, type Backte
 import { finderBacktest } from "./finder.js";
 import type { BacktestJobData, BacktestKind } from "./jobs.js";
 
+/** What each kind answers. */
+export type BacktestOutputs = {
+  grid: Awaited<ReturnType<typeof gridBacktest>>;
+  ladder: Awaited<ReturnType<typeof ladderBacktest>>;
+  ranges: Awaited<ReturnType<typeof ranges>>;
+  "grid-plan": Awaited<ReturnType<typeof gridPlan>>;
+  "ladder-plan": Awaited<ReturnType<typeof ladderPlan>>;
+  "finder-backtest": Awaited<ReturnType<typeof finderBacktest>>;
+};
+
 /** Runs one backtest job. */
 export async function runBacktest(ctx: BacktestContext, data: BacktestJobData): Promise<unknown> {
   const { kind, input, asOf } = data as { kind: BacktestKind; input: never; asOf: number };
