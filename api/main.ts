@@ -69,9 +69,7 @@ const metricsText = async () => (await metricsRegistry.metrics()) + (await queue
 // Reads of the index answer 503 until it is ready (views made, backfill done, on the devnet: of the running chain).
 const chainClient = createChainClient(rpcUrl(config));
 const index = watchIndex(chainClient, logger, "api");
-// The first look before listening (an index already ready is served at once), but at most 3 s: an RPC
-// that does not answer must not hold the API's start.
-await Promise.race([index.start(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+await index.startWithin();
 
 const app = createApp({
   db,

@@ -51,7 +51,7 @@ const jobs = createJobClient({ redisUrl: config.REDIS_URL, prefix: `${config.RED
 const client = createChainClient(rpcUrl(config));
 // Readiness from Postgres, as the API's: the indexer may run on another host.
 const index = watchIndex(client, logger, "mcp");
-await Promise.race([index.start(), new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+await index.startWithin();
 
 const app = createApp({
   db,

@@ -75,6 +75,15 @@ export class IndexReadiness {
     return this.check();
   }
 
+  /**
+   * Starts polling and waits for the first look, but at most `maxMs`: a process serving reads looks
+   * before it listens (an index already ready is served at once), and an RPC or a Postgres that does
+   * not answer must not hold its start.
+   */
+  async startWithin(maxMs = 3000): Promise<void> {
+    await Promise.race([this.start(), new Promise((resolve) => setTimeout(resolve, maxMs).unref())]);
+  }
+
   /** True when reads of the index may be served (synchronous: no I/O per request). */
   ready(): boolean {
     return this.#state.ready;
