@@ -4,7 +4,7 @@
 // state), a free port, and the environment the caller adds (e.g. RATE_LIMIT_POINTS).
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import type { Redis } from "ioredis";
+import { Redis } from "ioredis";
 import postgres from "postgres";
 import { API_NODE_FLAGS } from "../../api/node-flags.js";
 import { freePort, spawnTs, stopProcess, waitFor, type Stack } from "./stack.js";
@@ -121,13 +121,19 @@ export async function dropDeployment(stack: Stack, deployment: Deployment, redis
   } finally {
     await sql.end();
   }
-  if (!redis) return;
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${deployment.redisPrefix}*`, "COUNT", 500);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== "0");
+  // The deployment's keys go too, through the caller's connection or one of our own (a caller that
+  // passed none left its queues' and limits' keys behind).
+  const client = redis ?? new Redis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await client.scan(cursor, "MATCH", `${deployment.redisPrefix}*`, "COUNT", 500);
+      cursor = next;
+      if (keys.length > 0) await client.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    if (!redis) client.disconnect();
+  }
 }
 
 /** Parsed JSON log lines of one process in `log` (lines that are not JSON are skipped). */
