@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectRedis, deleteKeys } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 import { freePort, spawnTs, stopProcess, waitFor } from "../helpers/stack.js";
 
@@ -26,6 +27,7 @@ const SCAN_WITHIN_MS = 180_000;
 type Answer = { at: number; path: string; status: number; code?: string; retryAfter: string | null; body: unknown };
 
 let dir: string;
+let redisPrefix: string | undefined;
 let dbName: string;
 let databaseUrl: string;
 let env: Record<string, string>;
@@ -64,7 +66,7 @@ beforeAll(async () => {
     BASE_URL: apiUrl,
     METRICS_PORT: String(metricsPort),
     API_SCHEMA: apiSchema,
-    REDIS_PREFIX: `agent_test_${tag}`,
+    REDIS_PREFIX: (redisPrefix = `agent_test_${tag}`),
     LOG_LEVEL: "info",
     NO_COLOR: "1",
     RATE_LIMIT_POINTS: "100000", // the test polls 4 reads a second
@@ -77,6 +79,12 @@ afterAll(async () => {
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => {});
   await admin.end();
+  // The worker's repeatable jobs and the queues' keys of this deployment.
+  if (redisPrefix) {
+    const redis = await connectRedis();
+    await deleteKeys(redis, redisPrefix);
+    redis.disconnect();
+  }
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -4,7 +4,8 @@
 // state), a free port, and the environment the caller adds (e.g. RATE_LIMIT_POINTS).
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { connectRedis, deleteKeys } from "../api/support.js";
 import postgres from "postgres";
 import { API_NODE_FLAGS } from "../../api/node-flags.js";
 import { freePort, spawnTs, stopProcess, waitFor, type Stack } from "./stack.js";
@@ -123,14 +124,9 @@ export async function dropDeployment(stack: Stack, deployment: Deployment, redis
   }
   // The deployment's keys go too, through the caller's connection or one of our own (a caller that
   // passed none left its queues' and limits' keys behind).
-  const client = redis ?? new Redis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: 1 });
+  const client = redis ?? (await connectRedis());
   try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await client.scan(cursor, "MATCH", `${deployment.redisPrefix}*`, "COUNT", 500);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== "0");
+    await deleteKeys(client, deployment.redisPrefix);
   } finally {
     if (!redis) client.disconnect();
   }

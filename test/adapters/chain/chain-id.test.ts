@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { API_NODE_FLAGS } from "../../../api/node-flags.js";
 import { CHAIN_ID } from "../../../domain/chain.js";
 import { readChainId, requireChain } from "../../../adapters/services.js";
-import { createTestDatabase, randomPrefix, type TestDatabase } from "../../api/support.js";
+import { connectRedis, createTestDatabase, deleteKeys, randomPrefix, type TestDatabase } from "../../api/support.js";
 import { freePort } from "../../helpers/stack.js";
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
@@ -132,6 +132,7 @@ describe("at start, against an RPC on chain 1", () => {
 describe("at start, against an RPC that does not answer", () => {
   let database: TestDatabase;
   let dir: string;
+  const prefix = randomPrefix();
   beforeAll(async () => {
     database = await createTestDatabase();
     dir = mkdtempSync(join(tmpdir(), "chain-id-"));
@@ -139,6 +140,10 @@ describe("at start, against an RPC that does not answer", () => {
   afterAll(async () => {
     await database?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
+    // The API it started wrote its queues' keys under the prefix.
+    const redis = await connectRedis();
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
   });
 
   it("the API starts anyway (it serves reads without the chain) and says it could not read the chain id", async () => {
@@ -149,7 +154,7 @@ describe("at start, against an RPC that does not answer", () => {
       RPC_URL: deadUrl,
       DATABASE_URL: database.url,
       API_SCHEMA: "agent_api",
-      REDIS_PREFIX: randomPrefix(),
+      REDIS_PREFIX: prefix,
       DEPLOYMENTS_FILE: deployments,
       PORT: String(port),
       READ_CACHE_ENTRIES: "0",
