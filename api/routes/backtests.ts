@@ -14,6 +14,7 @@ import { formatUnits } from "viem";
 import { USDG_DECIMALS } from "../../domain/price.js";
 import {
   checkGap,
+  checkReplay,
   feeOf,
   gridBacktestInput,
   gridTokensAnswer,
@@ -153,6 +154,16 @@ function routeDefinitions(pricePerDayUsdg: number) {
   return { gridBacktest, ladderBacktest, rangesRoute, gridPlan, ladderPlan, gridTokens, ladderTokens };
 }
 
+/**
+ * The URL a client reaches the request at: under BASE_URL when set, since a request can arrive through a
+ * proxy or from the MCP face (which asks the app at http://localhost).
+ */
+function publicUrl(requestUrl: string, baseUrl: string | undefined): string {
+  if (!baseUrl) return requestUrl;
+  const { pathname, search } = new URL(requestUrl);
+  return `${baseUrl.replace(/\/+$/, "")}${pathname}${search}`;
+}
+
 /** A JSON client's request as x402 reads it: never its HTML paywall (the answers here are JSON). */
 class JsonRequestAdapter extends HonoAdapter {
   override getAcceptHeader() {
@@ -164,12 +175,17 @@ export const backtestRoutes = (deps: AppDeps) => {
   const pricePerDayUsdg = deps.payments?.pricePerDayUsdg ?? DEFAULT_PRICE_PER_DAY_USDG;
   const { gridBacktest, ladderBacktest, rangesRoute, gridPlan, ladderPlan, gridTokens, ladderTokens } = routeDefinitions(pricePerDayUsdg);
   const payments = x402Payments(deps);
-  /** Free up to FREE_DAYS; past it, the run only once its x402 payment is verified, answered only once settled. */
+  /**
+   * Free up to FREE_DAYS; past it, the run only once its x402 payment is verified, answered only once
+   * settled. A paid run is first checked (checkReplay), so a payment is never asked for one that cannot run.
+   */
   const run = async <T>(c: Context<AppEnv>, days: number, state: ServiceChainState, record: RunRecord, what: string, work: () => Promise<T>) => {
     const amount = runPrice(days, pricePerDayUsdg);
     if (amount === 0n) return ok(c, await work());
+    await checkReplay(deps, { token: record.token, days });
     const offer = { amount, days, payTo: state.serviceAdmin, what };
-    const answer = await payments.pay({ adapter: new JsonRequestAdapter(c), path: c.req.path, method: c.req.method, url: c.req.url }, offer, record, work);
+    const request = { adapter: new JsonRequestAdapter(c), path: c.req.path, method: c.req.method, url: publicUrl(c.req.url, deps.baseUrl) };
+    const answer = await payments.pay(request, offer, record, work);
     for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
     return answer.kind === "paid" ? ok(c, answer.result) : (c.json(answer.body, 402) as never);
   };

@@ -3,7 +3,7 @@
 // serves and the error catalog, behind a fixed preface. A pure function.
 import { codesByStatusOf, operationsOf, type ErrorCatalog, type OpenApiDocument } from "./catalog.js";
 import { LLMS_PATH, MCP_CONFIG_NOTE, mcpConfigBlock, mcpLines, OPENAPI_PATH, REFERENCE_PATH, ROOT_LLMS_PATH, SKILL_PATH } from "./links.js";
-import { RULES, SUMMARY, WORKFLOW } from "./preface.js";
+import { PAYMENT_FLOW, RULES, SUMMARY, USDG_SPEND_CONTROL, WORKFLOW } from "./preface.js";
 
 const line = (text: string) => text.replace(/\s*\n+\s*/g, " ").trim();
 
@@ -38,6 +38,16 @@ export function renderLlmsTxt(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   out.push("## MCP", "");
   for (const text of mcpLines(base)) out.push(`- ${text}`);
   out.push("", MCP_CONFIG_NOTE, "", ...mcpConfigBlock(base), "");
+
+  if (operations.some((op) => op.answers.some((a) => a.status === "402"))) {
+    out.push("## Paying for runs past 30 days (x402)", "");
+    PAYMENT_FLOW.forEach((step, i) => out.push(`${i + 1}. ${step}`));
+    out.push(
+      "",
+      `A stock x402 client (@x402/fetch) pays USDG only when allowed: ${USDG_SPEND_CONTROL} (USDG: contracts.usdg of ${base}/v1/agent/policies/privy).`,
+      "",
+    );
+  }
 
   out.push("## Endpoints", "");
   for (const op of operations) {

@@ -1,7 +1,7 @@
 // The fixed part of the discovery documents (skill.md, llms.txt): what the service does, its
 // rules, and how an agent works with it. Everything else in those documents is generated from the
 // OpenAPI document and the error catalog, so it cannot drift from the routes.
-import { CHAIN_ID, CHAIN_ID_HEX } from "../../domain/chain.js";
+import { CAIP2_NETWORK, CHAIN_ID, CHAIN_ID_HEX } from "../../domain/chain.js";
 
 export const SERVICE_NAME = "agent-interface";
 
@@ -37,4 +37,24 @@ export const PAYMENT_FLOW: readonly string[] = [
   "Send the same request again with that payment in the PAYMENT-SIGNATURE header: the service's facilitator verifies it, the run happens, the facilitator settles it on chain, and the 200 carries PAYMENT-RESPONSE with the settlement transaction.",
   "A refused payment (invalid, underpaid, expired, replayed, signed for another payee) answers 402 again with the reason in `error`: sign a new one; one payment buys one run.",
   "503 UNAVAILABLE means the facilitator cannot be reached: nothing was run or charged, retry later. Paid requests are rate-limited like any other. MCP tool calls cannot pay: they answer the 402 and its price; pay over HTTP.",
+];
+
+/** The x402 spend-control entry that lets a stock x402 client pay USDG, with its network and a cap. */
+export const USDG_SPEND_CONTROL = `spendControls: { allowedAssets: [{ network: "${CAIP2_NETWORK}", asset: USDG, maxAmountPerPayment: "1000000" }] }`;
+
+/**
+ * Paying with x402's own client (@x402/fetch), as written: it pays only its default assets unless told,
+ * and USDG is none of them, so the spend control above is what lets it pay (a test pays with exactly this).
+ */
+export const X402_CLIENT_EXAMPLE: readonly string[] = [
+  "```ts",
+  'import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";',
+  'import { ExactEvmScheme } from "@x402/evm/exact/client";',
+  "// USDG's address: contracts.usdg of GET /v1/agent/policies/privy (also accepts[0].asset of a 402; check they agree).",
+  "const payingFetch = wrapFetchWithPaymentFromConfig(fetch, {",
+  `  schemes: [{ network: "${CAIP2_NETWORK}", client: new ExactEvmScheme(account) }], // account: the payer's viem account`,
+  "  // USDG is no default asset of x402's clients: allow it, capped per payment in base units (1 USDG).",
+  `  ${USDG_SPEND_CONTROL},`,
+  "});",
+  "```",
 ];

@@ -3,7 +3,7 @@
 // preface. A pure function: the same document and catalog give the same text.
 import { codesByStatusOf, operationsOf, type ErrorCatalog, type Field, type OpenApiDocument } from "./catalog.js";
 import { MCP_CONFIG_NOTE, mcpConfigBlock, mcpLines, MCP_PATH } from "./links.js";
-import { PAYMENT_FLOW, RULES, SERVICE_NAME, SUMMARY, WORKFLOW } from "./preface.js";
+import { PAYMENT_FLOW, RULES, SERVICE_NAME, SUMMARY, WORKFLOW, X402_CLIENT_EXAMPLE } from "./preface.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 
 /** Markdown table cell: no pipes or line breaks. */
@@ -52,7 +52,7 @@ export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   if (operations.some((op) => op.answers.some((a) => a.status === "402"))) {
     out.push("## Paying for runs past 30 days (x402)", "");
     PAYMENT_FLOW.forEach((line, i) => out.push(`${i + 1}. ${line}`));
-    out.push("");
+    out.push("", "With x402's own fetch client (USDG must be allowed in its spend controls, or it refuses to pay):", "", ...X402_CLIENT_EXAMPLE, "");
   }
 
   out.push("## Endpoints", "");

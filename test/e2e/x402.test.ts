@@ -11,11 +11,14 @@ import { serve, type ServerType } from "@hono/node-server";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
 import { Queue } from "bullmq";
 import { Hono } from "hono";
 import { Redis } from "ioredis";
 import { sql } from "kysely";
 import { decodeEventLog, getAddress, parseUnits, type Address, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { USDG_SPEND_CONTROL } from "../../contract/discovery/preface.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testTokenAbi } from "../../abis/index.js";
 import { createAgentClient, type Settlement } from "../../client/agent-client.js";
@@ -164,6 +167,56 @@ describe("a paid 60-day grid backtest on the devnet", () => {
     expect(free.res.status).toBe(200);
     expect(free.res.headers.get("PAYMENT-RESPONSE")).toBeNull();
     expect(await usdgOf(PAYER.address)).toBe(before);
+  });
+});
+
+describe("payment is asked only for what will run", () => {
+  it("a 60-day backtest or ranges of a token with no price history answers 422 NO_CANDLES, not 402, and takes nothing", async () => {
+    const before = await usdgOf(PAYER.address);
+    const unknown = privateKeyToAccount(generatePrivateKey()).address;
+    const grid = await post(s.app.app, GRID, { ...body, token: unknown });
+    expect([grid.res.status, grid.body.code]).toEqual([422, "NO_CANDLES"]);
+    expect(grid.res.headers.get("PAYMENT-REQUIRED")).toBeNull();
+    const ladder = await post(s.app.app, "/v1/agent/backtest/ladder", { token: unknown, side: "buy", levels: [{ price: "1", amountUsd: 20 }], days: 60 });
+    expect([ladder.res.status, ladder.body.code]).toEqual([422, "NO_CANDLES"]);
+    const ranges = await s.app.app.request(`/v1/agent/ranges?token=${unknown}&days=60`);
+    expect([ranges.status, ((await ranges.json()) as any).code]).toEqual([422, "NO_CANDLES"]);
+    // A known token still asks for payment at 60 days.
+    expect((await post(s.app.app, GRID, body)).res.status).toBe(402);
+    expect(await usdgOf(PAYER.address)).toBe(before);
+  });
+
+  it("x402's own fetch client, configured as skill.md writes it, pays and gets 200", async () => {
+    const skill = await (await s.app.app.request("/v1/agent/skill.md")).text();
+    expect(skill).toContain(USDG_SPEND_CONTROL);
+    expect(skill).toContain("wrapFetchWithPaymentFromConfig");
+    const llms = await (await s.app.app.request("/v1/agent/llms.txt")).text();
+    expect(llms).toContain(USDG_SPEND_CONTROL);
+    // USDG's address where skill.md says to take it from.
+    const policy = (await (await s.app.app.request("/v1/agent/policies/privy")).json()) as { data: { contracts: { usdg: Address } } };
+    const USDG = policy.data.contracts.usdg;
+    expect(getAddress(USDG)).toBe(usdg);
+    const fetchApp = async (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+      s.app.app.request(input instanceof Request ? input : String(input), init);
+    const account = PAYER;
+    // As skill.md writes it (X402_CLIENT_EXAMPLE), with this test's fetch.
+    const payingFetch = wrapFetchWithPaymentFromConfig(fetchApp as typeof fetch, {
+      schemes: [{ network: "eip155:4663", client: new ExactEvmScheme(account) }],
+      spendControls: { allowedAssets: [{ network: "eip155:4663", asset: USDG, maxAmountPerPayment: "1000000" }] },
+    });
+    const before = await usdgOf(PAYER.address);
+    const res = await payingFetch(`http://127.0.0.1${GRID}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("PAYMENT-RESPONSE")).toBeTruthy();
+    expect(((await res.json()) as any).data.params.days).toBe(60);
+    expect(await usdgOf(PAYER.address)).toBe(before - PRICE_60_DAYS);
+
+    // Without the spend control, the stock client refuses to pay (nothing moves).
+    const stock = wrapFetchWithPaymentFromConfig(fetchApp as typeof fetch, { schemes: [{ network: "eip155:4663", client: new ExactEvmScheme(account) }] });
+    await expect(
+      stock(`http://127.0.0.1${GRID}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+    ).rejects.toThrow();
+    expect(await usdgOf(PAYER.address)).toBe(before - PRICE_60_DAYS);
   });
 });
 
@@ -334,6 +387,21 @@ describe("MCP", () => {
       expect(answer.structuredContent).toMatchObject({ code: "PAYMENT_REQUIRED", x402Version: 2, accepts: [{ amount: String(PRICE_60_DAYS), payTo: PAYEE }] });
       expect((answer.structuredContent as { error: string }).error).toContain("0.3 USDG");
       expect(await usdgOf(PAYER.address)).toBe(before);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a 402 over MCP names the resource at the service's BASE_URL, not the MCP face's internal request", async () => {
+    const base = "https://agents.example.test";
+    const app = testApp({ ...s.app.deps, baseUrl: base, rateLimit: { keyPrefix: `${prefix}:rl-mcp` } }).app;
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: async (url, init) => app.request(String(url), init) }));
+    try {
+      const answer = await client.callTool({ name: "backtest_grid", arguments: body });
+      expect(answer.structuredContent).toMatchObject({ code: "PAYMENT_REQUIRED", resource: { url: `${base}${GRID}` } });
+      const ranges = await client.callTool({ name: "ranges", arguments: { token: body.token, days: 60 } });
+      expect((ranges.structuredContent as any).resource.url).toMatch(new RegExp(`^${base}/v1/agent/ranges\\?`));
     } finally {
       await client.close();
     }

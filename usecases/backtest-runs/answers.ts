@@ -11,10 +11,12 @@ import type { PriceSeries } from "../../domain/backtest/series.js";
 import { ApiError } from "../../domain/errors.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { getAddress } from "viem";
-import { loadSeries, readChartedToken, type ChartedToken } from "./candles.js";
+import { hasSeries, loadSeries, readChartedToken, type CandleStep, type ChartedToken } from "./candles.js";
 import type { BacktestInputs } from "./jobs.js";
 
 const DAY = 86_400;
+/** The window of a replay over `days` up to `asOf` (grid and ladder backtests, ranges). */
+const replayWindow = (days: number, asOf: number) => [asOf - days * DAY, asOf] as const;
 /** Trades listed in a grid backtest answer (the latest ones); the counts cover them all. */
 export const MAX_LISTED_TRADES = 200;
 
@@ -26,19 +28,37 @@ export function tokenRef(t: ChartedToken) {
   return { address: getAddress(t.address), symbol: t.symbol, category: t.category, verified: t.verified };
 }
 
-/** The token and its candles; 422 NO_CANDLES without a market or any candle. */
-export async function tokenSeries(ctx: BacktestContext, token: string, from: number, to: number, step: "10m" | "1h") {
+/** The charted token; 422 NO_CANDLES without a USDG market. */
+async function chartedToken(ctx: BacktestContext, token: string): Promise<ChartedToken> {
   const t = await readChartedToken(ctx.reads, token);
   if (!t) throw new ApiError("NO_CANDLES", "No price history: the token has no USDG market here");
+  return t;
+}
+
+const noHistory = (t: ChartedToken) => new ApiError("NO_CANDLES", `No price history for ${t.symbol} in this window`);
+
+/** The token and its candles; 422 NO_CANDLES without a market or any candle. */
+export async function tokenSeries(ctx: BacktestContext, token: string, from: number, to: number, step: CandleStep) {
+  const t = await chartedToken(ctx, token);
   const s = await loadSeries(ctx.reads, token, from, to, step);
-  if (s.length < 2) throw new ApiError("NO_CANDLES", `No price history for ${t.symbol} in this window`);
+  if (s.length < 2) throw noHistory(t);
   return { token: t, series: s };
+}
+
+/**
+ * 422 NO_CANDLES exactly when a replay over `days` of 10-minute candles (grid and ladder backtests,
+ * ranges) would answer it, without loading the candles: a paid run checks it before asking for payment,
+ * so a payment is never taken for a run that cannot happen.
+ */
+export async function checkReplayable(ctx: BacktestContext, token: string, days: number, asOf: number): Promise<void> {
+  const t = await chartedToken(ctx, token);
+  if (!(await hasSeries(ctx.reads, token, ...replayWindow(days, asOf), "10m"))) throw noHistory(t);
 }
 
 const holdPct = (s: PriceSeries) => pct((s.close[s.length - 1]! / s.open[0]! - 1) * 100);
 
 export async function gridBacktest(ctx: BacktestContext, i: BacktestInputs["grid"], asOf: number) {
-  const { token, series } = await tokenSeries(ctx, i.token, asOf - i.days * DAY, asOf, "10m");
+  const { token, series } = await tokenSeries(ctx, i.token, ...replayWindow(i.days, asOf), "10m");
   const r = backtestGrid(series, {
     buyPrice: i.buyPrice,
     sellPrice: i.sellPrice,
@@ -78,7 +98,7 @@ export async function gridBacktest(ctx: BacktestContext, i: BacktestInputs["grid
 }
 
 export async function ladderBacktest(ctx: BacktestContext, i: BacktestInputs["ladder"], asOf: number) {
-  const { token, series } = await tokenSeries(ctx, i.token, asOf - i.days * DAY, asOf, "10m");
+  const { token, series } = await tokenSeries(ctx, i.token, ...replayWindow(i.days, asOf), "10m");
   const r = backtestLadder(series, { side: i.side, levels: i.levels, feeBps: i.feeBps });
   return {
     token: tokenRef(token),
@@ -122,7 +142,7 @@ const rangeLine = (l: RangeLine | null) =>
   };
 
 export async function ranges(ctx: BacktestContext, i: BacktestInputs["ranges"], asOf: number) {
-  const { token, series } = await tokenSeries(ctx, i.token, asOf - i.days * DAY, asOf, "10m");
+  const { token, series } = await tokenSeries(ctx, i.token, ...replayWindow(i.days, asOf), "10m");
   const r = findRanges(series, { amountUsd: i.amountUsd, feeBps: i.feeBps });
   return {
     token: tokenRef(token),

@@ -42,6 +42,24 @@ export async function loadSeries(reads: Kysely<Projections>, token: string, from
   return toSeries(filled.map((c) => ({ start: c.start, open: toNumber(c.open), high: toNumber(c.high), low: toNumber(c.low), close: toNumber(c.close) })));
 }
 
+/**
+ * Whether loadSeries over the same window answers at least two candles: some candle (in the window, or
+ * the one carried in before it) starts a step or more before the window's last start.
+ */
+export async function hasSeries(reads: Kysely<Projections>, token: string, from: number, to: number, step: CandleStep): Promise<boolean> {
+  const size = STEP_SECONDS[step];
+  const last = Math.floor(to / size) * size;
+  if (Math.floor(from / size) * size > last - size) return false;
+  const row = await reads
+    .selectFrom(TABLE[step])
+    .select("start")
+    .where("token", "=", token.toLowerCase() as `0x${string}`)
+    .where("start", "<=", last - size)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export type ChartedToken = { address: string; symbol: string; category: string; verified: boolean };
 
 /** Tokens with a USDG market (the charted ones), by address. */

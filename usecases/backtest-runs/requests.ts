@@ -14,6 +14,7 @@ import { breakEvenGap } from "../../domain/backtest/ranges.js";
 import { ApiError } from "../../domain/errors.js";
 import { asOfBucket, backtestThroughJob, type BacktestInputs, type BacktestJobData, type BacktestKind } from "./jobs.js";
 import { runBacktest, type BacktestOutputs } from "./run.js";
+import { checkReplayable } from "./answers.js";
 import { readScan, scanAnswer, type GridScanPayload, type LadderScanPayload } from "./scans.js";
 
 /** What a backtest request needs; the API's deps have it all. */
@@ -46,6 +47,14 @@ export async function runKind<K extends BacktestKind>(deps: BacktestDeps, kind: 
   const data = { kind, input, asOf: asOfBucket(deps.now()) } as BacktestJobData;
   // A job's result crosses Redis as JSON; each kind's answer is plain JSON data, so it arrives as typed.
   return (await (deps.jobs ? backtestThroughJob(deps.jobs, data) : runBacktest({ reads: deps.reads }, data))) as BacktestOutputs[K];
+}
+
+/**
+ * Everything a replay (grid or ladder backtest, ranges) can be refused for before it runs: checked before
+ * a paid run asks for payment, so a paid request fails only for what arises after payment.
+ */
+export async function checkReplay(deps: BacktestDeps, input: { token: string; days: number }): Promise<void> {
+  await checkReplayable({ reads: deps.reads }, input.token, input.days, asOfBucket(deps.now()));
 }
 
 export const gridBacktestInput = (b: z.infer<typeof GridBacktestBody>, state: ServiceChainState): BacktestInputs["grid"] => ({
