@@ -8,7 +8,7 @@
 // - anything else → a logged 500 INTERNAL with no stack or message of the fault in the body.
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { ApiError, type ErrorCode } from "../domain/errors.js";
+import { ApiError, detailsProblems, type ErrorCode } from "../domain/errors.js";
 import type { Logger } from "../adapters/logger.js";
 import { isConnectionError, isMissingView, isUnstorableText } from "../adapters/failures.js";
 import { fail } from "./envelope.js";
@@ -40,7 +40,12 @@ function fromHttpException(error: HTTPException): ApiError {
 /** `index` (the app's readiness source), when given: a missing view answers 503 and closes the gate at once. */
 export function errorHandler(logger: Logger, index?: { readonly viewsSchema: string; viewsMissing(): void }): ErrorHandler {
   return (error, c) => {
-    if (error instanceof ApiError) return fail(c, error);
+    if (error instanceof ApiError) {
+      // A refusal's details outside the spec's fields and units is a fault of ours: answered, and logged.
+      const problems = detailsProblems(error.code, error.details);
+      if (problems.length > 0) logger.error({ requestId: requestIdOf(c), code: error.code, problems }, "refusal details outside the spec");
+      return fail(c, error);
+    }
     if (index && isMissingView(error, index.viewsSchema)) {
       index.viewsMissing();
       logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "index views missing");

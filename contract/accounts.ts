@@ -39,7 +39,8 @@ export const VaultShares = z
     ...nullablePair("value", "Value of the shares in the vault's asset now: the vault's convertToAssets of them, its holdings at the token's latest price"),
     valueUsd: z.number().nullable().openapi({ description: "The value in USD (null when the asset's price is unknown)" }),
     valuedAt: Timestamp.nullable().openapi({
-      description: "When the figures behind the value last moved (the vault's holdings or its token's price); the value holds at asOf",
+      description:
+        "On the chain's clock: the time of the block that last moved the figures behind the value (the vault's holdings or its token's price); never after the answer's asOf, and the value holds at asOf",
     }),
     updatedAt: Timestamp,
   })
@@ -175,7 +176,10 @@ export const BasketHolding = z
 export const Account = z
   .object({
     owner: Address,
-    asOf: Timestamp.openapi({ description: "Server time of the answer" }),
+    asOf: Timestamp.openapi({
+      description:
+        "The answer's time: the server's clock, or the chain's (a block time) when a figure's valuedAt is later, as on a chain whose clock runs ahead; no figure is from after it",
+    }),
     closedSince: Timestamp.openapi({ description: "Ended items (queue entries, orders, grids, ladders) are listed from this time on" }),
     vaults: z.array(VaultShares).openapi({ description: "Vault shares above zero, per vault" }),
     depositRequests: z

@@ -28,16 +28,11 @@ export const ErrorDetails = z
   .object({
     part: z.number().int().min(1).optional().openapi({ description: "The part, from 1" }),
     minimum: z.string().optional().openapi({
-      description:
-        "Exact minimum in base units of `unit`; a price bound (WRONG_SIDE, NO_TRIP_HEADROOM, ACCOUNT_SPREAD) is a priceX18: USDG per whole token, 18 decimals",
+      description: "Exact minimum amount in base units of `unit` (never a price: a price bound is priceUsd and limitUsd)",
     }),
-    maximum: z
-      .string()
-      .optional()
-      .openapi({ description: "Exact maximum in base units of `unit`: CAPACITY's room left in the vault; WRONG_SIDE's highest buy line (priceX18)" }),
     unit: z.enum(["USDG", "token"]).optional(),
-    priceUsd: z.number().optional().openapi({ description: "USDG per whole token" }),
-    limitUsd: z.number().optional().openapi({ description: "The limit the price broke" }),
+    priceUsd: z.number().optional().openapi({ description: "USDG per whole token: the price now (WRONG_SIDE), or the part's line that broke a bound" }),
+    limitUsd: z.number().optional().openapi({ description: "The limit the price broke, USDG per whole token" }),
     token: z.string().optional().openapi({ description: "The token named" }),
     field: z.string().optional().openapi({ description: "INVALID_REQUEST: the first field at fault" }),
     issues: z

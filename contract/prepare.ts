@@ -27,7 +27,7 @@ export const VaultDepositBody = z
   })
   .openapi("VaultDepositBody", {
     description:
-      "merged: approve USDG to the vault, then requestDeposit(assets, owner, minShares). up (bundle kind up-vault-deposit): approve USDG to the deposit queue, then requestDeposit(assets, owner, minimumSharesOut). minShares is the vault's convertToShares now less slippageBps. stock-token (bundle kind stock-vault-deposit): approve USDG to the stock vault router, then deposit({vault, usdgIn, minShares, receiver: owner, aggregator, swapData}) with an aggregator leg USDG to the stock token (minShares: previewDeposit of the leg's quote less slippageBps). Refusals with the vault's reason: 422 DEPOSITS_CLOSED, DEPOSITS_PAUSED, VAULT_FULL, CAPACITY (details.maximum: the room left under the cap now); AMOUNT_TOO_SMALL under the vault's minimum.",
+      "merged: approve USDG to the vault, then requestDeposit(assets, owner, minShares). up (bundle kind up-vault-deposit): approve USDG to the deposit queue, then requestDeposit(assets, owner, minimumSharesOut). minShares is the vault's convertToShares now less slippageBps. stock-token (bundle kind stock-vault-deposit): approve USDG to the stock vault router, then deposit({vault, usdgIn, minShares, receiver: owner, aggregator, swapData}) with an aggregator leg USDG to the stock token (minShares: previewDeposit of the leg's quote less slippageBps). Refusals with the vault's reason: 422 DEPOSITS_CLOSED, DEPOSITS_PAUSED, VAULT_FULL, CAPACITY (the message gives the room left under the cap now); AMOUNT_TOO_SMALL under the vault's minimum.",
   });
 
 export const VaultCancelDepositBody = z

@@ -114,16 +114,17 @@ export const errorCatalog = {
   CAPACITY: {
     status: 422,
     message: "The deposit exceeds the vault's remaining capacity",
-    when: "vault-deposit above the vault's room (details {maximum, unit}: the room left under its cap now)",
+    when: "vault-deposit above the vault's room (the message gives the room left under its cap now, in whole and base units)",
   },
 
-  // 422: ladder-strategy (each names the part and its exact minimum in details {part, minimum, unit})
+  // 422: ladder-strategy (each names the part: an amount's exact minimum as {part, minimum, unit}, a price
+  // bound as {part, priceUsd, limitUsd} in USDG per whole token)
   NOT_LISTED: { status: 422, message: "The market is not listed", when: "ladder-strategy" },
   MARKET_NOT_OPEN: { status: 422, message: "The market is not open", when: "ladder-strategy, limit-order, ladder, grid open" },
   WRONG_SIDE: {
     status: 422,
     message: "A line is on the wrong side of the price now",
-    when: "ladder-strategy (details {part, minimum or maximum, unit, priceUsd, limitUsd}: the part and its exact price bound as priceX18, the lowest sell line of a sell-first part or the highest buy line)",
+    when: "ladder-strategy (details {part, priceUsd, limitUsd}: the part, the price now and the line it crossed, USDG per whole token; the message gives the exact bound as a priceX18)",
   },
   NO_REFERENCE: { status: 422, message: "The market has no reference price", when: "ladder-strategy" },
   FIRST_TOO_SMALL: { status: 422, message: "The first part is below its minimum", when: "ladder-strategy (details {part, minimum, unit})" },
@@ -131,7 +132,7 @@ export const errorCatalog = {
   NO_TRIP_HEADROOM: {
     status: 422,
     message: "A part's round trip does not clear the fees",
-    when: "ladder-strategy (details {part, minimum, unit}: the lowest sell line that passes, priceX18)",
+    when: "ladder-strategy (details {part, priceUsd, limitUsd}: the part's sell line and the lowest sell line that passes, USDG per whole token; the message gives it as a priceX18)",
   },
 
   // 422: basket-buy, basket-sell
@@ -206,7 +207,7 @@ export const errorCatalog = {
   BELOW_QUEUE_MINIMUM: {
     status: 422,
     message: "The shares are below the withdrawal queue's minimum: use mode in-kind",
-    when: "vault-withdraw mode queue of an up vault (details {minimum})",
+    when: "vault-withdraw mode queue of an up vault (details {minimum, unit}: shares, unit token)",
   },
   NOT_YOUR_ORDER: { status: 422, message: "The order is not the owner's", when: "order-action on another wallet's order" },
   ORDER_CLOSED: {
@@ -246,7 +247,7 @@ export const errorCatalog = {
   ACCOUNT_SPREAD: {
     status: 422,
     message: "A part's spread is below the account's minimum",
-    when: "ladder-strategy via account open (details {part, minimum, unit, priceUsd}: the lowest sell line that passes)",
+    when: "ladder-strategy via account open (details {part, priceUsd, limitUsd}: the part's sell line and the lowest sell line that passes)",
   },
   SIMULATION_FAILED: {
     status: 422,
@@ -293,14 +294,12 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export type ErrorDetails = {
   /** The ladder-strategy part, from 1. */
   part?: number;
-  /** Exact minimum in base units of `unit` (a price bound: priceX18, USDG per whole token with 18 decimals). */
+  /** Exact minimum amount in base units of `unit` (never a price: prices are priceUsd and limitUsd). */
   minimum?: string;
-  /** Exact maximum in base units of `unit`: CAPACITY's room left, WRONG_SIDE's highest buy line (priceX18). */
-  maximum?: string;
   unit?: "USDG" | "token";
-  /** USDG per whole token. */
+  /** USDG per whole token: the price now, or the part's line that broke a bound. */
   priceUsd?: number;
-  /** The limit the price broke. */
+  /** The limit the price broke, in USDG per whole token (or USDG left, for a budget). */
   limitUsd?: number;
   /** The token named. */
   token?: string;
@@ -309,6 +308,42 @@ export type ErrorDetails = {
   /** INVALID_REQUEST: every problem found. */
   issues?: { field: string; message: string }[];
 };
+
+/** The fields of the spec's Error.details, and INVALID_REQUEST's own two. */
+export const SPEC_DETAIL_FIELDS = ["part", "minimum", "unit", "priceUsd", "limitUsd", "token"] as const;
+const VALIDATION_FIELDS = ["field", "issues"] as const;
+/** Decimals of each `unit` a minimum may be in; a token's own vary, up to 18. */
+const UNIT_DECIMALS = { USDG: 6, token: 18 } as const;
+/** No minimum this service answers is a trillion whole units or more: past it, a price was labelled an amount. */
+const MAX_WHOLE_UNITS = 10n ** 12n;
+
+/**
+ * What in `details` is not the spec's Error.details: a field it does not name, a `minimum` that is not
+ * whole base units of a `unit` (or is out of scale for its decimals), a price that is not a finite number.
+ * Empty when it is. The API logs any finding as a fault (api/errors.ts), and tests check every refusal.
+ */
+export function detailsProblems(code: string, details: Record<string, unknown> | undefined): string[] {
+  if (!details) return [];
+  const allowed: readonly string[] = code === "INVALID_REQUEST" ? [...SPEC_DETAIL_FIELDS, ...VALIDATION_FIELDS] : SPEC_DETAIL_FIELDS;
+  const problems = Object.keys(details)
+    .filter((k) => !allowed.includes(k))
+    .map((k) => `${code}: details.${k} is not a field of the spec's Error.details`);
+  const { minimum, unit, part, priceUsd, limitUsd } = details;
+  if (unit !== undefined && unit !== "USDG" && unit !== "token") problems.push(`${code}: details.unit ${String(unit)} is neither USDG nor token`);
+  if (minimum !== undefined) {
+    if (typeof minimum !== "string" || !/^\d+$/.test(minimum)) problems.push(`${code}: details.minimum ${String(minimum)} is not whole base units`);
+    else if (unit !== "USDG" && unit !== "token") problems.push(`${code}: details.minimum has no unit`);
+    else if (BigInt(minimum) >= MAX_WHOLE_UNITS * 10n ** BigInt(UNIT_DECIMALS[unit]))
+      problems.push(`${code}: details.minimum ${minimum} is out of scale for ${unit} (${UNIT_DECIMALS[unit]} decimals): a price labelled an amount?`);
+  }
+  if (part !== undefined && !(Number.isInteger(part) && (part as number) >= 1)) problems.push(`${code}: details.part ${String(part)} is not a part from 1`);
+  for (const [name, value] of [
+    ["priceUsd", priceUsd],
+    ["limitUsd", limitUsd],
+  ] as const)
+    if (value !== undefined && !(typeof value === "number" && Number.isFinite(value))) problems.push(`${code}: details.${name} is not a finite number`);
+  return problems;
+}
 
 export type ApiErrorOptions = {
   /** Response headers (e.g. Retry-After). */

@@ -114,6 +114,8 @@ export type AccountEntry = {
   tail: string;
   /** Not served from this time on (ms): an ended item it lists falls out of the `closedDays` window. */
   listedUntilMs: number;
+  /** The latest chain time (ms) behind a figure it values: `asOf` is never earlier (answerTime). */
+  valuedUntilMs: number;
 };
 
 export type CacheResult = "hit" | "miss" | "bypass";

@@ -28,7 +28,7 @@ export function checkMask(field: string, value: unknown, min: number, max: numbe
 /** An amount a step moves: a uint256 above 0 (0 is AMOUNT_TOO_SMALL). */
 export function checkAmount(field: string, value: unknown): bigint {
   const amount = checkUint(field, value);
-  if (amount === 0n) throw new BundleError("AMOUNT_TOO_SMALL", `${field} must be more than 0`, { minimum: "1" });
+  if (amount === 0n) throw new BundleError("AMOUNT_TOO_SMALL", `${field} must be more than 0`);
   return amount;
 }
 

@@ -184,24 +184,24 @@ function checkAgainstMarket(legs: readonly LadderStrategyLeg[], sellFirst: boole
       throw new BundleError(
         "NO_TRIP_HEADROOM",
         `part ${i + 1}: the sell line must be at least ${toUsd(minimumSell)} USDG per token (priceX18 ${minimumSell}) to clear twice the ${market.feeBps} bps fee`,
-        { part: i + 1, minimum: minimumSell.toString(), unit: "USDG", priceUsd: toUsd(minimumSell) },
+        { part: i + 1, priceUsd: toUsd(l.sellPriceX18), limitUsd: toUsd(minimumSell) },
       );
     }
   });
 }
 
 /**
- * WRONG_SIDE for part `leg` (from 0): its line is on the wrong side of the price now. The details name the
- * part and its exact price bound (priceX18): the lowest sell line that passes (`minimum`, sell-first) or
- * the highest buy line (`maximum`, buy-first).
+ * WRONG_SIDE for part `leg` (from 0): the price now has crossed its line. The details name the part, the
+ * price now (`priceUsd`) and the line it broke (`limitUsd`), in USDG per whole token; the message gives the
+ * exact bound as a priceX18 too.
  */
 function wrongSide(leg: number, sellFirst: boolean, spotX18: bigint, lineX18: bigint | undefined): BundleError {
   const bound = sellFirst ? spotX18 + 1n : spotX18 - 1n;
-  const line = lineX18 === undefined ? {} : { priceUsd: toUsd(lineX18) };
+  const line = lineX18 === undefined ? {} : { limitUsd: toUsd(lineX18) };
   return new BundleError(
     "WRONG_SIDE",
     `part ${leg + 1}: its ${sellFirst ? "sell line must be above" : "buy line must be below"} the price now (${toUsd(spotX18)} USDG): ${sellFirst ? "at least" : "at most"} priceX18 ${bound}`,
-    { part: leg + 1, ...(sellFirst ? { minimum: bound.toString() } : { maximum: bound.toString() }), unit: "USDG", ...line, limitUsd: toUsd(spotX18) },
+    { part: leg + 1, priceUsd: toUsd(spotX18), ...line },
   );
 }
 
@@ -224,8 +224,10 @@ export function ladderRevertDetails(reason: string, params: Record<string, unkno
     case "FIRST_TOO_SMALL":
     case "FOLLOW_UP_TOO_SMALL":
       return { part: leg + 1, minimum: bound.toString(), unit: sellFirst ? "token" : "USDG" };
-    case "NO_TRIP_HEADROOM":
-      return { part: leg + 1, minimum: bound.toString(), unit: "USDG", priceUsd: toUsd(bound) };
+    case "NO_TRIP_HEADROOM": {
+      const sell = legs[leg]?.sellPriceX18;
+      return { part: leg + 1, ...(sell === undefined ? {} : { priceUsd: toUsd(BigInt(sell)) }), limitUsd: toUsd(bound) };
+    }
     default:
       return undefined;
   }
@@ -310,7 +312,7 @@ export function accountLimitRefusal(legs: readonly LadderStrategyLeg[], sellFirs
       return {
         code: "ACCOUNT_SPREAD",
         message: `part ${i + 1}: the sell line must be at least ${toUsd(minimumSell)} USDG per token (priceX18 ${minimumSell}), ${limits.minSpreadBps} bps above its buy line, the account's minimum spread`,
-        details: { part: i + 1, minimum: minimumSell.toString(), unit: "USDG", priceUsd: toUsd(minimumSell) },
+        details: { part: i + 1, priceUsd: toUsd(l.sellPriceX18), limitUsd: toUsd(minimumSell) },
       };
     }
   }

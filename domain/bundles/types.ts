@@ -81,8 +81,6 @@ export type BundleErrorCode = Extract<
 export type BundleErrorDetails = {
   part?: number;
   minimum?: string;
-  /** An exact upper bound in base units of `unit` (WRONG_SIDE: the highest buy line, priceX18). */
-  maximum?: string;
   unit?: "USDG" | "token";
   priceUsd?: number;
   limitUsd?: number;

@@ -71,12 +71,19 @@ describe("answer cache (pure)", () => {
       ladderStrategies: [],
       baskets: [],
     } as unknown as Parameters<typeof accountEntry>[0];
-    const entry = accountEntry(account, 123);
+    const valuedAt = Date.parse("2026-11-05T12:35:30.000Z");
+    const entry = accountEntry(account, 123, valuedAt);
     expect(entry.listedUntilMs).toBe(123);
     const later = new Date("2026-11-05T12:34:56.789Z");
     const cutoff = Math.floor(later.getTime() / 1000) - 3 * 86400;
-    const fresh = stringify({ data: { ...account, asOf: later.toISOString(), closedSince: new Date(cutoff * 1000).toISOString() } });
-    expect(accountBody(entry, later, 3)).toBe(fresh);
+    // The chain's clock is ahead here: asOf is the figures' block time, never before a valuation.
+    const ahead = stringify({ data: { ...account, asOf: new Date(valuedAt).toISOString(), closedSince: new Date(cutoff * 1000).toISOString() } });
+    expect(accountBody(entry, later, 3)).toBe(ahead);
+    // Once the server's clock is past it, asOf is the server's.
+    const after = new Date("2026-11-05T12:40:00.000Z");
+    const cutoffAfter = Math.floor(after.getTime() / 1000) - 3 * 86400;
+    const fresh = stringify({ data: { ...account, asOf: after.toISOString(), closedSince: new Date(cutoffAfter * 1000).toISOString() } });
+    expect(accountBody(entry, after, 3)).toBe(fresh);
   });
 
   it("reads Ponder's notification payloads: table names, partitions folded, junk refused", () => {

@@ -8,6 +8,7 @@
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { createPublicClient, decodeFunctionData, formatUnits, http, type Address, type Hex, type PublicClient } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { basketMakerAbi, basketPoolAbi, basketZapAbi, mergedVaultAbi, stockVaultRouterAbi, testTokenAbi } from "../../abis/index.js";
 import { NoRouteError, type Aggregator } from "../../adapters/chain/aggregator.js";
@@ -198,6 +199,27 @@ describe("basket-buy, basket-sell, basket-make: signed and sent", () => {
     expect((await balanceOf(tokenBy("WETH"))) - wethBefore).toBeGreaterThanOrEqual(BigInt(all.params.minOut));
     // Now the owner holds none.
     expectCode(await prepare("basket-sell", { basket: blue, all: true }), 422, "NOTHING_TO_SELL");
+  });
+
+  it("basket-make for a wallet that holds nothing answers 200 with issues.balance on the paid token, as every kind does", async () => {
+    const unfunded = privateKeyToAccount(generatePrivateKey()).address;
+    const make = {
+      owner: unfunded,
+      name: `Unfunded ${tag}`,
+      symbol: `UNF${tag}`,
+      tokens: [
+        { token: "USDG", weightPct: 50 },
+        { token: "LINK", weightPct: 50 },
+      ],
+      amount: "30",
+    };
+    const a = await prepare("basket-make", make);
+    expect(a.status, JSON.stringify(a.body).slice(0, 600)).toBe(200);
+    expect(a.body.data.issues.balance).toEqual({ token: d.contracts.usdg, actual: "0", expected: "30000000" });
+    // Paid in WETH: the balance issue names WETH.
+    const inWeth = await prepare("basket-make", { ...make, payWith: "WETH", amount: "0.02" });
+    expect(inWeth.status, JSON.stringify(inWeth.body).slice(0, 600)).toBe(200);
+    expect(inWeth.body.data.issues.balance).toMatchObject({ token: tokenBy("WETH"), actual: "0" });
   });
 
   it("basket-make: a new basket at its predicted address, the first 100 basket tokens at the owner", async () => {

@@ -238,6 +238,9 @@ describe("vault families: what prepare.test.ts leaves out", () => {
       const cancelled = account.withdrawalRequests.some((r: any) => r.state === "cancelled");
       return position && BigInt(position.sharesUnits) === shares - out && cancelled;
     });
+    // Figures at one instant: no valuation (the chain's clock) is from after the answer's own time.
+    const account = await accountOf(human.address);
+    for (const p of account.vaults) if (p.valuedAt) expect(Date.parse(p.valuedAt), p.vault).toBeLessThanOrEqual(Date.parse(account.asOf));
     await activity.seen(["vault.deposit.requested", "vault.withdrawal.requested", "vault.withdrawal.cancelled", "vault.shares"]);
   });
 
@@ -485,12 +488,14 @@ describe("ladder-strategy via account (bundle kind account-agent-call)", () => {
       [[await leg(0.4, 0.9, "20")], "ACCOUNT_FLOOR", { part: 1 }],
       [[await leg(0.8, 2.5, "20")], "ACCOUNT_CEILING", { part: 1 }],
       [[await leg(0.8, 0.9, "20"), await leg(0.7, 0.8, "90")], "ACCOUNT_BUDGET", { minimum: "110000000", unit: "USDG", limitUsd: 100 }],
-      [[await leg(0.8, 0.9, "20"), await leg(0.8, 0.82, "10")], "ACCOUNT_SPREAD", { part: 2, unit: "USDG" }],
+      [[await leg(0.8, 0.9, "20"), await leg(0.8, 0.82, "10")], "ACCOUNT_SPREAD", { part: 2 }],
     ];
     for (const [legs, code, details] of refusals) {
       const r = await prepare("ladder-strategy", { action: "open", token: "WIF2", legs, via: "account" }, agentKey.address);
       expect([r.status, r.body.code], JSON.stringify(r.body)).toEqual([422, code]);
       expect(r.body.details).toMatchObject(details);
+      // A price bound: the part's line (priceUsd) and the bound it broke (limitUsd), USDG per whole token.
+      if (code === "ACCOUNT_SPREAD") expect(r.body.details.priceUsd).toBeLessThan(r.body.details.limitUsd);
     }
     // Another account named: not this key's.
     const wrong = await prepare(

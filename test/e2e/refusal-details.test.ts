@@ -1,6 +1,7 @@
 // Refusals an agent can act on, on the running stack (devnet + indexer): each ladder-strategy part refusal
-// carries {part, minimum or maximum, unit} with the exact bound; CAPACITY gives the room left under the
-// vault's cap; basket-buy's NOT_FOUND is reachable; the reads document BUSY on their 429; and a
+// names the part, an amount's exact minimum as {minimum, unit} and a price bound as {priceUsd, limitUsd};
+// CAPACITY says the room left under the vault's cap in its message; every refusal's details are checked
+// against the spec's fields and units (test/helpers/http.ts); basket-buy's NOT_FOUND is reachable; the reads document BUSY on their 429; and a
 // stock-only basket's look-back is priced by the market. Nothing is sent: refusals need no funds. Every
 // answer is validated against the served OpenAPI document.
 import { formatUnits, parseUnits, type PublicClient } from "viem";
@@ -48,31 +49,30 @@ const at = (spot: bigint, factor: number) => (spot * BigInt(Math.round(factor * 
 /** Within `pct` percent of each other (the devnet market moves every second). */
 const near = (a: bigint, b: bigint, pct: number) => expect(Number(a > b ? a - b : b - a) / Number(b)).toBeLessThan(pct / 100);
 
-describe("ladder-strategy part refusals carry {part, minimum or maximum, unit}", () => {
-  it("WRONG_SIDE names the part and its exact price bound: the highest buy line, or the lowest sell line of a sell-first part", async () => {
+describe("ladder-strategy part refusals: an amount as {part, minimum, unit}, a price bound as {part, priceUsd, limitUsd}", () => {
+  it("WRONG_SIDE names the part, the price now (priceUsd) and the line it crossed (limitUsd), USDG per whole token", async () => {
     const spot = await spotX18("WETH");
+    const spotUsd = Number(formatUnits(spot, 18));
     const below = { buyPrice: price(at(spot, 0.9)), sellPrice: price(at(spot, 0.99)), amount: "20" };
     const buyAbove = { buyPrice: price(at(spot, 1.1)), sellPrice: price(at(spot, 1.2)), amount: "20" };
     const buy = await prepare("ladder-strategy", { action: "open", token: "WETH", legs: [below, buyAbove] });
     expect([buy.status, buy.body.code]).toEqual([422, "WRONG_SIDE"]);
     const b = buy.body.details;
-    expect(b).toMatchObject({ part: 2, unit: "USDG" });
-    expect(b.priceUsd).toBeCloseTo(Number(buyAbove.buyPrice), 6);
-    expect(b.minimum).toBeUndefined();
-    expect(BigInt(b.maximum)).toBeLessThan(at(spot, 1.1));
-    near(BigInt(b.maximum), spot, 2);
-    expect(b.limitUsd).toBeCloseTo(Number(formatUnits(BigInt(b.maximum) + 1n, 18)), 6);
+    expect(Object.keys(b).sort()).toEqual(["limitUsd", "part", "priceUsd"]);
+    expect(b.part).toBe(2);
+    expect(b.limitUsd).toBeCloseTo(Number(buyAbove.buyPrice), 6);
+    expect(Math.abs(b.priceUsd / spotUsd - 1)).toBeLessThan(0.02); // the devnet market moves every second
+    expect(b.priceUsd).toBeLessThan(b.limitUsd);
     expect(buy.body.error).toMatch(/^part 2: .*at most priceX18 \d+/);
 
     const sellBelow = { buyPrice: price(at(spot, 0.8)), sellPrice: price(at(spot, 0.9)), amount: "0.01" };
     const sell = await prepare("ladder-strategy", { action: "open", token: "WETH", sellFirst: true, legs: [sellBelow] });
     expect([sell.status, sell.body.code]).toEqual([422, "WRONG_SIDE"]);
     const s = sell.body.details;
-    expect(s).toMatchObject({ part: 1, unit: "USDG" });
-    expect(s.priceUsd).toBeCloseTo(Number(sellBelow.sellPrice), 6);
-    expect(s.maximum).toBeUndefined();
-    expect(BigInt(s.minimum)).toBeGreaterThan(at(spot, 0.9));
-    near(BigInt(s.minimum), spot, 2);
+    expect(Object.keys(s).sort()).toEqual(["limitUsd", "part", "priceUsd"]);
+    expect(s.limitUsd).toBeCloseTo(Number(sellBelow.sellPrice), 6);
+    expect(s.priceUsd).toBeGreaterThan(s.limitUsd);
+    expect(sell.body.error).toMatch(/^part 1: .*at least priceX18 \d+/);
   });
 
   it("FIRST_TOO_SMALL, FOLLOW_UP_TOO_SMALL and NO_TRIP_HEADROOM give the exact minimum in the part's unit", async () => {
@@ -100,10 +100,15 @@ describe("ladder-strategy part refusals carry {part, minimum or maximum, unit}",
     });
     expect(sellFirst.body).toMatchObject({ code: "FIRST_TOO_SMALL", details: { part: 1, minimum: tokenMinimum.toString(), unit: "token" } });
 
-    // The sell line must clear twice the fee over the buy line: the lowest that passes, as priceX18.
+    // The sell line must clear twice the fee over the buy line: the lowest that passes, USDG per whole token
+    // (and as priceX18 in the message).
     const minimumSell = (buyX18 * (10_000n + 2n * BigInt(feeBps))) / 10_000n + 1n;
     const tight = await prepare("ladder-strategy", { action: "open", token: "WETH", legs: [{ ...first, sellPrice: price(buyX18 + 1n) }] });
-    expect(tight.body).toMatchObject({ code: "NO_TRIP_HEADROOM", details: { part: 1, minimum: minimumSell.toString(), unit: "USDG" } });
+    expect(tight.body).toMatchObject({ code: "NO_TRIP_HEADROOM", details: { part: 1 } });
+    expect(tight.body.details.minimum).toBeUndefined();
+    expect(tight.body.details.limitUsd).toBeCloseTo(Number(formatUnits(minimumSell, 18)), 9);
+    expect(tight.body.details.priceUsd).toBeCloseTo(Number(formatUnits(buyX18 + 1n, 18)), 9);
+    expect(tight.body.error).toContain(`priceX18 ${minimumSell}`);
   });
 });
 
@@ -120,18 +125,18 @@ describe("CAPACITY says how much room is left", () => {
     ["merged", "WBTC"],
     ["up", "LINK"],
   ] as const) {
-    it(`${family}: a deposit over the cap answers the room left as details {maximum, unit}`, async () => {
+    it(`${family}: a deposit over the cap says the room left in its message (whole and base units), and no detail outside the spec`, async () => {
       const v = vaultOf(family, symbol);
       const room = await roomOf(v);
       const amount = room + parseUnits("1000", 6);
       const { status, body } = await prepare("vault-deposit", { vault: v.address, amount: formatUnits(amount, 6) });
       expect([status, body.code], JSON.stringify(body)).toEqual([422, "CAPACITY"]);
-      expect(body.details.unit).toBe("USDG");
-      expect(body.details.minimum).toBeUndefined();
-      const maximum = BigInt(body.details.maximum);
-      expect(maximum).toBeLessThan(amount);
-      near(maximum, room, 1); // a pair vault's assets move with its token's price
-      expect(body.error).toContain(`${formatUnits(maximum, 6)} USDG left`);
+      expect(body.details).toBeUndefined();
+      const [, whole, base] = /: ([\d.]+) USDG left \((\d+) base units\)/.exec(body.error) ?? [];
+      const left = BigInt(base!);
+      expect(formatUnits(left, 6)).toBe(whole);
+      expect(left).toBeLessThan(amount);
+      near(left, room, 1); // a pair vault's assets move with its token's price
     });
   }
 });

@@ -1,6 +1,7 @@
 // Requests to the app in process for e2e tests: a JSON POST and a GET whose answers are checked against the
 // served OpenAPI document, the status-and-code check of a refusal, and waiting until something is seen.
 import { expect } from "vitest";
+import { detailsProblems } from "../../domain/errors.js";
 import type { ResponseValidator } from "./openapi-validate.js";
 
 export type Answer = { status: number; body: any };
@@ -12,6 +13,9 @@ export async function postChecked(app: App, validator: ResponseValidator, path: 
   const res = await app.request(path, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
   const answer = await res.json();
   expect(validator.errors("post", path, res.status, answer), `${path} ${res.status} against the OpenAPI document`).toEqual([]);
+  // Every refusal's details in the spec's fields and units (domain/errors.ts detailsProblems).
+  const refusal = answer as { code?: unknown; details?: Record<string, unknown> };
+  if (refusal?.code !== undefined) expect(detailsProblems(String(refusal.code), refusal.details), path).toEqual([]);
   return { status: res.status, body: answer };
 }
 

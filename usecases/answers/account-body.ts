@@ -7,7 +7,7 @@ import type { Projections } from "../../adapters/db/projections.js";
 import { isoTime } from "../../domain/format.js";
 import { answerBody } from "../answer-body.js";
 import { accountKey, cachedAnswer, type AccountEntry, type ReadCache } from "../read-cache.js";
-import { accountAnswer, type Account } from "./accounts.js";
+import { accountAnswer, answerTime, type Account } from "./accounts.js";
 
 /** The shared tables an account reads beside the owner's own rows (vault figures, prices, markets, baskets). */
 export const ACCOUNT_SHARED_TABLES = ["vault", "vault_snapshot", "market", "token", "basket"] as const;
@@ -21,7 +21,7 @@ const AS_OF_JSON = JSON.stringify(AS_OF_MARK);
 const CLOSED_SINCE_JSON = JSON.stringify(CLOSED_SINCE_MARK);
 
 /** An account answer as its JSON body split around `asOf` and `closedSince` (both re-stamped when served). */
-export function accountEntry(account: Account, listedUntilMs: number): AccountEntry {
+export function accountEntry(account: Account, listedUntilMs: number, valuedUntilMs: number): AccountEntry {
   const json = answerBody({ ...account, asOf: AS_OF_MARK, closedSince: CLOSED_SINCE_MARK });
   // Each split keeps the mark's quotes on both sides of where the value goes.
   const asOf = json.indexOf(AS_OF_JSON);
@@ -31,13 +31,14 @@ export function accountEntry(account: Account, listedUntilMs: number): AccountEn
     mid: json.slice(asOf + AS_OF_JSON.length - 1, closedSince + 1),
     tail: json.slice(closedSince + CLOSED_SINCE_JSON.length - 1),
     listedUntilMs,
+    valuedUntilMs,
   };
 }
 
 /** The body of `entry` as read at `now`: the same `asOf` and `closedSince` a read at `now` gives. */
 export function accountBody(entry: AccountEntry, now: Date, closedDays: number): string {
   const cutoff = Math.floor(now.getTime() / 1000) - closedDays * 86400;
-  return entry.head + now.toISOString() + entry.mid + isoTime(cutoff) + entry.tail;
+  return entry.head + answerTime(now, entry.valuedUntilMs) + entry.mid + isoTime(cutoff) + entry.tail;
 }
 
 export type AccountBodyDeps = {
@@ -66,8 +67,8 @@ export async function accountAnswerBody(deps: AccountBodyDeps, owner: string, cl
   // The version is taken BEFORE the read that fills the entry.
   const before = version();
   const now = deps.now();
-  const { account, listedUntilMs } = await accountAnswer({ reads: deps.reads, deployments: deps.deployments, owner, now, closedDays });
-  const entry = accountEntry(account, listedUntilMs);
+  const { account, listedUntilMs, valuedUntilMs } = await accountAnswer({ reads: deps.reads, deployments: deps.deployments, owner, now, closedDays });
+  const entry = accountEntry(account, listedUntilMs, valuedUntilMs);
   if (cache && before !== undefined) cache.accounts.set(key, entry, before);
   return accountBody(entry, now, closedDays);
 }

@@ -58,7 +58,13 @@ function nullablePair<N extends string>(name: N, amount: bigint | null, decimals
  * an ended item leaves the answer once the cutoff (`now` minus `closedDays`, in whole seconds) passes
  * its `updatedAt`; nothing enters it by time alone (only by a write). Infinity when nothing ended.
  */
-export async function accountAnswer(p: AccountAnswerParameters): Promise<{ account: Account; listedUntilMs: number }> {
+/**
+ * The answer's own time (`asOf`): the server's clock, or the chain's where a figure's block (`valuedAt`, the
+ * chain's clock) is later, as on a chain whose clock runs ahead: a valuation is never from after its answer.
+ */
+export const answerTime = (now: Date, valuedUntilMs: number) => new Date(Math.max(now.getTime(), valuedUntilMs)).toISOString();
+
+export async function accountAnswer(p: AccountAnswerParameters): Promise<{ account: Account; listedUntilMs: number; valuedUntilMs: number }> {
   const owner = lower(p.owner);
   const closedDays = p.closedDays ?? DEFAULT_CLOSED_DAYS;
   const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * 86400;
@@ -261,9 +267,10 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
   const oldestEnded = endedAt.length ? Math.min(...endedAt) : Infinity;
   const listedUntilMs = (oldestEnded + closedDays * 86400 + 1) * 1000;
 
+  const valuedUntilMs = Math.max(0, ...vaults.map((v) => (v.valuedAt ? Date.parse(v.valuedAt) : 0)));
   const account: Account = {
     owner: getAddress(owner),
-    asOf: p.now.toISOString(),
+    asOf: answerTime(p.now, valuedUntilMs),
     closedSince: isoTime(cutoff),
     vaults,
     depositRequests,
@@ -273,5 +280,5 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
     ladderStrategies,
     baskets,
   };
-  return { account, listedUntilMs };
+  return { account, listedUntilMs, valuedUntilMs };
 }

@@ -101,7 +101,8 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
   if (!simulation.ok) {
     const code = simulation.reason.split(" ")[0]!;
     const message = `step ${simulation.step + 1} of ${bundle.steps.length} would revert: ${simulation.reason} (simulated with ${simulation.method})`;
-    // A ladder open's per-part refusal keeps its {part, minimum|maximum, unit} from the contract's error.
+    if (resolved.refuseRevert) throw resolved.refuseRevert(simulation.reason, simulation.step);
+    // A ladder open's per-part refusal keeps its details from the contract's error.
     if (revertsOf(kind).includes(code) && isErrorCode(code) && errorCatalog[code].status === 422)
       throw new ApiError(code, message, ladderRevertDetails(simulation.reason, bundle.params));
     throw new ApiError("SIMULATION_FAILED", message);

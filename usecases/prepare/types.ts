@@ -10,6 +10,7 @@ import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import type { AllowListExtra, Bundle, BundleKind, WalletSendCalls } from "../../domain/bundles/index.js";
 import type { Logger } from "../../adapters/logger.js";
+import type { ApiError } from "../../domain/errors.js";
 import type { z } from "@hono/zod-openapi";
 import type { PrepareKind, prepareKindRegistry } from "../../contract/prepare-kinds.js";
 
@@ -54,6 +55,11 @@ export type Resolved = {
   allow?: AllowListExtra;
   /** The chain's latest block time (unix seconds) the deadlines were set from, when later than the service's clock. */
   chainTime?: bigint;
+  /**
+   * The resolver's own reading of a revert of the pipeline's simulation (which grants a short balance, so
+   * an unfunded owner still gets the bundle): the refusal to answer instead of the kind's default.
+   */
+  refuseRevert?: (reason: string, step: number) => ApiError;
 };
 
 export type Resolver<K extends PrepareKind> = (ctx: PrepareContext, body: PrepareBodies[K], owner: Address) => Promise<Resolved>;

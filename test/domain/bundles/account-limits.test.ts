@@ -143,7 +143,7 @@ describe("accountLimitRefusal, against the AgentAccount contract", () => {
     // 5% over the buy line at least: 2.625 for a buy at 2.5.
     expect(accountLimitRefusal([leg((25n * ONE) / 10n, (2624n * ONE) / 1000n)], false, base)).toMatchObject({
       code: "ACCOUNT_SPREAD",
-      details: { part: 1, minimum: ((2625n * ONE) / 1000n).toString(), priceUsd: 2.625 },
+      details: { part: 1, priceUsd: 2.624, limitUsd: 2.625 },
     });
     expect(accountLimitRefusal([leg((25n * ONE) / 10n, (2625n * ONE) / 1000n)], false, base)).toBeUndefined();
   });

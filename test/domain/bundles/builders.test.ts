@@ -227,7 +227,7 @@ describe("buildLimitOrder, buildLadder, buildOrderAction", () => {
       refusal(() => buildLadder({ owner: OWNER, hook: HOOK, usdg: USDG, token: TOKEN, sellToken: false, orders: [one[0]!, { amountIn: 0n, priceX18: 1n }] })),
     ).toEqual({
       code: "AMOUNT_TOO_SMALL",
-      details: { minimum: "1", part: 2 },
+      details: { part: 2 },
     });
   });
   it("order actions are one step on the hook", () => {
@@ -333,40 +333,30 @@ describe("buildLadderStrategy", () => {
     it("NO_REFERENCE", () => {
       expect(refusal(() => buildLadderStrategy({ ...open, market: { ...market, priceX18: 0n } })).code).toBe("NO_REFERENCE");
     });
-    it("WRONG_SIDE names the part and its exact price bound: the highest buy line, or the lowest sell line of a sell-first part", () => {
-      const bad = [legs[0]!, { ...legs[1]!, buyPriceX18: 10n * 10n ** 18n, sellPriceX18: 13n * 10n ** 18n }];
+    it("WRONG_SIDE names the part, the price now (priceUsd) and the line it crossed (limitUsd), in USDG per whole token", () => {
+      const bad = [legs[0]!, { ...legs[1]!, buyPriceX18: 11n * 10n ** 18n, sellPriceX18: 13n * 10n ** 18n }];
       expect(refusal(() => buildLadderStrategy({ ...open, legs: bad, market }))).toEqual({
         code: "WRONG_SIDE",
-        details: { part: 2, maximum: (10n * 10n ** 18n - 1n).toString(), unit: "USDG", priceUsd: 10, limitUsd: 10 },
+        details: { part: 2, priceUsd: 10, limitUsd: 11 },
       });
       // Sell-first: the sell line must be above the price now.
-      expect(refusal(() => buildLadderStrategy({ ...open, sellFirst: true, legs: [{ ...legs[0]!, sellPriceX18: 10n * 10n ** 18n }], market }))).toEqual({
+      expect(refusal(() => buildLadderStrategy({ ...open, sellFirst: true, legs: [{ ...legs[0]!, sellPriceX18: 95n * 10n ** 17n }], market }))).toEqual({
         code: "WRONG_SIDE",
-        details: { part: 1, minimum: (10n * 10n ** 18n + 1n).toString(), unit: "USDG", priceUsd: 10, limitUsd: 10 },
+        details: { part: 1, priceUsd: 10, limitUsd: 9.5 },
       });
     });
     it("the contract's own per-part refusals (a simulation revert) get the same details", () => {
       const params = buildLadderStrategy({ ...open, market }).params;
       const sellFirstParams = { ...params, sellFirst: true, unit: "token" };
       const spot = (10n * 10n ** 18n).toString();
-      expect(ladderRevertDetails(`WRONG_SIDE 1 ${spot}`, params)).toEqual({
-        part: 2,
-        maximum: (10n * 10n ** 18n - 1n).toString(),
-        unit: "USDG",
-        priceUsd: 8,
-        limitUsd: 10,
-      });
-      expect(ladderRevertDetails(`WRONG_SIDE 0 ${spot}`, sellFirstParams)).toMatchObject({
-        part: 1,
-        minimum: (10n * 10n ** 18n + 1n).toString(),
-        unit: "USDG",
-      });
+      expect(ladderRevertDetails(`WRONG_SIDE 1 ${spot}`, params)).toEqual({ part: 2, priceUsd: 10, limitUsd: 8 });
+      expect(ladderRevertDetails(`WRONG_SIDE 0 ${spot}`, sellFirstParams)).toMatchObject({ part: 1, priceUsd: 10 });
       expect(ladderRevertDetails("FIRST_TOO_SMALL 0 10000000", params)).toEqual({ part: 1, minimum: "10000000", unit: "USDG" });
       expect(ladderRevertDetails("FOLLOW_UP_TOO_SMALL 2 123", sellFirstParams)).toEqual({ part: 3, minimum: "123", unit: "token" });
-      expect(ladderRevertDetails(`NO_TRIP_HEADROOM 0 ${9_090_000_000_000_000_001n}`, params)).toMatchObject({
+      expect(ladderRevertDetails(`NO_TRIP_HEADROOM 0 ${9_090_000_000_000_000_001n}`, params)).toEqual({
         part: 1,
-        minimum: "9090000000000000001",
-        unit: "USDG",
+        priceUsd: 11,
+        limitUsd: Number(9_090_000_000_000_000_001n) / 1e18,
       });
       for (const reason of ["NOT_LISTED", "PAUSED", "VAULT_FULL 1 2", "WRONG_SIDE x 1"]) expect(ladderRevertDetails(reason, params)).toBeUndefined();
     });
@@ -394,7 +384,7 @@ describe("buildLadderStrategy", () => {
       const tight = [{ ...legs[0]!, sellPriceX18: bound / 10_000n }];
       expect(refusal(() => buildLadderStrategy({ ...open, legs: tight, market }))).toEqual({
         code: "NO_TRIP_HEADROOM",
-        details: { part: 1, minimum: (bound / 10_000n + 1n).toString(), unit: "USDG", priceUsd: 9.09 },
+        details: { part: 1, priceUsd: 9.09, limitUsd: Number(bound / 10_000n + 1n) / 1e18 },
       });
       expect(buildLadderStrategy({ ...open, legs: [{ ...legs[0]!, sellPriceX18: bound / 10_000n + 1n }], market }).steps).toHaveLength(2);
     });

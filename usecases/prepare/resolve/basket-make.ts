@@ -9,7 +9,6 @@ import { getAddress, isAddress, toHex, type Address } from "viem";
 import { basketMakerAbi, basketRegistryAbi } from "../../../abis/index.js";
 import { NATIVE_ETH } from "../../../adapters/chain/aggregator-tokens.js";
 import { listedToken, listedTokens } from "../../../adapters/chain/token-list.js";
-import { simulateBundle } from "../../../adapters/chain/simulate.js";
 import { nameProblem, symbolProblem } from "../../../domain/basket-plan/names.js";
 import { pctToX18, weightProblem, WEIGHT_ONE } from "../../../domain/basket-plan/weights.js";
 import { buildBasketMake, BASKET_FEES } from "../../../domain/bundles/index.js";
@@ -166,15 +165,14 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
     buildBasketMake({ owner, maker, basket, tokenIn: pay.address, amountIn, legs: routed.map((l) => l.leg), minBptOut: INITIAL_SUPPLY, deadline }),
   );
 
-  // The maker's own word before the pipeline's simulation: its refusal codes, else MAKE_REFUSED.
-  const simulation = await simulateBundle(ctx.client, owner, bundle.steps);
-  if (!simulation.ok) {
-    const code = simulation.reason.split(" ")[0]!;
-    if (MAKE_REVERTS.has(code) && isErrorCode(code)) throw new ApiError(code, `The basket maker refuses: ${simulation.reason}`);
-    throw new ApiError("MAKE_REFUSED", `The basket maker would refuse this basket: ${simulation.reason} (step ${simulation.step + 1})`);
-  }
   return {
     bundle,
+    // The maker's own word on the pipeline's (funded) simulation: its refusal codes, else MAKE_REFUSED.
+    refuseRevert: (reason, step) => {
+      const code = reason.split(" ")[0]!;
+      if (MAKE_REVERTS.has(code) && isErrorCode(code)) return new ApiError(code, `The basket maker refuses: ${reason}`);
+      return new ApiError("MAKE_REFUSED", `The basket maker would refuse this basket: ${reason} (step ${step + 1})`);
+    },
     priceToken: basket.tokens.find((t) => !sameAddress(t, usdg)),
     allow: { tokens: [pay.address, ...basket.tokens] },
     chainTime,

@@ -59,8 +59,7 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
       const unitWords = stock ? "stock tokens" : "USDG";
       throw new ApiError(
         "CAPACITY",
-        `The deposit (${units(checked, unitDecimals)} ${unitWords}) exceeds the vault's remaining capacity: ${units(room, unitDecimals)} ${unitWords} left`,
-        { maximum: room.toString(), unit: unitName },
+        `The deposit (${units(checked, unitDecimals)} ${unitWords}) exceeds the vault's remaining capacity: ${units(room, unitDecimals)} ${unitWords} left (${room} base units)`,
       );
     }
     if (code === "DEPOSIT_TOO_SMALL") {

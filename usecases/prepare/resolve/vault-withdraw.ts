@@ -24,10 +24,11 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
     ctx.client.readContract({ address: vault, abi: testTokenAbi, functionName: "balanceOf", args: [owner] }),
   ]);
   const shares = toBaseUnits("shares", body.shares, decimals);
-  if (shares === 0n) throw new ApiError("AMOUNT_TOO_SMALL", "shares must be more than 0", { minimum: "1" });
+  if (shares === 0n) throw new ApiError("AMOUNT_TOO_SMALL", "shares must be more than 0", { minimum: "1", unit: "token" });
   if (balance < shares) {
     throw new ApiError("NOTHING_TO_WITHDRAW", `The owner holds ${units(balance, decimals)} shares of this vault, fewer than ${body.shares}`, {
       minimum: shares.toString(),
+      unit: "token",
     });
   }
   const slippageBps = slippageOf(body);
@@ -62,6 +63,7 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
     if (minimum !== undefined && shares < minimum) {
       throw new ApiError("BELOW_QUEUE_MINIMUM", `The withdrawal queue takes at least ${units(minimum, decimals)} shares: use mode in-kind`, {
         minimum: minimum.toString(),
+        unit: "token",
       });
     }
     if (previewed !== undefined) {
