@@ -38,7 +38,7 @@ export type AppDeps = {
    * The index's readiness (adapters/db/index-readiness.ts): /v1 reads answer 503 UNAVAILABLE until it is
    * ready, and scans are served only when made on its chain. Absent (tests): no gate, any scan.
    */
-  index?: IndexGateSource & { readonly viewsSchema: string; chain(): string | undefined; viewsMissing(): void };
+  index?: IndexGateSource & { readonly viewsSchema: string; chain(): string | undefined; scanChain(): string | undefined; viewsMissing(): void };
   /** Public base URL, e.g. https://agents.example.com (sign links). */
   baseUrl?: string;
   /** The per-client limit of /v1 routes; defaults in middleware/rate-limit.ts. */

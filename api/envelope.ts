@@ -39,9 +39,16 @@ export function errorBody(err: ApiError): ErrorBody {
   return err.details === undefined ? { error: err.message, code: err.code } : { error: err.message, code: err.code, details: err.details };
 }
 
-/** An error answer `{error, code, details?}` with the code's status and the error's headers. */
+/** How long a client waits before retrying a 503 UNAVAILABLE that names no wait of its own. */
+const UNAVAILABLE_RETRY_SECONDS = "5";
+
+/**
+ * An error answer `{error, code, details?}` with the code's status and the error's headers. Every 503
+ * UNAVAILABLE says when to retry (Retry-After), whichever layer (the API or a worker) found the cause.
+ */
 export function fail(c: Context, err: ApiError | ErrorCode): Response {
   const error = typeof err === "string" ? new ApiError(err) : err;
-  const headers: Record<string, string> = { ...error.headers, ...JSON_HEADERS };
+  const retry: Record<string, string> = error.code === "UNAVAILABLE" && !error.headers?.["Retry-After"] ? { "Retry-After": UNAVAILABLE_RETRY_SECONDS } : {};
+  const headers: Record<string, string> = { ...retry, ...error.headers, ...JSON_HEADERS };
   return c.body(stringify(errorBody(error)), errorCatalog[error.code].status, headers);
 }

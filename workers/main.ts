@@ -64,6 +64,7 @@ const worker = new Worker(
     logger,
     agentAccounts: config.AGENT_ACCOUNTS === "on",
     aggregator: budgeted,
+    viewsSchema: config.VIEWS_SCHEMA,
   }),
   // `name` is recorded on every job it runs (BullMQ's processedBy): which replica ran what.
   { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8, name: `worker-${hostname()}-${process.pid}` },
@@ -74,7 +75,11 @@ worker.on("ready", () => logger.info({ queue: PREPARE_QUEUE, prefix: `${config.R
 // Backtests and planners (request-reply, CPU-bound: 2 at a time), and the repeatable scans (grid
 // tokens, ladder tokens, the strategy-finder board; one at a time, every 10 minutes, scheduled here,
 // and at once whenever the index becomes ready; a failed one is retried 30 s later).
-const backtestWorker = new Worker(BACKTEST_QUEUE, backtestProcessor({ reads, logger }), { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 2 });
+const backtestWorker = new Worker(BACKTEST_QUEUE, backtestProcessor({ reads, logger, viewsSchema: config.VIEWS_SCHEMA }), {
+  connection,
+  prefix: `${config.REDIS_PREFIX}:bull`,
+  concurrency: 2,
+});
 backtestWorker.on("error", (error) => logger.warn({ err: error.message }, "backtest worker"));
 // Scans read the index only once it is ready, and carry the chain they were made on (its genesis hash).
 const index = watchIndex(client, logger, "worker", 2000);

@@ -16,6 +16,7 @@ import type { Sql } from "postgres";
 import type { Logger } from "../logger.js";
 import { assertSchemaName } from "./api-schema.js";
 import { createPostgres } from "./connect.js";
+import { ApiError } from "../../domain/errors.js";
 
 export const DEFAULT_READINESS_POLL_MS = 500;
 const UNCHECKED: ReadinessState = { ready: false, waiting: "the index has not been checked yet" };
@@ -95,6 +96,19 @@ export class IndexReadiness {
 
   /** The running chain's genesis hash, when known. */
   chain(): string | undefined {
+    return this.#chain;
+  }
+
+  /**
+   * The chain whose stored scans may be served: its genesis hash; undefined where scans are not tied to a
+   * chain (no genesis reader). 503 UNAVAILABLE while it is tied but unread (a start while the RPC was
+   * down): a scan of another chain is never served for want of knowing this one.
+   */
+  scanChain(): string | undefined {
+    if (this.#genesis && this.#chain === undefined)
+      throw new ApiError("UNAVAILABLE", "The chain's identity (its genesis block) is not read yet: scans are served once the RPC answers", undefined, {
+        headers: { "Retry-After": "5" },
+      });
     return this.#chain;
   }
 

@@ -219,6 +219,6 @@ export const backtestRoutes = (deps: AppDeps) => {
       const feeBps = feeOf(await liveState(deps), "ladder");
       return ok(c, await runKind(deps, "ladder-plan", { token: q.token.toLowerCase(), amountUsd: q.amountUsd, feeBps }));
     })
-    .openapi(gridTokens, async (c) => ok(c, await gridTokensAnswer(deps.db, c.req.valid("query"), deps.index?.chain())))
-    .openapi(ladderTokens, async (c) => ok(c, await ladderTokensAnswer(deps.db, c.req.valid("query"), deps.index?.chain())));
+    .openapi(gridTokens, async (c) => ok(c, await gridTokensAnswer(deps.db, c.req.valid("query"), deps.index?.scanChain())))
+    .openapi(ladderTokens, async (c) => ok(c, await ladderTokensAnswer(deps.db, c.req.valid("query"), deps.index?.scanChain())));
 };

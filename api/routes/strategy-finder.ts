@@ -5,6 +5,7 @@
 //   POST /strategy-finder/backtest        any token on demand (a `backtest` job); every run is logged
 //   GET  /strategy-finder/{token}         every style for one token
 // The board is a repeatable job's stored result: 503 SCAN_PREPARING before the first one.
+import { doableNow } from "../../usecases/backtest-runs/finder-doable.js";
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { attemptsAnswer, boardAnswer, tokenAnswer, trackRecordAnswer } from "../../usecases/backtest-runs/finder.js";
@@ -95,7 +96,8 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
         await boardAnswer(
           deps.db,
           { budgetUsd: q.budget, periodDays: periodDays(q.period), token: q.token, category: q.category, strategy: q.strategy },
-          deps.index?.chain(),
+          deps.index?.scanChain(),
+          await doableNow(deps),
         ),
       );
     })
@@ -113,5 +115,5 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
     .openapi(tokenPage, async (c) => {
       const { token } = c.req.valid("param");
       const q = c.req.valid("query");
-      return ok(c, await tokenAnswer(deps.db, token, periodDays(q.period), q.budget, deps.index?.chain()));
+      return ok(c, await tokenAnswer(deps.db, token, periodDays(q.period), q.budget, deps.index?.scanChain()));
     });

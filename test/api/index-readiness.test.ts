@@ -136,4 +136,35 @@ describe("scans of the running chain only", () => {
     expect(res.status).toBe(200);
     expect((await json(res)).data).toMatchObject({ scannedAt: "2025-06-01T12:10:00.000Z", scanned: 0 });
   });
+
+  it("an API that started while the RPC was down serves no scan (503 UNAVAILABLE with Retry-After) until it knows the chain", async () => {
+    let rpcUp = false;
+    const late = new IndexReadiness({
+      url: database.url,
+      viewsSchema: VIEWS,
+      genesis: async () => {
+        if (!rpcUp) throw new Error("fetch failed");
+        return CHAIN_B;
+      },
+      devnet: true,
+      pollMs: 60_000,
+    });
+    try {
+      await late.start();
+      expect(late.chain()).toBeUndefined();
+      const app = testApp({ ...t.deps, index: late }).app;
+      // A scan of the running chain is stored, but nothing says which chain this is yet.
+      const before = await app.request("/v1/agent/grid/tokens");
+      expect(before.status).toBe(503);
+      expect(before.headers.get("Retry-After")).toBe("5");
+      expect(await json(before)).toMatchObject({ code: "UNAVAILABLE", error: expect.stringContaining("genesis") });
+      expect((await app.request("/v1/strategy-finder")).status).toBe(503);
+      rpcUp = true;
+      await late.check(); // the next poll reads the genesis
+      expect(late.chain()).toBe(CHAIN_B);
+      expect((await app.request("/v1/agent/grid/tokens")).status).toBe(200);
+    } finally {
+      await late.close();
+    }
+  });
 });

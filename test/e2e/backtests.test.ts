@@ -5,7 +5,7 @@
 import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
-import { getAddress } from "viem";
+import { getAddress, type Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadSeries } from "../../usecases/backtest-runs/candles.js";
@@ -23,6 +23,8 @@ import { backtestProcessor } from "../../workers/processors/backtest.js";
 import { scanProcessor } from "../../workers/processors/scan.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, REDIS_URL, testApp, type TestDatabase } from "../api/support.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
+import { testAccount, writeAt } from "../helpers/wallets.js";
+import { mergedVaultAbi } from "../../abis/index.js";
 
 const stack = inject("stack");
 const NOBODY = "0x000000000000000000000000000000000000dEaD";
@@ -83,7 +85,11 @@ beforeAll(async () => {
   const t = testApp({ db, redis, reads, deployments: d, client });
   const connection = () => new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   workers = [
-    new Worker(BACKTEST_QUEUE, backtestProcessor({ reads, logger: t.deps.logger }), { connection: connection(), prefix: bullPrefix, concurrency: 2 }),
+    new Worker(BACKTEST_QUEUE, backtestProcessor({ reads, logger: t.deps.logger, viewsSchema: stack.viewsSchema }), {
+      connection: connection(),
+      prefix: bullPrefix,
+      concurrency: 2,
+    }),
     new Worker(SCAN_QUEUE, scanProcessor({ db, reads, deployments: d, now: () => new Date(), fees: chainFees(client, d), logger: t.deps.logger }), {
       connection: connection(),
       prefix: bullPrefix,
@@ -288,6 +294,41 @@ describe("scans and the strategy finder (scan queue)", () => {
       expect(p.day).toBe(week.asOf.slice(0, 10));
       expect(p.paper).not.toBeNull();
       expect(p.done).toBe(false);
+    }
+  });
+
+  it("recommends only what prepares: every result's run body answers 200 for a funded wallet; a vault paused since the scan is named by none", async () => {
+    // Prepares in this process (this file's workers serve backtests and scans only).
+    const prepares = testApp({ db, redis, reads, deployments: d, client: createChainClient(stack.rpcUrl, { timeoutMs: 15_000 }) }).app;
+    const funded = testAccount(3).address; // a devnet wallet funded with USDG and every listed token
+    const board = async () => data("get", "/v1/strategy-finder?period=1d&budget=200");
+    const b = await board();
+    expect(b.results.length).toBeGreaterThan(0);
+    for (const r of b.results) {
+      const res = await prepares.request(r.run.route, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ ...r.run.body, owner: funded }),
+      });
+      const answer = (await res.json()) as any;
+      expect(res.status, `${r.style} ${r.run.route} ${JSON.stringify(answer).slice(0, 400)}`).toBe(200);
+      expect(answer.data.issues.balance, r.run.route).toBeNull();
+    }
+    // Pause a vault the board names (else any open agent vault), after the scan: no result names it.
+    const named = b.results.find((r: any) => r.subject.kind === "vault")?.subject.vault.address;
+    const vault = d.vaults.find((v) => (named ? v.address.toLowerCase() === named.toLowerCase() : v.agent && v.family === "merged"))!;
+    const chain = createChainClient(stack.rpcUrl);
+    const status = (v: number, reason: string) =>
+      writeAt(stack.rpcUrl, chain, testAccount(10), { address: vault.address as Address, abi: mergedVaultAbi, functionName: "setStatus", args: [v, reason] });
+    const before = await chain.readContract({ address: vault.address as Address, abi: mergedVaultAbi, functionName: "status" });
+    await status(3, "paused by a test");
+    try {
+      const names = (x: any) => x.results.some((r: any) => r.subject.kind === "vault" && r.subject.vault.address.toLowerCase() === vault.address.toLowerCase());
+      for (let i = 0; i < 120 && names(await board()); i++) await new Promise((r) => setTimeout(r, 250));
+      expect(names(await board())).toBe(false);
+      expect(names(await data("get", "/v1/strategy-finder?period=1d&budget=200&strategy=vault"))).toBe(false);
+    } finally {
+      await status(Number(before), "");
     }
   });
 

@@ -64,10 +64,14 @@ beforeAll(async () => {
   server = serve({ fetch: t.app.fetch, port, hostname: "127.0.0.1" });
   validator = responseValidator(await fetchOpenApi(t.app));
   // The stdio server sends prepares to the workers of its Redis prefix: one runs here.
-  worker = new Worker(PREPARE_QUEUE, prepareProcessor({ db, reads, deployments, client: chainClient, now, baseUrl: base, logger: t.deps.logger }), {
-    connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
-    prefix: `${prefix}:bull`,
-  });
+  worker = new Worker(
+    PREPARE_QUEUE,
+    prepareProcessor({ db, reads, deployments, client: chainClient, now, baseUrl: base, logger: t.deps.logger, viewsSchema: stack.viewsSchema }),
+    {
+      connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
+      prefix: `${prefix}:bull`,
+    },
+  );
   await worker.waitUntilReady();
   // Wallet 16 is not one of the devnet's funded test wallets: the admin mints it USDG (it has ETH).
   await mintAt(stack.rpcUrl, publicClient, deployments.contracts.usdg!, owner, parseUnits("10000", 6));

@@ -569,7 +569,17 @@ describe("ladder-strategy via account (bundle kind account-agent-call)", () => {
     const q = t.deps;
     const worker = new Worker(
       PREPARE_QUEUE,
-      prepareProcessor({ db, reads, deployments: d, client: q.client!, now: q.now, baseUrl: q.baseUrl!, logger: q.logger, agentAccounts: false }),
+      prepareProcessor({
+        db,
+        reads,
+        deployments: d,
+        client: q.client!,
+        now: q.now,
+        baseUrl: q.baseUrl!,
+        logger: q.logger,
+        agentAccounts: false,
+        viewsSchema: stack.viewsSchema,
+      }),
       { connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }), prefix: bullPrefix },
     );
     try {

@@ -48,10 +48,14 @@ beforeAll(async () => {
   jobs = createJobClient({ redisUrl: REDIS_URL, prefix: bullPrefix });
   queued = testApp({ ...base, jobs });
   const q = queued.deps;
-  worker = new Worker(PREPARE_QUEUE, prepareProcessor({ db, reads, deployments: d, client: q.client!, now: q.now, baseUrl: q.baseUrl!, logger: q.logger }), {
-    connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
-    prefix: bullPrefix,
-  });
+  worker = new Worker(
+    PREPARE_QUEUE,
+    prepareProcessor({ db, reads, deployments: d, client: q.client!, now: q.now, baseUrl: q.baseUrl!, logger: q.logger, viewsSchema: stack.viewsSchema }),
+    {
+      connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
+      prefix: bullPrefix,
+    },
+  );
   await worker.waitUntilReady();
 });
 

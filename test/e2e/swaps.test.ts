@@ -64,6 +64,7 @@ beforeAll(async () => {
       prepareProcessor({
         db,
         reads,
+        viewsSchema: stack.viewsSchema,
         deployments: d,
         client,
         now: queued.deps.now,

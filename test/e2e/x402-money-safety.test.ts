@@ -124,7 +124,7 @@ beforeAll(async () => {
       return real.run(queue, name, data, options);
     },
   } as JobClient;
-  worker = new Worker(BACKTEST_QUEUE, backtestProcessor({ reads: s.reads, logger: s.app.deps.logger }), {
+  worker = new Worker(BACKTEST_QUEUE, backtestProcessor({ reads: s.reads, logger: s.app.deps.logger, viewsSchema: stack.viewsSchema }), {
     connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
     prefix: `${prefix}:bull`,
     concurrency: 2,

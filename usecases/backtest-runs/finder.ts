@@ -26,6 +26,7 @@ import type { FinderBacktestInput } from "./jobs.js";
 import { asOfBucket } from "./jobs.js";
 import { dipPrepareBody, NOTE, tokenRef, tokenSeries, type BacktestContext } from "./answers.js";
 import { readScan, scanChain, storeScan, type ScanContext } from "./scans.js";
+import type { Doable } from "./finder-doable.js";
 
 const DAY = 86_400;
 /** History loaded per token: the longest window and the window before it (grid lines are picked there). */
@@ -215,11 +216,15 @@ function nextSteps(r: PeriodResult, subject: Subject): string[] {
 
 export type BoardQuery = { budgetUsd: number; periodDays: number; token?: string; category?: string; strategy?: FinderStyle };
 
-/** GET /v1/strategy-finder from the stored board. */
-export async function boardAnswer(db: Kysely<Database>, q: BoardQuery, chain?: string) {
+/**
+ * GET /v1/strategy-finder from the stored board: only results whose run body prepares now (`doable`,
+ * usecases/backtest-runs/finder-doable.ts), ranked after that filter.
+ */
+export async function boardAnswer(db: Kysely<Database>, q: BoardQuery, chain: string | undefined, doable: Doable) {
   const { payload: board } = await readScan<BoardPayload>(db, "strategy-finder", "board", chain);
   const key = q.token ? (board.tokens.find((t) => t.token.address.toLowerCase() === q.token!.toLowerCase())?.token.address ?? getAddress(q.token)) : undefined;
-  const ranked = rankBoard(boardEntries(board), { periodDays: q.periodDays, style: q.strategy, key, category: q.category });
+  const entries = boardEntries(board).filter((e) => doable(e.key, e.result.style, q.budgetUsd));
+  const ranked = rankBoard(entries, { periodDays: q.periodDays, style: q.strategy, key, category: q.category });
   const walk = (e: BoardEntry<Subject>) => {
     if (e.subject.kind === "vault") return null;
     const t = board.tokens.find((x) => x.token.address === e.key)!;
