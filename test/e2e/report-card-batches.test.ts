@@ -5,12 +5,12 @@
 // whose wallet_sendCalls carries atomicRequired. The indexer records each inner service call with its own
 // target and calldata, from the account that made it; grading matches them to the filings (owner, target,
 // exact calldata) and grades them by the usual rules: the order a day after its fill, the deposit a week
-// after its shares were issued.
+// after its shares were issued. A ladder (two orders) sent as one batch matches its filing too.
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
-import { parseUnits, type Address, type PublicClient } from "viem";
+import { formatUnits, parseUnits, type Address, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testTokenAbi } from "../../abis/index.js";
+import { marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
@@ -22,7 +22,7 @@ import { delegatedWallet, smartAccountWallet } from "../helpers/batch-wallets.js
 import { until as waitUntil } from "../helpers/http.js";
 import { startStack, type StartedStack } from "../helpers/stack.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { testAccount, walletAt } from "../helpers/wallets.js";
+import { testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 let stack: StartedStack;
 let opened: StackApp;
@@ -177,5 +177,34 @@ describe("atomic batches on the report card", () => {
     const dep = await actionOf(eoa.address, "vault-deposit");
     expect([dep.state, dep.reason, typeof dep.hit]).toEqual(["graded", null, "boolean"]);
     expect(dep.note).toMatch(/Share price .* 7 days later/);
+  });
+  it("a bundle with several actions (a ladder of two orders) in one batch matches its filing: both calls share the transaction", async () => {
+    const price = await chain.readContract({
+      address: d.contracts.markets!,
+      abi: marketRegistryAbi,
+      functionName: "priceX18",
+      args: [tokenIn(d, "WETH").address],
+    });
+    const at = (f: bigint) => formatUnits((price * f) / 100n, 18);
+    const ladder = await prepared(eoa.address, "ladder", {
+      token: "WETH",
+      side: "buy",
+      orders: [
+        { amount: "20", price: at(70n) },
+        { amount: "20", price: at(60n) },
+      ],
+      agentTag: "delta",
+    });
+    expect(ladder.steps.filter((s) => !s.data.startsWith("0x095ea7b3"))).toHaveLength(2);
+    const sent = await sendPrepared(delegated.wallet, chain, ladder, { allow: d });
+    expect(sent.receipts).toHaveLength(1);
+    const hash = sent.receipts[0]!.transactionHash;
+    await until(
+      "the ladder's two calls indexed",
+      async () => (await reads.selectFrom("executedCall").select("id").where("txHash", "=", hash).execute()).length === 2,
+    );
+    await grade();
+    const action = await actionOf(eoa.address, "ladder");
+    expect([action.signed, action.state, action.reason]).toEqual([true, "waiting", "fill"]);
   });
 });
