@@ -103,11 +103,17 @@ export const routerSwap = onchainTable(
 
 // ---------------------------------------------------------------- executed calls and activity
 
-/** Every transaction sent to a service contract: what the report card matches filings against. */
+/**
+ * Every call an owner made to a service contract: what the report card matches filings against. A
+ * transaction sent to a service contract is one row (id: its hash); an atomic batch's inner calls are one
+ * row each (id: hash:index), `from` the account that made it, `via` "account" (an EIP-7702 or smart
+ * account's own batch) or "entry-point" (ERC-4337).
+ */
 export const executedCall = onchainTable(
   "executed_call",
   (t) => ({
-    txHash: t.hex().primaryKey(),
+    id: t.text().primaryKey(),
+    txHash: t.hex().notNull(),
     from: t.hex().notNull(),
     to: t.hex().notNull(),
     input: t.hex().notNull(),
@@ -115,8 +121,9 @@ export const executedCall = onchainTable(
     success: t.boolean().notNull(),
     blockNumber: t.bigint().notNull(),
     timestamp: t.integer().notNull(),
+    via: t.text(),
   }),
-  (table) => ({ fromToIdx: index().on(table.from, table.to) }),
+  (table) => ({ fromToIdx: index().on(table.from, table.to), txHashIdx: index().on(table.txHash) }),
 );
 
 /**

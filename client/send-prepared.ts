@@ -1,6 +1,8 @@
 // Sends a PrepareResult from the owner's wallet, as the sign page does: wallet_sendCalls (EIP-5792,
-// the answer's `walletSendCalls` as is) when the wallet has it, else eth_sendTransaction one step at
-// a time in the answer's order (approvals first), waiting for each receipt before the next.
+// the answer's `walletSendCalls` as is, `atomicRequired` included: a wallet that honours it sends one
+// batch, e.g. an EIP-7702 account's ERC-7821 call or an ERC-4337 operation) when the wallet has it, else
+// eth_sendTransaction one step at a time in the answer's order (approvals first), waiting for each receipt
+// before the next.
 // The service never signs: this runs in the agent's process, with the agent's wallet. Before anything
 // goes to the wallet, the bundle is checked against the caller's allow-list (./bundle-check.ts).
 import type { Account, Chain, Hex, PublicClient, TransactionReceipt, Transport, WalletClient } from "viem";
@@ -13,6 +15,8 @@ export type SendPreparedReturnType = {
   method: "wallet_sendCalls" | "eth_sendTransaction";
   /** The wallet's batch id (wallet_sendCalls only). */
   callsId?: string;
+  /** Whether the wallet ran the calls atomically, as its wallet_getCallsStatus says (wallet_sendCalls only). */
+  atomic?: boolean;
   /** One per mined transaction, in order (a wallet may batch several steps into one). */
   receipts: TransactionReceipt[];
 };
@@ -41,6 +45,8 @@ const UNSUPPORTED_CODES = new Set([
   4200, // EIP-1193 unsupported method
   5700, // EIP-5792 unsupported non-optional capability (e.g. atomic)
   5710, // EIP-5792 unsupported chain id
+  5750, // EIP-5792 the user rejected the upgrade to an atomic-ready account (the wallet may still send one by one)
+  5760, // EIP-5792 atomicity not supported, and the bundle requires it (atomicRequired: an approval before its action)
 ]);
 
 function unsupported(error: unknown): boolean {
@@ -52,7 +58,7 @@ function unsupported(error: unknown): boolean {
   return false;
 }
 
-type CallsStatus = { status: number; receipts?: { transactionHash: Hex }[] };
+type CallsStatus = { status: number; atomic?: boolean; receipts?: { transactionHash: Hex }[] };
 
 /**
  * Sends `result` from `walletClient` (whose account must be the bundle's owner) and waits until every
@@ -80,7 +86,7 @@ export async function sendPrepared(
     } catch (error) {
       if (!unsupported(error)) throw error;
     }
-    if (id !== undefined) return { method: "wallet_sendCalls", callsId: id, receipts: await waitForCalls(walletClient, publicClient, id, timeout) };
+    if (id !== undefined) return { method: "wallet_sendCalls", callsId: id, ...(await waitForCalls(walletClient, publicClient, id, timeout)) };
   }
 
   const receipts: TransactionReceipt[] = [];
@@ -105,7 +111,7 @@ async function waitForCalls(
   publicClient: PublicClient,
   id: string,
   timeout: number,
-): Promise<TransactionReceipt[]> {
+): Promise<{ receipts: TransactionReceipt[]; atomic?: boolean }> {
   const deadline = Date.now() + timeout;
   for (;;) {
     const status = (await walletClient.request({ method: "wallet_getCallsStatus", params: [id] } as never)) as CallsStatus;
@@ -115,7 +121,7 @@ async function waitForCalls(
       const receipts = await Promise.all(hashes.map((hash) => publicClient.getTransactionReceipt({ hash })));
       const reverted = receipts.find((r) => r.status !== "success");
       if (reverted) throw new SendPreparedError(`transaction ${reverted.transactionHash} reverted`);
-      return receipts;
+      return { receipts, ...(typeof status.atomic === "boolean" ? { atomic: status.atomic } : {}) };
     }
     if (status.status >= 400) throw new SendPreparedError(`the wallet's batch ${id} failed (status ${status.status})`);
     if (Date.now() > deadline) throw new SendPreparedError(`the wallet's batch ${id} is still pending after ${timeout / 1000} s`);

@@ -4,7 +4,8 @@ module.exports = {
   networks: {
     hardhat: {
       chainId: 4663,
-      hardfork: "cancun",
+      // Prague: EIP-7702 accounts (type-4 transactions) for the atomic batches of modern wallets.
+      hardfork: "prague",
       initialDate: start,
       allowUnlimitedContractSize: true,
       blockGasLimit: 60_000_000,

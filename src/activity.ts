@@ -2,9 +2,9 @@
 // increases along the chain (block, log index, row within the log).
 import type { Context, Event } from "ponder:registry";
 import { activity, executedCall } from "ponder:schema";
-import { slice } from "viem";
 import { activityPosition } from "../domain/activity-position.js";
-import { isServiceContract } from "./deployments.js";
+import { executedCallsOf } from "../domain/executed-calls.js";
+import { entryPoints, isReportedElsewhere, isServiceContract } from "./deployments.js";
 import type { Address } from "viem";
 
 type Data = Record<string, string | number | boolean | null>;
@@ -36,28 +36,31 @@ export async function logChanges(context: Context, event: LogEvent, changes: Cha
       timestamp: Number(event.block.timestamp),
     }));
   if (rows.length) await context.db.insert(activity).values(rows);
-  await recordExecutedCall(context, event);
+  await recordExecutedCalls(
+    context,
+    event,
+    changes.map((c) => c.owner),
+  );
 }
 
 /**
- * Every user action emits a change, so the transactions behind changes are the executed calls of the
- * service's contracts (the devnet has no traces, and scanning every block's transactions is far slower).
+ * Every user action emits a change, so the transactions behind changes hold the executed calls of the
+ * service's contracts (the devnet has no traces, and scanning every block's transactions is far slower):
+ * the transaction itself when it went to a service contract, else the calls of its atomic batch made by an
+ * owner of this event's changes to the contract that emitted it (domain/executed-calls.ts).
  * A reverted transaction emits nothing and is, rightly, never matched as executed.
  */
-async function recordExecutedCall(context: Context, event: LogEvent) {
-  const { hash, from, to, input } = event.transaction;
-  if (!isServiceContract(to)) return;
+async function recordExecutedCalls(context: Context, event: LogEvent, owners: Address[]) {
+  const calls = executedCallsOf({
+    transaction: event.transaction,
+    event: { address: event.log.address, owners },
+    isServiceContract,
+    reportedElsewhere: isReportedElsewhere,
+    entryPoints,
+  });
+  if (calls.length === 0) return;
   await context.db
     .insert(executedCall)
-    .values({
-      txHash: hash,
-      from,
-      to: to!,
-      input,
-      selector: input.length >= 10 ? slice(input, 0, 4) : "0x",
-      success: true,
-      blockNumber: event.block.number,
-      timestamp: Number(event.block.timestamp),
-    })
+    .values(calls.map((c) => ({ ...c, success: true, blockNumber: event.block.number, timestamp: Number(event.block.timestamp) })))
     .onConflictDoNothing();
 }

@@ -7,7 +7,9 @@
 //   abis/BasketPool.ts
 //   abis/BasketRegistry.ts
 //   abis/BasketZap.ts
+//   abis/BatchExecutor.ts
 //   abis/DevAggregator.ts
+//   abis/EntryPoint.ts
 //   abis/GridStrategy.ts
 //   abis/LadderStrategy.ts
 //   abis/LimitOrderHook.ts
@@ -17,6 +19,8 @@
 //   abis/Multicall3.ts
 //   abis/Pool.ts
 //   abis/RedeemQueue.ts
+//   abis/SmartAccount.ts
+//   abis/SmartAccountFactory.ts
 //   abis/StockVault.ts
 //   abis/StockVaultRouter.ts
 //   abis/SwapRouter.ts
@@ -31,6 +35,8 @@
 //   config/token-list.json
 //   domain/activity-position.ts
 //   domain/address.ts
+//   domain/batch-calls.ts
+//   domain/executed-calls.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "29f62a0a0d090285613d126365f29631d117a3a5d44f27ee6913e5f47afd665c";
+export const SHARED_SOURCES_SHA256 = "ce1399d773e41d6502a83759723c2380b2b19cd4b6c26fb08f88f13cc101f234";

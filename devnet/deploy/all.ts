@@ -6,6 +6,7 @@ import { deployCore } from "./core.js";
 import { deployVaults } from "./vaults.js";
 import { deployStrategies } from "./strategies.js";
 import { deployBaskets } from "./baskets.js";
+import { deployAccounts } from "./accounts.js";
 import { CHAIN_ID } from "../../domain/chain.js";
 
 export async function deployAll(ctx: DeployContext): Promise<Deployments> {
@@ -14,6 +15,7 @@ export async function deployAll(ctx: DeployContext): Promise<Deployments> {
   const vaults = await deployVaults(ctx, core);
   const strategies = await deployStrategies(ctx, core);
   const baskets = await deployBaskets(ctx, core);
+  const accounts = await deployAccounts(ctx);
   const { tokens, ...coreContracts } = core;
   return {
     chainId: CHAIN_ID,
@@ -26,6 +28,7 @@ export async function deployAll(ctx: DeployContext): Promise<Deployments> {
       basketRegistry: baskets.basketRegistry,
       basketZap: baskets.basketZap,
       basketMaker: baskets.basketMaker,
+      ...accounts,
     },
     tokens,
     vaults: vaults.vaults,

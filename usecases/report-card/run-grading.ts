@@ -194,9 +194,12 @@ async function contendersOf(db: Kysely<Database>, filing: FilingRow, firstTimest
  * Every action step of the filing matched, in order, to a successful mined call from the owner to the same
  * target with the exact same calldata, not matched before, mined no earlier than the previous step's, and
  * mined within FILED_WITHIN_S after the filing (block times are whole seconds: the filing's second counts).
+ * The steps of an atomic batch share one transaction, so a step takes a (transaction, calldata) pair; the
+ * transaction is listed once.
  */
 async function matchFiling(reads: Kysely<Projections>, filing: FilingRow, used: Set<string>) {
   const txHashes: string[] = [];
+  const taken: string[] = [];
   let after = -1n;
   let last: { timestamp: number; blockNumber: bigint } | null = null;
   let firstTimestamp: number | null = null;
@@ -215,9 +218,11 @@ async function matchFiling(reads: Kysely<Projections>, filing: FilingRow, used: 
       .orderBy("blockNumber")
       .limit(50)
       .execute();
-    const found = candidates.find((c) => !used.has(c.txHash) && !txHashes.includes(c.txHash));
+    const call = (c: { txHash: string }) => `${c.txHash} ${step.data.toLowerCase()}`;
+    const found = candidates.find((c) => !used.has(c.txHash) && !taken.includes(call(c)));
     if (!found) return null;
-    txHashes.push(found.txHash);
+    taken.push(call(found));
+    if (!txHashes.includes(found.txHash)) txHashes.push(found.txHash);
     after = found.blockNumber;
     last = { timestamp: found.timestamp, blockNumber: found.blockNumber };
     firstTimestamp ??= found.timestamp;

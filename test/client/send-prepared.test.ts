@@ -1,0 +1,95 @@
+// sendPrepared sends the bundle with wallet_sendCalls as the API answered it (atomicRequired: true for an
+// approval before its action), reports whether the wallet ran it atomically, and falls back to one
+// transaction per step when the wallet lacks wallet_sendCalls or cannot honour atomicity (EIP-5792 5760).
+import { createWalletClient, custom, defineChain, getAddress, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Deployments } from "../../adapters/chain/deployments.js";
+import { sendPrepared, type PrepareResult } from "../../client/index.js";
+import { buildVaultDeposit, walletSendCalls } from "../../domain/bundles/index.js";
+import { CHAIN_ID } from "../../domain/chain.js";
+import { devnetChain } from "../../devnet/chain.js";
+
+const a = (n: number) => getAddress(`0x${n.toString(16).padStart(40, "0")}`);
+const owner = a(0x1001);
+const usdg = a(0x2001);
+const vault = a(0x3001);
+const deployments: Deployments = {
+  chainId: CHAIN_ID,
+  startBlock: 0,
+  contracts: { usdg },
+  tokens: [],
+  vaults: [{ address: vault, family: "merged", name: "V", token: a(0x2002), agent: true }],
+  baskets: [],
+};
+const chain = defineChain({ ...devnetChain, rpcUrls: { default: { http: ["http://127.0.0.1:1"] } } });
+
+function prepared(): PrepareResult {
+  const bundle = buildVaultDeposit({ family: "merged", owner, vault, usdg, assets: 250_000_000n, minShares: 1n });
+  return {
+    id: "sr_test",
+    kind: bundle.kind,
+    owner,
+    steps: bundle.steps.map((s) => ({ to: s.to, data: s.data, value: "0" as const })),
+    params: {},
+    signUrl: "http://127.0.0.1/sign/sr_test",
+    expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    walletSendCalls: walletSendCalls(bundle, owner),
+    simulation: { method: "eth_simulateV1" },
+  } as PrepareResult;
+}
+
+const requests: { method: string; params?: unknown }[] = [];
+const BATCH_TX = `0x${"11".repeat(32)}` as Hex;
+/** A wallet on `mode`: an atomic batch wallet, one without atomicity (5760), or one without wallet_sendCalls. */
+const walletOn = (mode: "atomic" | "no-atomicity" | "none") =>
+  createWalletClient({
+    account: owner,
+    chain,
+    transport: custom({
+      request: async ({ method, params }: { method: string; params?: unknown }) => {
+        requests.push({ method, params });
+        if (method === "eth_chainId") return "0x1237";
+        if (method === "wallet_sendCalls") {
+          if (mode === "none") throw Object.assign(new Error("Method not found"), { code: -32601 });
+          if (mode === "no-atomicity") throw Object.assign(new Error("Atomicity not supported"), { code: 5760 });
+          return { id: "0xb1" };
+        }
+        if (method === "wallet_getCallsStatus")
+          return { version: "2.0.0", id: "0xb1", chainId: "0x1237", status: 200, atomic: true, receipts: [{ transactionHash: BATCH_TX }] };
+        if (method === "eth_sendTransaction") return `0x${requests.length.toString(16).padStart(64, "0")}`;
+        throw new Error(`unexpected ${method}`);
+      },
+    }),
+  });
+const receipt = (hash: Hex) => ({ status: "success", transactionHash: hash }) as TransactionReceipt;
+const publicClient = {
+  getTransactionReceipt: async ({ hash }: { hash: Hex }) => receipt(hash),
+  waitForTransactionReceipt: async ({ hash }: { hash: Hex }) => receipt(hash),
+} as unknown as PublicClient;
+
+beforeEach(() => {
+  requests.length = 0;
+});
+
+describe("sendPrepared and atomic batches", () => {
+  it("sends the approval and the deposit as one wallet_sendCalls with atomicRequired, and reports the atomic batch", async () => {
+    const result = prepared();
+    const sent = await sendPrepared(walletOn("atomic"), publicClient, result, { allow: deployments });
+    expect([sent.method, sent.atomic, sent.receipts.map((r) => r.transactionHash)]).toEqual(["wallet_sendCalls", true, [BATCH_TX]]);
+    const call = requests.find((r) => r.method === "wallet_sendCalls")!.params as [{ atomicRequired: boolean; calls: unknown[] }];
+    expect(call[0].atomicRequired).toBe(true);
+    expect(call[0]).toEqual(result.walletSendCalls);
+    expect(requests.some((r) => r.method === "eth_sendTransaction")).toBe(false);
+  });
+
+  for (const mode of ["no-atomicity", "none"] as const) {
+    it(`falls back to one transaction per step, approval first, when the wallet ${mode === "none" ? "lacks wallet_sendCalls" : "cannot run the calls atomically (5760)"}`, async () => {
+      const result = prepared();
+      const sent = await sendPrepared(walletOn(mode), publicClient, result, { allow: deployments });
+      expect(sent.method).toBe("eth_sendTransaction");
+      expect(sent.receipts).toHaveLength(2);
+      const txs = requests.filter((r) => r.method === "eth_sendTransaction").map((r) => (r.params as [{ to: string }])[0].to.toLowerCase());
+      expect(txs).toEqual(result.steps.map((s) => s.to.toLowerCase()));
+    });
+  }
+});
