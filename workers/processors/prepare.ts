@@ -12,10 +12,10 @@ import { encodeApiError } from "../../usecases/prepare/queued-errors.js";
 
 export function prepareProcessor(ctx: PrepareContext) {
   return async (job: Job<PrepareJobData>): Promise<PrepareResult> => {
-    const { kind, body } = job.data;
+    const { kind, body, filer } = job.data;
     try {
       if (!prepareKinds.includes(kind)) throw new ApiError("NOT_FOUND", `prepare kind ${String(kind)} is not served`);
-      return await runPrepare(ctx, kind, body as never);
+      return await runPrepare(ctx, kind, body as never, filer);
     } catch (error) {
       if (error instanceof ApiError) throw new UnrecoverableError(encodeApiError(error));
       if (isConnectionError(error)) {
