@@ -19,13 +19,13 @@ export function gradingWindow(schema: string): Migration {
         .addColumn("owner_session", "boolean", (c) => c.notNull().defaultTo(false))
         .addColumn("client", "text")
         .execute();
-      // Filings of the last day never matched may still match (an indexer behind): matchable, keyed below.
-      // Older ones cannot (their window closed long ago): left as they are, read by no pass.
+      // Filings of the last hour never matched may still match (an indexer behind): matchable, keyed below.
+      // Older ones cannot (their 10-minute window closed long ago): left as they are, read by no pass.
       await db
         .withSchema(schema)
         .updateTable("filing")
         .set({ matchable: true })
-        .where("created_at", ">", sql<Date>`now() - interval '1 day'`)
+        .where("created_at", ">", sql<Date>`now() - interval '1 hour'`)
         .where(({ not, exists, selectFrom }) =>
           not(exists(selectFrom("report_action").select("filing_id").whereRef("report_action.filing_id", "=", "filing.id").where("tx_hash", "is not", null))),
         )
@@ -35,7 +35,8 @@ export function gradingWindow(schema: string): Migration {
         await db
           .withSchema(schema)
           .updateTable("filing")
-          .set({ call_key: callKey(f.steps) })
+          // A jsonb read through the migrator may come back as its text.
+          .set({ call_key: callKey(typeof f.steps === "string" ? JSON.parse(f.steps) : f.steps) })
           .where("id", "=", f.id)
           .execute();
       }
