@@ -12,11 +12,13 @@
 //   9. changing-answers  2,000 agents polling while 10% of their owners change every block: 1 API, then 2 APIs by owner and at random (bench/changing-answers.ts)
 //  10. read-scale        the read routes at 10,000, 100,000 and 1,000,000 owners, cached and uncached (bench/read-scale.ts)
 //  11. x402-payment      a paid (x402) 60-day grid backtest's p50 beside a free one's, and the facilitator's round trips (bench/x402-payment.ts)
+//  12. grading          one report-card grading pass over 1,000,000 open filings and 200 new mined calls (bench/grading.ts)
 // BENCH_DAYS shortens the history of 1 and 2 (for a quick look; targets apply to 90 days).
 // BENCH_ONLY runs a subset, e.g. BENCH_ONLY=read-speed,prepare-latency.
 import { benchBacktests } from "./backtests.js";
 import { benchChangingAnswers } from "./changing-answers.js";
 import { benchDevnetSeed } from "./devnet-seed.js";
+import { benchGrading } from "./grading.js";
 import { benchIndexerBackfill } from "./indexer-backfill.js";
 import { log, machine, printMachine, printResult, round, saveResult, table, type BenchResult } from "./lib.js";
 import { benchLiveLatency } from "./live-latency.js";
@@ -86,6 +88,7 @@ await attempt("changing-answers-2-apis", async () => {
 });
 await attempt("read-scale", () => benchReadScale());
 await attempt("x402-payment", () => benchX402Payment());
+await attempt("grading", () => benchGrading({ filings: 1_000_000, owners: 10_000, calls: 200 }));
 
 console.log(`\n== summary (${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s in all)`);
 const m = machine();

@@ -273,6 +273,23 @@ export const PrepareIssues = z
       "What stands between the owner and the bundle, in 0x Swap API v2's shape (amounts as decimal strings in base units). A short balance is no refusal: the answer is 200 with the bundle and `balance` set.",
   });
 
+/** Whether and how the prepared action is filed for the owner's report card (issue 30). */
+export const PrepareReportCard = z
+  .object({
+    filed: z.boolean().openapi({
+      description: "false: the action will not be on the report card (the owner or this client has 1,000 open unsigned bundles); the bundle itself is as good",
+    }),
+    ownerSession: z.boolean().openapi({
+      description:
+        "true: prepared with the owner's report-card session (Authorization: Bearer), so the action is the owner's own and takes the credit whatever else was prepared",
+    }),
+    note: z.string().openapi({ description: "The same in words" }),
+  })
+  .openapi("PrepareReportCard", {
+    description:
+      "The report-card filing of this bundle. Send the owner's session token (Authorization: Bearer) with the prepare: without it, anyone may prepare the same call under another agentTag and the action is then credited to none",
+  });
+
 export const PrepareResult = z
   .object({
     id: z.string().openapi({ description: "The sign request's id (the secret of its sign link)" }),
@@ -287,5 +304,6 @@ export const PrepareResult = z
       .object({ method: z.enum(["eth_simulateV1", "eth_call+stateOverride"]) })
       .openapi({ description: "How the whole bundle was simulated before answering" }),
     issues: PrepareIssues,
+    reportCard: PrepareReportCard,
   })
   .openapi("PrepareResult", { description: "An unsigned bundle for the owner's wallet, stored as a SignRequest for 10 minutes" });

@@ -29,7 +29,7 @@ export const CardAction = z
       .nullable()
       .openapi({
         description:
-          "Why it waits or is not graded; null once graded. ambiguous: bundles prepared under different agentTags in the 10 minutes before the call was mined; credited to none",
+          "Why it waits or is not graded; null once graded. A call prepared under different agentTags in the 10 minutes before it was mined, none with the owner's session, is credited to none: other, with the note saying so (private card only)",
       }),
     hit: z.boolean().nullable().openapi({ description: "Graded actions: whether the rule counts it a hit" }),
     note: z.string().openapi({ description: "The state and the verdict in words, with the chain figures compared" }),

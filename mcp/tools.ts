@@ -97,11 +97,12 @@ export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): Agent
       const token = z.string().min(1);
       shape.sessionToken = needsSession
         ? token.describe(`${SESSION_TOKEN}, sent as Authorization: Bearer`)
-        : token
-            .optional()
-            .describe(
-              `${SESSION_TOKEN}, sent as Authorization: Bearer when given: needed when the service makes this read the owner's (401 SESSION_REQUIRED without it)`,
-            );
+        : token.optional().describe(
+            path.includes("/prepare/")
+              ? // Prepares: the session makes the filed action the owner's own (issue 30).
+                `${SESSION_TOKEN}, sent as Authorization: Bearer when given: send it with every prepare, so the action is the owner's own on its report card and takes the grade whatever anyone else prepared (without it, the same call prepared by others under other agentTags leaves it credited to none)`
+              : `${SESSION_TOKEN}, sent as Authorization: Bearer when given: needed when the service makes this read the owner's (401 SESSION_REQUIRED without it)`,
+          );
     }
     const inputSchema = body && isLoose(body) ? z.looseObject(shape) : z.object(shape);
 
@@ -134,7 +135,7 @@ export function describeOperation(op: Operation): string {
   if (op.path.includes("/prepare/"))
     lines.push(
       "",
-      "Answers the unsigned bundle (steps, walletSendCalls) and its sign link (signUrl). Nothing is signed or sent: the owner's wallet does that.",
+      "Answers the unsigned bundle (steps, walletSendCalls) and its sign link (signUrl). Nothing is signed or sent: the owner's wallet does that. Pass the owner's report-card session (sessionToken) so the action is graded as the owner's own; `reportCard` in the answer says how it was filed.",
     );
   if (op.codes.length > 0) {
     lines.push("", "Errors:");

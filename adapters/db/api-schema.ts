@@ -44,6 +44,14 @@ export interface FilingTable {
   /** The price read from the chain when filed. */
   chain_price: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
   created_at: CreatedAt;
+  /** Not matched yet and its window not closed: the grading pass may still match it (migration 0008). */
+  matchable: ColumnType<boolean, boolean | undefined, boolean>;
+  /** keccak256 of the first acting step's target and calldata (domain/grading callKey): the pass's index. */
+  call_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Prepared with the owner's report-card session: the owner's own, it takes the credit. */
+  owner_session: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Who prepared it (the rate limit's client key), for the cap on open filings per client. */
+  client: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A position in an owner's activity feed; usable for 14 days. */
@@ -104,6 +112,8 @@ export interface ReportActionTable {
   figures: Json<Record<string, unknown>>;
   graded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** false: matched but credited to none (several agentTags, no session): private card only (migration 0008). */
+  on_public_card: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface Database {
@@ -135,6 +145,8 @@ export interface StrategyPickTable {
   paper: ColumnType<Record<string, unknown> | null, Record<string, unknown> | null | undefined, Record<string, unknown> | null>;
   done: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
+  /** The genesis block hash of the chain the pick was made on (migration 0009); null: unknown. */
+  chain: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A logged on-demand run: a strategy-finder backtest (migration 0004), or a paid backtest or ranges

@@ -13,6 +13,9 @@ import { errorResponses, knownFields, okResponse } from "../../contract/fields.j
 import { PrepareResult } from "../../contract/prepare.js";
 import { PREPARE_REFUSALS, prepareKindRegistry, prepareKinds, type PrepareKind } from "../../contract/prepare-kinds.js";
 import { createRouter } from "../create-router.js";
+import { clientIp, clientKey, DEFAULT_RATE_LIMIT } from "../middleware/rate-limit.js";
+import { bearerToken } from "../middleware/session.js";
+import { sessionOwner } from "../../usecases/sessions.js";
 
 /** A kind's route: its row of the registry (body, refusals) as an OpenAPI operation. */
 function prepareRoute(kind: PrepareKind) {
@@ -22,8 +25,10 @@ function prepareRoute(kind: PrepareKind) {
     path: `/prepare/${kind}`,
     tags: ["Prepare"],
     summary: `Prepare ${kind}`,
-    description: `${body.description ?? ""}\n\nThe whole bundle is simulated before answering (a revert is 422 SIMULATION_FAILED with the decoded reason), stored as a SignRequest for 10 minutes and filed for the owner's report card. An owner short of funds is no refusal: the answer is 200 with the bundle and \`issues\` (0x Swap API v2's shape, amounts as decimal strings in base units): \`issues.balance\` {token, actual, expected} when the owner holds less than the bundle spends (fund the owner, then send; the bundle was simulated as if funded), \`issues.allowance\` {spender, actual} when the allowance is below what the bundle approves (informational: the bundle's approve sets it), \`issues.simulationIncomplete\` true when the shortfall kept the bundle from being simulated in full.`,
+    description: `${body.description ?? ""}\n\nThe whole bundle is simulated before answering (a revert is 422 SIMULATION_FAILED with the decoded reason), stored as a SignRequest for 10 minutes and filed for the owner's report card. Send the owner's report-card session (\`Authorization: Bearer\`, from POST /v1/agent/report-card/session) with the prepare: the filed action is then the owner's own and takes the credit once mined, whatever anyone else prepared; without it, anyone may prepare the same call under another agentTag, and the action is then credited to none. \`reportCard\` in the answer says how it was filed (not filed at all when 1,000 bundles for this owner, or from this client, are still open unsigned). An owner short of funds is no refusal: the answer is 200 with the bundle and \`issues\` (0x Swap API v2's shape, amounts as decimal strings in base units): \`issues.balance\` {token, actual, expected} when the owner holds less than the bundle spends (fund the owner, then send; the bundle was simulated as if funded), \`issues.allowance\` {spender, actual} when the allowance is below what the bundle approves (informational: the bundle's approve sets it), \`issues.simulationIncomplete\` true when the shortfall kept the bundle from being simulated in full.`,
     request: { body: { content: { "application/json": { schema: body } }, required: true } },
+    // Optional: the owner's report-card session makes the filed action the owner's own (see reportCard).
+    security: [{}, { session: [] }] as Record<string, string[]>[],
     responses: {
       200: okResponse(PrepareResult, "The unsigned bundle, its sign link and walletSendCalls"),
       ...errorResponses(...PREPARE_REFUSALS, ...refusals),
@@ -40,7 +45,16 @@ export const prepareRoutes = (deps: AppDeps) => {
       // recipient among them is refused here, then the job or pipeline gets the declared fields only.
       checkReceivers(valid, valid.owner);
       const body = knownFields(prepareKindRegistry[kind].body, valid);
-      if (deps.jobs) return ok(c, await prepareThroughJob(deps.jobs, kind, body));
+      // The owner's report-card session makes the filing the owner's own (it takes the credit). Any other
+      // token (none, expired, another owner's) is no refusal: the filing is one without a session, and the
+      // answer's reportCard says so.
+      const token = bearerToken(c);
+      const sessionFor = token ? await sessionOwner(deps.db, token, deps.now()) : null;
+      const filer = {
+        ownerSession: sessionFor !== null && sessionFor.toLowerCase() === body.owner.toLowerCase(),
+        client: clientKey(clientIp(c, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops)),
+      };
+      if (deps.jobs) return ok(c, await prepareThroughJob(deps.jobs, kind, body, filer));
       if (!deps.client) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
       const ctx = {
         db: deps.db,
@@ -51,7 +65,7 @@ export const prepareRoutes = (deps: AppDeps) => {
         baseUrl: deps.baseUrl ?? new URL(c.req.url).origin,
         logger: deps.logger,
       };
-      return ok(c, await runPrepare(ctx, kind, body));
+      return ok(c, await runPrepare(ctx, kind, body, filer));
     });
   }
   return router;

@@ -21,7 +21,7 @@ const request = {
 
 const RULES =
   "Every figure comes from the chain, never from an agent: each prepared bundle is filed with the chain price, matched to mined transactions by owner, target and exact calldata, and graded by fixed rules a day after it took effect (7 days for deposits). No rate before 30 graded actions; then hitRate.lower90 is the low end of the Wilson 90% range, with the raw hits and misses. The rates count every graded action on record (the whole history: graded actions are never deleted), while the card lists the newest 500 actions; a bundle never signed never counts.\n\n" +
-  "Credit: anyone may prepare a bundle for any owner, so a mined call is matched only to bundles prepared within the 10 minutes (a bundle's lifetime) before its block, never after it. When the bundles it matches carry different agentTags, no agent gets the credit: each is listed not-graded with reason ambiguous.";
+  "Credit: anyone may prepare a bundle for any owner, so a mined call is matched only to bundles prepared within the 10 minutes (a bundle's lifetime) before its block, never after it. A bundle prepared with the owner's report-card session (Authorization: Bearer on the prepare) is the owner's own and takes the call, whatever else matches; bundles prepared without one that lost to it are never on the public card. Without the owner's session, when the bundles it matches carry different agentTags, no agent gets the credit: each is not-graded with reason other (the note says why), on the private card only.";
 
 const getCard = createRoute({
   method: "get",

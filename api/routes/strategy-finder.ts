@@ -101,7 +101,7 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
         ),
       );
     })
-    .openapi(trackRecord, async (c) => ok(c, await trackRecordAnswer(deps.db)))
+    .openapi(trackRecord, async (c) => ok(c, await trackRecordAnswer(deps.db, deps.index?.scanChain())))
     .openapi(attempts, async (c) => {
       const q = c.req.valid("query");
       return ok(c, await attemptsAnswer(deps.db, q.kind, q.value));

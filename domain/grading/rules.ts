@@ -22,7 +22,9 @@
 //   (swap), agent-account calls (account), baskets and anything else (other). `orbio` is kept for
 //   products graded by their own record outside this card; no action kind here has it.
 // - Credit (usecases/report-card/run-grading.ts): a mined call matches filings made within the 10 minutes before
-//   its block; filed under several agent tags in that window, it is credited to none (ambiguous).
+//   its block; a filing made with the owner's report-card session takes it; else, filed under several agent
+//   tags in that window, it is credited to none (not graded, reason other, off the public card).
+import { concat, keccak256, type Hex as ViemHex } from "viem";
 import { decodeStep, type BundleKind } from "../bundles/index.js";
 import { DAY_S, WEEK_S, type ActionState, type NotGradedReason } from "./states.js";
 
@@ -32,7 +34,7 @@ export const GRADING_RULES =
   "Limit orders and ladders: a day after the last fill, a hit when the price moved the order's way (up after a buy, down after a sell). " +
   "Grid and ladder-strategy opens: a day later, a hit when the price is inside the lines. " +
   "In-kind exits, cancels, order and grid actions, swaps, account calls and baskets are not graded. " +
-  "A mined call is credited to a bundle prepared within the 10 minutes before its block; prepared under several agent tags in that window, it is credited to none (not graded, ambiguous). " +
+  "A mined call is credited to a bundle prepared within the 10 minutes before its block; a bundle prepared with the owner's report-card session takes it; else, prepared under several agent tags in that window, it is credited to none (not graded). " +
   "lower90 is the Wilson lower bound (z = 1.6449) of hits / (hits + misses).";
 
 type Hex = `0x${string}`;
@@ -51,6 +53,17 @@ const APPROVE = "0x095ea7b3";
 /** The steps that act (every step but ERC-20 approvals): the ones matched to mined calls. */
 export function actionSteps<T extends FiledStep>(steps: readonly T[]): T[] {
   return steps.filter((s) => !s.data.toLowerCase().startsWith(APPROVE));
+}
+
+/** The key a mined call finds its filings by: keccak256 of its target and calldata, lowercased. */
+export function callKeyOf(to: string, data: string): string {
+  return keccak256(concat([to.toLowerCase() as ViemHex, data.toLowerCase() as ViemHex]));
+}
+
+/** A filing's key: its first acting step's (null when nothing acts, so nothing can match it). */
+export function callKey(steps: unknown): string | null {
+  const first = actionSteps(steps as FiledStep[])[0];
+  return first ? callKeyOf(first.to, first.data) : null;
 }
 
 /** Which rule grades a filing, from its bundle kind and its own calldata. */
@@ -235,7 +248,6 @@ export function stateNote(plan: ActionPlan, state: ActionState | { state: "unsig
     "in-kind": "is an in-kind exit: not graded",
     "queue-cancelled": "left the queue without settling: not graded",
     account: "is an agent-account call: not graded",
-    ambiguous: "was filed under several agent tags within 10 minutes before it was mined: credited to none, not graded",
     other: "is not graded",
   } as const;
   return `${what} ${words[state.reason]}.`;

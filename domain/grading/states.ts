@@ -1,17 +1,6 @@
 // The report card's action states and their reasons (spec "States and transitions"). Pure.
 export const waitingReasons = ["fill", "day", "week", "queue", "receipt"] as const;
-export const notGradedReasons = [
-  "orbio",
-  "swap",
-  "cancel",
-  "order-action",
-  "grid-action",
-  "in-kind",
-  "queue-cancelled",
-  "account",
-  "ambiguous",
-  "other",
-] as const;
+export const notGradedReasons = ["orbio", "swap", "cancel", "order-action", "grid-action", "in-kind", "queue-cancelled", "account", "other"] as const;
 export type WaitingReason = (typeof waitingReasons)[number];
 export type NotGradedReason = (typeof notGradedReasons)[number];
 

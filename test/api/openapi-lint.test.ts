@@ -95,7 +95,7 @@ describe("the served OpenAPI document", () => {
   it("declares security on every operation: none for public ones, the session where a route takes it", () => {
     for (const { method, path, op } of operations()) expect(op.security, `${method} ${path}`).toBeDefined();
     expect(doc.paths["/v1/agent/vaults"]!.get!.security).toEqual([]);
-    expect(doc.paths["/v1/agent/prepare/vault-deposit"]!.post!.security).toEqual([]);
+    expect(doc.paths["/v1/agent/prepare/vault-deposit"]!.post!.security).toEqual([{}, { session: [] }]);
     expect(doc.paths["/v1/agent/report-card/{owner}/private"]!.get!.security).toEqual([{ session: [] }]);
     expect(doc.paths["/v1/agent/report-card/{owner}"]!.get!.security).toEqual([{}, { session: [] }]);
   });

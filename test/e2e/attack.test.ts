@@ -339,9 +339,76 @@ describe("money safety", () => {
   });
 });
 
+/** The owner's report-card session, signed in from `from`. */
+async function ownerSession(from: string): Promise<string> {
+  const c = await post(from, "/v1/agent/report-card/session/challenge", { owner: owner.address });
+  expect(c.status, c.text.slice(0, 300)).toBe(200);
+  const signature = await owner.signMessage({ message: c.json.data.message });
+  const s = await post(from, "/v1/agent/report-card/session", { owner: owner.address, challengeId: c.json.data.challengeId, signature });
+  expect(s.status, s.text.slice(0, 300)).toBe(200);
+  return s.json.data.token;
+}
+
+/** The spec's reasons (waiting and not-graded), and nothing else. */
+const SPEC_REASONS = [
+  "fill",
+  "day",
+  "week",
+  "queue",
+  "receipt",
+  "orbio",
+  "swap",
+  "cancel",
+  "order-action",
+  "grid-action",
+  "in-kind",
+  "queue-cancelled",
+  "account",
+  "other",
+];
+type CardAgents = { name: string | null; actions: { state: string; reason: string | null }[] }[];
+
+/** Waits until the indexer has `tx`, then runs one grading pass as the worker's job does; answers the pass's time. */
+async function gradeOnce(tx: Hex, owned?: string): Promise<number> {
+  const apiDb = createDb({ url: stack.databaseUrl, schema: deployment.apiSchema });
+  const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
+  try {
+    const indexed = async () =>
+      (await reads
+        .selectFrom("executedCall")
+        .select("txHash")
+        .where("txHash", "=", tx.toLowerCase() as Hex)
+        .executeTakeFirst()) !== undefined;
+    for (const deadline = Date.now() + 60_000; !(await indexed()); ) {
+      if (Date.now() > deadline) throw new Error(`${tx} not indexed within 60 s`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const started = performance.now();
+    await runGrading({ db: apiDb, reads, now: () => new Date() }, owned ? { owner: owned } : {});
+    return performance.now() - started;
+  } finally {
+    await Promise.allSettled([apiDb.destroy(), reads.destroy()]);
+  }
+}
+
+async function actionsOf(ids: string[]) {
+  const apiDb = createDb({ url: stack.databaseUrl, schema: deployment.apiSchema });
+  try {
+    return await apiDb
+      .selectFrom("filing")
+      .leftJoin("report_action", "report_action.filing_id", "filing.id")
+      .select(["filing.sign_request_id", "filing.agent_tag", "report_action.state", "report_action.reason", "report_action.tx_hash"])
+      .where("filing.sign_request_id", "in", ids)
+      .execute();
+  } finally {
+    await apiDb.destroy();
+  }
+}
+
 describe("credit only where it is due", () => {
-  it("a stranger files the owner's call first, the owner's agent files and sends: the stranger gets no credit", async () => {
+  it("a stranger prepares the owner's call first without a session; the owner prepares it with its session and sends: the owner's is credited, the stranger's tag is nowhere public", async () => {
     const body = { owner: owner.address, vault: d.vaults[0]!.address, amount: "40" };
+    const token = await ownerSession(newClient());
     // The stranger, from its own address, files the owner's predictable call under its tag first. The
     // deposit's minShares follows the vault's share price, which other files move while this one runs: the
     // pair is filed again until both hold the same calldata, as an attacker timing its copy would.
@@ -350,49 +417,83 @@ describe("credit only where it is due", () => {
     for (let attempt = 0; attempt < 8; attempt++) {
       theirs = await post(newClient(), "/v1/agent/prepare/vault-deposit", { ...body, agentTag: "stranger" });
       expect(theirs.status, theirs.text.slice(0, 300)).toBe(200);
-      mine = await post(newClient(), "/v1/agent/prepare/vault-deposit", { ...body, agentTag: "owner-agent" });
+      mine = await post(newClient(), "/v1/agent/prepare/vault-deposit", { ...body, agentTag: "owner-agent" }, { authorization: `Bearer ${token}` });
       expect(mine.status, mine.text.slice(0, 300)).toBe(200);
       if (JSON.stringify(mine.json.data.steps) === JSON.stringify(theirs.json.data.steps)) break;
     }
     if (!theirs || !mine) throw new Error("unreachable");
-    expect(mine.json.data.steps).toEqual(theirs.json.data.steps); // the same calldata: only time and tags tell them apart
+    expect(mine.json.data.steps).toEqual(theirs.json.data.steps); // the same calldata: only time, tags and the session tell them apart
+    expect(theirs.json.data.reportCard).toMatchObject({ filed: true, ownerSession: false });
+    expect(mine.json.data.reportCard).toMatchObject({ filed: true, ownerSession: true });
     const sent = await sendPrepared(walletOf(owner), chain(), mine.json.data as PrepareResult, { allow: d, fallbackOnly: true });
     const lastTx = sent.receipts.at(-1)!.transactionHash;
+    await gradeOnce(lastTx, owner.address);
 
-    // Grade as the worker's job does, once the indexer has the call.
-    const apiDb = createDb({ url: stack.databaseUrl, schema: deployment.apiSchema });
-    const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl }), viewsSchema: stack.viewsSchema });
-    try {
-      const indexed = async () =>
-        (await reads
-          .selectFrom("executedCall")
-          .select("txHash")
-          .where("txHash", "=", lastTx.toLowerCase() as Hex)
-          .executeTakeFirst()) !== undefined;
-      for (const deadline = Date.now() + 60_000; !(await indexed()); ) {
-        if (Date.now() > deadline) throw new Error(`${lastTx} not indexed within 60 s`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      await runGrading({ db: apiDb, reads, now: () => new Date() }, { owner: owner.address });
-      const rows = await apiDb
-        .selectFrom("filing")
-        .innerJoin("report_action", "report_action.filing_id", "filing.id")
-        .select(["filing.agent_tag", "report_action.state", "report_action.reason", "report_action.hit"])
-        .where("filing.sign_request_id", "in", [theirs.json.data.id, mine.json.data.id])
-        .execute();
-      const stranger = rows.find((r) => r.agent_tag === "stranger");
-      expect(stranger).toMatchObject({ state: "not-graded", reason: "ambiguous", hit: null });
-      expect(rows.find((r) => r.agent_tag === "owner-agent")).toMatchObject({ state: "not-graded", reason: "ambiguous" });
-    } finally {
-      await Promise.allSettled([apiDb.destroy(), reads.destroy()]);
-    }
-    // The public card shows the stranger's tag with nothing credited.
+    const rows = await actionsOf([theirs.json.data.id, mine.json.data.id]);
+    // The owner's is credited with the transaction and graded by its rule (a queued deposit: it waits in the queue, then a week).
+    const own = rows.find((r) => r.agent_tag === "owner-agent");
+    expect(own?.tx_hash).toBe(lastTx.toLowerCase());
+    expect(own?.reason).not.toBe("other");
+    expect(rows.find((r) => r.agent_tag === "stranger")).toMatchObject({ state: "not-graded", reason: "other", tx_hash: null });
+
     const card = await get(newClient(), `/v1/agent/report-card/${owner.address}`);
     expect(card.status).toBe(200);
-    const strangerCard = (card.json.data.agents as { name: string | null; actions: { state: string; reason: string | null }[] }[]).find(
-      (a) => a.name === "stranger",
-    );
-    for (const action of strangerCard?.actions ?? []) expect(action.state).not.toBe("graded");
+    expect(card.text).not.toContain("stranger");
+    const agents = card.json.data.agents as CardAgents;
+    expect(agents.find((a) => a.name === "owner-agent")?.actions.length).toBeGreaterThan(0);
+    const priv = await get(newClient(), `/v1/agent/report-card/${owner.address}/private`, { authorization: `Bearer ${token}` });
+    expect(priv.status).toBe(200);
+    for (const a of [...agents, ...(priv.json.data.agents as CardAgents)].flatMap((x) => x.actions))
+      if (a.reason !== null) expect(SPEC_REASONS).toContain(a.reason);
+  });
+
+  it("a client files 5,000 junk prepares for the owner: past 1,000 they are answered unfiled, and the owner's next action is still graded in one pass", async () => {
+    // 5,000 prepares through the API take the run's minutes and its rate limit: 4,990 of them are filed as the
+    // pipeline files them (one client, no session, in their window), the last 10 go through the API.
+    const junkClient = newClient();
+    const client = `ip:${junkClient}`;
+    const now = new Date();
+    const rows = Array.from({ length: 4_990 }, (_, i) => ({
+      id: `junk-${i}-${Date.now()}`,
+      owner: owner.address.toLowerCase(),
+      agent_tag: "junk",
+      kind: "order-action",
+      steps: [{ to: d.contracts.hook ?? owner.address, data: `0x${(i + 1).toString(16).padStart(72, "0")}`, value: "0" }],
+      created_at: now,
+      call_key: `0x${(i + 1).toString(16).padStart(64, "0")}`,
+      client,
+    }));
+    const apiDb = createDb({ url: stack.databaseUrl, schema: deployment.apiSchema });
+    try {
+      for (let i = 0; i < rows.length; i += 1000)
+        await apiDb
+          .insertInto("filing")
+          .values(rows.slice(i, i + 1000))
+          .execute();
+    } finally {
+      await apiDb.destroy();
+    }
+    const body = { owner: owner.address, vault: d.vaults[0]!.address, amount: "12" };
+    for (let i = 0; i < 10; i++) {
+      const junk = await post(junkClient, "/v1/agent/prepare/vault-deposit", { ...body, agentTag: "junk" });
+      expect(junk.status, junk.text.slice(0, 300)).toBe(200);
+      // Past the caps (the owner's and this client's 1,000 open): answered, not filed.
+      expect(junk.json.data.reportCard).toMatchObject({ filed: false });
+      expect(junk.json.data.reportCard.note).toMatch(/will not be on the report card/);
+    }
+
+    // The owner, with its session, from its own address: filed, sent, graded by the next pass.
+    const token = await ownerSession(newClient());
+    const mine = await post(newClient(), "/v1/agent/prepare/vault-deposit", { ...body, agentTag: "owner-agent" }, { authorization: `Bearer ${token}` });
+    expect(mine.status, mine.text.slice(0, 300)).toBe(200);
+    expect(mine.json.data.reportCard).toMatchObject({ filed: true, ownerSession: true });
+    const sent = await sendPrepared(walletOf(owner), chain(), mine.json.data as PrepareResult, { allow: d, fallbackOnly: true });
+    const lastTx = sent.receipts.at(-1)!.transactionHash;
+    const passMs = await gradeOnce(lastTx);
+    expect(passMs).toBeLessThan(10_000);
+    const [own] = await actionsOf([mine.json.data.id]);
+    expect(own?.tx_hash).toBe(lastTx.toLowerCase());
+    expect(own?.state).not.toBe("not-graded");
   });
 });
 

@@ -217,7 +217,8 @@ describe("report card grading on the devnet", () => {
     );
     const summary = await grade();
     expect(summary.matched).toBe(HITS + MISSES + 4);
-    expect(summary.unsigned).toBe(1);
+    // The bundle never sent is still inside its 10-minute window: not settled yet (the card words it from its age).
+    expect(summary.unsigned).toBe(0);
 
     const a = agent(await card(alphaWallet.address, "public"), "alpha");
     expect(a.actions).toHaveLength(HITS + MISSES);

@@ -2,7 +2,7 @@
 // windows, stored in scan_result; the day's picks stored and followed on paper for 7 days), the
 // answers of its routes, its on-demand backtest and the log of those runs.
 import { createHash } from "node:crypto";
-import { sql, type Kysely } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely } from "kysely";
 import { getAddress } from "viem";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { dipLadderLines, dipLadderRecord, runDipLadder } from "../../domain/backtest/dip-ladder.js";
@@ -153,8 +153,8 @@ export async function runFinderBoard(ctx: ScanContext): Promise<BoardPayload> {
       board.vaults.push({ vault: { address: getAddress(v.address), name: v.name, family: v.family }, token: token ? tokenRef(token) : null, results });
   }
   await storeScan(ctx.db, "strategy-finder", "board", board, now, chain);
-  await recordPicks(ctx, board);
-  await followPicks(ctx, asOf);
+  await recordPicks(ctx, board, chain);
+  await followPicks(ctx, asOf, chain);
   return board;
 }
 
@@ -260,7 +260,7 @@ export async function boardAnswer(db: Kysely<Database>, q: BoardQuery, chain: st
       run: runParameters(e.result, e.subject, q.budgetUsd, board.fees.ladderFeeBps, board.tokens.find((x) => x.token.address === e.key)?.lastClose ?? null),
       nextSteps: nextSteps(e.result, e.subject),
     })),
-    trackRecord: await trackRecordSummary(db),
+    trackRecord: await trackRecordSummary(db, chain),
     note: NOTE,
   };
 }
@@ -319,9 +319,9 @@ export async function tokenAnswer(db: Kysely<Database>, token: string, periodDay
 
 const dayOf = (unix: number) => iso(unix).slice(0, 10);
 
-async function recordPicks(ctx: ScanContext, board: BoardPayload) {
+async function recordPicks(ctx: ScanContext, board: BoardPayload, chain: string | null) {
   const day = dayOf(board.asOfUnix);
-  const existing = await ctx.db.selectFrom("strategy_pick").select("id").where("day", "=", day).executeTakeFirst();
+  const existing = await ctx.db.selectFrom("strategy_pick").select("id").where("day", "=", day).where(sameChain(chain)).executeTakeFirst();
   if (existing) return;
   const ranked = rankBoard(boardEntries(board), { periodDays: 7 })
     .entries.filter((e) => e.subject.kind === "token" && e.result.returnPct > 0)
@@ -334,7 +334,12 @@ async function recordPicks(ctx: ScanContext, board: BoardPayload) {
     if (!token || s.length === 0) continue;
     const params = e.result.style === "grid" ? { buyPrice: e.result.buyPrice!, sellPrice: e.result.sellPrice! } : { startPrice: s.close[s.length - 1]! };
     rows.push({
-      id: createHash("sha256").update(`${day}:${i}`).digest("hex").slice(0, 24),
+      // Another chain's picks of the same day keep their ids (a devnet restart makes a new chain).
+      id: createHash("sha256")
+        .update(chain ? `${chain}:${day}:${i}` : `${day}:${i}`)
+        .digest("hex")
+        .slice(0, 24),
+      chain,
       day,
       rank: i + 1,
       style: e.result.style,
@@ -356,8 +361,9 @@ async function recordPicks(ctx: ScanContext, board: BoardPayload) {
 }
 
 /** Follows every pick not yet 7 days old on paper, from its start to now (or its 7th day). */
-async function followPicks(ctx: ScanContext, asOf: number) {
-  const open = await ctx.db.selectFrom("strategy_pick").selectAll().where("done", "=", false).execute();
+async function followPicks(ctx: ScanContext, asOf: number, chain: string | null) {
+  // Only this chain's picks: another chain's prices say nothing of them.
+  const open = await ctx.db.selectFrom("strategy_pick").selectAll().where("done", "=", false).where(sameChain(chain)).execute();
   for (const p of open) {
     const start = Math.floor(new Date(p.started_at).getTime() / 1000);
     const end = Math.min(asOf, start + PAPER_DAYS * DAY);
@@ -392,8 +398,14 @@ async function followPicks(ctx: ScanContext, asOf: number) {
   }
 }
 
-async function trackRecordSummary(db: Kysely<Database>) {
-  const rows = await db.selectFrom("strategy_pick").select(["paper", "done"]).where("paper", "is not", null).execute();
+/** The picks of `chain` (null: of no known chain), as scans are tied to theirs (usecases/backtest-runs/scans.ts). */
+const sameChain = (chain: string | null) => (eb: ExpressionBuilder<Database, "strategy_pick">) =>
+  chain === null ? eb("chain", "is", null) : eb("chain", "=", chain);
+
+async function trackRecordSummary(db: Kysely<Database>, chain: string | undefined) {
+  let q = db.selectFrom("strategy_pick").select(["paper", "done"]).where("paper", "is not", null);
+  if (chain !== undefined) q = q.where(sameChain(chain.toLowerCase()));
+  const rows = await q.execute();
   const done = rows.filter((r) => r.done);
   const returns = done.map((r) => Number((r.paper as { returnPct: number }).returnPct));
   return {
@@ -404,12 +416,14 @@ async function trackRecordSummary(db: Kysely<Database>) {
   };
 }
 
-/** GET /v1/strategy-finder/track-record. */
-export async function trackRecordAnswer(db: Kysely<Database>) {
-  const rows = await db.selectFrom("strategy_pick").selectAll().orderBy("day", "desc").orderBy("rank", "asc").limit(300).execute();
+/** GET /v1/strategy-finder/track-record. With `chain` (the running chain's genesis hash), that chain's picks only. */
+export async function trackRecordAnswer(db: Kysely<Database>, chain?: string) {
+  let q = db.selectFrom("strategy_pick").selectAll().orderBy("day", "desc").orderBy("rank", "asc").limit(300);
+  if (chain !== undefined) q = q.where(sameChain(chain.toLowerCase()));
+  const rows = await q.execute();
   return {
     followDays: PAPER_DAYS,
-    summary: await trackRecordSummary(db),
+    summary: await trackRecordSummary(db, chain),
     picks: rows.map((r) => {
       const paper = r.paper as { returnPct: number; holdReturnPct: number; trades: number; followedUntil: string } | null;
       return {

@@ -7,13 +7,43 @@ import { getAddress, type Address } from "viem";
 import { marketRegistryAbi } from "../../abis/index.js";
 import { simulateFunded } from "../../adapters/chain/bundle-funds.js";
 import { createSignRequest, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
+import { callKey } from "../../domain/grading/rules.js";
 import { allowListOf, ladderRevertDetails, moneySafetyViolations, walletSendCalls, withExtra, type AllowList } from "../../domain/bundles/index.js";
 import { ApiError, isErrorCode, errorCatalog } from "../../domain/errors.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { CHAIN_ID } from "../../domain/chain.js";
 import { prepareKindRegistry, TRANSFER_REVERTS } from "../../contract/prepare-kinds.js";
 import { resolvers } from "./resolvers.js";
-import type { PrepareBodies, PrepareContext, PrepareKind, PrepareResult, Resolved, Resolver } from "./types.js";
+import type { PrepareBodies, PrepareContext, PrepareFiler, PrepareKind, PrepareResult, Resolved, Resolver } from "./types.js";
+
+/**
+ * Open (matchable) filings without the owner's session per owner, and any per client: past it the prepare
+ * still answers, unfiled. Bounds what one client can make the grading pass carry (issue 30).
+ */
+export const OPEN_FILINGS_CAP = 1000;
+
+/** Whether one more filing fits under the caps: counts at most CAP+1 rows of the partial indexes. */
+async function underCaps(db: PrepareContext["db"], owner: string, filer: PrepareFiler): Promise<boolean> {
+  const count = async (column: "owner" | "client", value: string, withoutSession: boolean) => {
+    let q = db.selectFrom("filing").select("id").where("matchable", "=", true).where(column, "=", value);
+    if (withoutSession) q = q.where("owner_session", "=", false);
+    const rows = await q.limit(OPEN_FILINGS_CAP).execute();
+    return rows.length;
+  };
+  // The owner's own (session) filings are not counted against the owner: strangers cannot use up its room.
+  if (!filer.ownerSession && (await count("owner", owner, true)) >= OPEN_FILINGS_CAP) return false;
+  if (filer.client && (await count("client", filer.client, false)) >= OPEN_FILINGS_CAP) return false;
+  return true;
+}
+
+function reportCardNote(filed: boolean, ownerSession: boolean): PrepareResult["reportCard"] {
+  const note = !filed
+    ? `Not filed for the report card: ${OPEN_FILINGS_CAP} bundles prepared for this owner (or by this client) are still open, unsigned; this action will not be on the report card. The bundle itself is unaffected.`
+    : ownerSession
+      ? "Filed for the report card as the owner's own (prepared with its session): once mined, it takes the credit."
+      : "Filed for the report card without the owner's session: if anyone prepared the same call under another agentTag in the 10 minutes before it is mined, it is credited to none. Prepare with the owner's session (Authorization: Bearer) to make it the owner's own.";
+  return { filed, ownerSession, note };
+}
 
 /** Body fields that name a receiver or recipient (any spelling, at any depth). */
 const RECEIVER_FIELD = /^(receiver|recipient)s?$/i;
@@ -71,7 +101,12 @@ export function checkPrepared(ctx: Pick<PrepareContext, "deployments" | "logger"
   }
 }
 
-export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kind: K, body: PrepareBodies[K]): Promise<PrepareResult> {
+export async function runPrepare<K extends PrepareKind>(
+  ctx: PrepareContext,
+  kind: K,
+  body: PrepareBodies[K],
+  filer: PrepareFiler = { ownerSession: false, client: null },
+): Promise<PrepareResult> {
   const resolver = resolvers[kind] as Resolver<K> | undefined;
   if (!resolver) throw new ApiError("NOT_FOUND", `prepare kind ${kind} is not served`);
   checkReceivers(body, body.owner);
@@ -112,6 +147,7 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + SIGN_REQUEST_TTL_MS);
   const steps = bundle.steps.map((s) => ({ to: getAddress(s.to), data: s.data, value: "0" as const }));
+  const filed = await underCaps(ctx.db, owner.toLowerCase(), filer);
   const result: PrepareResult = {
     id,
     kind: bundle.kind,
@@ -123,10 +159,12 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
     walletSendCalls: walletSendCalls(bundle, owner),
     simulation: { method: simulation.method },
     issues,
+    reportCard: reportCardNote(filed, filer.ownerSession),
   };
 
   await ctx.db.transaction().execute(async (trx) => {
     await createSignRequest(trx, { id, owner, kind: bundle.kind, bundle: result as unknown as Record<string, unknown>, now });
+    if (!filed) return;
     await trx
       .insertInto("filing")
       .values({
@@ -138,6 +176,9 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
         steps,
         chain_price: chainPrice,
         created_at: now,
+        call_key: callKey(steps),
+        owner_session: filer.ownerSession,
+        client: filer.client,
       })
       .execute();
   });

@@ -79,4 +79,9 @@ export type PrepareResult = {
   simulation: { method: "eth_simulateV1" | "eth_call+stateOverride" };
   /** What stands between the owner and the bundle (0x Swap API v2's shape): a short balance answers 200 with it. */
   issues: BundleIssues;
+  /** Whether the action is filed for the report card, and as the owner's own (prepared with its session). */
+  reportCard: { filed: boolean; ownerSession: boolean; note: string };
 };
+
+/** Who asks for the prepare, as the API saw it: the owner's live session or not, and the client (rate-limit key). */
+export type PrepareFiler = { ownerSession: boolean; client: string | null };

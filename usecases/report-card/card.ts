@@ -54,7 +54,8 @@ export async function readReportCard(db: Kysely<Database>, p: { owner: string; v
     .orderBy("filing.created_at", "desc")
     .limit(CARD_ACTION_LIMIT);
   if (p.agent) q = q.where("filing.agent_tag", "=", p.agent);
-  if (p.view === "public") q = q.where("report_action.tx_hash", "is not", null);
+  // Public: executed actions credited to the filing; never a filing that lost, was credited to none or never signed.
+  if (p.view === "public") q = q.where("report_action.tx_hash", "is not", null).where("report_action.on_public_card", "=", true);
   const [rows, counts] = await Promise.all([q.execute(), gradedCounts(db, p.owner, p.agent)]);
 
   const actions = rows.map((r): CardAction & { signed: boolean } => {
@@ -63,8 +64,9 @@ export async function readReportCard(db: Kysely<Database>, p: { owner: string; v
     let state = (r.state ?? "unsigned") as CardAction["state"];
     let reason = r.reason;
     let note = r.note ?? "";
-    if (!signed) {
+    if (!signed && r.state !== "not-graded") {
       // Never matched: waiting for its receipt while the bundle may still be signed, else never signed.
+      // (A filing that lost the call to the owner's own keeps its stored reason and note.)
       const expired = p.now.getTime() - r.created_at.getTime() > NEVER_SIGNED_AFTER_MS;
       state = expired ? "not-graded" : "waiting";
       reason = expired ? "other" : "receipt";

@@ -1,22 +1,36 @@
 // The grading job's I/O: match filings to mined transactions (owner, target, exact calldata, through the
 // indexer's executed calls), gather the chain facts of each matched action, and store its state, note and
-// verdict in report_action. Idempotent: every run revisits the actions that are not final yet.
+// verdict in report_action. Idempotent.
+//
+// Bounded by what can still match (issue 30). A pass reads: the mined calls since the oldest matchable
+// filing (a filing is matchable until it is matched or its window closed), each call's filings through the
+// index (owner, call_key, created_at); the matched actions not final yet; and settles, in one statement, the
+// filings whose window closed on the indexed chain. Never every filing ever made.
 //
 // Credit only where it is due. Prepares need no session, so anyone can file a wallet's predictable call
 // (a cancel, claim or close by id) under a tag of its own. Hence: a mined call matches only filings made
-// within the bundle lifetime (10 minutes, SIGN_REQUEST_TTL_MS) before its block's time, never after it;
-// and when the filings it matches (same owner, target, calldata, in that window) carry different
-// agentTags, the action is credited to none: each of them is stored not-graded, reason "ambiguous".
+// within the bundle lifetime (10 minutes, SIGN_REQUEST_TTL_MS) before its block's time, never after it; a
+// filing made with the owner's report-card session is the owner's own and takes the call, whatever else
+// matches; without one, filings under different agentTags make it credited to none (not-graded, reason
+// other, kept off the public card), and a filing that lost never shows on the public card.
 import { sql, type Kysely } from "kysely";
 import type { Database, FilingRow } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
-import { actionSteps, actionTimeline, planAction, stateNote, verdict, type ActionFacts, type ActionPlan, type FiledStep } from "../../domain/grading/index.js";
+import {
+  actionSteps,
+  actionTimeline,
+  callKeyOf,
+  planAction,
+  stateNote,
+  verdict,
+  type ActionFacts,
+  type ActionPlan,
+  type FiledStep,
+} from "../../domain/grading/index.js";
 
-/** Unsigned filings are looked for this long after they were prepared (a signature may come late). */
+/** Backstop for an idle chain (no indexed time moves): a filing is settled this long after it was made. */
 const MATCH_WINDOW_MS = 7 * 86_400_000;
-/** A bundle is called never signed once its sign request expired (10 minutes) and this grace passed. */
-const UNSIGNED_AFTER_MS = 15 * 60_000;
 
 export type GradingContext = { db: Kysely<Database>; reads: Kysely<Projections>; now: () => Date };
 export type GradingSummary = { filings: number; matched: number; graded: number; waiting: number; notGraded: number; unsigned: number };
@@ -25,117 +39,246 @@ const FINAL = ["graded", "not-graded"];
 /** A mined call matches filings made at most this long before its block (a bundle's lifetime). */
 const FILED_WITHIN_S = SIGN_REQUEST_TTL_MS / 1000;
 
-/** One pass over every filing that is not final. */
+type PendingRow = FilingRow & {
+  action_figures: Record<string, unknown> | null;
+  action_executed_at: Date | null;
+  action_tx: string | null;
+  action_block: string | null;
+};
+
+/** One pass: new mined calls to their filings, the matched actions not final yet, and the settling of closed windows. */
 export async function runGrading(ctx: GradingContext, options: { owner?: string } = {}): Promise<GradingSummary> {
   const summary: GradingSummary = { filings: 0, matched: 0, graded: 0, waiting: 0, notGraded: 0, unsigned: 0 };
+  const owner = options.owner?.toLowerCase();
+  // Read first: every call mined up to this time is indexed, so filings whose window closed before it can be settled after matching.
   const chainNow = await indexedChainTime(ctx.reads);
+
+  // One transaction for the pass's writes: one commit, not one per action.
+  await ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const matched = await matchNewCalls(tctx, owner, summary);
+    await gradePending(tctx, owner, chainNow, summary);
+    for (const filing of matched) {
+      summary.filings += 1;
+      await grade(tctx, filing, chainNow, summary);
+    }
+  });
+
+  summary.unsigned += await settleClosed(ctx.db, {
+    before: new Date((chainNow - FILED_WITHIN_S) * 1000),
+    staleBefore: new Date(ctx.now().getTime() - MATCH_WINDOW_MS),
+    owner,
+  });
+  return summary;
+}
+
+/** The matched actions not final yet (waiting for fills, a day, a week, a queue): graded by the rules. */
+async function gradePending(ctx: GradingContext, owner: string | undefined, chainNow: number, summary: GradingSummary): Promise<void> {
   let q = ctx.db
-    .selectFrom("filing")
-    .leftJoin("report_action", "report_action.filing_id", "filing.id")
+    .selectFrom("report_action")
+    .innerJoin("filing", "filing.id", "report_action.filing_id")
     .selectAll("filing")
     .select([
-      "report_action.state as action_state",
-      "report_action.tx_hash as action_tx",
       "report_action.figures as action_figures",
       "report_action.executed_at as action_executed_at",
+      "report_action.tx_hash as action_tx",
+      "report_action.executed_block as action_block",
     ])
-    .where((eb) => eb.or([eb("report_action.state", "is", null), eb("report_action.state", "not in", FINAL)]))
+    .where("report_action.tx_hash", "is not", null)
+    .where("report_action.state", "not in", FINAL)
     .orderBy("filing.created_at")
     .orderBy("filing.id");
-  if (options.owner) q = q.where("filing.owner", "=", options.owner.toLowerCase());
-  const filings = await q.execute();
-  const used = await usedTransactions(ctx.db, [...new Set(filings.map((f) => f.owner))]);
-  // Filings settled earlier in this pass (as contenders of an ambiguous action): their rows above are stale.
-  const settled = new Set<string>();
-
-  for (const filing of filings) {
-    if (settled.has(filing.id)) continue;
+  if (owner) q = q.where("report_action.owner", "=", owner);
+  for (const filing of (await q.execute()) as PendingRow[]) {
     summary.filings += 1;
-    const steps = filing.steps as FiledStep[];
-    const plan = planAction(filing.kind, steps);
-    let txs = (filing.action_figures as { txHashes?: string[] } | null)?.txHashes ?? null;
-    let executedAt = filing.action_executed_at ? Math.floor(filing.action_executed_at.getTime() / 1000) : null;
-    let executedBlock: bigint | null = null;
-    if (!filing.action_tx) {
-      const match = await matchFiling(ctx.reads, filing, used.get(filing.owner)!);
-      if (!match) {
-        const expired = ctx.now().getTime() - filing.created_at.getTime() > UNSIGNED_AFTER_MS;
-        const stale = ctx.now().getTime() - filing.created_at.getTime() > MATCH_WINDOW_MS;
-        await store(ctx.db, filing, {
-          state: stale ? "not-graded" : "unsigned",
-          reason: stale ? "other" : null,
-          note: stateNote(plan, { state: "unsigned", expired }),
-          hit: null,
-          figures: {},
-        });
-        summary.unsigned += 1;
-        continue;
-      }
-      txs = match.txHashes;
-      executedAt = match.timestamp;
-      executedBlock = match.blockNumber;
-      for (const t of txs) used.get(filing.owner)!.add(t);
+    await grade(ctx, filing, chainNow, summary);
+  }
+}
+
+/**
+ * Filings whose window closed (made more than 10 minutes before the indexed chain's time, or a week ago
+ * on an idle chain) leave the matchable set: never signed. One statement; the card words them from
+ * their age (usecases/report-card/card.ts), so nothing else is stored.
+ */
+async function settleClosed(db: Kysely<Database>, p: { before: Date; staleBefore: Date; owner?: string }): Promise<number> {
+  let q = db
+    .updateTable("filing")
+    .set({ matchable: false })
+    .where("matchable", "=", true)
+    .where((eb) => eb.or([eb("created_at", "<", p.before), eb("created_at", "<", p.staleBefore)]));
+  if (p.owner) q = q.where("owner", "=", p.owner);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * The mined calls since the oldest matchable filing was made, each to its matchable filings through
+ * (owner, call_key, created_at): a pass costs the new calls and their filings, not every filing.
+ */
+async function matchNewCalls(ctx: GradingContext, owner: string | undefined, summary: GradingSummary): Promise<PendingRow[]> {
+  let oldestQ = ctx.db.selectFrom("filing").select("created_at").where("matchable", "=", true).orderBy("created_at").limit(1);
+  if (owner) oldestQ = oldestQ.where("owner", "=", owner);
+  const oldest = await oldestQ.executeTakeFirst();
+  if (!oldest) return [];
+  let callsQ = ctx.reads
+    .selectFrom("executedCall")
+    .select(["txHash", "from", "to", "input", "blockNumber", "timestamp"])
+    .where("success", "=", true)
+    .where("timestamp", ">=", Math.floor(oldest.created_at.getTime() / 1000))
+    .orderBy("blockNumber")
+    .orderBy("txHash");
+  if (owner) callsQ = callsQ.where("from", "=", owner as `0x${string}`);
+  const calls = await callsQ.execute();
+  if (calls.length === 0) return [];
+  const used = await usedTransactions(ctx.db, [...new Set(calls.map((c) => c.from.toLowerCase()))], Math.min(...calls.map((c) => c.timestamp)));
+  // Every call's matchable filings in one read, through (owner, call_key, created_at).
+  const keyOf = (from: string, key: string) => `${from.toLowerCase()}:${key}`;
+  const keys = [...new Set(calls.map((c) => keyOf(c.from, callKeyOf(c.to, c.input))))];
+  const byKey = new Map<string, FilingRow[]>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const part = keys.slice(i, i + 500).map((k) => k.split(":") as [string, string]);
+    const rows = (await ctx.db
+      .selectFrom("filing")
+      .selectAll()
+      .where("matchable", "=", true)
+      .where((eb) => eb.or(part.map(([o, k]) => eb.and([eb("owner", "=", o), eb("call_key", "=", k)]))))
+      .where("created_at", ">=", new Date((Math.min(...calls.map((c) => c.timestamp)) - FILED_WITHIN_S) * 1000))
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute()) as FilingRow[];
+    for (const r of rows) {
+      const k = keyOf(r.owner, r.call_key!);
+      byKey.set(k, [...(byKey.get(k) ?? []), r]);
+    }
+  }
+  const settled = new Set<string>();
+  const closed: string[] = [];
+  const winners: PendingRow[] = [];
+  for (const call of calls) {
+    const from = call.from.toLowerCase();
+    const usedOf = used.get(from)!;
+    if (usedOf.has(call.txHash)) continue;
+    const candidates = (byKey.get(keyOf(from, callKeyOf(call.to, call.input))) ?? []).filter(
+      (f) => !settled.has(f.id) && f.created_at.getTime() >= (call.timestamp - FILED_WITHIN_S) * 1000 && f.created_at.getTime() < (call.timestamp + 1) * 1000,
+    );
+    const done = new Set<string>();
+    for (const filing of candidates) {
+      if (done.has(filing.id)) continue;
+      if (usedOf.has(call.txHash)) break;
+      // One acting step: this call is its match (calls go in block order, so no earlier unused one is left).
+      const match =
+        actionSteps(filing.steps as FiledStep[]).length === 1
+          ? { txHashes: [call.txHash], firstTimestamp: call.timestamp, timestamp: call.timestamp, blockNumber: call.blockNumber }
+          : await matchFiling(ctx.reads, filing, usedOf);
+      if (!match) continue;
       summary.matched += 1;
-      const contenders = await contendersOf(ctx.db, filing, match.firstTimestamp, match.timestamp);
-      if (new Set([filing, ...contenders].map((f) => f.agent_tag)).size > 1) {
-        const tags = [...new Set([filing, ...contenders].map((f) => f.agent_tag ?? "untagged"))].sort().join(", ");
-        const note = `${stateNote(plan, { state: "not-graded", reason: "ambiguous" })} Tags: ${tags}.`;
-        const base = { tx_hash: txs.at(-1)!, executed_at: new Date(executedAt * 1000), executed_block: executedBlock.toString() };
-        for (const f of [filing, ...contenders]) {
-          await store(ctx.db, f, { ...base, state: "not-graded", reason: "ambiguous", note, hit: null, figures: { txHashes: txs } });
+      for (const t of match.txHashes) usedOf.add(t);
+      // The filings that claim the same calls in the window: the owner's own (with its session) takes them;
+      // else one tag takes them (the oldest filing), several are credited to none.
+      const calls = callsOf(filing.steps);
+      const contenders = candidates.filter(
+        (f) =>
+          !done.has(f.id) &&
+          callsOf(f.steps) === calls &&
+          f.created_at.getTime() >= (match.timestamp - FILED_WITHIN_S) * 1000 &&
+          f.created_at.getTime() < (match.firstTimestamp + 1) * 1000,
+      );
+      for (const f of contenders) done.add(f.id);
+      const own = contenders.filter((f) => f.owner_session);
+      const base = {
+        tx_hash: match.txHashes.at(-1)!,
+        executed_at: new Date(match.timestamp * 1000),
+        executed_block: match.blockNumber.toString(),
+        figures: { txHashes: match.txHashes },
+      };
+      const plan = planAction(filing.kind, filing.steps as FiledStep[]);
+      // The owner's own filing takes the call (its oldest in the window); else the oldest, when all share one tag.
+      const winner = own[0] ?? (new Set(contenders.map((f) => f.agent_tag)).size === 1 ? filing : null);
+      if (winner) {
+        // Graded (and stored) by the caller, in this transaction.
+        winners.push({
+          ...winner,
+          action_figures: base.figures,
+          action_executed_at: base.executed_at,
+          action_tx: base.tx_hash,
+          action_block: base.executed_block,
+        });
+        // Lost to the owner's own filing: settled, private card only (the transaction is not shown as theirs).
+        // Filings of the winner's tag or session stay matchable: the owner may send the same call again.
+        const lost = own.length > 0 ? contenders.filter((f) => !f.owner_session) : [];
+        for (const f of lost)
+          await store(ctx.db, f, {
+            state: "not-graded",
+            reason: "other",
+            note: `${plan.action.charAt(0).toUpperCase()}${plan.action.slice(1)} was prepared without the owner's session; the owner's own bundle (prepared with its report-card session) took the mined call: not graded.`,
+            hit: null,
+            figures: {},
+          });
+        for (const id of [winner.id, ...lost.map((f) => f.id)]) {
+          settled.add(id);
+          closed.push(id);
+        }
+      } else {
+        const tags = [...new Set(contenders.map((f) => f.agent_tag ?? "untagged"))].sort().join(", ");
+        const what = plan.action.charAt(0).toUpperCase() + plan.action.slice(1);
+        const note = `${what} was prepared under several agent tags (${tags}) within the 10 minutes before it was mined, none with the owner's session: credited to none, not graded.`;
+        for (const f of contenders) await store(ctx.db, f, { ...base, state: "not-graded", reason: "other", note, hit: null, on_public_card: false });
+        for (const f of contenders) {
           settled.add(f.id);
+          closed.push(f.id);
         }
         summary.notGraded += 1;
-        continue;
       }
     }
-    const facts: ActionFacts = { chainNow, executedAt: executedAt!, ...(await gatherFacts(ctx.reads, plan, filing.owner, txs!)) };
-    const timeline = actionTimeline(plan, facts);
-    const base = {
-      tx_hash: txs!.at(-1)!,
-      executed_at: new Date(executedAt! * 1000),
-      ...(executedBlock !== null ? { executed_block: executedBlock.toString() } : {}),
-    };
-    if (timeline.state !== "due") {
-      await store(ctx.db, filing, {
-        ...base,
-        state: timeline.state,
-        reason: timeline.reason,
-        note: stateNote(plan, timeline),
-        hit: null,
-        figures: { txHashes: txs! },
-      });
-      if (timeline.state === "waiting") summary.waiting += 1;
-      else summary.notGraded += 1;
-      continue;
-    }
-    const values = await dueValues(ctx.reads, plan, facts, timeline.start, timeline.end);
-    const result = verdict(plan, facts, values);
-    if (!result) {
-      // The chain has no value to compare yet (no snapshot or trade after the horizon): wait another pass.
-      await store(ctx.db, filing, {
-        ...base,
-        state: "waiting",
-        reason: plan.rule === "deposit" ? "week" : "day",
-        note: stateNote(plan, { state: "waiting", reason: plan.rule === "deposit" ? "week" : "day" }),
-        hit: null,
-        figures: { txHashes: txs! },
-      });
-      summary.waiting += 1;
-      continue;
-    }
-    await store(ctx.db, filing, {
-      ...base,
-      state: "graded",
-      reason: null,
-      note: `${plan.action.charAt(0).toUpperCase()}${plan.action.slice(1)}: ${result.note}`,
-      hit: result.hit,
-      figures: { ...result.figures, txHashes: txs!, gradedOn: new Date(timeline.end * 1000).toISOString() },
-      graded_at: ctx.now(),
-    });
-    summary.graded += 1;
   }
-  return summary;
+  await unmatchable(ctx.db, closed);
+  return winners;
+}
+
+async function unmatchable(db: Kysely<Database>, ids: string[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 1000)
+    await db
+      .updateTable("filing")
+      .set({ matchable: false })
+      .where("id", "in", ids.slice(i, i + 1000))
+      .execute();
+}
+
+/** Grades one matched action by the rules: waiting, not graded, or a hit or miss. */
+async function grade(ctx: GradingContext, filing: PendingRow, chainNow: number, summary: GradingSummary): Promise<void> {
+  const plan = planAction(filing.kind, filing.steps as FiledStep[]);
+  const txs = (filing.action_figures as { txHashes?: string[] } | null)?.txHashes ?? [];
+  const executedAt = Math.floor(filing.action_executed_at!.getTime() / 1000);
+  const facts: ActionFacts = { chainNow, executedAt, ...(await gatherFacts(ctx.reads, plan, filing.owner, txs)) };
+  const timeline = actionTimeline(plan, facts);
+  const figures = { txHashes: txs };
+  // Every write carries the match (a just-matched action has no row yet).
+  const base = { tx_hash: filing.action_tx!, executed_at: filing.action_executed_at!, executed_block: filing.action_block ?? undefined };
+  if (timeline.state !== "due") {
+    await store(ctx.db, filing, { ...base, state: timeline.state, reason: timeline.reason, note: stateNote(plan, timeline), hit: null, figures });
+    if (timeline.state === "waiting") summary.waiting += 1;
+    else summary.notGraded += 1;
+    return;
+  }
+  const values = await dueValues(ctx.reads, plan, facts, timeline.start, timeline.end);
+  const result = verdict(plan, facts, values);
+  if (!result) {
+    // The chain has no value to compare yet (no snapshot or trade after the horizon): wait another pass.
+    const reason = plan.rule === "deposit" ? "week" : "day";
+    await store(ctx.db, filing, { ...base, state: "waiting", reason, note: stateNote(plan, { state: "waiting", reason }), hit: null, figures });
+    summary.waiting += 1;
+    return;
+  }
+  await store(ctx.db, filing, {
+    ...base,
+    state: "graded",
+    reason: null,
+    note: `${plan.action.charAt(0).toUpperCase()}${plan.action.slice(1)}: ${result.note}`,
+    hit: result.hit,
+    figures: { ...result.figures, txHashes: txs, gradedOn: new Date(timeline.end * 1000).toISOString() },
+    graded_at: ctx.now(),
+  });
+  summary.graded += 1;
 }
 
 type Stored = {
@@ -148,6 +291,7 @@ type Stored = {
   executed_at?: Date;
   executed_block?: string;
   graded_at?: Date;
+  on_public_card?: boolean;
 };
 
 async function store(db: Kysely<Database>, filing: FilingRow, s: Stored): Promise<void> {
@@ -159,36 +303,26 @@ async function store(db: Kysely<Database>, filing: FilingRow, s: Stored): Promis
     .execute();
 }
 
-/** Transactions already matched to a filing, per owner: a mined call matches at most one filing. */
-async function usedTransactions(db: Kysely<Database>, owners: string[]): Promise<Map<string, Set<string>>> {
+/**
+ * Transactions already matched to a filing, per owner: a mined call matches at most one filing. A call
+ * mined at `since` or later can only have been credited to an action executed at that time or later.
+ */
+async function usedTransactions(db: Kysely<Database>, owners: string[], since: number): Promise<Map<string, Set<string>>> {
   const used = new Map(owners.map((o) => [o, new Set<string>()]));
   if (owners.length === 0) return used;
-  const rows = await db.selectFrom("report_action").select(["owner", "figures"]).where("owner", "in", owners).where("tx_hash", "is not", null).execute();
+  const rows = await db
+    .selectFrom("report_action")
+    .select(["owner", "figures"])
+    .where("owner", "in", owners)
+    .where("tx_hash", "is not", null)
+    .where("executed_at", ">=", new Date(since * 1000))
+    .execute();
   for (const r of rows) for (const t of (r.figures as { txHashes?: string[] }).txHashes ?? []) used.get(r.owner)?.add(t);
   return used;
 }
 
 /** The action steps' targets and calldata, lowercased: what two filings must share to claim one mined call. */
 const callsOf = (steps: unknown): string => JSON.stringify(actionSteps(steps as FiledStep[]).map((s) => [s.to.toLowerCase(), s.data.toLowerCase()]));
-
-/**
- * The other filings a mined action could be credited to: same owner, same calls, not matched yet, made in
- * the window before the action (from FILED_WITHIN_S before its last call's block to its first call's block).
- */
-async function contendersOf(db: Kysely<Database>, filing: FilingRow, firstTimestamp: number, lastTimestamp: number): Promise<FilingRow[]> {
-  const rows = await db
-    .selectFrom("filing")
-    .leftJoin("report_action", "report_action.filing_id", "filing.id")
-    .selectAll("filing")
-    .where("filing.owner", "=", filing.owner)
-    .where("filing.id", "!=", filing.id)
-    .where("report_action.tx_hash", "is", null)
-    .where("filing.created_at", ">=", new Date((lastTimestamp - FILED_WITHIN_S) * 1000))
-    .where("filing.created_at", "<", new Date((firstTimestamp + 1) * 1000))
-    .execute();
-  const calls = callsOf(filing.steps);
-  return rows.filter((r) => callsOf(r.steps) === calls);
-}
 
 /**
  * Every action step of the filing matched, in order, to a successful mined call from the owner to the same

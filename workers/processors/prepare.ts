@@ -11,10 +11,10 @@ import { jobFailure } from "../job-failure.js";
 
 export function prepareProcessor(ctx: PrepareContext & { viewsSchema: string }) {
   return async (job: Job<PrepareJobData>): Promise<PrepareResult> => {
-    const { kind, body } = job.data;
+    const { kind, body, filer } = job.data;
     try {
       if (!prepareKinds.includes(kind)) throw new ApiError("NOT_FOUND", `prepare kind ${String(kind)} is not served`);
-      return await runPrepare(ctx, kind, body as never);
+      return await runPrepare(ctx, kind, body as never, filer);
     } catch (error) {
       throw jobFailure(error, ctx, { queue: "prepare", kind });
     }

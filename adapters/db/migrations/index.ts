@@ -9,6 +9,8 @@ import { strategyResults } from "./0004_strategy_results.js";
 import { retention } from "./0005_retention.js";
 import { scanChain } from "./0006_scan_chain.js";
 import { paidRuns } from "./0007_paid_runs.js";
+import { gradingWindow } from "./0008_grading_window.js";
+import { pickChain } from "./0009_pick_chain.js";
 
 const migrations: Record<string, (schema: string) => Migration> = {
   "0001_initial": initial,
@@ -18,6 +20,8 @@ const migrations: Record<string, (schema: string) => Migration> = {
   "0005_retention": retention,
   "0006_scan_chain": scanChain,
   "0007_paid_runs": paidRuns,
+  "0008_grading_window": gradingWindow,
+  "0009_pick_chain": pickChain,
 };
 
 export function migrationProvider(schema: string): MigrationProvider {

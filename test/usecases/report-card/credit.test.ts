@@ -1,11 +1,14 @@
 // Credit only where it is due: the grading job against real Postgres, with the indexer's executed calls
 // in a projections schema of the test's own. A mined call matches only filings made within the 10 minutes
-// before its block (never after it), and filings under different agentTags make it credited to none.
+// before its block (never after it); a filing made with the owner's session takes it; without one, filings
+// under different agentTags make it credited to none (reason other, off the public card); a filing whose
+// window closed leaves the matchable set.
 import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { getAddress, type Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGrid, buildOrderAction } from "../../../domain/bundles/index.js";
+import { callKey, notGradedReasons } from "../../../domain/grading/index.js";
 import type { Database } from "../../../adapters/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
 import { readReportCard } from "../../../usecases/report-card/card.js";
@@ -49,7 +52,7 @@ let nextId = 0;
 const wallet = () => getAddress(`0x${(0xa0 + nextId++).toString(16).padStart(40, "0")}`);
 type Steps = readonly { to: string; data: string }[];
 
-async function file(owner: Address, steps: Steps, kind: string, agentTag: string | null, at: number): Promise<string> {
+async function file(owner: Address, steps: Steps, kind: string, agentTag: string | null, at: number, ownerSession = false): Promise<string> {
   const id = `filing-${nextId++}`;
   await db
     .insertInto("filing")
@@ -60,6 +63,8 @@ async function file(owner: Address, steps: Steps, kind: string, agentTag: string
       kind,
       steps: steps.map((s) => ({ to: s.to, data: s.data, value: "0" })),
       created_at: new Date(at),
+      call_key: callKey(steps),
+      owner_session: ownerSession,
     })
     .execute();
   return id;
@@ -83,7 +88,28 @@ async function mined(owner: Address, step: { to: string; data: string }, at: num
 const actionOf = (id: string) => db.selectFrom("report_action").selectAll().where("filing_id", "=", id).executeTakeFirst();
 
 describe("credit only where it is due", () => {
-  it("a stranger files the owner's call first: the owner's agent files and sends, and the stranger gets no credit (nor anyone)", async () => {
+  it("a stranger files the owner's call first without a session; the owner files it with its session and sends: the owner's is credited, the stranger's is nowhere public", async () => {
+    const owner = wallet();
+    const claim = buildOrderAction({ owner, hook, action: "claimBoth", id: 6n });
+    const stranger = await file(owner, claim.steps, claim.kind, "stranger", T0);
+    const mine = await file(owner, claim.steps, claim.kind, "mine", T0 + 1 * MIN, true);
+    const tx = await mined(owner, claim.steps[0]!, T0 + 2 * MIN);
+    clock.set(new Date(T0 + 3 * MIN));
+    await runGrading({ db, reads, now: clock.now }, { owner });
+
+    const row = await actionOf(mine);
+    expect([row?.state, row?.reason, row?.tx_hash]).toEqual(["not-graded", "order-action", tx]);
+    const lost = await actionOf(stranger);
+    expect([lost?.state, lost?.reason, lost?.tx_hash]).toEqual(["not-graded", "other", null]);
+    expect(lost?.note).toMatch(/owner's own bundle/);
+    const card = await readReportCard(db, { owner, view: "public", now: clock.now() });
+    expect(card.agents.map((a) => [a.name, a.actions.map((x) => [x.state, x.reason])])).toEqual([["mine", [["not-graded", "order-action"]]]]);
+    expect(JSON.stringify(card)).not.toContain("stranger");
+    const priv = await readReportCard(db, { owner, view: "private", now: clock.now() });
+    for (const a of priv.agents.flatMap((x) => x.actions)) if (a.state === "not-graded") expect(notGradedReasons).toContain(a.reason);
+  });
+
+  it("filed under two tags without a session: credited to none (reason other, a note in words), on no public card", async () => {
     const owner = wallet();
     const claim = buildOrderAction({ owner, hook, action: "claimBoth", id: 7n });
     const stranger = await file(owner, claim.steps, claim.kind, "stranger", T0);
@@ -94,16 +120,37 @@ describe("credit only where it is due", () => {
 
     for (const id of [stranger, mine]) {
       const row = await actionOf(id);
-      expect([row?.state, row?.reason, row?.hit, row?.tx_hash]).toEqual(["not-graded", "ambiguous", null, tx]);
-      expect(row?.note).toMatch(/several agent tags.*credited to none.*mine, stranger/);
+      expect([row?.state, row?.reason, row?.hit, row?.tx_hash, row?.on_public_card]).toEqual(["not-graded", "other", null, tx, false]);
+      expect(row?.note).toMatch(/several agent tags \(mine, stranger\).*credited to none/);
     }
-    // Final: another pass changes nothing; the card shows both, neither graded.
+    // Final: another pass changes nothing; the public card shows neither, the private card both.
     await runGrading({ db, reads, now: clock.now }, { owner });
-    expect((await actionOf(stranger))?.reason).toBe("ambiguous");
+    expect((await actionOf(stranger))?.reason).toBe("other");
     const card = await readReportCard(db, { owner, view: "public", now: clock.now() });
-    expect(card.agents.map((a) => [a.name, a.graded, a.actions.map((x) => [x.state, x.reason])])).toEqual([
-      ["mine", 0, [["not-graded", "ambiguous"]]],
-      ["stranger", 0, [["not-graded", "ambiguous"]]],
+    expect(card.agents).toEqual([]);
+    const priv = await readReportCard(db, { owner, view: "private", now: clock.now() });
+    expect(priv.agents.map((a) => [a.name, a.actions.map((x) => [x.state, x.reason])])).toEqual([
+      ["mine", [["not-graded", "other"]]],
+      ["stranger", [["not-graded", "other"]]],
+    ]);
+  });
+
+  it("a filing whose window closed on the indexed chain leaves the matchable set in one pass; one still in it stays", async () => {
+    const owner = wallet();
+    const claim = (id: bigint) => buildOrderAction({ owner, hook, action: "claimBoth", id });
+    const old = await file(owner, claim(100n).steps, "order-action", "mine", T0 + 100 * MIN);
+    const fresh = await file(owner, claim(101n).steps, "order-action", "mine", T0 + 115 * MIN);
+    // The indexed chain's time: a trade at T0 + 120 min.
+    await raw.unsafe(`insert into ${VIEWS}.pool_swap values ($1, 1, 1, $2)`, [token, Math.floor((T0 + 120 * MIN) / 1000)]);
+    clock.set(new Date(T0 + 120 * MIN));
+    const summary = await runGrading({ db, reads, now: clock.now }, { owner });
+    expect(summary.unsigned).toBe(1);
+    const flags = await db.selectFrom("filing").select(["id", "matchable"]).where("id", "in", [old, fresh]).orderBy("created_at").execute();
+    expect(flags.map((f) => f.matchable)).toEqual([false, true]);
+    const priv = await readReportCard(db, { owner, view: "private", now: clock.now() });
+    expect(priv.agents[0]!.actions.map((a) => [a.id, a.state, a.reason])).toEqual([
+      [fresh, "waiting", "receipt"],
+      [old, "not-graded", "other"],
     ]);
   });
 
