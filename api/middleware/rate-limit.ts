@@ -22,6 +22,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { Redis } from "ioredis";
 import type { ServerResponse } from "node:http";
+import { isIPv6 } from "node:net";
 import { LRUCache } from "lru-cache";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "../../domain/errors.js";
@@ -77,8 +78,47 @@ export function clientIp(c: Context, trustProxyHops: number): string {
   }
 }
 
-/** The limiter key of a client address. */
-export const clientKey = (ip: string): string => `ip:${ip}`;
+/**
+ * The limiter key of a client address: an IPv4 address as it is, an IPv6 address by its /64 (one
+ * host is given a /64 and can send from any address in it), an IPv4-mapped IPv6 address as IPv4.
+ */
+export const clientKey = (ip: string): string => `ip:${clientNetwork(ip)}`;
+
+/** `a.b.c.d` for IPv4 (mapped or not), `h:h:h:h::/64` for IPv6, the input for anything else. */
+export function clientNetwork(address: string): string {
+  if (!address.includes(":")) return address; // IPv4 (the hot path: no parsing)
+  let ip = address.trim().toLowerCase();
+  if (ip.startsWith("[")) ip = ip.slice(1, ip.indexOf("]") === -1 ? undefined : ip.indexOf("]")); // [v6] or [v6]:port
+  const zone = ip.indexOf("%");
+  if (zone !== -1) ip = ip.slice(0, zone);
+  if (!isIPv6(ip)) return address;
+  const groups = expandIpv6(ip);
+  if (!groups) return address;
+  if (groups.slice(0, 5).every((g) => g === "0") && groups[5] === "ffff") {
+    const [high, low] = [Number.parseInt(groups[6]!, 16), Number.parseInt(groups[7]!, 16)];
+    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`; // IPv4-mapped: the IPv4 client
+  }
+  return `${groups.slice(0, 4).join(":")}::/64`;
+}
+
+/** The eight groups of an IPv6 address (no leading zeros), or undefined. */
+function expandIpv6(ip: string): string[] | undefined {
+  let text = ip;
+  // A trailing dotted IPv4 part is two groups.
+  const dotted = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return undefined;
+  const head = halves[0] ? halves[0].split(":") : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  return groups.every((g) => /^[0-9a-f]{1,4}$/.test(g)) ? groups.map((g) => Number.parseInt(g, 16).toString(16)) : undefined;
+}
 
 /** The limiter key of a session: a hash of its bearer token (the token itself never reaches Redis or logs), or undefined. */
 export function sessionKey(c: Context): string | undefined {
