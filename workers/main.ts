@@ -54,17 +54,20 @@ const budgeted = aggregator ? queuedAggregator(aggregatorJobs, aggregator.addres
 
 const worker = new Worker(
   PREPARE_QUEUE,
-  prepareProcessor({
-    db,
-    reads,
-    deployments,
-    client,
-    now: () => new Date(),
-    baseUrl: config.BASE_URL,
-    logger,
-    agentAccounts: config.AGENT_ACCOUNTS === "on",
-    aggregator: budgeted,
-  }),
+  prepareProcessor(
+    {
+      db,
+      reads,
+      deployments,
+      client,
+      now: () => new Date(),
+      baseUrl: config.BASE_URL,
+      logger,
+      agentAccounts: config.AGENT_ACCOUNTS === "on",
+      aggregator: budgeted,
+    },
+    (jobId) => aggregatorJobs.isGone(PREPARE_QUEUE, jobId),
+  ),
   // `name` is recorded on every job it runs (BullMQ's processedBy): which replica ran what.
   { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8, name: `worker-${hostname()}-${process.pid}` },
 );

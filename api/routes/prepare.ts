@@ -5,6 +5,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ApiError } from "../../domain/errors.js";
 import { prepareThroughJob } from "../../usecases/prepare/job.js";
+import { callerOf } from "../caller.js";
 import { checkReceivers, runPrepare } from "../../usecases/prepare/pipeline.js";
 import type { PrepareBodies } from "../../usecases/prepare/types.js";
 import type { AppDeps, AppEnv } from "../deps.js";
@@ -40,7 +41,7 @@ export const prepareRoutes = (deps: AppDeps) => {
       // recipient among them is refused here, then the job or pipeline gets the declared fields only.
       checkReceivers(valid, valid.owner);
       const body = knownFields(prepareKindRegistry[kind].body, valid);
-      if (deps.jobs) return ok(c, await prepareThroughJob(deps.jobs, kind, body));
+      if (deps.jobs) return ok(c, await prepareThroughJob(deps.jobs, kind, body, callerOf(c, deps)));
       if (!deps.client) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
       const ctx = {
         db: deps.db,

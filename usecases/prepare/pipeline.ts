@@ -71,6 +71,11 @@ export function checkPrepared(ctx: Pick<PrepareContext, "deployments" | "logger"
   }
 }
 
+/** The pipeline stopped before storing: its caller had given up. */
+export class CallerGoneError extends Error {
+  override name = "CallerGoneError";
+}
+
 export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kind: K, body: PrepareBodies[K]): Promise<PrepareResult> {
   const resolver = resolvers[kind] as Resolver<K> | undefined;
   if (!resolver) throw new ApiError("NOT_FOUND", `prepare kind ${kind} is not served`);
@@ -123,6 +128,9 @@ export async function runPrepare<K extends PrepareKind>(ctx: PrepareContext, kin
     simulation: { method: simulation.method },
     issues,
   };
+
+  // A caller that has gone gets nothing: no sign request or filing is stored for an answer no one reads.
+  if (await ctx.callerGone?.()) throw new CallerGoneError("the caller gave up before the bundle was stored");
 
   await ctx.db.transaction().execute(async (trx) => {
     await createSignRequest(trx, { id, owner, kind: bundle.kind, bundle: result as unknown as Record<string, unknown>, now });

@@ -4,19 +4,27 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import { isConnectionError } from "../../adapters/failures.js";
 import { ApiError } from "../../domain/errors.js";
-import type { PrepareJobData } from "../../usecases/prepare/job.js";
-import { runPrepare } from "../../usecases/prepare/pipeline.js";
+import { isPastDeadline, type PrepareJobData } from "../../usecases/prepare/job.js";
+import { CallerGoneError, runPrepare } from "../../usecases/prepare/pipeline.js";
 import { prepareKinds } from "../../contract/prepare-kinds.js";
 import type { PrepareContext, PrepareResult } from "../../usecases/prepare/types.js";
 import { encodeApiError } from "../../usecases/prepare/queued-errors.js";
 
-export function prepareProcessor(ctx: PrepareContext) {
+/** `isGone(jobId)`: the caller marked the job gone (it disconnected or timed out while the job ran). */
+export function prepareProcessor(ctx: PrepareContext, isGone?: (jobId: string) => Promise<boolean>) {
   return async (job: Job<PrepareJobData>): Promise<PrepareResult> => {
     const { kind, body } = job.data;
+    // A job whose caller has gone is dropped: before it starts, and again before it stores anything.
+    const callerGone = async () => isPastDeadline(job.data) || (job.id !== undefined && isGone !== undefined && (await isGone(job.id)));
     try {
+      if (await callerGone()) throw new CallerGoneError("the caller gave up before the job started");
       if (!prepareKinds.includes(kind)) throw new ApiError("NOT_FOUND", `prepare kind ${String(kind)} is not served`);
-      return await runPrepare(ctx, kind, body as never);
+      return await runPrepare({ ...ctx, callerGone }, kind, body as never);
     } catch (error) {
+      if (error instanceof CallerGoneError) {
+        ctx.logger.debug({ kind, jobId: job.id }, "prepare dropped: its caller has gone");
+        throw new UnrecoverableError(`caller-gone: ${error.message}`);
+      }
       if (error instanceof ApiError) throw new UnrecoverableError(encodeApiError(error));
       if (isConnectionError(error)) {
         ctx.logger.warn({ kind, err: (error as Error).message }, "prepare: a dependency is unavailable");
