@@ -26,7 +26,7 @@ import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
 import { discoveryRoutes, rootDiscoveryRoutes, servedDocuments } from "./routes/discovery.js";
 import type { OpenApiDocument } from "../contract/discovery/catalog.js";
 import { completeDocument } from "../contract/openapi.js";
-import { OPENAPI_PATH, QUEUE_DASHBOARD_PATH } from "../contract/discovery/links.js";
+import { OPENAPI_PATH, QUEUE_DASHBOARD_PATH, ROOT_LLMS_PATH } from "../contract/discovery/links.js";
 import { validationHook } from "./validation.js";
 import { CHAIN_ID } from "../domain/chain.js";
 
@@ -62,6 +62,9 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.use("/v1/*", limit);
   app.use("/sign/*", limit);
   app.use(MCP_PATH, limit);
+  // The root index and llms.txt are answered from memory, and count like every other route.
+  app.use("/", limit);
+  app.use(ROOT_LLMS_PATH, limit);
   if (deps.queueDashboard) app.use(`${QUEUE_DASHBOARD_PATH}/*`, limit); // guessed passwords count too
   app.use("/v1/*", noNulInJson());
   // While the index is not ready, its reads answer 503 UNAVAILABLE with Retry-After (never a 500).
@@ -82,9 +85,16 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.route("/", rootDiscoveryRoutes(documentFor));
   for (const group of options.publicRoutes ?? publicRouteGroups) app.route("/v1", group(deps));
   // MCP over Streamable HTTP: its tools call the routes above in process (mcp/).
-  app.route("/", mcpRoutes(app, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops));
+  app.route("/", mcpRoutes(app, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops, limit.charge));
 
-  app.get(OPENAPI_PATH, async (c) => c.json(await documentFor(new URL(c.req.url).origin)));
+  // Serialised once per document (a few hundred KB), then answered from memory as bytes.
+  const documentBytes = new WeakMap<object, Uint8Array<ArrayBuffer>>();
+  app.get(OPENAPI_PATH, async (c) => {
+    const doc = await documentFor(new URL(c.req.url).origin);
+    let bytes = documentBytes.get(doc);
+    if (!bytes) documentBytes.set(doc, (bytes = new TextEncoder().encode(JSON.stringify(doc))));
+    return c.body(bytes, 200, { "Content-Type": "application/json" });
+  });
 
   app.onError(errorHandler(deps.logger, deps.index));
   app.notFound(notFoundHandler);

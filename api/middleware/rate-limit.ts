@@ -140,9 +140,16 @@ function addResponseHeader(c: Context, name: string, value: string): void {
 /** What one bucket has left after a request: points, and the end of its window (epoch ms). */
 export type Quota = { left: number; spare: number; until: number };
 
-type Bucket = { item: string; take: (key: string) => Quota | Promise<Quota> };
+type Bucket = { item: string; take: (key: string) => Quota | Promise<Quota>; limiter: RateLimiterRedis };
 
-export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
+/**
+ * The limiter, and `charge(c, points)`: takes `points` more from the client's budget for a request whose
+ * answer costs far more than the request (a flat count would let a small request buy a large answer);
+ * throws 429 RATE_LIMITED when the client has not that many left.
+ */
+export type RateLimitMiddleware = MiddlewareHandler & { charge(c: Context, points: number): Promise<void> };
+
+export function rateLimit(parameters: RateLimitParameters): RateLimitMiddleware {
   const options = { ...DEFAULT_RATE_LIMIT, ...withoutUndefined(parameters) };
   const name = parameters.name ?? "client";
   const bucket = (keyPrefix: string, item: string): Bucket => {
@@ -154,7 +161,7 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
       rejectIfRedisNotReady: true, // go to the insurance limiter at once, never queue behind a dead Redis
       insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: options.points, duration: options.duration }),
     });
-    return { item, take: leasedConsume(limiter, Math.min(MAX_LEASE, Math.max(1, Math.floor(options.points / LEASE_DIVISOR)))) };
+    return { item, limiter, take: leasedConsume(limiter, Math.min(MAX_LEASE, Math.max(1, Math.floor(options.points / LEASE_DIVISOR)))) };
   };
   const client = bucket(options.keyPrefix, name);
   // Sessions count in the same keyspace under their own key (`session:<hash>`).
@@ -201,10 +208,21 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
     await next();
   };
 
-  return (c, next) => {
+  const keyOf = (c: Context) => (parameters.key ? parameters.key(c) : clientKey(clientIp(c, options.trustProxyHops)));
+  const charge = async (c: Context, points: number): Promise<void> => {
+    if (points <= 0) return;
+    try {
+      await client.limiter.consume(keyOf(c), Math.min(points, options.points));
+    } catch (rejection) {
+      const error = refused(c, client.item, rejection, clientPolicy);
+      if (error) throw error;
+    }
+  };
+
+  const middleware: MiddlewareHandler = (c, next) => {
     if (c.req.method === "OPTIONS") return next(); // CORS preflights cost nothing
     const sessionId = session ? sessionKey(c) : undefined;
-    const taken = client.take(parameters.key ? parameters.key(c) : clientKey(clientIp(c, options.trustProxyHops)));
+    const taken = client.take(keyOf(c));
     // Most requests: a point from the client's lease, synchronously, and two header strings.
     if (sessionId === undefined && !(taken instanceof Promise)) {
       addResponseHeader(c, "RateLimit-Policy", clientPolicy);
@@ -213,7 +231,14 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
     }
     return slow(c, next, sessionId, taken);
   };
+  return Object.assign(middleware, { charge });
 }
+
+/** Answer bytes one request point buys; a larger answer is charged a point per further unit. */
+export const COST_UNIT_BYTES = 16 * 1024;
+
+/** The extra points of an answer of `bytes` (beyond the request's own point). */
+export const extraPointsFor = (bytes: number): number => Math.max(0, Math.ceil(bytes / COST_UNIT_BYTES) - 1);
 
 /** A lease is this fraction of the limit, and at most MAX_LEASE points. */
 const LEASE_DIVISOR = 10;
