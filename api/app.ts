@@ -4,6 +4,8 @@
 // rate limit (/v1, /sign, /mcp) → no NUL (/v1) → index gate (/v1) → JSON depth (/v1, /mcp) → routes. All but `observe` pass reads on synchronously (an async
 // frame around a request is paid on every request). Errors thrown anywhere become catalog answers in
 // `onError`, which `observe` then logs and counts like any answer.
+import { WRONG_CHAIN } from "../domain/chain.js";
+import { ApiError } from "../domain/errors.js";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv, RouteGroup } from "./deps.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
@@ -70,6 +72,14 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   // While the index is not ready, its reads answer 503 UNAVAILABLE with Retry-After (never a 500).
   if (deps.index) app.use("/v1/*", indexGate(deps.index));
   app.use("/v1/*", maxJsonDepth());
+  // The RPC's chain id, checked when it first answers: on another chain, no prepare is served.
+  if (deps.chain) {
+    const chain = deps.chain;
+    app.use("/v1/agent/prepare/*", async (_c, next) => {
+      if (!(await chain.servesPrepares())) throw new ApiError("UNAVAILABLE", WRONG_CHAIN);
+      await next();
+    });
+  }
   app.use(MCP_PATH, maxJsonDepth());
 
   // Metrics are served on their own port (api/main.ts); here only behind METRICS_TOKEN, if set.

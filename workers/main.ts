@@ -28,7 +28,7 @@ import { startService, watchIndex } from "../adapters/start-up.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
-const { logger, db, reads } = await startService("worker");
+const { logger, db, reads, chain } = await startService("worker");
 const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 const client = createChainClient(rpcUrl(config));
 
@@ -67,6 +67,7 @@ const worker = new Worker(
       aggregator: budgeted,
     },
     (jobId) => aggregatorJobs.isGone(PREPARE_QUEUE, jobId),
+    chain,
   ),
   // `name` is recorded on every job it runs (BullMQ's processedBy): which replica ran what.
   { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8, name: `worker-${hostname()}-${process.pid}` },

@@ -9,15 +9,18 @@ import { CallerGoneError, runPrepare } from "../../usecases/prepare/pipeline.js"
 import { prepareKinds } from "../../contract/prepare-kinds.js";
 import type { PrepareContext, PrepareResult } from "../../usecases/prepare/types.js";
 import { encodeApiError } from "../../usecases/prepare/queued-errors.js";
+import type { ChainGuard } from "../../adapters/chain/chain-guard.js";
+import { WRONG_CHAIN } from "../../domain/chain.js";
 
 /** `isGone(jobId)`: the caller marked the job gone (it disconnected or timed out while the job ran). */
-export function prepareProcessor(ctx: PrepareContext, isGone?: (jobId: string) => Promise<boolean>) {
+export function prepareProcessor(ctx: PrepareContext, isGone?: (jobId: string) => Promise<boolean>, chain?: Pick<ChainGuard, "servesPrepares">) {
   return async (job: Job<PrepareJobData>): Promise<PrepareResult> => {
     const { kind, body } = job.data;
     // A job whose caller has gone is dropped: before it starts, and again before it stores anything.
     const callerGone = async () => isPastDeadline(job.data) || (job.id !== undefined && isGone !== undefined && (await isGone(job.id)));
     try {
       if (await callerGone()) throw new CallerGoneError("the caller gave up before the job started");
+      if (chain && !(await chain.servesPrepares())) throw new ApiError("UNAVAILABLE", WRONG_CHAIN);
       if (!prepareKinds.includes(kind)) throw new ApiError("NOT_FOUND", `prepare kind ${String(kind)} is not served`);
       return await runPrepare({ ...ctx, callerGone }, kind, body as never);
     } catch (error) {
