@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { getAddress, type Address } from "viem";
 import { describe, expect, it } from "vitest";
-import { minimumOutOf, preparedResultViolations, type PrepareResult, type SigningExpectations } from "../../client/index.js";
+import { minimumOutOf, paymentPolicy, preparedResultViolations, type PrepareResult, type SigningExpectations } from "../../client/index.js";
 import { buildBasketBuy, buildSwap, buildVaultDeposit, walletSendCalls, type Bundle } from "../../domain/bundles/index.js";
 
 const a = (n: number) => getAddress(`0x${n.toString(16).padStart(40, "0")}`);
@@ -136,5 +136,33 @@ describe("the typed client checks every figure it signs (issue 32)", () => {
     const build = kinds["basket-buy"]!.build;
     expect(preparedResultViolations(prepared(build({ ...honest("basket-buy", x), deadline: nowSeconds + 620n })), allow, expectOf(x))).toEqual([]);
     expect(preparedResultViolations(prepared(build({ ...honest("basket-buy", x), deadline: nowSeconds - 10n })), allow, expectOf(x))).toEqual([]);
+  });
+});
+
+describe("the x402 payment policy checks the asset and payTo (issue 32)", () => {
+  const offer = (over: Partial<{ network: string; amount: string; asset: string; payTo: string }> = {}) => ({
+    network: "eip155:4663",
+    amount: "10000",
+    asset: usdg,
+    payTo: vault,
+    ...over,
+  });
+
+  it("pays only in the configured asset, to the configured payee, on this chain, up to the max", () => {
+    const policy = paymentPolicy({ maxAmountUsdg: "0.5", asset: usdg, payTo: vault });
+    expect(policy(2, [offer()])).toHaveLength(1);
+    expect(policy(2, [offer({ asset: weth })])).toEqual([]);
+    expect(policy(2, [offer({ payTo: attacker })])).toEqual([]);
+    expect(policy(2, [offer({ network: "eip155:1" })])).toEqual([]);
+    expect(policy(2, [offer({ amount: "500001" })])).toEqual([]);
+    expect(policy(2, [offer({ payTo: attacker }), offer()])).toEqual([offer()]);
+  });
+
+  it("unconfigured: the first 402's asset and payee are pinned, and a later 402 naming others is not paid", () => {
+    const policy = paymentPolicy({ maxAmountUsdg: "0.5" });
+    expect(policy(2, [offer()])).toHaveLength(1);
+    expect(policy(2, [offer({ payTo: attacker })])).toEqual([]);
+    expect(policy(2, [offer({ asset: weth })])).toEqual([]);
+    expect(policy(2, [offer()])).toHaveLength(1);
   });
 });
