@@ -7,7 +7,7 @@ import { getAddress, type Address } from "viem";
 import { marketRegistryAbi } from "../../abis/index.js";
 import { simulateFunded } from "../../adapters/chain/bundle-funds.js";
 import { createSignRequest, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
-import { allowListOf, ladderRevertDetails, moneySafetyViolations, walletSendCalls, withExtra, type AllowList } from "../../domain/bundles/index.js";
+import { allowListOf, figureViolations, ladderRevertDetails, moneySafetyViolations, walletSendCalls, withExtra, type AllowList } from "../../domain/bundles/index.js";
 import { ApiError, isErrorCode, errorCatalog } from "../../domain/errors.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { CHAIN_ID } from "../../domain/chain.js";
@@ -65,6 +65,8 @@ export function checkPrepared(ctx: Pick<PrepareContext, "deployments" | "logger"
     allow: withExtra(baseAllowList(ctx.deployments), resolved.allow ?? {}),
     deadlineWindow: { now, seconds: DEADLINE_WINDOW_SECONDS },
   });
+  // As the typed client checks (issue 32): no minimum output of zero, so the service never answers what it refuses.
+  violations.push(...figureViolations(bundle.steps, {}));
   if (violations.length > 0) {
     ctx.logger.error({ kind, bundleKind: bundle.kind, violations }, "prepared bundle breaks the money-safety rules; refused");
     throw new ApiError("INTERNAL", "The prepared bundle failed the service's own safety check");
