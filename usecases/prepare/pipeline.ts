@@ -7,7 +7,15 @@ import { getAddress, type Address } from "viem";
 import { marketRegistryAbi } from "../../abis/index.js";
 import { simulateFunded } from "../../adapters/chain/bundle-funds.js";
 import { createSignRequest, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
-import { allowListOf, figureViolations, ladderRevertDetails, moneySafetyViolations, walletSendCalls, withExtra, type AllowList } from "../../domain/bundles/index.js";
+import {
+  allowListOf,
+  figureViolations,
+  ladderRevertDetails,
+  moneySafetyViolations,
+  walletSendCalls,
+  withExtra,
+  type AllowList,
+} from "../../domain/bundles/index.js";
 import { ApiError, isErrorCode, errorCatalog } from "../../domain/errors.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { CHAIN_ID } from "../../domain/chain.js";
