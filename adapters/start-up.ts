@@ -11,15 +11,18 @@ import { ensureDatabase } from "./db/ensure-database.js";
 import { genesisHash, IndexReadiness } from "./db/index-readiness.js";
 import { createLogger, type Logger } from "./logger.js";
 import { requireChain, requireServices } from "./services.js";
+import { ChainGuard } from "./chain/chain-guard.js";
 
 /** The API's schema (migrated) and the projections' views, each a pool of DATABASE_POOL_MAX connections. */
-export async function startService(service: string): Promise<{ logger: Logger; db: Kysely<Database>; reads: Kysely<Projections> }> {
+export async function startService(service: string): Promise<{ logger: Logger; db: Kysely<Database>; reads: Kysely<Projections>; chain: ChainGuard }> {
   await requireServices({ postgres: true, redis: true });
   // A wrong chain id exits; an RPC that does not answer yet does not stop the process: reads need no
   // chain, and only the jobs that need it fail until it answers.
   const chainUnread = await requireChain(rpcUrl(config));
   const logger = createLogger({ level: config.LOG_LEVEL, base: { service } });
   if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
+  // Unread at start: checked again when the RPC first answers (prepares stop on a wrong chain).
+  const chain = new ChainGuard({ url: rpcUrl(config), logger, knownAtStart: chainUnread === null }).start();
 
   // A fresh machine has no database yet; the processes may start in any order.
   await ensureDatabase(config.DATABASE_URL);
@@ -36,7 +39,7 @@ export async function startService(service: string): Promise<{ logger: Logger; d
     sql: createProjectionsPostgres({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX }),
     viewsSchema: config.VIEWS_SCHEMA,
   });
-  return { logger, db, reads };
+  return { logger, db, reads, chain };
 }
 
 /**

@@ -4,6 +4,8 @@
 // rate limit (/v1, /sign, /mcp) → no NUL (/v1) → index gate (/v1) → JSON depth (/v1, /mcp) → routes. All but `observe` pass reads on synchronously (an async
 // frame around a request is paid on every request). Errors thrown anywhere become catalog answers in
 // `onError`, which `observe` then logs and counts like any answer.
+import { WRONG_CHAIN } from "../domain/chain.js";
+import { ApiError } from "../domain/errors.js";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv, RouteGroup } from "./deps.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
@@ -26,7 +28,7 @@ import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
 import { discoveryRoutes, rootDiscoveryRoutes, servedDocuments } from "./routes/discovery.js";
 import type { OpenApiDocument } from "../contract/discovery/catalog.js";
 import { completeDocument } from "../contract/openapi.js";
-import { OPENAPI_PATH, QUEUE_DASHBOARD_PATH } from "../contract/discovery/links.js";
+import { OPENAPI_PATH, QUEUE_DASHBOARD_PATH, ROOT_LLMS_PATH } from "../contract/discovery/links.js";
 import { validationHook } from "./validation.js";
 import { CHAIN_ID } from "../domain/chain.js";
 
@@ -62,11 +64,22 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.use("/v1/*", limit);
   app.use("/sign/*", limit);
   app.use(MCP_PATH, limit);
+  // The root index and llms.txt are answered from memory, and count like every other route.
+  app.use("/", limit);
+  app.use(ROOT_LLMS_PATH, limit);
   if (deps.queueDashboard) app.use(`${QUEUE_DASHBOARD_PATH}/*`, limit); // guessed passwords count too
   app.use("/v1/*", noNulInJson());
   // While the index is not ready, its reads answer 503 UNAVAILABLE with Retry-After (never a 500).
   if (deps.index) app.use("/v1/*", indexGate(deps.index));
   app.use("/v1/*", maxJsonDepth());
+  // The RPC's chain id, checked when it first answers: on another chain, no prepare is served.
+  if (deps.chain) {
+    const chain = deps.chain;
+    app.use("/v1/agent/prepare/*", async (_c, next) => {
+      if (!(await chain.servesPrepares())) throw new ApiError("UNAVAILABLE", WRONG_CHAIN);
+      await next();
+    });
+  }
   app.use(MCP_PATH, maxJsonDepth());
 
   // Metrics are served on their own port (api/main.ts); here only behind METRICS_TOKEN, if set.
@@ -82,9 +95,16 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.route("/", rootDiscoveryRoutes(documentFor));
   for (const group of options.publicRoutes ?? publicRouteGroups) app.route("/v1", group(deps));
   // MCP over Streamable HTTP: its tools call the routes above in process (mcp/).
-  app.route("/", mcpRoutes(app, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops));
+  app.route("/", mcpRoutes(app, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops, limit.charge));
 
-  app.get(OPENAPI_PATH, async (c) => c.json(await documentFor(new URL(c.req.url).origin)));
+  // Serialised once per document (a few hundred KB), then answered from memory as bytes.
+  const documentBytes = new WeakMap<object, Uint8Array<ArrayBuffer>>();
+  app.get(OPENAPI_PATH, async (c) => {
+    const doc = await documentFor(new URL(c.req.url).origin);
+    let bytes = documentBytes.get(doc);
+    if (!bytes) documentBytes.set(doc, (bytes = new TextEncoder().encode(JSON.stringify(doc))));
+    return c.body(bytes, 200, { "Content-Type": "application/json" });
+  });
 
   app.onError(errorHandler(deps.logger, deps.index));
   app.notFound(notFoundHandler);

@@ -1,4 +1,5 @@
 // What the app is built from. Tests pass their own database, Redis, clock and readiness check.
+import type { ChainGuard } from "../adapters/chain/chain-guard.js";
 import type { QueueDashboardOptions } from "./queue-dashboard.js";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Redis } from "ioredis";
@@ -25,6 +26,8 @@ export type AppDeps = {
   deployments: Deployments;
   /** Reads of chain 4663 (`createChainClient(rpcUrl(config))`); routes that need the chain say so when absent. */
   client?: PublicClient;
+  /** The chain id as the RPC first answered it: prepares answer 503 on any chain but 4663. */
+  chain?: Pick<ChainGuard, "servesPrepares">;
   /** Request-reply jobs (BullMQ): prepare routes run in a worker when present, in this process when absent. */
   jobs?: JobClient;
   /** Shared Redis (rate limits); made with `createRedis` so a dead Redis fails fast. */

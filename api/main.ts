@@ -28,7 +28,7 @@ function exitWith(line: string): never {
   process.exit(1);
 }
 
-const { logger, db, reads } = await startService("api");
+const { logger, db, reads, chain } = await startService("api");
 
 const redis = createRedis({ url: config.REDIS_URL, logger });
 try {
@@ -76,6 +76,7 @@ const app = createApp({
   reads,
   deployments,
   client: chainClient,
+  chain,
   redis,
   jobs,
   logger,

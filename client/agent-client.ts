@@ -18,7 +18,7 @@
 import type { z } from "@hono/zod-openapi";
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { parseUnits, type LocalAccount } from "viem";
+import { parseUnits, type Address, type LocalAccount } from "viem";
 import type { GridBacktestBody, GridBacktestResult, LadderBacktestBody, LadderBacktestResult, RangesQuery, RangesResult } from "../contract/backtests.js";
 import { CAIP2_NETWORK } from "../domain/chain.js";
 import { USDG_DECIMALS } from "../domain/price.js";
@@ -59,7 +59,39 @@ export type PayOptions = {
   maxAmountUsdg: string | number;
   /** Called with each payment's settlement. */
   onSettlement?: (settlement: Settlement) => void;
+  /** The token paid: USDG's address on this chain. Unset: the first 402's asset, then only that one. */
+  asset?: Address;
+  /** Who is paid (the service's payee). Unset: the first 402's payTo, then only that one. */
+  payTo?: Address;
 };
+
+type Accepted = { network: string; amount: string; asset: string; payTo: string };
+
+/**
+ * Which of a 402's offers the client pays (issue 32): on this chain, at most the max, and in the asset and to
+ * the payee configured, or else those of the first 402 paid, pinned for the client's life, so a 402 changed
+ * on the way cannot redirect a payment or swap the token.
+ */
+export function paymentPolicy(pay: Pick<PayOptions, "maxAmountUsdg" | "asset" | "payTo">) {
+  const max = parseUnits(String(pay.maxAmountUsdg), USDG_DECIMALS);
+  let asset = pay.asset?.toLowerCase();
+  let payTo = pay.payTo?.toLowerCase();
+  return <A extends Accepted>(_version: number, accepts: A[]): A[] => {
+    const fit = accepts.filter(
+      (a) =>
+        a.network === CAIP2_NETWORK &&
+        BigInt(a.amount) <= max &&
+        (asset === undefined || a.asset?.toLowerCase() === asset) &&
+        (payTo === undefined || a.payTo?.toLowerCase() === payTo),
+    );
+    const first = fit[0];
+    if (first) {
+      asset ??= first.asset.toLowerCase();
+      payTo ??= first.payTo.toLowerCase();
+    }
+    return fit.filter((a) => a.asset.toLowerCase() === asset && a.payTo.toLowerCase() === payTo);
+  };
+}
 
 export type ActivityOptions = {
   /** The cursor last returned; omit it for a baseline. */
@@ -101,12 +133,11 @@ export type AgentClientOptions = {
 
 /** fetch that pays a 402 with `pay.account`, never more than `pay.maxAmountUsdg` on this chain. */
 function payingFetch(base: typeof fetch, pay: PayOptions): typeof fetch {
-  const max = parseUnits(String(pay.maxAmountUsdg), USDG_DECIMALS);
   const client = x402Client.fromConfig({
     schemes: [{ network: CAIP2_NETWORK, client: new ExactEvmScheme(pay.account) }],
     // USDG is no default asset of x402's tables: the cap is ours, in base units, on this chain only.
     spendControls: false,
-    policies: [(_version, accepts) => accepts.filter((a) => a.network === CAIP2_NETWORK && BigInt(a.amount) <= max)],
+    policies: [paymentPolicy(pay)],
   });
   const paying = wrapFetchWithPayment(base, client);
   return (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {

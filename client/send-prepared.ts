@@ -8,7 +8,7 @@
 import type { Account, Chain, Hex, PublicClient, TransactionReceipt, Transport, WalletClient } from "viem";
 import { isAddressEqual } from "viem";
 import type { PrepareResult } from "./agent-client.js";
-import { checkPreparedResult, type BundleAllowList } from "./bundle-check.js";
+import { checkPreparedResult, type BundleAllowList, type SigningExpectations } from "./bundle-check.js";
 
 export type SendPreparedReturnType = {
   /** How the bundle went out. */
@@ -32,6 +32,8 @@ export type SendPreparedOptions = {
   timeoutMs?: number;
   /** Skip wallet_sendCalls (e.g. a wallet known to lack it). */
   fallbackOnly?: boolean;
+  /** What the caller asked for and was shown (amount, quote and slippage; its clock): the figures signed must match. */
+  expect?: SigningExpectations;
 };
 
 export class SendPreparedError extends Error {
@@ -75,7 +77,7 @@ export async function sendPrepared(
   if (!account) throw new SendPreparedError("the wallet client has no account");
   if (!isAddressEqual(account.address, result.owner as Hex)) throw new SendPreparedError(`the bundle is for ${result.owner}, not ${account.address}`);
   if (Date.parse(result.expiresAt) <= Date.now()) throw new SendPreparedError("the bundle expired: prepare again");
-  checkPreparedResult(result, options.allow);
+  checkPreparedResult(result, options.allow, options.expect);
   const timeout = options.timeoutMs ?? 120_000;
 
   if (!options.fallbackOnly) {

@@ -116,6 +116,19 @@ function cachedToolList(app: OpenAPIHono<any>): Promise<ListToolsResult> {
   return list;
 }
 
+const toolListBytesByApp = new WeakMap<object, Promise<Buffer>>();
+
+/** The tools/list result of `app` as JSON bytes, serialised once (~150 KB): /mcp answers it from memory. */
+export function toolListBytes(app: OpenAPIHono<any>): Promise<Buffer> {
+  let bytes = toolListBytesByApp.get(app);
+  if (!bytes) {
+    bytes = cachedToolList(app).then((list) => Buffer.from(JSON.stringify(list)));
+    bytes.catch(() => toolListBytesByApp.delete(app));
+    toolListBytesByApp.set(app, bytes);
+  }
+  return bytes;
+}
+
 type JsonProperty = { type?: unknown };
 
 /**

@@ -28,7 +28,7 @@ import { startService, watchIndex } from "../adapters/start-up.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
-const { logger, db, reads } = await startService("worker");
+const { logger, db, reads, chain } = await startService("worker");
 const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 const client = createChainClient(rpcUrl(config));
 
@@ -54,18 +54,22 @@ const budgeted = aggregator ? queuedAggregator(aggregatorJobs, aggregator.addres
 
 const worker = new Worker(
   PREPARE_QUEUE,
-  prepareProcessor({
-    db,
-    reads,
-    deployments,
-    client,
-    now: () => new Date(),
-    baseUrl: config.BASE_URL,
-    logger,
-    agentAccounts: config.AGENT_ACCOUNTS === "on",
-    aggregator: budgeted,
-    viewsSchema: config.VIEWS_SCHEMA,
-  }),
+  prepareProcessor(
+    {
+      db,
+      reads,
+      deployments,
+      client,
+      now: () => new Date(),
+      baseUrl: config.BASE_URL,
+      logger,
+      agentAccounts: config.AGENT_ACCOUNTS === "on",
+      aggregator: budgeted,
+      viewsSchema: config.VIEWS_SCHEMA,
+    },
+    (jobId) => aggregatorJobs.isGone(PREPARE_QUEUE, jobId),
+    chain,
+  ),
   // `name` is recorded on every job it runs (BullMQ's processedBy): which replica ran what.
   { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8, name: `worker-${hostname()}-${process.pid}` },
 );

@@ -1,6 +1,14 @@
 // Request-reply over BullMQ: the API enqueues a job and awaits its result with a deadline; workers
 // run it. Identical requests share one job when the caller gives a deterministic job id (a hash of the
 // inputs), and a finished job's result is kept a while, so a repeat is answered from it.
+//
+// Fair shares (issue 32): a call that names its caller (the rate limit's client key) and a share holds
+// one of that client's places on the queue while it waits (a Redis counter per queue and client, taken
+// atomically, given back when the call ends, expiring on its own should a process die holding it); past
+// its share the client gets QueueBusyError while others still get through. Its job's BullMQ priority is
+// the number of places the client holds, so a client's first job goes ahead of a flooder's tenth.
+// A caller that gives up (its deadline, or its request's signal: the client disconnected) removes its
+// job when it is still waiting, and marks it gone otherwise (`isGone`), so the worker drops the result.
 import { redactUrl } from "../config.js";
 import { Queue, QueueEvents, type JobsOptions } from "bullmq";
 import { Redis } from "ioredis";
@@ -10,9 +18,16 @@ export class QueueBusyError extends Error {
   constructor(
     readonly queue: string,
     readonly waiting: number,
+    /** True when the caller's own share is full (the queue itself is not). */
+    readonly ownShare = false,
   ) {
-    super(`queue ${queue} has ${waiting} jobs waiting`);
+    super(ownShare ? `the caller holds ${waiting} jobs of queue ${queue}, its share` : `queue ${queue} has ${waiting} jobs waiting`);
   }
+}
+
+/** The caller gave up (disconnected) before the job's result. */
+export class CallerGoneError extends Error {
+  override name = "CallerGoneError";
 }
 
 export class JobTimeoutError extends Error {
@@ -38,7 +53,31 @@ export type JobClientOptions = {
   maxWaiting?: number;
 };
 
-export type RunOptions = { jobId?: string; timeoutMs: number; keepResultSeconds?: number };
+/** Who waits for a job: the rate limit's client key, and the request's signal (aborted when it disconnects). */
+export type Caller = { client: string; signal?: AbortSignal };
+
+export type RunOptions = {
+  jobId?: string;
+  timeoutMs: number;
+  keepResultSeconds?: number;
+  /** With `share`: the caller whose places on the queue this call takes. */
+  caller?: Caller;
+  /** Jobs one caller may have on this queue at once. */
+  share?: number;
+  /** The job is this caller's alone (no shared job id): remove it, or mark it gone, when the caller gives up. */
+  removeWhenGone?: boolean;
+};
+
+/** INCR a caller's count with an expiry; past the share, undo and answer minus the count. */
+const TAKE_SHARE = `local n = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if n > tonumber(ARGV[1]) then redis.call('DECR', KEYS[1]) return -n end
+return n`;
+const GIVE_SHARE = `local n = redis.call('DECR', KEYS[1])
+if n <= 0 then redis.call('DEL', KEYS[1]) end
+return n`;
+/** How long a gone mark is kept (longer than any job runs). */
+const GONE_MS = 10 * 60 * 1000;
 
 export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClientOptions) {
   // A producer whose Redis is down must fail at once, not hang: no offline queue.
@@ -80,28 +119,65 @@ export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClien
     });
   }
 
+  /** Removes a job still waiting; one already running is marked gone for its worker. */
+  async function giveUp(queue: Queue, queueName: string, jobId: string): Promise<void> {
+    const removed = await queue.remove(jobId).catch(() => 0);
+    if (removed !== 1) await connection.set(`${prefix}:gone:${queueName}:${jobId}`, "1", "PX", GONE_MS).catch(() => {});
+  }
+
   return {
     /** Enqueues `data` on `queueName` and resolves with the worker's result. */
     async run<R>(queueName: string, jobName: string, data: unknown, opts: RunOptions): Promise<R> {
       await ready();
       const { queue, events } = get(queueName);
       await events.waitUntilReady();
-      const waiting = await queue.getWaitingCount();
-      if (waiting >= maxWaiting) throw new QueueBusyError(queueName, waiting);
-      const jobOptions: JobsOptions = {
-        jobId: opts.jobId,
-        attempts: 2,
-        removeOnComplete: { age: opts.keepResultSeconds ?? 600 },
-        removeOnFail: { age: 60 },
-      };
-      const job = await queue.add(jobName, data, jobOptions);
-      try {
-        return (await job.waitUntilFinished(events, opts.timeoutMs)) as R;
-      } catch (error) {
-        const message = (error as Error).message ?? "";
-        if (/timed out/i.test(message)) throw new JobTimeoutError(queueName, opts.timeoutMs);
-        throw new JobFailedError(message);
+      const shareKey = opts.caller && opts.share ? `${prefix}:share:${queueName}:${opts.caller.client}` : undefined;
+      let held = 0;
+      if (shareKey) {
+        held = Number(await connection.eval(TAKE_SHARE, 1, shareKey, String(opts.share), String(opts.timeoutMs + 60_000)));
+        if (held < 0) throw new QueueBusyError(queueName, -held - 1, true);
       }
+      try {
+        const waiting = await queue.getJobCountByTypes("waiting", "prioritized");
+        if (waiting >= maxWaiting) throw new QueueBusyError(queueName, waiting);
+        const jobOptions: JobsOptions = {
+          jobId: opts.jobId,
+          attempts: 2,
+          removeOnComplete: { age: opts.keepResultSeconds ?? 600 },
+          removeOnFail: { age: 60 },
+          ...(held > 0 ? { priority: held } : {}),
+        };
+        const job = await queue.add(jobName, data, jobOptions);
+        const signal = opts.caller?.signal;
+        let onAbort: (() => void) | undefined;
+        const aborted = signal
+          ? new Promise<never>((_, reject) => {
+              onAbort = () => reject(new CallerGoneError("the caller disconnected"));
+              if (signal.aborted) onAbort();
+              else signal.addEventListener("abort", onAbort, { once: true });
+            })
+          : undefined;
+        try {
+          const finished = job.waitUntilFinished(events, opts.timeoutMs);
+          return (await (aborted ? Promise.race([finished, aborted]) : finished)) as R;
+        } catch (error) {
+          const gone = error instanceof CallerGoneError;
+          const message = (error as Error).message ?? "";
+          const timedOut = !gone && /timed out/i.test(message);
+          if ((gone || timedOut) && opts.removeWhenGone && job.id) await giveUp(queue, queueName, job.id);
+          if (gone) throw error;
+          if (timedOut) throw new JobTimeoutError(queueName, opts.timeoutMs);
+          throw new JobFailedError(message);
+        } finally {
+          if (onAbort) signal?.removeEventListener("abort", onAbort);
+        }
+      } finally {
+        if (shareKey && held > 0) await connection.eval(GIVE_SHARE, 1, shareKey).catch(() => {});
+      }
+    },
+    /** True when the caller of this job gave up while it ran: its result must not be stored. */
+    async isGone(queueName: string, jobId: string): Promise<boolean> {
+      return (await connection.exists(`${prefix}:gone:${queueName}:${jobId}`)) === 1;
     },
     /** Workers connected to `queueName` now (one CLIENT LIST: for the rare path of a call that timed out). */
     async workers(queueName: string): Promise<number> {

@@ -22,6 +22,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { Redis } from "ioredis";
 import type { ServerResponse } from "node:http";
+import { isIPv6 } from "node:net";
 import { LRUCache } from "lru-cache";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "../../domain/errors.js";
@@ -77,8 +78,47 @@ export function clientIp(c: Context, trustProxyHops: number): string {
   }
 }
 
-/** The limiter key of a client address. */
-export const clientKey = (ip: string): string => `ip:${ip}`;
+/**
+ * The limiter key of a client address: an IPv4 address as it is, an IPv6 address by its /64 (one
+ * host is given a /64 and can send from any address in it), an IPv4-mapped IPv6 address as IPv4.
+ */
+export const clientKey = (ip: string): string => `ip:${clientNetwork(ip)}`;
+
+/** `a.b.c.d` for IPv4 (mapped or not), `h:h:h:h::/64` for IPv6, the input for anything else. */
+export function clientNetwork(address: string): string {
+  if (!address.includes(":")) return address; // IPv4 (the hot path: no parsing)
+  let ip = address.trim().toLowerCase();
+  if (ip.startsWith("[")) ip = ip.slice(1, ip.indexOf("]") === -1 ? undefined : ip.indexOf("]")); // [v6] or [v6]:port
+  const zone = ip.indexOf("%");
+  if (zone !== -1) ip = ip.slice(0, zone);
+  if (!isIPv6(ip)) return address;
+  const groups = expandIpv6(ip);
+  if (!groups) return address;
+  if (groups.slice(0, 5).every((g) => g === "0") && groups[5] === "ffff") {
+    const [high, low] = [Number.parseInt(groups[6]!, 16), Number.parseInt(groups[7]!, 16)];
+    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`; // IPv4-mapped: the IPv4 client
+  }
+  return `${groups.slice(0, 4).join(":")}::/64`;
+}
+
+/** The eight groups of an IPv6 address (no leading zeros), or undefined. */
+function expandIpv6(ip: string): string[] | undefined {
+  let text = ip;
+  // A trailing dotted IPv4 part is two groups.
+  const dotted = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return undefined;
+  const head = halves[0] ? halves[0].split(":") : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  return groups.every((g) => /^[0-9a-f]{1,4}$/.test(g)) ? groups.map((g) => Number.parseInt(g, 16).toString(16)) : undefined;
+}
 
 /** The limiter key of a session: a hash of its bearer token (the token itself never reaches Redis or logs), or undefined. */
 export function sessionKey(c: Context): string | undefined {
@@ -100,9 +140,16 @@ function addResponseHeader(c: Context, name: string, value: string): void {
 /** What one bucket has left after a request: points, and the end of its window (epoch ms). */
 export type Quota = { left: number; spare: number; until: number };
 
-type Bucket = { item: string; take: (key: string) => Quota | Promise<Quota> };
+type Bucket = { item: string; take: (key: string) => Quota | Promise<Quota>; limiter: RateLimiterRedis };
 
-export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
+/**
+ * The limiter, and `charge(c, points)`: takes `points` more from the client's budget for a request whose
+ * answer costs far more than the request (a flat count would let a small request buy a large answer);
+ * throws 429 RATE_LIMITED when the client has not that many left.
+ */
+export type RateLimitMiddleware = MiddlewareHandler & { charge(c: Context, points: number): Promise<void> };
+
+export function rateLimit(parameters: RateLimitParameters): RateLimitMiddleware {
   const options = { ...DEFAULT_RATE_LIMIT, ...withoutUndefined(parameters) };
   const name = parameters.name ?? "client";
   const bucket = (keyPrefix: string, item: string): Bucket => {
@@ -114,7 +161,7 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
       rejectIfRedisNotReady: true, // go to the insurance limiter at once, never queue behind a dead Redis
       insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: options.points, duration: options.duration }),
     });
-    return { item, take: leasedConsume(limiter, Math.min(MAX_LEASE, Math.max(1, Math.floor(options.points / LEASE_DIVISOR)))) };
+    return { item, limiter, take: leasedConsume(limiter, Math.min(MAX_LEASE, Math.max(1, Math.floor(options.points / LEASE_DIVISOR)))) };
   };
   const client = bucket(options.keyPrefix, name);
   // Sessions count in the same keyspace under their own key (`session:<hash>`).
@@ -161,10 +208,21 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
     await next();
   };
 
-  return (c, next) => {
+  const keyOf = (c: Context) => (parameters.key ? parameters.key(c) : clientKey(clientIp(c, options.trustProxyHops)));
+  const charge = async (c: Context, points: number): Promise<void> => {
+    if (points <= 0) return;
+    try {
+      await client.limiter.consume(keyOf(c), Math.min(points, options.points));
+    } catch (rejection) {
+      const error = refused(c, client.item, rejection, clientPolicy);
+      if (error) throw error;
+    }
+  };
+
+  const middleware: MiddlewareHandler = (c, next) => {
     if (c.req.method === "OPTIONS") return next(); // CORS preflights cost nothing
     const sessionId = session ? sessionKey(c) : undefined;
-    const taken = client.take(parameters.key ? parameters.key(c) : clientKey(clientIp(c, options.trustProxyHops)));
+    const taken = client.take(keyOf(c));
     // Most requests: a point from the client's lease, synchronously, and two header strings.
     if (sessionId === undefined && !(taken instanceof Promise)) {
       addResponseHeader(c, "RateLimit-Policy", clientPolicy);
@@ -173,7 +231,14 @@ export function rateLimit(parameters: RateLimitParameters): MiddlewareHandler {
     }
     return slow(c, next, sessionId, taken);
   };
+  return Object.assign(middleware, { charge });
 }
+
+/** Answer bytes one request point buys; a larger answer is charged a point per further unit. */
+export const COST_UNIT_BYTES = 16 * 1024;
+
+/** The extra points of an answer of `bytes` (beyond the request's own point). */
+export const extraPointsFor = (bytes: number): number => Math.max(0, Math.ceil(bytes / COST_UNIT_BYTES) - 1);
 
 /** A lease is this fraction of the limit, and at most MAX_LEASE points. */
 const LEASE_DIVISOR = 10;

@@ -29,6 +29,7 @@ import { DEFAULT_PRICE_PER_DAY_USDG, FREE_DAYS, runPrice } from "../../domain/ru
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 import type { ErrorCode } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
+import { withCaller } from "../caller.js";
 import { ok } from "../envelope.js";
 import {
   GridBacktestBody,
@@ -194,30 +195,34 @@ export const backtestRoutes = (deps: AppDeps) => {
       const b = c.req.valid("json");
       const state = await liveState(deps);
       const input = gridBacktestInput(b, state);
-      return run(c, b.days, state, { strategy: "grid-backtest", token: input.token, input }, "A grid backtest", () => runKind(deps, "grid", input));
+      return run(c, b.days, state, { strategy: "grid-backtest", token: input.token, input }, "A grid backtest", () =>
+        runKind(withCaller(c, deps), "grid", input),
+      );
     })
     .openapi(ladderBacktest, async (c) => {
       const b = c.req.valid("json");
       const state = await liveState(deps);
       const input = ladderBacktestInput(b, state);
-      return run(c, b.days, state, { strategy: "ladder-backtest", token: input.token, input }, "A ladder backtest", () => runKind(deps, "ladder", input));
+      return run(c, b.days, state, { strategy: "ladder-backtest", token: input.token, input }, "A ladder backtest", () =>
+        runKind(withCaller(c, deps), "ladder", input),
+      );
     })
     .openapi(rangesRoute, async (c) => {
       const q = c.req.valid("query");
       const state = await liveState(deps);
       const input = { token: q.token.toLowerCase(), days: q.days, feeBps: q.feeBps ?? feeOf(state, "grid"), amountUsd: q.amountUsd };
-      return run(c, q.days, state, { strategy: "ranges", token: input.token, input }, "Ranges", () => runKind(deps, "ranges", input));
+      return run(c, q.days, state, { strategy: "ranges", token: input.token, input }, "Ranges", () => runKind(withCaller(c, deps), "ranges", input));
     })
     .openapi(gridPlan, async (c) => {
       const q = c.req.valid("query");
       const feeBps = feeOf(await liveState(deps), "grid");
       checkGap(q.gap, feeBps);
-      return ok(c, await runKind(deps, "grid-plan", { token: q.token.toLowerCase(), amountUsd: q.amountUsd, gap: q.gap, days: q.days, feeBps }));
+      return ok(c, await runKind(withCaller(c, deps), "grid-plan", { token: q.token.toLowerCase(), amountUsd: q.amountUsd, gap: q.gap, days: q.days, feeBps }));
     })
     .openapi(ladderPlan, async (c) => {
       const q = c.req.valid("query");
       const feeBps = feeOf(await liveState(deps), "ladder");
-      return ok(c, await runKind(deps, "ladder-plan", { token: q.token.toLowerCase(), amountUsd: q.amountUsd, feeBps }));
+      return ok(c, await runKind(withCaller(c, deps), "ladder-plan", { token: q.token.toLowerCase(), amountUsd: q.amountUsd, feeBps }));
     })
     .openapi(gridTokens, async (c) => ok(c, await gridTokensAnswer(deps.db, c.req.valid("query"), deps.index?.scanChain())))
     .openapi(ladderTokens, async (c) => ok(c, await ladderTokensAnswer(deps.db, c.req.valid("query"), deps.index?.scanChain())));

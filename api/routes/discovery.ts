@@ -104,11 +104,18 @@ export const discoveryRoutes = (documentFor: (origin: string) => Promise<OpenApi
  * Mounted at the root, outside /v1 and the OpenAPI document: GET /llms.txt (where llms.txt readers look
  * first; the text of /v1/agent/llms.txt) and GET / (where the documents and the MCP server are, JSON).
  */
-export const rootDiscoveryRoutes = (documentFor: (origin: string) => Promise<OpenApiDocument>) =>
-  new Hono<AppEnv>()
+export const rootDiscoveryRoutes = (documentFor: (origin: string) => Promise<OpenApiDocument>) => {
+  // The index JSON, made once per document (documentFor keeps a handful, one per origin).
+  const indexes = new WeakMap<OpenApiDocument, string>();
+  return new Hono<AppEnv>()
     .get(ROOT_LLMS_PATH, async (c) => send(c, llmsTxt(await documentFor(originOf(c))), "text/plain"))
     .get("/", async (c) => {
       const doc = await documentFor(originOf(c));
-      const base = (doc.servers?.[0]?.url ?? originOf(c)).replace(/\/$/, "");
-      return c.json(rootIndex(base, doc.info?.title ?? "Agent interface"), 200, { "Cache-Control": "public, max-age=300" });
+      let index = indexes.get(doc);
+      if (index === undefined) {
+        const base = (doc.servers?.[0]?.url ?? originOf(c)).replace(/\/$/, "");
+        indexes.set(doc, (index = JSON.stringify(rootIndex(base, doc.info?.title ?? "Agent interface"))));
+      }
+      return c.body(index, 200, { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" });
     });
+};

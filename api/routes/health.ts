@@ -1,6 +1,8 @@
 // Process probes, outside /v1 and its rate limit:
 // - GET /health: the process is up (200);
 // - GET /ready: 200 only when Postgres answers and the indexer has caught up, else 503 UNAVAILABLE.
+//   Not rate limited (a refused probe would take a healthy replica out), so it is answered from a
+//   readiness state refreshed at most once a second: a flood of probes costs one query a second.
 import { Hono } from "hono";
 import { sql } from "kysely";
 import { ApiError } from "../../domain/errors.js";
@@ -32,12 +34,31 @@ async function indexerCaughtUp(deps: Pick<AppDeps, "indexerReady">): Promise<boo
   }
 }
 
-export const healthRoutes = (deps: Pick<AppDeps, "db" | "indexerReady" | "logger">) =>
-  new Hono<AppEnv>()
+/** How long one readiness check answers every probe. */
+export const READY_REFRESH_MS = 1000;
+
+type Readiness = { postgres: boolean; indexer: boolean };
+
+/** The readiness state, checked at most once per READY_REFRESH_MS (by `now`); concurrent probes share one check. */
+function readinessState(deps: Pick<AppDeps, "db" | "indexerReady" | "now">) {
+  const now = () => deps.now().getTime();
+  let checked: { at: number; state: Promise<Readiness> } | undefined;
+  return (): Promise<Readiness> => {
+    if (!checked || now() - checked.at >= READY_REFRESH_MS) {
+      checked = { at: now(), state: Promise.all([postgresAnswers(deps), indexerCaughtUp(deps)]).then(([postgres, indexer]) => ({ postgres, indexer })) };
+    }
+    return checked.state;
+  };
+}
+
+export const healthRoutes = (deps: Pick<AppDeps, "db" | "indexerReady" | "logger" | "now">) => {
+  const readiness = readinessState(deps);
+  return new Hono<AppEnv>()
     .get("/health", (c) => ok(c, { status: "up" }))
     .get("/ready", async (c) => {
-      const [postgres, indexer] = await Promise.all([postgresAnswers(deps), indexerCaughtUp(deps)]);
+      const { postgres, indexer } = await readiness();
       if (postgres && indexer) return ok(c, { status: "ready", postgres, indexer });
       const waiting = [!postgres && "Postgres does not answer", !indexer && "the indexer is catching up"].filter(Boolean).join("; ");
       throw new ApiError("UNAVAILABLE", `not ready: ${waiting}`);
     });
+};

@@ -7,14 +7,35 @@
 // One JSON-RPC message per POST: batches (a top-level array) were dropped by MCP 2025-06-18 and let
 // one request do a hundred calls' work; they are refused before any.
 // GET (a server-to-client stream) and DELETE (end a session) have no meaning without sessions: 405.
+// tools/list (a 60-byte request, a ~150 KB answer) is answered from bytes serialised once, and charged
+// to the client's rate limit by its size (a point per 16 KiB), so a small request cannot buy a large
+// answer at the price of one point.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { MCP_PATH } from "../../contract/discovery/links.js";
 import { idOf, invalidParams } from "../../mcp/messages.js";
-import { mcpServerPool, type ForwardedRequest } from "../../mcp/server.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { mcpServerPool, toolListBytes, type ForwardedRequest } from "../../mcp/server.js";
 import type { AppEnv } from "../deps.js";
-import { clientIp, type ClientBindings } from "../middleware/rate-limit.js";
+import { clientIp, extraPointsFor, type ClientBindings } from "../middleware/rate-limit.js";
+
+type Charge = (c: Context, points: number) => Promise<void>;
+
+/** A plain `tools/list` request (no cursor or other params) whose headers the transport would accept. */
+function plainToolsList(c: Context, message: unknown): message is { id: string | number } {
+  if (typeof message !== "object" || message === null) return false;
+  const m = message as Record<string, unknown>;
+  if (m.jsonrpc !== "2.0" || m.method !== "tools/list" || !(typeof m.id === "string" || (typeof m.id === "number" && Number.isSafeInteger(m.id)))) return false;
+  if (m.params !== undefined && (typeof m.params !== "object" || m.params === null || Object.keys(m.params).length > 0)) return false;
+  const accept = c.req.header("accept") ?? "";
+  const version = c.req.header("mcp-protocol-version");
+  return (
+    accept.includes("application/json") && accept.includes("text/event-stream") && (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+  );
+}
+
+const isToolsList = (message: unknown) => typeof message === "object" && message !== null && (message as { method?: unknown }).method === "tools/list";
 
 export { MCP_PATH };
 
@@ -27,8 +48,8 @@ export const jsonRpcError = (status: number, code: number, message: string, head
 
 const notAllowed = () => jsonRpcError(405, -32000, "Method not allowed: POST JSON-RPC messages to /mcp (stateless server)", { Allow: "POST" });
 
-/** The /mcp route of `app` (its tools call `app`'s own routes); `trustProxyHops` as the app's limiter. */
-export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number): Hono<AppEnv> {
+/** The /mcp route of `app` (its tools call `app`'s own routes); `trustProxyHops` and `charge` of the app's limiter. */
+export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number, charge?: Charge): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const pool = mcpServerPool(app);
   router.post(MCP_PATH, async (c) => {
@@ -46,6 +67,15 @@ export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number): Hon
       return jsonRpcError(400, -32600, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18): send one message per POST");
     const badParams = await invalidParams(app, message);
     if (badParams) return c.json({ jsonrpc: "2.0", error: { code: -32602, message: badParams }, id: idOf(message) });
+
+    if (isToolsList(message)) {
+      const list = await toolListBytes(app);
+      await charge?.(c, extraPointsFor(list.length));
+      if (plainToolsList(c, message)) {
+        const body = Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":`), list, Buffer.from("}")]);
+        return c.body(body, 200, { "Content-Type": "application/json" });
+      }
+    }
 
     const env: ClientBindings = { agentClientIp: clientIp(c, trustProxyHops) };
     const forward: ForwardedRequest = { env };

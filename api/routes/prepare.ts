@@ -5,6 +5,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ApiError } from "../../domain/errors.js";
 import { prepareThroughJob } from "../../usecases/prepare/job.js";
+import { callerOf } from "../caller.js";
 import { checkReceivers, runPrepare } from "../../usecases/prepare/pipeline.js";
 import type { PrepareBodies } from "../../usecases/prepare/types.js";
 import type { AppDeps, AppEnv } from "../deps.js";
@@ -13,7 +14,7 @@ import { errorResponses, knownFields, okResponse } from "../../contract/fields.j
 import { PrepareResult } from "../../contract/prepare.js";
 import { PREPARE_REFUSALS, prepareKindRegistry, prepareKinds, type PrepareKind } from "../../contract/prepare-kinds.js";
 import { createRouter } from "../create-router.js";
-import { clientIp, clientKey, DEFAULT_RATE_LIMIT } from "../middleware/rate-limit.js";
+import { sameAddress } from "../../domain/address.js";
 import { bearerToken } from "../middleware/session.js";
 import { sessionOwner } from "../../usecases/sessions.js";
 
@@ -50,11 +51,9 @@ export const prepareRoutes = (deps: AppDeps) => {
       // answer's reportCard says so.
       const token = bearerToken(c);
       const sessionFor = token ? await sessionOwner(deps.db, token, deps.now()) : null;
-      const filer = {
-        ownerSession: sessionFor !== null && sessionFor.toLowerCase() === body.owner.toLowerCase(),
-        client: clientKey(clientIp(c, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops)),
-      };
-      if (deps.jobs) return ok(c, await prepareThroughJob(deps.jobs, kind, body, filer));
+      const caller = callerOf(c, deps);
+      const filer = { ownerSession: sessionFor !== null && sameAddress(sessionFor, body.owner), client: caller.client };
+      if (deps.jobs) return ok(c, await prepareThroughJob(deps.jobs, kind, body, filer, caller));
       if (!deps.client) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
       const ctx = {
         db: deps.db,

@@ -6,7 +6,7 @@ import { ApiError } from "../../domain/errors.js";
 import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { clientIp, DEFAULT_RATE_LIMIT, rateLimit } from "../middleware/rate-limit.js";
+import { clientIp, clientKey, DEFAULT_RATE_LIMIT, rateLimit } from "../middleware/rate-limit.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { ChallengeRequest, Session, SessionChallenge, SessionRequest } from "../../contract/session.js";
 import { createRouter } from "../create-router.js";
@@ -49,7 +49,7 @@ export const sessionRoutes = (deps: Pick<AppDeps, "db" | "now" | "client" | "bas
   };
   const base = { ...DEFAULT_RATE_LIMIT, ...deps.rateLimit };
   // By the client's address, never the body's owner: anyone may name any owner.
-  const key = (c: Context) => `ip:${clientIp(c, base.trustProxyHops)}`;
+  const key = (c: Context) => clientKey(clientIp(c, base.trustProxyHops));
   const limiter = (name: string) =>
     rateLimit({ redis: deps.redis, logger: deps.logger, ...SIGN_IN_LIMIT, keyPrefix: `${base.keyPrefix}:${name}`, trustProxyHops: base.trustProxyHops, key });
   const challengeLimit = limiter("session-challenge");

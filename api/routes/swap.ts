@@ -3,6 +3,7 @@
 // budget that prepares share (the `aggregator` queue when the app has a job client: 429 BUSY past it).
 import { createRoute } from "@hono/zod-openapi";
 import { budgetedAggregator } from "../../usecases/prepare/aggregator-queue.js";
+import { callerOf } from "../caller.js";
 import { quoteSwap } from "../../usecases/prepare/resolve/swap.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
@@ -26,6 +27,6 @@ const getQuote = createRoute({
 
 export const swapRoutes = (deps: AppDeps) =>
   createRouter<AppEnv>().openapi(getQuote, async (c) => {
-    const aggregator = budgetedAggregator(deps);
+    const aggregator = budgetedAggregator(deps, callerOf(c, deps));
     return ok(c, await quoteSwap(deps.client!, deps.deployments, aggregator, c.req.valid("query")));
   });

@@ -195,6 +195,63 @@ const addressMatch: ArgumentMatch = (_name, type) => type === "address";
 /** `deadline` (underscores and case ignored) as any unsigned integer. */
 const deadlineMatch: ArgumentMatch = (name, type) => /^uint\d*$/.test(type) && name !== undefined && name.replace(/_/g, "").toLowerCase() === "deadline";
 
+/** A minimum output (minAmountOut, minShares, minimumSharesOut, minAssetsOut, minBptOut, leg minimums...) as an unsigned integer. */
+const minimumMatch: ArgumentMatch = (name, type) =>
+  /^uint\d*$/.test(type) &&
+  name !== undefined &&
+  /^min(imum)?(amountout|amountsout|assetsout|bptout|out|shares|sharesout|tokenout|usdgout)$/.test(name.replace(/_/g, "").toLowerCase());
+/** The amount paid in (assets, amountIn, usdgIn, amount) as an unsigned integer. */
+const amountMatch: ArgumentMatch = (name, type) =>
+  /^uint\d*$/.test(type) && name !== undefined && /^(assets|amountin|usdgin|amount)$/.test(name.replace(/_/g, "").toLowerCase());
+
+/** What the caller asked for and was shown, for the figures it signs (the typed client knows them). */
+export type FigureExpectations = {
+  /** The amount the caller asked to pay in (base units): every approval and amount argument must be it. */
+  amount?: bigint;
+  /**
+   * The output the quote shown allows at the caller's slippage: the bundle's minimum output must be at
+   * least this (checked when the bundle has one minimum; every minimum must be above zero regardless).
+   */
+  minimumOut?: bigint;
+};
+
+/** Every way the figures of `steps` break `expect`: zero or too-low minimums, other amounts. */
+export function figureViolations(steps: readonly { to: Address; data: Hex }[], expect: FigureExpectations): string[] {
+  const out: string[] = [];
+  const minimums: { label: string; path: string; value: bigint }[] = [];
+  steps.forEach((step, index) => {
+    const reading = decodeStepAll(step)[0];
+    if (!reading) return;
+    const label = `step ${index + 1} (${reading.contractAbiName}.${reading.functionName})`;
+    const inner =
+      selectorOf(step.data) === accountLadderSelector
+        ? decodeStepAll({ data: reading.args[0] as Hex }).find((r) => r.contractAbiName === "ladderStrategyAbi")
+        : undefined;
+    for (const [r, prefix] of [[reading, ""], ...(inner ? [[inner, "data."] as const] : [])] as const) {
+      for (const { path, value } of namedArguments(minimumMatch, r.inputs, r.args, prefix)) {
+        const v = big(value);
+        if (v === 0n) out.push(`${label}: ${path} is ${String(value)}: a minimum output of zero accepts any price`);
+        else minimums.push({ label, path, value: v });
+      }
+      if (expect.amount !== undefined && selectorOf(step.data) !== approveSelector)
+        // Legs (array elements) split the amount: only the amount paid in as a whole is the asked one.
+        for (const { path, value } of namedArguments(amountMatch, r.inputs, r.args, prefix))
+          if (!path.includes("[") && big(value) !== expect.amount)
+            out.push(`${label}: ${path} is ${String(value)}, not the amount asked for, ${expect.amount}`);
+    }
+    if (expect.amount !== undefined && selectorOf(step.data) === approveSelector) {
+      const amount = big(reading.args[1]);
+      if (amount !== expect.amount) out.push(`${label}: approves ${String(amount)}, not the amount asked for, ${expect.amount}`);
+    }
+  });
+  if (expect.minimumOut !== undefined && minimums.length === 1) {
+    const [m] = minimums as [(typeof minimums)[number]];
+    if (m.value < expect.minimumOut)
+      out.push(`${m.label}: ${m.path} is ${m.value}, below ${expect.minimumOut} that the quote shown allows at the slippage asked for`);
+  }
+  return out;
+}
+
 /** The leaf arguments `match` picks (struct fields and array elements included). */
 function namedArguments(
   match: ArgumentMatch,

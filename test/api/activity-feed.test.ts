@@ -137,6 +137,34 @@ describe("GET /v1/agent/accounts/{owner}/activity", () => {
     expect((await poll(next.cursor)).changes).toEqual([]);
   });
 
+  it("1,000 baselines for one owner at one position leave at most one new cursor row (issue 32)", async () => {
+    await change(100, 30);
+    const rows = async () =>
+      Number(
+        (
+          await api.db
+            .selectFrom("activity_cursor")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("owner", "=", OWNER.toLowerCase())
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await rows();
+    const cursors = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      const response = await feed();
+      expect(response.status).toBe(200);
+      cursors.add((await json(response)).data.cursor);
+    }
+    expect(cursors.size).toBe(1);
+    expect((await rows()) - before).toBeLessThanOrEqual(1);
+    // A new position (or the next day) gives a new baseline; the reused one still polls.
+    await change(101, 5);
+    const moved = await poll();
+    expect(cursors.has(moved.cursor)).toBe(false);
+    expect((await poll([...cursors][0])).changes.map((c) => c.id)).toEqual(["101000050"]);
+  });
+
   it("an owner with no changes gets a baseline at 0, and then its first changes", async () => {
     const baseline = await poll(undefined, "", OTHER);
     expect(baseline).toMatchObject({ changes: [], after: "0" });

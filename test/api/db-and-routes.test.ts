@@ -141,15 +141,30 @@ describe("probes", () => {
   });
 
   it("/ready is 503 UNAVAILABLE until indexerReady() is true", async () => {
-    const { app, setIndexerReady } = testApp({ db: api.db, redis: api.redis });
+    const { app, setIndexerReady, clock } = testApp({ db: api.db, redis: api.redis });
     setIndexerReady(false);
     const waiting = await app.request("/ready");
     expect(waiting.status).toBe(503);
     expect(await json(waiting)).toEqual({ error: "not ready: the indexer is catching up", code: "UNAVAILABLE" });
     setIndexerReady(true);
+    // The state is checked at most once a second (issue 32: /ready is not limited, so it is cheap).
+    expect((await app.request("/ready")).status).toBe(503);
+    clock.advance(1000);
     const ready = await app.request("/ready");
     expect(ready.status).toBe(200);
     expect(await json(ready)).toEqual({ data: { status: "ready", postgres: true, indexer: true } });
+  });
+
+  it("/ready runs one readiness check a second however many probes arrive", async () => {
+    let checks = 0;
+    const { app, clock } = testApp({ db: api.db, redis: api.redis, indexerReady: () => (checks++, true) });
+    const answers = await Promise.all(Array.from({ length: 200 }, () => app.request("/ready")));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    for (let i = 0; i < 100; i++) expect((await app.request("/ready")).status).toBe(200);
+    expect(checks).toBe(1);
+    clock.advance(1000);
+    await app.request("/ready");
+    expect(checks).toBe(2);
   });
 
   it("/ready is 503 while Postgres does not answer", async () => {

@@ -5,6 +5,7 @@ import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedis, waitForRedis } from "../../adapters/redis.js";
+import { clientKey, clientNetwork, COST_UNIT_BYTES } from "../../api/middleware/rate-limit.js";
 import { agentRouteGroups } from "../../api/routes/index.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createSignRequest } from "../../adapters/db/sign-requests.js";
@@ -39,6 +40,64 @@ afterAll(async () => {
 });
 
 const from = (ip: string, extra: Record<string, string> = {}) => ({ headers: { "x-forwarded-for": ip, ...extra } });
+
+describe("the client key (issue 32: IPv6 by its /64)", () => {
+  it("keys IPv4 by its address, IPv6 by its /64 in any spelling, IPv4-mapped IPv6 as IPv4", () => {
+    expect(clientKey("203.0.113.7")).toBe("ip:203.0.113.7");
+    expect(clientNetwork("2001:db8:1:2::a")).toBe("2001:db8:1:2::/64");
+    expect(clientNetwork("2001:0DB8:0001:0002:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
+    expect(clientNetwork("[2001:db8:1:2:3:4:5:6]:443")).toBe("2001:db8:1:2::/64");
+    expect(clientNetwork("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(clientNetwork("2001:db8::")).toBe("2001:db8:0:0::/64");
+    expect(clientNetwork("::1")).toBe("0:0:0:0::/64");
+    expect(clientNetwork("2001:db8:1:3::a")).not.toBe(clientNetwork("2001:db8:1:2::a"));
+    expect(clientNetwork("::ffff:127.0.0.9")).toBe("127.0.0.9");
+    expect(clientNetwork("::ffff:7f00:9")).toBe("127.0.0.9");
+    expect(clientNetwork("64:ff9b::192.0.2.33")).toBe("64:ff9b:0:0::/64");
+    // Not an address: kept as it is (its own bucket), never a crash.
+    for (const junk of ["unknown", "1:2:3", "::ffff:zz", "1.2.3.4:5678", ":::"]) expect(clientNetwork(junk)).toBe(junk);
+  });
+
+  it("two IPv6 addresses of one /64 behind a trusted proxy share one budget; another /64 has its own", async () => {
+    const { app } = testApp({ db, redis: redisA, rateLimit: { points: 3, duration: 60, keyPrefix: `${prefix}:rl:v6`, trustProxyHops: 1 }, options: routes });
+    const seen: number[] = [];
+    for (const ip of ["2001:db8:5:6::1", "2001:db8:5:6:aaaa::2", "2001:db8:5:6::1", "2001:db8:5:6:ffff:ffff:ffff:fffe"])
+      seen.push((await app.request("/v1/agent/test/ping", from(`198.51.100.200, ${ip}`))).status);
+    expect(seen).toEqual([200, 200, 200, 429]);
+    expect((await app.request("/v1/agent/test/ping", from("2001:db8:5:7::1"))).status).toBe(200);
+    expect(await redisA.exists(`${prefix}:rl:v6:ip:2001:db8:5:6::/64`)).toBe(1);
+  });
+});
+
+describe("every route counts (issue 32)", () => {
+  it("tools/list is answered from cached bytes and charged a point per 16 KiB of answer; / and /llms.txt are limited", async () => {
+    const { app } = testApp({ db, redis: redisA, rateLimit: { points: 30, duration: 60, keyPrefix: `${prefix}:rl:cost` } });
+    const list = (id: number, ip: string) =>
+      app.request("/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": ip },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }),
+      });
+    const first = await list(7, "203.0.113.60");
+    expect(first.status).toBe(200);
+    const text = await first.text();
+    const body = JSON.parse(text);
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: 7 });
+    expect(body.result.tools.length).toBeGreaterThan(10);
+    const cost = Math.ceil(Buffer.byteLength(text) / COST_UNIT_BYTES);
+    expect(cost).toBeGreaterThan(2);
+    const statuses = [200];
+    for (let i = 0; i < 10; i++) statuses.push((await list(i, "203.0.113.60")).status);
+    expect(statuses.filter((s) => s === 200).length).toBe(Math.floor(30 / cost));
+    // Another client has its own budget.
+    expect((await list(1, "203.0.113.61")).status).toBe(200);
+    for (const path of ["/", "/llms.txt"]) {
+      const answer = await app.request(path, from("203.0.113.62"));
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("ratelimit-policy")).toContain("q=30");
+    }
+  });
+});
 
 describe("rate limit", () => {
   it("answers 429 RATE_LIMITED with Retry-After, counted across two instances on one prefix", async () => {

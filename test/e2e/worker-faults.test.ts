@@ -169,7 +169,8 @@ describe("worker faults", () => {
       expect(r.status, JSON.stringify(r.body)).toBe(503);
       expect(r.body.code).toBe("UNAVAILABLE");
       expect((await call("GET", `/v1/agent/accounts/${OWNER}`)).status).toBe(503);
-      expect((await fetch(`${api.url}/ready`)).status).toBe(503);
+      // /ready answers a state checked at most once a second.
+      await waitFor("/ready 503", async () => (await fetch(`${api.url}/ready`)).status === 503, 5_000, log);
     } finally {
       await pgProxy.restore();
     }

@@ -1,8 +1,10 @@
 // Activity cursors: an owner's position in the activity feed, stored in the API's schema
 // (`activity_cursor`) and usable for 14 days.
 //
-// - A cursor is an opaque id: 192 bits, base64url (32 characters). A baseline cursor is random;
-//   the cursor answered to a poll is derived from the polled cursor's id and the new position
+// - A cursor is an opaque id: 192 bits, base64url (32 characters). A baseline cursor is derived
+//   from the owner, its position and trail and the day (SHA-256), so repeated baselines for an owner
+//   at the same position reuse one row a day instead of growing the table at a client's full rate
+//   (anyone may take an owner's baseline, so a derivable baseline id gives away nothing); the cursor answered to a poll is derived from the polled cursor's id and the new position
 //   (SHA-256), so a retried poll answers the same changes AND the same cursor (idempotent). A poll
 //   with nothing new (no change, no reorg) answers the cursor it was given, so an agent that polls
 //   with its latest cursor writes no row and asks the same question each time (answers can then
@@ -19,7 +21,7 @@
 //   canonical and re-index it in its next transaction (seen on the devnet after evm_revert: it
 //   reverted to the snapshot block's parent); a poll in between finds that block missing and
 //   rewinds further. That is safe: what the agent drops and is given again is identical.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "../../adapters/db/api-schema.js";
@@ -64,9 +66,16 @@ export type ActivityCursor = {
   createdAt: Date;
 };
 
-/** 192 random bits, base64url (32 characters). */
-export function newCursorId(): string {
-  return randomBytes(24).toString("base64url");
+/**
+ * The id of the baseline cursor of `owner` at this position and trail, the same all through one
+ * renewal period (a day, UTC), so a baseline never hands out a cursor more than a day old.
+ */
+export function baselineCursorId(owner: string, position: bigint, trail: readonly BlockRef[], now: Date): string {
+  const period = Math.floor(now.getTime() / CURSOR_RENEW_MS);
+  const state = ["baseline", owner.toLowerCase(), period.toString(), position.toString(), ...trail.map((b) => `${b.number}:${b.hash.toLowerCase()}`)].join(
+    "\n",
+  );
+  return createHash("sha256").update(state).digest().subarray(0, 24).toString("base64url");
 }
 
 /** The id of the cursor that follows `parentId` at this position and trail (deterministic). */
@@ -158,7 +167,10 @@ function cursorRow(cursor: Omit<ActivityCursor, "createdAt">, now: Date) {
  * Stores a cursor (created now) unless one with its id exists, and answers the stored one: a
  * derived id seen before keeps its first creation time.
  */
-export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date): Promise<ActivityCursor> {
+export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<ActivityCursor> {
+  // A repeated baseline known in this process: no statement at all.
+  const known = cache?.get(cursor.id);
+  if (known) return known;
   const row = await db
     .insertInto("activity_cursor")
     .values(cursorRow(cursor, now))
@@ -292,9 +304,11 @@ export async function pollActivity(p: PollActivityParameters): Promise<ActivityA
     const head = await readOwnerHead(p.reads, owner);
     const position = head ? BigInt(head.position) : 0n;
     const trail = head ? await readOwnerBlocks(p.reads, owner, blockOfPosition(position) - REORG_WINDOW_BLOCKS + 1n, blockOfPosition(position)) : [];
-    const cursor = await saveCursor(p.db, { id: newCursorId(), owner, position, trail: extendTrail(trail, []) }, p.now);
+    const baselineTrail = extendTrail(trail, []);
+    const id = baselineCursorId(owner, position, baselineTrail, p.now);
+    const cursor = await saveCursor(p.db, { id, owner, position, trail: baselineTrail }, p.now, p.cursors);
     p.cursors?.remember(cursor);
-    return { cursor: cursor.id, since: p.now, now: p.now, after: position, changes: [], more: false, reorged: false };
+    return { cursor: cursor.id, since: cursor.createdAt, now: p.now, after: position, changes: [], more: false, reorged: false };
   }
 
   const parent = await findLiveCursor(p.db, p.cursorId, owner, p.now, p.cursors);

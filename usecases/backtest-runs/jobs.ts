@@ -4,7 +4,7 @@
 // 10-minute bucket the answer is as of.
 import { createHash } from "node:crypto";
 import { ApiError } from "../../domain/errors.js";
-import { JobTimeoutError, type JobClient } from "../../adapters/queue/request-reply.js";
+import { JobTimeoutError, type Caller, type JobClient } from "../../adapters/queue/request-reply.js";
 import { fromJobError } from "../prepare/queued-errors.js";
 
 export const BACKTEST_QUEUE = "backtest";
@@ -64,10 +64,16 @@ export function backtestJobId(data: BacktestJobData): string {
   return `bt-${data.kind}-${createHash("sha256").update(canonical(data)).digest("hex").slice(0, 40)}`;
 }
 
+/** Backtests one client may wait for at once (issue 32: fair queues); past it, 429 BUSY. */
+export const BACKTEST_SHARE = 4;
+
 /** Runs a backtest through the worker queue; its ApiError comes back as the same code. */
-export async function backtestThroughJob<R>(jobs: JobClient, data: BacktestJobData): Promise<R> {
+export async function backtestThroughJob<R>(jobs: JobClient, data: BacktestJobData, caller?: Caller): Promise<R> {
   try {
+    // A shared job (identical requests) is never removed for one caller that leaves; it is counted per caller.
     return await jobs.run<R>(BACKTEST_QUEUE, data.kind, data, {
+      caller,
+      share: BACKTEST_SHARE,
       jobId: backtestJobId(data),
       timeoutMs: BACKTEST_TIMEOUT_MS,
       keepResultSeconds: BACKTEST_CACHE_SECONDS,

@@ -8,7 +8,7 @@ import type { GridBacktestBody, GridTokensQuery, LadderBacktestBody, LadderToken
 import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
-import type { JobClient } from "../../adapters/queue/request-reply.js";
+import type { Caller, JobClient } from "../../adapters/queue/request-reply.js";
 import { sharedServiceChainStateReader, type ServiceChainState } from "../../adapters/chain/service-state.js";
 import { breakEvenGap } from "../../domain/backtest/ranges.js";
 import { ApiError } from "../../domain/errors.js";
@@ -25,6 +25,8 @@ export type BacktestDeps = {
   client?: PublicClient;
   jobs?: JobClient;
   now: () => Date;
+  /** Who waits (the API's request): the job counts against that client's share of the queue. */
+  caller?: Caller;
 };
 
 /** The live fees, or 503 UNAVAILABLE when the chain cannot be read and no earlier read is known. */
@@ -46,7 +48,7 @@ export function feeOf(state: ServiceChainState, which: "grid" | "ladder" | "hook
 export async function runKind<K extends BacktestKind>(deps: BacktestDeps, kind: K, input: BacktestInputs[K]): Promise<BacktestOutputs[K]> {
   const data = { kind, input, asOf: asOfBucket(deps.now()) } as BacktestJobData;
   // A job's result crosses Redis as JSON; each kind's answer is plain JSON data, so it arrives as typed.
-  return (await (deps.jobs ? backtestThroughJob(deps.jobs, data) : runBacktest({ reads: deps.reads }, data))) as BacktestOutputs[K];
+  return (await (deps.jobs ? backtestThroughJob(deps.jobs, data, deps.caller) : runBacktest({ reads: deps.reads }, data))) as BacktestOutputs[K];
 }
 
 /**

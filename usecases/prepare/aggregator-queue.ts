@@ -17,9 +17,11 @@ import {
   type AggregatorRouteRequest,
 } from "../../adapters/chain/aggregator.js";
 import { ApiError } from "../../domain/errors.js";
-import { JobFailedError, JobTimeoutError, QueueBusyError, type JobClient } from "../../adapters/queue/request-reply.js";
+import { CallerGoneError, JobFailedError, JobTimeoutError, QueueBusyError, type Caller, type JobClient } from "../../adapters/queue/request-reply.js";
 
 export const AGGREGATOR_QUEUE = "aggregator";
+/** Aggregator calls one API client may wait for at once (quotes; issue 32: fair queues). */
+export const AGGREGATOR_SHARE = 4;
 
 /** Plain JSON of the requests and answers (bigints as decimal strings). */
 type Wire<T> = { [K in keyof T]: T[K] extends bigint ? string : T[K] };
@@ -56,17 +58,23 @@ export function budgetBusy(waitMs: number): ApiError {
  * An Aggregator whose every call is a job of the `aggregator` queue (the budget). `waitMs` is how long a
  * call waits for its turn and answer: past it, ApiError BUSY.
  */
-export function queuedAggregator(jobs: JobClient, address: Address, waitMs: number): Aggregator {
+export function queuedAggregator(jobs: JobClient, address: Address, waitMs: number, caller?: Caller): Aggregator {
   async function call<R>(data: Omit<AggregatorJobData, "deadline">): Promise<R> {
     const deadline = Date.now() + waitMs;
     try {
-      return await jobs.run<R>(AGGREGATOR_QUEUE, data.op, { ...data, deadline }, { timeoutMs: waitMs, keepResultSeconds: 30 });
+      return await jobs.run<R>(
+        AGGREGATOR_QUEUE,
+        data.op,
+        { ...data, deadline },
+        { timeoutMs: waitMs, keepResultSeconds: 30, caller, share: AGGREGATOR_SHARE, removeWhenGone: true },
+      );
     } catch (error) {
       if (error instanceof JobTimeoutError && (await jobs.workers(AGGREGATOR_QUEUE).catch(() => 0)) === 0) {
         // No worker to run it: not a spent budget but an outage (503, not 429).
         throw new ApiError("UNAVAILABLE", "No aggregator worker is running: retry shortly");
       }
       if (error instanceof QueueBusyError || error instanceof JobTimeoutError) throw budgetBusy(waitMs);
+      if (error instanceof CallerGoneError) throw new ApiError("UNAVAILABLE", "The request was cancelled by its client");
       if (error instanceof JobFailedError) {
         const message = error.message;
         if (message.includes(NO_ROUTE)) {
@@ -102,9 +110,9 @@ export async function runAggregatorJob(aggregator: Aggregator | undefined, data:
 }
 
 /** The aggregator through the route budget when the app has a job client, else called directly. */
-export function budgetedAggregator(deps: { jobs?: JobClient; client?: PublicClient; deployments: Deployments }): Aggregator {
+export function budgetedAggregator(deps: { jobs?: JobClient; client?: PublicClient; deployments: Deployments }, caller?: Caller): Aggregator {
   if (!deps.client) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
   const direct = directAggregator(deps.client, deps.deployments);
   if (!direct) throw new ApiError("UNAVAILABLE", "No swap aggregator is deployed on this chain");
-  return deps.jobs ? queuedAggregator(deps.jobs, direct.address, config.AGGREGATOR_WAIT_MS) : direct;
+  return deps.jobs ? queuedAggregator(deps.jobs, direct.address, config.AGGREGATOR_WAIT_MS, caller) : direct;
 }

@@ -8,7 +8,15 @@ import { marketRegistryAbi } from "../../abis/index.js";
 import { simulateFunded } from "../../adapters/chain/bundle-funds.js";
 import { createSignRequest, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
 import { callKey } from "../../domain/grading/rules.js";
-import { allowListOf, ladderRevertDetails, moneySafetyViolations, walletSendCalls, withExtra, type AllowList } from "../../domain/bundles/index.js";
+import {
+  allowListOf,
+  figureViolations,
+  ladderRevertDetails,
+  moneySafetyViolations,
+  walletSendCalls,
+  withExtra,
+  type AllowList,
+} from "../../domain/bundles/index.js";
 import { ApiError, isErrorCode, errorCatalog } from "../../domain/errors.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { CHAIN_ID } from "../../domain/chain.js";
@@ -95,10 +103,17 @@ export function checkPrepared(ctx: Pick<PrepareContext, "deployments" | "logger"
     allow: withExtra(baseAllowList(ctx.deployments), resolved.allow ?? {}),
     deadlineWindow: { now, seconds: DEADLINE_WINDOW_SECONDS },
   });
+  // As the typed client checks (issue 32): no minimum output of zero, so the service never answers what it refuses.
+  violations.push(...figureViolations(bundle.steps, {}));
   if (violations.length > 0) {
     ctx.logger.error({ kind, bundleKind: bundle.kind, violations }, "prepared bundle breaks the money-safety rules; refused");
     throw new ApiError("INTERNAL", "The prepared bundle failed the service's own safety check");
   }
+}
+
+/** The pipeline stopped before storing: its caller had given up. */
+export class CallerGoneError extends Error {
+  override name = "CallerGoneError";
 }
 
 export async function runPrepare<K extends PrepareKind>(
@@ -161,6 +176,9 @@ export async function runPrepare<K extends PrepareKind>(
     issues,
     reportCard: reportCardNote(filed, filer.ownerSession),
   };
+
+  // A caller that has gone gets nothing: no sign request or filing is stored for an answer no one reads.
+  if (await ctx.callerGone?.()) throw new CallerGoneError("the caller gave up before the bundle was stored");
 
   await ctx.db.transaction().execute(async (trx) => {
     await createSignRequest(trx, { id, owner, kind: bundle.kind, bundle: result as unknown as Record<string, unknown>, now });

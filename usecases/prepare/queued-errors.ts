@@ -1,7 +1,7 @@
 // ApiErrors across the job queue: the worker throws the error's {code, message, details} as JSON (the
 // job's failure reason), the API rebuilds the same ApiError. Queue trouble maps to the catalog too.
 import { ApiError, isErrorCode, type ErrorDetails } from "../../domain/errors.js";
-import { JobFailedError, JobTimeoutError, QueueBusyError } from "../../adapters/queue/request-reply.js";
+import { CallerGoneError, JobFailedError, JobTimeoutError, QueueBusyError } from "../../adapters/queue/request-reply.js";
 
 const MARK = "api-error:";
 
@@ -25,6 +25,8 @@ export function decodeApiError(reason: string): ApiError | undefined {
 /** A job client's error as the answer: the worker's ApiError, 429 BUSY, or 503 UNAVAILABLE. */
 export function fromJobError(error: unknown): unknown {
   if (error instanceof QueueBusyError) return new ApiError("BUSY", undefined, undefined, { headers: { "Retry-After": "1" } });
+  // The client disconnected: nobody reads this answer; it is not a fault of the service.
+  if (error instanceof CallerGoneError) return new ApiError("UNAVAILABLE", "The request was cancelled by its client");
   if (error instanceof JobTimeoutError) return new ApiError("UNAVAILABLE", "The prepare worker did not answer in time: retry shortly");
   if (error instanceof JobFailedError) return decodeApiError(error.message) ?? new ApiError("INTERNAL");
   if (error instanceof Error && /is not reachable|Connection is closed|enableOfflineQueue/.test(error.message)) {

@@ -30,6 +30,8 @@ export type PrepareContext = {
   agentAccounts?: boolean;
   /** The swap aggregator, through the route budget (the `aggregator` queue); absent: the chain's, called directly. */
   aggregator?: Aggregator;
+  /** True when the caller has given up: the pipeline then stores no sign request and no filing. */
+  callerGone?: () => Promise<boolean>;
 };
 
 /** The kinds the prepare route serves (contract/prepare-kinds.ts; swap and basket kinds trade through the aggregator). */

@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { createJobClient, JobFailedError, JobTimeoutError, QueueBusyError } from "../../../adapters/queue/request-reply.js";
+import { Queue } from "bullmq";
+import { CallerGoneError, createJobClient, JobFailedError, JobTimeoutError, QueueBusyError } from "../../../adapters/queue/request-reply.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const prefix = `test:${randomBytes(4).toString("hex")}:bull`;
@@ -75,5 +76,91 @@ describe("request-reply jobs", () => {
     const started = Date.now();
     await expect(client.run("any", "x", {}, { timeoutMs: 5000 })).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe("fair shares and callers that go (issue 32)", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("a client past its share of a queue gets QueueBusyError while another client gets through; the share comes back", async () => {
+    const client = createJobClient({ redisUrl: REDIS_URL, prefix, maxWaiting: 100 });
+    closers.push(() => client.close());
+    const a = { client: "ip:203.0.113.1" };
+    const b = { client: "ip:203.0.113.2" };
+    // No worker: jobs wait until their deadline.
+    const held = [1, 2].map((n) => client.run("fair", "x", { n }, { timeoutMs: 400, caller: a, share: 2, removeWhenGone: true }).catch((e) => e));
+    await sleep(100);
+    const refused = await client.run("fair", "x", { n: 3 }, { timeoutMs: 400, caller: a, share: 2 }).catch((e) => e);
+    expect(refused).toBeInstanceOf(QueueBusyError);
+    expect((refused as QueueBusyError).ownShare).toBe(true);
+    const other = client.run("fair", "x", { n: 4 }, { timeoutMs: 400, caller: b, share: 2, removeWhenGone: true }).catch((e) => e);
+    expect(await other).toBeInstanceOf(JobTimeoutError); // admitted (it waited), not refused
+    expect((await Promise.all(held)).every((e) => e instanceof JobTimeoutError)).toBe(true);
+    // Timed out and removed: nothing of theirs waits, and A's places are back.
+    const queue = new Queue("fair", { connection: workerConnection(), prefix });
+    closers.push(() => queue.close());
+    expect(await queue.getJobCountByTypes("waiting", "prioritized")).toBe(0);
+    const redis = new Redis(REDIS_URL);
+    expect(await redis.exists(`${prefix}:share:fair:${a.client}`)).toBe(0);
+    redis.disconnect();
+  });
+
+  it("a client's first job goes ahead of a flooder's later ones (priority = places held)", async () => {
+    const client = createJobClient({ redisUrl: REDIS_URL, prefix, maxWaiting: 100 });
+    closers.push(() => client.close());
+    const order: string[] = [];
+    const flood = [1, 2, 3, 4].map((n) => client.run("order", "x", { who: `flood-${n}` }, { timeoutMs: 5000, caller: { client: "ip:flood" }, share: 10 }));
+    await sleep(100);
+    const mine = client.run("order", "x", { who: "me" }, { timeoutMs: 5000, caller: { client: "ip:me" }, share: 10 });
+    await sleep(100);
+    const worker = new Worker(
+      "order",
+      async (job) => {
+        order.push(job.data.who);
+        return 1;
+      },
+      { connection: workerConnection(), prefix, concurrency: 1 },
+    );
+    closers.push(() => worker.close());
+    await Promise.all([...flood, mine]);
+    expect(order.indexOf("me")).toBeLessThanOrEqual(1); // behind at most the flooder's first
+  });
+
+  it("a caller that disconnects removes its waiting job; one that goes while its job runs marks it gone", async () => {
+    const client = createJobClient({ redisUrl: REDIS_URL, prefix, maxWaiting: 100 });
+    closers.push(() => client.close());
+    const queue = new Queue("gone", { connection: workerConnection(), prefix });
+    closers.push(() => queue.close());
+    // Waiting (no worker yet): the abort removes it.
+    const waiting = new AbortController();
+    const first = client
+      .run("gone", "x", {}, { timeoutMs: 5000, caller: { client: "ip:c", signal: waiting.signal }, share: 5, removeWhenGone: true })
+      .catch((e) => e);
+    await sleep(100);
+    waiting.abort();
+    expect(await first).toBeInstanceOf(CallerGoneError);
+    expect(await queue.getJobCountByTypes("waiting", "prioritized")).toBe(0);
+    // Running: it cannot be removed, so it is marked gone for the worker.
+    let runningId: string | undefined;
+    const worker = new Worker(
+      "gone",
+      async (job) => {
+        runningId = job.id;
+        await sleep(400);
+        return (await client.isGone("gone", job.id!)) ? "dropped" : "stored";
+      },
+      { connection: workerConnection(), prefix },
+    );
+    closers.push(() => worker.close());
+    const running = new AbortController();
+    const second = client
+      .run("gone", "x", {}, { timeoutMs: 5000, caller: { client: "ip:c", signal: running.signal }, share: 5, removeWhenGone: true })
+      .catch((e) => e);
+    while (!runningId) await sleep(20);
+    running.abort();
+    expect(await second).toBeInstanceOf(CallerGoneError);
+    expect(await client.isGone("gone", runningId)).toBe(true);
+    await sleep(500);
+    expect(await (await queue.getJob(runningId))?.returnvalue).toBe("dropped");
   });
 });
