@@ -34,7 +34,7 @@ export const ErrorDetails = z
     priceUsd: z.number().optional().openapi({ description: "USDG per whole token: the price now (WRONG_SIDE), or the part's line that broke a bound" }),
     limitUsd: z.number().optional().openapi({ description: "The limit the price broke, USDG per whole token" }),
     token: z.string().optional().openapi({ description: "The token named" }),
-    field: z.string().optional().openapi({ description: "INVALID_REQUEST: the first field at fault" }),
+    field: z.string().optional().openapi({ description: "INVALID_REQUEST and RECEIVER_NOT_OWNER: the first field at fault" }),
     issues: z
       .array(z.object({ field: z.string(), message: z.string() }))
       .optional()

@@ -303,7 +303,7 @@ export type ErrorDetails = {
   limitUsd?: number;
   /** The token named. */
   token?: string;
-  /** INVALID_REQUEST: the first field at fault (`owner`, `tokens[1].weightPct`, `body`). */
+  /** INVALID_REQUEST and RECEIVER_NOT_OWNER: the first field at fault (`owner`, `tokens[1].weightPct`, `body`). */
   field?: string;
   /** INVALID_REQUEST: every problem found. */
   issues?: { field: string; message: string }[];
@@ -312,6 +312,8 @@ export type ErrorDetails = {
 /** The fields of the spec's Error.details, and INVALID_REQUEST's own two. */
 export const SPEC_DETAIL_FIELDS = ["part", "minimum", "unit", "priceUsd", "limitUsd", "token"] as const;
 const VALIDATION_FIELDS = ["field", "issues"] as const;
+/** Refusals of the request's own shape, which name the field at fault as validation does. */
+const REQUEST_FIELD_CODES: ReadonlySet<string> = new Set(["INVALID_REQUEST", "RECEIVER_NOT_OWNER"]);
 /** Decimals of each `unit` a minimum may be in; a token's own vary, up to 18. */
 const UNIT_DECIMALS = { USDG: 6, token: 18 } as const;
 /** No minimum this service answers is a trillion whole units or more: past it, a price was labelled an amount. */
@@ -324,7 +326,7 @@ const MAX_WHOLE_UNITS = 10n ** 12n;
  */
 export function detailsProblems(code: string, details: Record<string, unknown> | undefined): string[] {
   if (!details) return [];
-  const allowed: readonly string[] = code === "INVALID_REQUEST" ? [...SPEC_DETAIL_FIELDS, ...VALIDATION_FIELDS] : SPEC_DETAIL_FIELDS;
+  const allowed: readonly string[] = REQUEST_FIELD_CODES.has(code) ? [...SPEC_DETAIL_FIELDS, ...VALIDATION_FIELDS] : SPEC_DETAIL_FIELDS;
   const problems = Object.keys(details)
     .filter((k) => !allowed.includes(k))
     .map((k) => `${code}: details.${k} is not a field of the spec's Error.details`);

@@ -34,6 +34,7 @@ describe("refusal details in the spec's fields and units", () => {
     expect(detailsProblems("AMOUNT_TOO_SMALL", { minimum: "1.5", unit: "token" })[0]).toMatch(/not whole base units/);
     expect(detailsProblems("WRONG_SIDE", { part: 0, priceUsd: Number.NaN })).toHaveLength(2);
     expect(detailsProblems("INVALID_REQUEST", { field: "owner", issues: [] })).toEqual([]);
+    expect(detailsProblems("RECEIVER_NOT_OWNER", { field: "legs[0].recipient" })).toEqual([]);
     expect(detailsProblems("NOT_FOUND", { field: "owner" })).toHaveLength(1);
   });
 
