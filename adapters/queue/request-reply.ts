@@ -25,7 +25,7 @@ export class QueueBusyError extends Error {
   }
 }
 
-/** The caller gave up (disconnected) before the job's result. */
+/** The caller gave up (disconnected, or its deadline passed): nothing is answered or stored for it. */
 export class CallerGoneError extends Error {
   override name = "CallerGoneError";
 }

@@ -21,6 +21,7 @@ import { ApiError, isErrorCode, errorCatalog } from "../../domain/errors.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { CHAIN_ID } from "../../domain/chain.js";
 import { prepareKindRegistry, TRANSFER_REVERTS } from "../../contract/prepare-kinds.js";
+import { CallerGoneError } from "../../adapters/queue/request-reply.js";
 import { resolvers } from "./resolvers.js";
 import type { PrepareBodies, PrepareContext, PrepareFiler, PrepareKind, PrepareResult, Resolved, Resolver } from "./types.js";
 
@@ -109,11 +110,6 @@ export function checkPrepared(ctx: Pick<PrepareContext, "deployments" | "logger"
     ctx.logger.error({ kind, bundleKind: bundle.kind, violations }, "prepared bundle breaks the money-safety rules; refused");
     throw new ApiError("INTERNAL", "The prepared bundle failed the service's own safety check");
   }
-}
-
-/** The pipeline stopped before storing: its caller had given up. */
-export class CallerGoneError extends Error {
-  override name = "CallerGoneError";
 }
 
 export async function runPrepare<K extends PrepareKind>(

@@ -4,7 +4,8 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import { ApiError } from "../../domain/errors.js";
 import { isPastDeadline, type PrepareJobData } from "../../usecases/prepare/job.js";
-import { CallerGoneError, runPrepare } from "../../usecases/prepare/pipeline.js";
+import { runPrepare } from "../../usecases/prepare/pipeline.js";
+import { CallerGoneError } from "../../adapters/queue/request-reply.js";
 import { prepareKinds } from "../../contract/prepare-kinds.js";
 import type { PrepareContext, PrepareResult } from "../../usecases/prepare/types.js";
 import type { ChainGuard } from "../../adapters/chain/chain-guard.js";
