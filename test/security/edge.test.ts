@@ -68,12 +68,14 @@ describe("/mcp", () => {
     expect(result.structuredContent.code).toBe("NOT_FOUND");
     expect(await api.redis.get(`${api.prefix}:rl:flood:ip:198.51.100.5`)).toBe("2");
     // Three more points, then the inner call is refused as the same client, then the POST itself.
-    for (let i = 0; i < 2; i++) expect((await post("198.51.100.5", rpc(2, "tools/list"))).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await post("198.51.100.5", rpc(2, "ping"))).status).toBe(200);
     const inner = await json(await post("198.51.100.5", rpc(3, "tools/call", { name: "sign_requests_id", arguments: { id: "x" } })));
     expect(inner.result.structuredContent.code).toBe("RATE_LIMITED");
     const flood = await Promise.all(Array.from({ length: 5 }, () => post("198.51.100.5", rpc(4, "tools/list"))));
     expect(flood.map((r) => r.status)).toEqual([429, 429, 429, 429, 429]);
-    expect((await post("198.51.100.6", rpc(5, "tools/list"))).status).toBe(200); // another client is untouched
+    expect((await post("198.51.100.6", rpc(5, "ping"))).status).toBe(200); // another client is untouched
+    // tools/list costs a point per 16 KiB of its ~150 KB answer: more than this 5-point budget holds.
+    expect((await post("198.51.100.7", rpc(6, "tools/list"))).status).toBe(429);
   });
 });
 
@@ -114,7 +116,15 @@ describe("prepare jobs", () => {
     expect((await json(refused)).code).toBe("RECEIVER_NOT_OWNER");
     expect(queued).toHaveLength(0);
     await post({ owner: OWNER, vault: VAULT, amount: "1", note: { nested: [1, 2, 3] }, padding: "x".repeat(1000) });
-    expect(queued).toEqual([{ kind: "vault-deposit", body: { owner: OWNER, vault: VAULT, amount: "1", slippageBps: 100 } }]);
+    // The body is the validated fields only; beside it, who filed it and when its caller stops waiting.
+    expect(queued).toEqual([
+      {
+        kind: "vault-deposit",
+        body: { owner: OWNER, vault: VAULT, amount: "1", slippageBps: 100 },
+        filer: { ownerSession: false, client: expect.any(String) },
+        deadline: expect.any(Number),
+      },
+    ]);
   });
 });
 
