@@ -1,7 +1,7 @@
 // `npm run build-id [-- root]`: the build id Ponder gives the indexer whose root is `root` (default: this
 // repository), from Ponder's own build code: the hashes of ponder.config.ts's sources, of ponder.schema.ts
 // and of every file Ponder runs under src/ (src/api/ excepted). A change that leaves it equal keeps the
-// existing index; a new id is a reindex (README, "Zero-downtime reindex"). Needs the deployments file
+// existing index; a new id is a reindex (docs/reindex.md). Needs the deployments file
 // (DEPLOYMENTS_FILE), which ponder.config.ts reads. No database, no RPC.
 //
 // Ponder hashes only the files under src/, not the shared modules they import (domain/price.ts...), so a

@@ -1,6 +1,6 @@
 // `npm run indexer`: the Ponder indexer, the one writer of the projections. It creates the database
 // when missing, then runs `ponder start` with the configured schema and views schema, so that a reindex
-// into a new schema can be switched to with no downtime (see README).
+// into a new schema can be switched to with no downtime (see docs/reindex.md).
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { join, resolve } from "node:path";

@@ -1,6 +1,6 @@
-// The npm registry reachable here serves only this platform's builds of packages with native
-// binaries, so `npm install` writes a lock without the other platforms' optional packages, and
-// `npm ci` then refuses the lock as out of sync. This adds an entry for each such package (optional,
+// Some registry mirrors serve only one platform's builds of packages with native binaries; installed
+// from one, `npm install` writes a lock without the other platforms' optional packages, and `npm ci`
+// on another platform then refuses the lock as out of sync. This adds an entry for each such package (optional,
 // with its os/cpu/libc), which no install on this platform fetches. Run after `npm install` changes
 // the lock: `npx tsx scripts/lockfile-platforms.ts` (it asks `npm ci --dry-run` what is missing).
 import { execFileSync } from "node:child_process";

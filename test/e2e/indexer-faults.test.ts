@@ -7,7 +7,7 @@
 //
 // Counts: FAULT_REORGS and FAULT_KILLS (half of the kills during the backfill). The defaults (10 reorgs,
 // each depth once; 6 kills) are the CI scale; the counts are FAULT_REORGS=20 FAULT_KILLS=10
-// (about 9.5 minutes on the loaded 2-core machine: see README, "Faults and load").
+// (about 9.5 minutes on a loaded 2-core machine: see docs/faults.md).
 // A SIGKILLed Ponder leaves its schema locked until its heartbeat is 25 s old; the test backdates the
 // dead app's heartbeat by 30 s before each restart (what waiting would do), so a restart costs seconds.
 import { createPublicClient, createWalletClient, http, type Address, type Hex } from "viem";

@@ -1,5 +1,5 @@
 // Debian's Chromium as the browser tests launch it (playwright-core): headless, no sandbox (root), and
-// none of its background connections, which this machine's closed network refuses. Screenshots go to
+// none of its background connections, which a closed network (a CI host without internet) refuses. Screenshots go to
 // test/.artifacts/ (git-ignored).
 import { fileURLToPath } from "node:url";
 

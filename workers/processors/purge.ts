@@ -12,7 +12,7 @@ import type { Logger } from "../../adapters/logger.js";
 export const PURGE_EVERY_MS = 10 * 60_000;
 
 const DAY_MS = 86_400_000;
-/** How long each kind of row is kept (README "Retention"). */
+/** How long each kind of row is kept (docs/security.md, "Retention"). */
 export const RETENTION = {
   /** After expiry: an expired sign request answers 404 like an unknown one; a day leaves room to look into one. */
   signRequestAfterExpiryMs: DAY_MS,
