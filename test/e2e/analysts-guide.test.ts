@@ -1,10 +1,10 @@
 // Every code block of docs/analysts.md runs as written against the indexed devnet of this run, in each
 // place its fence says (`runs=`): its SQL on Postgres with `agent_views` as the search path and/or over
 // Ponder's /sql as @ponder/client sends it, its GraphQL on Ponder's /graphql, its @ponder/client scripts
-// with tsx from a directory laid out as a checkout's root, its shell with bash. Each answers rows. A block
-// that says nothing of where it runs fails the test, and so does SQL said to run on Postgres only that /sql
-// would take. The guide's units table names every amount column of the views, and its word on addresses
-// (lowercase, but activity.subject) holds on the devnet's data.
+// with tsx from a directory laid out as a checkout's root (and they typecheck), its shell with bash. Each
+// answers rows. A block that says nothing of where it runs fails the test, and so does SQL said to run on
+// Postgres only that /sql would take. The guide's units table names every amount column of the views, and
+// its word on addresses (lowercase, but activity.subject) holds on the devnet's data.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -63,6 +63,7 @@ beforeAll(async () => {
   writeFileSync(join(scripts, "package.json"), JSON.stringify({ type: "module" }));
   symlinkSync(join(root, "node_modules"), join(scripts, "node_modules"));
   symlinkSync(join(root, "ponder.schema.ts"), join(scripts, "ponder.schema.ts"));
+  for (const [, b] of runningIn("client")) writeFileSync(join(scripts, `${b.name}.ts`), b.code.replaceAll(GUIDE_URL, stack.ponderUrl));
 });
 
 /** The query as @ponder/client sends it: a GET of /sql/db, the query and its parameters in superjson's envelope. */
@@ -133,7 +134,6 @@ describe("docs/analysts.md", () => {
     "@ponder/client: %s",
     async (_, b) => {
       const file = join(scripts, `${b.name}.ts`);
-      writeFileSync(file, b.code.replaceAll(GUIDE_URL, stack.ponderUrl));
       // `npx tsx <file> <params>` from the checkout's root, as the guide says.
       const { stdout } = await run(process.execPath, ["--import", "tsx", file, ...checksummed(b)], { cwd: scripts, env: { ...process.env, BASE_URL: "" } });
       // Each script prints its rows: an array with something in it.
@@ -141,6 +141,19 @@ describe("docs/analysts.md", () => {
     },
     60_000,
   );
+
+  it("has @ponder/client scripts that typecheck (strict) against the schema", async () => {
+    writeFileSync(
+      join(scripts, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "Bundler", strict: true, noEmit: true, skipLibCheck: true, types: ["node"] },
+        include: ["*.ts"],
+      }),
+    );
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    const result = await run(process.execPath, [tsc, "-p", scripts]).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true }));
+    expect(result, result.stdout).not.toHaveProperty("failed");
+  }, 120_000);
 
   it.each(runningIn("shell"))("shell: %s", async (_, b) => {
     const { stdout } = await run("bash", ["-euo", "pipefail", "-c", b.code.replaceAll(GUIDE_URL, stack.ponderUrl)]);
