@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { DEFAULT_PRICE_PER_DAY_USDG } from "../domain/run-price.js";
+import { LIVE_SIGN_REQUESTS_PER_CLIENT } from "./db/sign-requests.js";
 
 /** Absolute path of the repository (the folder that holds package.json). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -81,6 +82,8 @@ const settings = z.object({
   AGENT_REPORT_CARDS_READS: z.enum(["public", "owner"], { error: 'must be "public" or "owner"' }).default("public"),
   AGENT_REPORT_CARDS: onOff().default("on"),
   AGENT_ACCOUNTS: onOff().default("on"),
+  /** Unexpired prepared bundles (SignRequests) one client may hold; past it, prepares answer 429 RATE_LIMITED. */
+  SIGN_REQUESTS_PER_CLIENT: int(1, 10_000_000, "a number of sign requests").default(LIVE_SIGN_REQUESTS_PER_CLIENT),
   /** The aggregator route budget that quotes and prepares share: aggregator calls per second (the
    * `aggregator` queue's BullMQ limiter, in every worker). */
   AGGREGATOR_BUDGET_PER_SECOND: int(1, 100_000, "a number of calls per second").default(20),

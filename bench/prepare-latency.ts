@@ -98,6 +98,8 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
       BASE_URL: baseUrl,
       LOG_LEVEL: "info",
       AGGREGATOR_BUDGET_PER_SECOND: String(BENCH_AGGREGATOR_BUDGET),
+      // One client prepares every kind N times within the bundles' 10 minutes.
+      SIGN_REQUESTS_PER_CLIENT: "1000000",
     };
     const worker = await startService("worker", "workers/main.ts", env);
     services.push(worker);

@@ -9,6 +9,7 @@ import type { Address, Hex } from "viem";
 import {
   allowListOf,
   figureViolations,
+  lessBps,
   moneySafetyViolations,
   requiresAtomic,
   walletSendCallsViolations,
@@ -49,12 +50,18 @@ export type SigningExpectations = {
   skewSeconds?: number;
   /** The amount the caller asked to pay in, in base units. */
   amount?: bigint;
-  /** The quote's output the caller was shown (base units), and the slippage it asked for: the minimum must allow no less. */
-  quote?: { amountOut: bigint; slippageBps: number };
+  /**
+   * The quote's output the caller was shown (base units), and the slippage it asked for: the minimum must
+   * allow no less. Several outputs (an in-kind redeem: the token, then USDG) give one per minimum, in order.
+   */
+  quote?: { amountOut: bigint | readonly bigint[]; slippageBps: number };
 };
 
-/** The least output a quote of `amountOut` allows at `slippageBps` (rounded down, as the service rounds). */
-export const minimumOutOf = (amountOut: bigint, slippageBps: number): bigint => (amountOut * BigInt(10_000 - slippageBps)) / 10_000n;
+/** The least output a quote of `amountOut` allows at `slippageBps` (rounded down): the service's own formula. */
+export const minimumOutOf: (amountOut: bigint, slippageBps: number) => bigint = lessBps;
+
+const floorsOf = ({ amountOut, slippageBps }: NonNullable<SigningExpectations["quote"]>): bigint | bigint[] =>
+  typeof amountOut === "bigint" ? minimumOutOf(amountOut, slippageBps) : amountOut.map((out) => minimumOutOf(out, slippageBps));
 
 /** Every way `result` breaks the money-safety rules against `allow` (empty: safe to send). */
 export function preparedResultViolations(result: PrepareResult, allow: BundleAllowList, expect: SigningExpectations = {}): string[] {
@@ -69,7 +76,7 @@ export function preparedResultViolations(result: PrepareResult, allow: BundleAll
   violations.push(
     ...figureViolations(steps, {
       amount: expect.amount,
-      minimumOut: expect.quote ? minimumOutOf(expect.quote.amountOut, expect.quote.slippageBps) : undefined,
+      minimumOut: expect.quote ? floorsOf(expect.quote) : undefined,
     }),
   );
   const calls = result.walletSendCalls;

@@ -64,6 +64,7 @@ const worker = new Worker(
       baseUrl: config.BASE_URL,
       logger,
       agentAccounts: config.AGENT_ACCOUNTS === "on",
+      signRequestsPerClient: config.SIGN_REQUESTS_PER_CLIENT,
       aggregator: budgeted,
       viewsSchema: config.VIEWS_SCHEMA,
     },

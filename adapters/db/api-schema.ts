@@ -30,6 +30,8 @@ export interface SignRequestTable {
   bundle: Json<Record<string, unknown>>;
   created_at: CreatedAt;
   expires_at: Timestamp;
+  /** The client (rate-limit key) that prepared it: its live sign requests are bounded (migration 0010). */
+  client: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A prepared bundle filed for the report card before it was answered. */
@@ -161,6 +163,8 @@ export interface StrategyRunTable {
   summary: Json<Record<string, unknown>>;
   settlement_tx: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
+  /** The client (rate-limit key) that asked for the run: its runs of a day are bounded (migration 0010). */
+  client: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type SignRequestRow = Selectable<SignRequestTable>;

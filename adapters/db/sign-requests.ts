@@ -22,6 +22,8 @@ export type CreateSignRequestParameters = {
   now: Date;
   ttlMs?: number;
   id?: string;
+  /** The client that prepared it (the rate-limit key), when known. */
+  client?: string | null;
 };
 
 export async function createSignRequest(db: Kysely<Database>, p: CreateSignRequestParameters): Promise<SignRequestRow> {
@@ -34,6 +36,7 @@ export async function createSignRequest(db: Kysely<Database>, p: CreateSignReque
       bundle: p.bundle,
       created_at: p.now,
       expires_at: new Date(p.now.getTime() + (p.ttlMs ?? SIGN_REQUEST_TTL_MS)),
+      client: p.client ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -43,4 +46,29 @@ export async function createSignRequest(db: Kysely<Database>, p: CreateSignReque
 export async function findLiveSignRequest(db: Kysely<Database>, id: string, now: Date): Promise<SignRequestRow | undefined> {
   if (!SIGN_REQUEST_ID.test(id)) return undefined;
   return db.selectFrom("sign_request").selectAll().where("id", "=", id).where("expires_at", ">", now).executeTakeFirst();
+}
+
+/**
+ * Live sign requests one client may hold at once (issue 32: bounded state per client): with the 10-minute
+ * lifetime, 300 is a prepare every 2 seconds, all unsigned. Past it, 429 RATE_LIMITED until some expire.
+ */
+export const LIVE_SIGN_REQUESTS_PER_CLIENT = 300;
+
+/**
+ * The client's live sign requests at `now`, counted up to `cap` (an index range of at most `cap` rows), and
+ * when the oldest of them expires (the earliest a new one fits).
+ */
+export async function liveSignRequestsOf(
+  db: Kysely<Database>,
+  client: string,
+  now: Date,
+  cap = LIVE_SIGN_REQUESTS_PER_CLIENT,
+): Promise<{ count: number; firstExpiry: Date | null }> {
+  const row = await db
+    .selectFrom((eb) =>
+      eb.selectFrom("sign_request").select("expires_at").where("client", "=", client).where("expires_at", ">", now).orderBy("expires_at").limit(cap).as("live"),
+    )
+    .select((eb) => [eb.fn.countAll<string>().as("n"), eb.fn.min("expires_at").as("first")])
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), firstExpiry: row.first ? new Date(row.first as Date) : null };
 }

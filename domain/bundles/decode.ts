@@ -200,9 +200,16 @@ const minimumMatch: ArgumentMatch = (name, type) =>
   /^uint\d*$/.test(type) &&
   name !== undefined &&
   /^min(imum)?(amountout|amountsout|assetsout|bptout|out|shares|sharesout|tokenout|usdgout)$/.test(name.replace(/_/g, "").toLowerCase());
+/** A leg's aggregator calldata: `data` bytes inside an array (the zap's and maker's legs). */
+const legDataMatch: ArgumentMatch = (name, type) => type === "bytes" && name === "data";
 /** The amount paid in (assets, amountIn, usdgIn, amount) as an unsigned integer. */
 const amountMatch: ArgumentMatch = (name, type) =>
   /^uint\d*$/.test(type) && name !== undefined && /^(assets|amountin|usdgin|amount)$/.test(name.replace(/_/g, "").toLowerCase());
+
+/** `amount` less `bps` basis points, rounded down: the least output a quote allows at a slippage (service and client alike). */
+export function lessBps(amount: bigint, bps: number): bigint {
+  return (amount * (10_000n - BigInt(bps))) / 10_000n;
+}
 
 /** What the caller asked for and was shown, for the figures it signs (the typed client knows them). */
 export type FigureExpectations = {
@@ -210,9 +217,10 @@ export type FigureExpectations = {
   amount?: bigint;
   /**
    * The output the quote shown allows at the caller's slippage: the bundle's minimum output must be at
-   * least this (checked when the bundle has one minimum; every minimum must be above zero regardless).
+   * least this. A bundle with several minimums (an in-kind redeem's token and USDG) takes one floor per
+   * minimum, in the order the bundle carries them. Every minimum must be above zero regardless.
    */
-  minimumOut?: bigint;
+  minimumOut?: bigint | readonly bigint[];
 };
 
 /** Every way the figures of `steps` break `expect`: zero or too-low minimums, other amounts. */
@@ -233,6 +241,14 @@ export function figureViolations(steps: readonly { to: Address; data: Hex }[], e
         if (v === 0n) out.push(`${label}: ${path} is ${String(value)}: a minimum output of zero accepts any price`);
         else minimums.push({ label, path, value: v });
       }
+      // A leg's aggregator call (the devnet's aggregator decodes; another's calldata is opaque) holds its own minimum.
+      for (const leg of namedArguments(legDataMatch, r.inputs, r.args, prefix)) {
+        const call =
+          typeof leg.value === "string" ? decodeStepAll({ data: leg.value as Hex }).find((d) => d.contractAbiName === "devAggregatorAbi") : undefined;
+        if (!call) continue;
+        for (const { path, value } of namedArguments(minimumMatch, call.inputs, call.args, `${leg.path}.`))
+          if (big(value) === 0n) out.push(`${label}: ${path} is 0: a leg's minimum output of zero accepts any price`);
+      }
       if (expect.amount !== undefined && selectorOf(step.data) !== approveSelector)
         // Legs (array elements) split the amount: only the amount paid in as a whole is the asked one.
         for (const { path, value } of namedArguments(amountMatch, r.inputs, r.args, prefix))
@@ -244,10 +260,15 @@ export function figureViolations(steps: readonly { to: Address; data: Hex }[], e
       if (amount !== expect.amount) out.push(`${label}: approves ${String(amount)}, not the amount asked for, ${expect.amount}`);
     }
   });
-  if (expect.minimumOut !== undefined && minimums.length === 1) {
-    const [m] = minimums as [(typeof minimums)[number]];
-    if (m.value < expect.minimumOut)
-      out.push(`${m.label}: ${m.path} is ${m.value}, below ${expect.minimumOut} that the quote shown allows at the slippage asked for`);
+  if (expect.minimumOut !== undefined) {
+    const floors = typeof expect.minimumOut === "bigint" ? [expect.minimumOut] : expect.minimumOut;
+    // A floor without its minimum (or a minimum without its floor) is a bundle other than the one quoted.
+    if (floors.length !== minimums.length) out.push(`the bundle carries ${minimums.length} minimum output(s), the quote shown ${floors.length}`);
+    minimums.forEach((m, i) => {
+      const floor = floors[i];
+      if (floor !== undefined && m.value < floor)
+        out.push(`${m.label}: ${m.path} is ${m.value}, below ${floor} that the quote shown allows at the slippage asked for`);
+    });
   }
   return out;
 }

@@ -6,7 +6,9 @@ import fc from "fast-check";
 import { getAddress, type Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { minimumOutOf, paymentPolicy, preparedResultViolations, type PrepareResult, type SigningExpectations } from "../../client/index.js";
-import { buildBasketBuy, buildSwap, buildVaultDeposit, walletSendCalls, type Bundle } from "../../domain/bundles/index.js";
+import { encodeFunctionData } from "viem";
+import { devAggregatorAbi } from "../../abis/index.js";
+import { buildBasketBuy, buildSwap, buildVaultDeposit, buildVaultWithdraw, walletSendCalls, type Bundle } from "../../domain/bundles/index.js";
 
 const a = (n: number) => getAddress(`0x${n.toString(16).padStart(40, "0")}`);
 const owner = a(0x1001);
@@ -136,6 +138,73 @@ describe("the typed client checks every figure it signs (issue 32)", () => {
     const build = kinds["basket-buy"]!.build;
     expect(preparedResultViolations(prepared(build({ ...honest("basket-buy", x), deadline: nowSeconds + 620n })), allow, expectOf(x))).toEqual([]);
     expect(preparedResultViolations(prepared(build({ ...honest("basket-buy", x), deadline: nowSeconds - 10n })), allow, expectOf(x))).toEqual([]);
+  });
+});
+
+describe("several minimums and leg minimums (issue 32)", () => {
+  const inKind = (shares: bigint, minTokenOut: bigint, minUsdgOut: bigint) =>
+    buildVaultWithdraw({ family: "merged", mode: "in-kind", owner, vault, shares, minTokenOut, minUsdgOut });
+  const outs = fc.record({
+    shares: fc.bigInt({ min: 1n, max: 10n ** 24n }),
+    tokenOut: fc.bigInt({ min: 20_000n, max: 10n ** 30n }),
+    usdgOut: fc.bigInt({ min: 20_000n, max: 10n ** 30n }),
+    slippageBps: fc.integer({ min: 0, max: 500 }),
+  });
+  const expectOfOuts = (x: { shares: bigint; tokenOut: bigint; usdgOut: bigint; slippageBps: number }): SigningExpectations => ({
+    now: NOW,
+    amount: x.shares,
+    quote: { amountOut: [x.tokenOut, x.usdgOut], slippageBps: x.slippageBps },
+  });
+
+  it("an in-kind redeem whose token and USDG minimums are each at the quote's floor passes", () => {
+    fc.assert(
+      fc.property(outs, (x) => {
+        const bundle = inKind(x.shares, minimumOutOf(x.tokenOut, x.slippageBps), minimumOutOf(x.usdgOut, x.slippageBps));
+        expect(preparedResultViolations(prepared(bundle), allow, expectOfOuts(x))).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("either minimum lowered (by one, to half, to zero) is refused, whichever the other is", () => {
+    fc.assert(
+      fc.property(outs, fc.boolean(), fc.constantFrom(1n, 2n, 0n), (x, first, how) => {
+        const floors = [minimumOutOf(x.tokenOut, x.slippageBps), minimumOutOf(x.usdgOut, x.slippageBps)] as const;
+        const lower = (m: bigint) => (how === 1n ? m - 1n : how === 2n ? m / 2n : 0n);
+        const bundle = inKind(x.shares, first ? lower(floors[0]) : floors[0], first ? floors[1] : lower(floors[1]));
+        expect(preparedResultViolations(prepared(bundle), allow, expectOfOuts(x)).length).toBeGreaterThan(0);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("a quote of one output for a bundle of two minimums is refused (not the bundle quoted)", () => {
+    const x = { shares: 10n, tokenOut: 1_000_000n, usdgOut: 2_000_000n, slippageBps: 50 };
+    const bundle = inKind(x.shares, minimumOutOf(x.tokenOut, 50), minimumOutOf(x.usdgOut, 50));
+    const violations = preparedResultViolations(prepared(bundle), allow, { now: NOW, amount: 10n, quote: { amountOut: x.tokenOut, slippageBps: 50 } });
+    expect(violations.some((v) => v.includes("carries 2 minimum output(s), the quote shown 1"))).toBe(true);
+  });
+
+  it("a basket leg whose aggregator call has a zero minimum is refused; a non-zero one passes", () => {
+    fc.assert(
+      fc.property(asked, fc.bigInt({ min: 0n, max: 10n ** 20n }), (x, legMinimum) => {
+        const data = encodeFunctionData({ abi: devAggregatorAbi, functionName: "swap", args: [usdg, weth, x.amount, legMinimum, zap] });
+        const bundle = buildBasketBuy({
+          owner,
+          zap,
+          pool,
+          tokenIn: usdg,
+          amountIn: x.amount,
+          legs: [{ tokenIn: usdg, tokenOut: weth, amountIn: x.amount, data }],
+          minBptOut: minimumOutOf(x.quoteOut, x.slippageBps),
+          deadline: nowSeconds + 300n,
+        });
+        const violations = preparedResultViolations(prepared(bundle), allow, expectOf(x));
+        if (legMinimum === 0n) expect(violations.some((v) => v.includes("legs[0].data.minOut is 0"))).toBe(true);
+        else expect(violations).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 

@@ -19,6 +19,9 @@ import { createDb } from "../../adapters/db/connect.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../../adapters/db/projections.js";
 import { runGrading } from "../../usecases/report-card/run-grading.js";
 import { purgeExpired } from "../../workers/processors/purge.js";
+import { LIVE_SIGN_REQUESTS_PER_CLIENT } from "../../adapters/db/sign-requests.js";
+import { FINDER_RUNS_PER_CLIENT_PER_DAY } from "../../usecases/backtest-runs/finder.js";
+import { clientKey } from "../../api/middleware/rate-limit.js";
 import type { Resolved } from "../../usecases/prepare/types.js";
 import { dropDeployment, newDeployment, startApi, startWorker, type ApiProcess, type Deployment, type ServiceProcess } from "../helpers/api-process.js";
 import { closeLoopbackClients, requestFrom, type LoopbackAnswer } from "../helpers/loopback-client.js";
@@ -497,6 +500,95 @@ describe("credit only where it is due", () => {
     const [own] = await actionsOf([mine.json.data.id]);
     expect(own?.tx_hash).toBe(lastTx.toLowerCase());
     expect(own?.state).not.toBe("not-graded");
+  });
+});
+
+describe("bounded state per client (issue 32)", () => {
+  it("a client holding its share of live sign requests is refused 429 RATE_LIMITED until the oldest expires; another client's prepare is stored under its own key", async () => {
+    const full = newClient();
+    const other = newClient();
+    const apiDb = createDb({ url: stack.databaseUrl, schema: deployment.apiSchema });
+    try {
+      const now = Date.now();
+      // The share, made as the pipeline makes them (the rows only, as 300 prepares would take minutes).
+      const rows = Array.from({ length: LIVE_SIGN_REQUESTS_PER_CLIENT }, (_, i) => ({
+        id: `bound${i}x${now}`,
+        owner: owner.address.toLowerCase(),
+        kind: "vault-deposit",
+        bundle: {},
+        created_at: new Date(now),
+        expires_at: new Date(now + 120_000 + i * 100),
+        client: clientKey(full),
+      }));
+      await apiDb.insertInto("sign_request").values(rows).execute();
+      const body = { owner: owner.address, vault: d.vaults[0]!.address, amount: "12" };
+
+      const refused = await post(full, "/v1/agent/prepare/vault-deposit", body);
+      expect(refused.status, refused.text.slice(0, 300)).toBe(429);
+      expect(refused.json.code).toBe("RATE_LIMITED");
+      const wait = Number(refused.headers["retry-after"]);
+      expect(wait).toBeGreaterThanOrEqual(100);
+      expect(wait).toBeLessThanOrEqual(121);
+
+      const fine = await post(other, "/v1/agent/prepare/vault-deposit", body);
+      expect(fine.status, fine.text.slice(0, 300)).toBe(200);
+      const stored = await apiDb.selectFrom("sign_request").select("client").where("id", "=", fine.json.data.id).executeTakeFirstOrThrow();
+      expect(stored.client).toBe(clientKey(other));
+
+      // Expired, they no longer count: the client prepares again.
+      await apiDb
+        .updateTable("sign_request")
+        .set({ expires_at: new Date(now - 1000) })
+        .where("client", "=", clientKey(full))
+        .execute();
+      const again = await post(full, "/v1/agent/prepare/vault-deposit", body);
+      expect(again.status, again.text.slice(0, 300)).toBe(200);
+    } finally {
+      await apiDb.destroy();
+    }
+  });
+
+  it("a client that made its day's share of strategy-finder runs is refused 429 RATE_LIMITED; another client's run is logged under its own key", async () => {
+    const full = newClient();
+    const other = newClient();
+    const weth = d.tokens.find((t) => t.symbol === "WETH")!.address;
+    const apiDb = createDb({ url: stack.databaseUrl, schema: deployment.apiSchema });
+    try {
+      const now = Date.now();
+      const rows = Array.from({ length: FINDER_RUNS_PER_CLIENT_PER_DAY }, (_, i) => ({
+        identity_kind: null,
+        identity_value: null,
+        token: weth.toLowerCase(),
+        strategy: "dip-ladder",
+        input: {},
+        summary: {},
+        created_at: new Date(now - 3_600_000 + i * 1000),
+        client: clientKey(full),
+      }));
+      await apiDb.insertInto("strategy_run").values(rows).execute();
+      const run = { token: weth, strategy: "dip-ladder", period: "1d" };
+
+      const refused = await post(full, "/v1/strategy-finder/backtest", run);
+      expect(refused.status, refused.text.slice(0, 300)).toBe(429);
+      expect(refused.json.code).toBe("RATE_LIMITED");
+      // The oldest run of the day leaves it in about 23 hours.
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(22 * 3600);
+
+      const before = Number(
+        (await apiDb.selectFrom("strategy_run").select(apiDb.fn.countAll().as("n")).where("client", "=", clientKey(other)).executeTakeFirstOrThrow()).n,
+      );
+      const fine = await post(other, "/v1/strategy-finder/backtest", run);
+      expect(fine.status, fine.text.slice(0, 300)).toBe(200);
+      const after = Number(
+        (await apiDb.selectFrom("strategy_run").select(apiDb.fn.countAll().as("n")).where("client", "=", clientKey(other)).executeTakeFirstOrThrow()).n,
+      );
+      expect(after).toBe(before + 1);
+      // Still refused: the refused call ran nothing and logged nothing.
+      const count = await apiDb.selectFrom("strategy_run").select(apiDb.fn.countAll().as("n")).where("client", "=", clientKey(full)).executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(FINDER_RUNS_PER_CLIENT_PER_DAY);
+    } finally {
+      await apiDb.destroy();
+    }
   });
 });
 

@@ -590,10 +590,12 @@ export async function logFinderRun(
   identity: { kind: "wallet"; value: string } | undefined,
   summary: Record<string, unknown>,
   now: Date,
+  client: string | null = null,
 ) {
   await db
     .insertInto("strategy_run")
     .values({
+      client,
       identity_kind: identity?.kind ?? null,
       identity_value: identity ? identity.value.toLowerCase() : null,
       token: input.token.toLowerCase(),
@@ -603,6 +605,31 @@ export async function logFinderRun(
       created_at: now,
     })
     .execute();
+}
+
+/**
+ * On-demand runs one client may make in a day (issue 32: bounded state per client): every run is logged and
+ * kept 90 days, so a client's share of the log is at most this a day. Past it, 429 RATE_LIMITED.
+ */
+export const FINDER_RUNS_PER_CLIENT_PER_DAY = 200;
+const DAY_MS = 86_400_000;
+
+/** The client's runs of the day before `now`, counted up to the bound, and when the oldest of them leaves the day. */
+export async function recentRunsOf(db: Kysely<Database>, client: string, now: Date): Promise<{ count: number; firstLeaves: Date | null }> {
+  const row = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("strategy_run")
+        .select("created_at")
+        .where("client", "=", client)
+        .where("created_at", ">", new Date(now.getTime() - DAY_MS))
+        .orderBy("created_at")
+        .limit(FINDER_RUNS_PER_CLIENT_PER_DAY)
+        .as("recent"),
+    )
+    .select((eb) => [eb.fn.countAll<string>().as("n"), eb.fn.min("created_at").as("first")])
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), firstLeaves: row.first ? new Date(new Date(row.first as Date).getTime() + DAY_MS) : null };
 }
 
 /** GET /v1/strategy-finder/attempts: runs made with this wallet's owner session. */

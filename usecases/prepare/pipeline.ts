@@ -6,7 +6,13 @@ import { randomBytes } from "node:crypto";
 import { getAddress, type Address } from "viem";
 import { marketRegistryAbi } from "../../abis/index.js";
 import { simulateFunded } from "../../adapters/chain/bundle-funds.js";
-import { createSignRequest, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
+import {
+  createSignRequest,
+  LIVE_SIGN_REQUESTS_PER_CLIENT,
+  liveSignRequestsOf,
+  newSignRequestId,
+  SIGN_REQUEST_TTL_MS,
+} from "../../adapters/db/sign-requests.js";
 import { callKey } from "../../domain/grading/rules.js";
 import {
   allowListOf,
@@ -104,12 +110,28 @@ export function checkPrepared(ctx: Pick<PrepareContext, "deployments" | "logger"
     allow: withExtra(baseAllowList(ctx.deployments), resolved.allow ?? {}),
     deadlineWindow: { now, seconds: DEADLINE_WINDOW_SECONDS },
   });
-  // As the typed client checks (issue 32): no minimum output of zero, so the service never answers what it refuses.
-  violations.push(...figureViolations(bundle.steps, {}));
+  // As the typed client checks (issue 32): the amount asked, no minimum output of zero or below the quote's
+  // floor at the slippage asked, so the service never answers what its own client refuses.
+  violations.push(...figureViolations(bundle.steps, resolved.figures ?? {}));
   if (violations.length > 0) {
     ctx.logger.error({ kind, bundleKind: bundle.kind, violations }, "prepared bundle breaks the money-safety rules; refused");
     throw new ApiError("INTERNAL", "The prepared bundle failed the service's own safety check");
   }
+}
+
+/** 429 RATE_LIMITED when the client holds its share of live sign requests (before any work is done for it). */
+async function checkLiveSignRequests(ctx: Pick<PrepareContext, "db" | "now" | "signRequestsPerClient">, client: string): Promise<void> {
+  const now = ctx.now();
+  const cap = ctx.signRequestsPerClient ?? LIVE_SIGN_REQUESTS_PER_CLIENT;
+  const live = await liveSignRequestsOf(ctx.db, client, now, cap);
+  if (live.count < cap) return;
+  const wait = Math.max(1, Math.ceil(((live.firstExpiry?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
+  throw new ApiError(
+    "RATE_LIMITED",
+    `This client holds ${cap} prepared bundles that have not expired (each lives 10 minutes): the next fits in ${wait} s`,
+    undefined,
+    { headers: { "Retry-After": String(wait) } },
+  );
 }
 
 export async function runPrepare<K extends PrepareKind>(
@@ -122,6 +144,7 @@ export async function runPrepare<K extends PrepareKind>(
   if (!resolver) throw new ApiError("NOT_FOUND", `prepare kind ${kind} is not served`);
   checkReceivers(body, body.owner);
   const owner = getAddress(body.owner);
+  if (filer.client) await checkLiveSignRequests(ctx, filer.client);
   const resolved: Resolved = await resolver(ctx, body, owner);
   const { bundle } = resolved;
 
@@ -177,7 +200,7 @@ export async function runPrepare<K extends PrepareKind>(
   if (await ctx.callerGone?.()) throw new CallerGoneError("the caller gave up before the bundle was stored");
 
   await ctx.db.transaction().execute(async (trx) => {
-    await createSignRequest(trx, { id, owner, kind: bundle.kind, bundle: result as unknown as Record<string, unknown>, now });
+    await createSignRequest(trx, { id, owner, kind: bundle.kind, bundle: result as unknown as Record<string, unknown>, now, client: filer.client });
     if (!filed) return;
     await trx
       .insertInto("filing")

@@ -7,7 +7,7 @@ const MARK = "api-error:";
 
 /** The failure reason a worker throws for an ApiError. */
 export function encodeApiError(error: ApiError): string {
-  return MARK + JSON.stringify({ code: error.code, message: error.message, details: error.details });
+  return MARK + JSON.stringify({ code: error.code, message: error.message, details: error.details, headers: error.headers });
 }
 
 /** The ApiError a failure reason carries, or undefined. */
@@ -15,8 +15,15 @@ export function decodeApiError(reason: string): ApiError | undefined {
   const at = reason.indexOf(MARK);
   if (at === -1) return undefined;
   try {
-    const { code, message, details } = JSON.parse(reason.slice(at + MARK.length)) as { code: unknown; message?: string; details?: ErrorDetails };
-    return isErrorCode(code) ? new ApiError(code, message, details) : undefined;
+    const { code, message, details, headers } = JSON.parse(reason.slice(at + MARK.length)) as {
+      code: unknown;
+      message?: string;
+      details?: ErrorDetails;
+      headers?: Record<string, string>;
+    };
+    // Only a Retry-After crosses the queue: the worker names no other header of the answer.
+    const retryAfter = typeof headers?.["Retry-After"] === "string" ? { headers: { "Retry-After": headers["Retry-After"] } } : undefined;
+    return isErrorCode(code) ? new ApiError(code, message, details, retryAfter) : undefined;
   } catch {
     return undefined;
   }

@@ -8,7 +8,7 @@ import type { Aggregator } from "../../adapters/chain/aggregator.js";
 import type { BundleIssues } from "../../adapters/chain/bundle-funds.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
-import type { AllowListExtra, Bundle, BundleKind, WalletSendCalls } from "../../domain/bundles/index.js";
+import type { AllowListExtra, Bundle, BundleKind, FigureExpectations, WalletSendCalls } from "../../domain/bundles/index.js";
 import type { Logger } from "../../adapters/logger.js";
 import type { ApiError } from "../../domain/errors.js";
 import type { z } from "@hono/zod-openapi";
@@ -30,6 +30,8 @@ export type PrepareContext = {
   agentAccounts?: boolean;
   /** The swap aggregator, through the route budget (the `aggregator` queue); absent: the chain's, called directly. */
   aggregator?: Aggregator;
+  /** Unexpired sign requests one client may hold (default LIVE_SIGN_REQUESTS_PER_CLIENT). */
+  signRequestsPerClient?: number;
   /** True when the caller has given up: the pipeline then stores no sign request and no filing. */
   callerGone?: () => Promise<boolean>;
 };
@@ -62,6 +64,11 @@ export type Resolved = {
    * an unfunded owner still gets the bundle): the refusal to answer instead of the kind's default.
    */
   refuseRevert?: (reason: string, step: number) => ApiError;
+  /**
+   * What the request asked (the amount paid in, base units) and what the answer shows (the quote's floors
+   * at the slippage asked): the run-time check refuses a bundle whose figures differ, as the typed client would.
+   */
+  figures?: FigureExpectations;
 };
 
 export type Resolver<K extends PrepareKind> = (ctx: PrepareContext, body: PrepareBodies[K], owner: Address) => Promise<Resolved>;

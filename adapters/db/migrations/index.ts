@@ -11,6 +11,7 @@ import { scanChain } from "./0006_scan_chain.js";
 import { paidRuns } from "./0007_paid_runs.js";
 import { gradingWindow } from "./0008_grading_window.js";
 import { pickChain } from "./0009_pick_chain.js";
+import { clientBounds } from "./0010_client_bounds.js";
 
 const migrations: Record<string, (schema: string) => Migration> = {
   "0001_initial": initial,
@@ -22,6 +23,7 @@ const migrations: Record<string, (schema: string) => Migration> = {
   "0007_paid_runs": paidRuns,
   "0008_grading_window": gradingWindow,
   "0009_pick_chain": pickChain,
+  "0010_client_bounds": clientBounds,
 };
 
 export function migrationProvider(schema: string): MigrationProvider {

@@ -1,7 +1,8 @@
 // The pipeline's run-time money-safety check with faulty builders injected: runPrepare refuses a bundle
 // whose spender (and pulling step) is a contract the deployments do not list, with 500 INTERNAL and the
 // violations logged, before anything is simulated or stored; checkPrepared holds the deadline window.
-import { getAddress, type Address } from "viem";
+import { encodeFunctionData, getAddress, type Address } from "viem";
+import { devAggregatorAbi } from "../../../abis/index.js";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Deployments } from "../../../adapters/chain/deployments.js";
 import { buildBasketBuy, buildGrid, buildLadderStrategy } from "../../../domain/bundles/index.js";
@@ -153,5 +154,42 @@ describe("checkPrepared", () => {
     const bundle = buildLadderStrategy({ owner, ladder, action: "close", via: "account", account, id: 1n, mask: 3 });
     expect(() => checkPrepared(ctx, "ladder-strategy", owner, { bundle })).toThrow(ApiError);
     expect(() => checkPrepared(ctx, "ladder-strategy", owner, { bundle, allow: { contracts: [account] } })).not.toThrow();
+  });
+});
+
+describe("checkPrepared holds the figures the answer shows (issue 32: the server refuses what its client would)", () => {
+  const buy = (amountIn: bigint, minBptOut: bigint, legData: `0x${string}` = "0x") =>
+    buildBasketBuy({
+      owner,
+      zap,
+      pool: basket,
+      tokenIn: usdg,
+      amountIn,
+      legs: [{ tokenIn: usdg, tokenOut: weth, amountIn, data: legData }],
+      minBptOut,
+      deadline: nowSeconds + 300n,
+    });
+  const figures = { amount: 1_000n, minimumOut: 990n };
+  const refused = (resolved: Resolved) => {
+    errors.length = 0;
+    expect(() => checkPrepared(ctx, "basket-buy", owner, resolved)).toThrow(ApiError);
+    return errors[0]!.fields.violations as string[];
+  };
+
+  it("takes the bundle of the amount asked with its minimum at the quote's floor", () => {
+    expect(() => checkPrepared(ctx, "basket-buy", owner, { bundle: buy(1_000n, 990n), figures })).not.toThrow();
+    expect(() => checkPrepared(ctx, "basket-buy", owner, { bundle: buy(1_000n, 995n), figures })).not.toThrow();
+  });
+
+  it("refuses a minimum under the floor, another amount, and a floor the bundle does not carry", () => {
+    expect(refused({ bundle: buy(1_000n, 989n), figures }).some((v) => v.includes("minBptOut is 989, below 990"))).toBe(true);
+    expect(refused({ bundle: buy(1_001n, 990n), figures }).some((v) => v.includes("not the amount asked for, 1000"))).toBe(true);
+    expect(refused({ bundle: buy(1_000n, 990n), figures: { minimumOut: [990n, 5n] } }).some((v) => v.includes("carries 1 minimum output(s)"))).toBe(true);
+  });
+
+  it("refuses a leg whose aggregator call accepts any price (a zero minimum inside the leg)", () => {
+    const leg = (minOut: bigint) => encodeFunctionData({ abi: devAggregatorAbi, functionName: "swap", args: [usdg, weth, 1_000n, minOut, zap] });
+    expect(() => checkPrepared(ctx, "basket-buy", owner, { bundle: buy(1_000n, 990n, leg(5n)), figures })).not.toThrow();
+    expect(refused({ bundle: buy(1_000n, 990n, leg(0n)), figures }).some((v) => v.includes("legs[0].data.minOut is 0"))).toBe(true);
   });
 });

@@ -65,14 +65,9 @@ export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner)
   const impactBps = legsImpactBps(routed);
   const worst = routed.reduce((a, b) => (b.priceImpactBps > a.priceImpactBps ? b : a), routed[0]!);
   checkImpact(impactBps, spentUsd, expected, worst?.leg.tokenOut);
-  // The least basket tokens: the join of every leg's minimum, never more than the expected less slippage.
-  const joinOfMinimums = proportionalJoin(
-    state.balances,
-    state.supply,
-    routed.map((l) => l.minOut),
-  ).bptOut;
-  const byslippage = lessBps(expected, slippageBps);
-  const minBptOut = joinOfMinimums < byslippage ? joinOfMinimums : byslippage;
+  // The least basket tokens: the expected less slippage, the floor the answer's expectedOut shows (the typed
+  // client refuses less). Each leg's own minimum is checked against its quote (checkLegMinimums).
+  const minBptOut = lessBps(expected, slippageBps);
   const { deadline, chainTime } = await zapDeadline(ctx);
   const bundle = build(() =>
     buildBasketBuy({ owner, zap, pool: basket.pool, tokenIn: pay.address, amountIn, legs: routed.map((l) => l.leg), minBptOut, deadline }),
@@ -89,5 +84,6 @@ export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner)
       slippageBps,
       quote: quoteParam(block, spentUsd, impactBps),
     },
+    figures: { amount: amountIn, minimumOut: minBptOut },
   };
 };

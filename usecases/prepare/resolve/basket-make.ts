@@ -15,7 +15,7 @@ import { buildBasketMake, BASKET_FEES } from "../../../domain/bundles/index.js";
 import { ApiError, isErrorCode } from "../../../domain/errors.js";
 import type { PrepareContext, Resolver } from "../types.js";
 import { build } from "./build.js";
-import { slippageOf, toBaseUnits, units } from "./numbers.js";
+import { lessBps, slippageOf, toBaseUnits, units } from "./numbers.js";
 import { contract } from "./contracts.js";
 import { checkTokenUsable, tokenInfo, type BasketToken } from "./basket-inputs.js";
 import {
@@ -185,5 +185,6 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
       quote: quoteParam(block, depositUsd, impactBps),
       permanent: "The name, symbol, tokens, weights and fee are permanent; the basket is unverified until the service lists it.",
     },
+    figures: { amount: amountIn, minimumOut: lessBps(INITIAL_SUPPLY, slippageBps) },
   };
 };

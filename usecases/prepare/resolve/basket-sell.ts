@@ -52,9 +52,8 @@ export const resolveBasketSell: Resolver<"basket-sell"> = async (ctx, body, owne
   );
   checkLegMinimums(routed, slippageBps, (l) => l.tokenIn);
   const expectedOut = routed.reduce((s, l) => s + l.quote, 0n);
-  const sumOfMinimums = routed.reduce((s, l) => s + l.minOut, 0n);
-  const byslippage = lessBps(expectedOut, slippageBps);
-  const minOut = sumOfMinimums < byslippage ? sumOfMinimums : byslippage;
+  // The expected less slippage: the floor the answer's expectedOut shows (the typed client refuses less).
+  const minOut = lessBps(expectedOut, slippageBps);
   const { deadline, chainTime } = await zapDeadline(ctx);
   const bundle = build(() =>
     buildBasketSell({ owner, zap, pool: basket.pool, bptIn, tokenOut: receive.address, legs: routed.map((l) => l.leg), minOut, deadline }),
@@ -78,5 +77,6 @@ export const resolveBasketSell: Resolver<"basket-sell"> = async (ctx, body, owne
       exits: state.tokens.map((token, i) => ({ token, amount: exits[i]!.toString() })),
       quote: quoteParam(block, valueUsd(expectedOut, receive.decimals, price), legsImpactBps(routed)),
     },
+    figures: { amount: bptIn, minimumOut: minOut },
   };
 };

@@ -58,7 +58,7 @@ export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
     );
     // `amount` stays in params beside `amountUsdg` for callers that read the older name.
     const params = { amountUsdg: amount.text, amount: amount.text, buyPrice: body.buyPrice, sellPrice: body.sellPrice, slippageBps };
-    return { bundle, priceToken: token.address, params, allow: { tokens: [token.address] } };
+    return { bundle, priceToken: token.address, params, allow: { tokens: [token.address] }, figures: { amount: amountUsdg, minimumOut: minTokenOut } };
   }
 
   if (body.id === undefined) throw invalid("id", `is required for action ${action}`);

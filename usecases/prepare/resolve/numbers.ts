@@ -2,12 +2,7 @@
 // 400 INVALID_REQUEST) and back, and the slippage arithmetic on the minimums.
 import { invalid } from "./build.js";
 
-export const BPS = 10_000n;
-
-/** `amount` less `bps` basis points, rounded down. */
-export function lessBps(amount: bigint, bps: number): bigint {
-  return (amount * (BPS - BigInt(bps))) / BPS;
-}
+export { lessBps } from "../../../domain/bundles/decode.js";
 
 export function slippageOf(body: { slippageBps?: number }): number {
   return body.slippageBps ?? 100;

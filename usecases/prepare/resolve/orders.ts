@@ -63,13 +63,13 @@ export const resolveLimitOrder: Resolver<"limit-order"> = async (ctx, body, owne
     const bundle = build(() =>
       buildLimitOrder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, amountIn, market: true, minAmountOut }),
     );
-    return { bundle, priceToken: token.address, params, allow: { tokens: [token.address] } };
+    return { bundle, priceToken: token.address, params, allow: { tokens: [token.address] }, figures: { amount: amountIn, minimumOut: minAmountOut } };
   }
   if (body.price === undefined) throw invalid("price", "is required for a limit order");
   const priceX18 = toPriceX18("price", body.price);
   checkSize(minimum, token, sell, amountIn, priceX18);
   const bundle = build(() => buildLimitOrder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, amountIn, priceX18 }));
-  return { bundle, priceToken: token.address, params: { ...params, price: body.price }, allow: { tokens: [token.address] } };
+  return { bundle, priceToken: token.address, params: { ...params, price: body.price }, allow: { tokens: [token.address] }, figures: { amount: amountIn } };
 };
 
 export const resolveLadder: Resolver<"ladder"> = async (ctx, body, owner) => {

@@ -131,5 +131,6 @@ export const resolveSwap: Resolver<"swap"> = async (ctx, body, owner) => {
     priceToken: market?.address,
     allow: { tokens: [t.tokenIn.address, t.tokenOut.address] },
     params: { quote: figures, slippageBps: t.slippageBps },
+    figures: { amount: t.amountIn, minimumOut: lessBps(raw.expectedOut, t.slippageBps) },
   };
 };

@@ -101,6 +101,7 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
         status: row.status,
         reason,
       },
+      figures: { amount: assets, minimumOut: lessBps(expectedShares, slippageBps) },
     };
   }
   const slippageBps = slippageOf(body);
@@ -120,6 +121,7 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
     bundle,
     priceToken: deployed.token,
     params: { amount: units(assets, USDG_DECIMALS), expectedShares: expectedShares.toString(), slippageBps, status: row.status, reason },
+    figures: { amount: assets, minimumOut: lessBps(expectedShares, slippageBps) },
   };
 };
 

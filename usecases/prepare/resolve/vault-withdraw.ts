@@ -90,7 +90,9 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
       aggregator: route?.aggregator,
     }),
   );
-  return { bundle, priceToken: deployed.token, params };
+  // The minimums in the order the bundle carries them (in-kind: the token's, then USDG's).
+  const minimumOut = [minTokenOut, minUsdgOut, minAssetsOut].filter((m): m is bigint => m !== undefined);
+  return { bundle, priceToken: deployed.token, params, figures: { amount: shares, minimumOut } };
 };
 
 /**
