@@ -50,6 +50,8 @@ export type AppDeps = {
   bodyLimitBytes?: number;
   /** Report cards (AGENT_REPORT_CARDS, AGENT_REPORT_CARDS_READS); default on and public. */
   reportCards?: { enabled: boolean; reads: "public" | "owner" };
+  /** Unexpired sign requests one client may hold, for prepares run in this process (SIGN_REQUESTS_PER_CLIENT). */
+  signRequestsPerClient?: number;
   /** Registry of /metrics (default: a new one per app). */
   metricsRegistry?: Registry;
   /** Wakes long-polling activity requests (default: one made by the activity routes from `reads`). */

@@ -87,6 +87,7 @@ const app = createApp({
   index,
   baseUrl: config.BASE_URL,
   reportCards: { enabled: config.AGENT_REPORT_CARDS === "on", reads: config.AGENT_REPORT_CARDS_READS },
+  signRequestsPerClient: config.SIGN_REQUESTS_PER_CLIENT,
   rateLimit: {
     keyPrefix: `${config.REDIS_PREFIX}:rl:api`,
     trustProxyHops: TRUST_PROXY_HOPS,

@@ -64,6 +64,7 @@ export const prepareRoutes = (deps: AppDeps) => {
         now: deps.now,
         baseUrl: deps.baseUrl ?? new URL(c.req.url).origin,
         logger: deps.logger,
+        signRequestsPerClient: deps.signRequestsPerClient,
       };
       return ok(c, await runPrepare(ctx, kind, body, filer));
     });

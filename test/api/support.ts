@@ -150,6 +150,8 @@ export function testApp(p: TestAppParameters) {
     baseUrl: "http://agent.test",
     reads: noProjections(),
     deployments: noDeployments,
+    // One in-process client prepares hundreds of bundles in a file; the bound is shown through real processes (attack.test.ts).
+    signRequestsPerClient: 100_000,
     ...p,
     rateLimit: { points: 10_000, duration: 60, keyPrefix: `${randomPrefix()}:rl`, trustProxyHops: 1, ...p.rateLimit },
   };
