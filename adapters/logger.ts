@@ -1,5 +1,9 @@
-// Structured JSON logs, one line per event, pino-shaped (`logger.info({fields}, "message")`), so
-// pino can replace this without touching callers. Lines go to stdout (stderr for warn and up).
+// Structured JSON logs, one line per event, written by pino (`logger.info({fields}, "message")`).
+// The line keeps this service's shape: {"level":"info","time":"<ISO>",...base,...fields,"msg":"…"}
+// (level names, not pino's numbers; ISO time; no pid/hostname), bigints as strings and errors as
+// {name, message, stack, code}. Lines go to stdout (stderr for warn and up).
+// Secrets are removed by pino's `redact` (REDACT below), whatever the caller logs.
+import { pino, stdTimeFunctions, type DestinationStream, type redactOptions } from "pino";
 
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -25,34 +29,96 @@ function defaultWrite(line: string, level: LogLevel): void {
 }
 
 function safeJson(value: Record<string, unknown>): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v === "bigint") return v.toString();
-    if (v instanceof Error) return { name: v.name, message: v.message, stack: v.stack, code: (v as { code?: unknown }).code };
-    return v;
-  });
+  return JSON.stringify(value, (_key, v: unknown) => plainValue(v));
+}
+
+const errorFields = (v: Error) => ({ name: v.name, message: v.message, stack: v.stack, code: (v as { code?: unknown }).code });
+
+function plainValue(v: unknown): unknown {
+  if (typeof v === "bigint") return v.toString();
+  if (v instanceof Error) return errorFields(v);
+  return v;
+}
+
+/** The fields with bigints as strings and errors as {name, message, stack, code}, at any depth; copied only where one is found. */
+function plainFields<T>(value: T, depth = 0): T {
+  if (typeof value !== "object" || value === null || depth > 8) return plainValue(value) as T;
+  if (value instanceof Error) return errorFields(value) as T;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const plain = plainFields(item, depth + 1);
+      if (plain !== item) (copy ??= [...value])[i] = plain;
+    });
+    return (copy ?? value) as T;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    const plain = plainFields(item, depth + 1);
+    if (plain !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = plain;
+  }
+  return (copy ?? value) as T;
+}
+
+const SECRET_SEGMENTS: [RegExp, string][] = [
+  [/\/sign-requests\/[^/]+/g, "/sign-requests/:id"],
+  [/\/sign\/[^/]+/g, "/sign/:id"],
+];
+
+/** A request path without its query (cursors, tokens) and with the secret segment of sign links (`/sign-requests/{id}`, `/sign/{id}`) as `:id`, at most 200 characters. */
+function redactPath(path: string): string {
+  const query = path.indexOf("?");
+  let redacted = query < 0 ? path : path.slice(0, query);
+  // Most paths hold no sign link: skip the replacements for them.
+  if (redacted.includes("/sign")) for (const [pattern, replacement] of SECRET_SEGMENTS) redacted = redacted.replace(pattern, replacement);
+  // Keep log lines short and printable whatever a client sends.
+  return redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted;
+}
+
+/**
+ * What is never written (pino's `redact`): a request `path` keeps its route but loses its query and
+ * sign-link secret; credentials and signatures are replaced by "[Redacted]" wherever a caller puts them.
+ */
+const REDACT: redactOptions = {
+  paths: ["path", "authorization", "cookie", "signature", "headers.authorization", "headers.cookie", "*.authorization", "*.signature"],
+  censor: (value: unknown, path: string[]) => (path.length === 1 && path[0] === "path" && typeof value === "string" ? redactPath(value) : "[Redacted]"),
+};
+
+const PINO_LEVELS: Record<number, LogLevel> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
+
+/** A pino destination handing each line (without its newline) and its level to `write`: pino sets `lastLevel` on a stream that asks for metadata. */
+function destination(write: (line: string, level: LogLevel) => void): DestinationStream {
+  const stream = {
+    [Symbol.for("pino.metadata")]: true,
+    lastLevel: 30,
+    write(line: string) {
+      write(line.endsWith("\n") ? line.slice(0, -1) : line, PINO_LEVELS[stream.lastLevel] ?? "info");
+    },
+  };
+  return stream;
 }
 
 export function createLogger(parameters: CreateLoggerParameters = {}): Logger {
   const { level = "info", base = {}, write = defaultWrite } = parameters;
-  const min = level === "silent" ? Infinity : LOG_LEVELS.indexOf(level);
-  const make = (fields: Record<string, unknown>): Logger => {
-    const logger = {
-      child: (more: Record<string, unknown>) => make({ ...fields, ...more }),
-      isLevelEnabled: (name: LogLevel) => LOG_LEVELS.indexOf(name) >= min,
-    } as Logger;
-    for (const [index, name] of LOG_LEVELS.entries()) {
-      logger[name] =
-        index < min ? () => {} : (extra, message) => write(safeJson({ level: name, time: new Date().toISOString(), ...fields, ...extra, msg: message }), name);
-    }
-    return logger;
-  };
-  return make(base);
+  return pino(
+    {
+      level,
+      base: plainFields(base),
+      messageKey: "msg",
+      timestamp: stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }), bindings: (bindings) => plainFields(bindings), log: (fields) => plainFields(fields) },
+      // Errors are made plain by `formatters.log` (pino's own err serializer would rename name to type).
+      serializers: { err: (value: unknown) => value },
+      redact: REDACT,
+    },
+    destination(write),
+  ) as unknown as Logger;
 }
 
 /** A logger that drops everything (tests). */
 export const silentLogger: Logger = createLogger({ level: "silent" });
-
-const PINO_LEVELS: Record<number, LogLevel> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
 
 /**
  * One line of Ponder's `--log-format json` (pino's numbers: level 30, time in ms) in this logger's shape

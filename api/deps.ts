@@ -76,8 +76,8 @@ export type AppDeps = {
   defaultMetrics?: boolean;
 };
 
-/** Hono environment of every route: the request id set by the request-id middleware. */
-export type AppEnv = { Variables: { requestId: string } };
+/** Hono environment of every route: the request id set by the request-id middleware, and longPoll, set by the activity route on a long poll (timed apart in metrics.ts). */
+export type AppEnv = { Variables: { requestId: string; longPoll?: boolean } };
 
 /** A route group: a factory that builds its OpenAPIHono from the deps; createApp mounts it. */
 export type RouteGroup = (deps: AppDeps) => OpenAPIHono<AppEnv>;

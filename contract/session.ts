@@ -16,8 +16,8 @@ export const ChallengeRequest = z
 
 export const SessionChallenge = z
   .object({
-    challengeId: z.string().openapi({ description: "Send it back with the signature" }),
-    message: z.string().openapi({ description: "Sign exactly this text with personal_sign (EIP-191), unchanged" }),
+    challengeId: z.string().openapi({ description: "Send it back with the signature; also the message's nonce" }),
+    message: z.string().openapi({ description: "An EIP-4361 (Sign-In with Ethereum) message: sign exactly this text with personal_sign (EIP-191), unchanged" }),
     expiresAt: Timestamp.openapi({ description: "5 minutes after issue; the challenge works once" }),
   })
   .openapi("SessionChallenge");

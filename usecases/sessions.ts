@@ -1,5 +1,7 @@
 // Report-card sign-in: a one-time challenge for personal_sign (5 minutes), exchanged for a session
 // token (1 hour). Only the token's SHA-256 is stored. Every clock decision reads the `now` given.
+// The challenge's message is an EIP-4361 (Sign-In with Ethereum) message made by viem/siwe, so that
+// wallets recognise it and check its domain against the site asking; its nonce is the challenge id.
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import {
@@ -21,6 +23,7 @@ import {
   type PublicClient,
 } from "viem";
 import type { Database } from "../adapters/db/api-schema.js";
+import { createSiweMessage, parseSiweMessage, validateSiweMessage } from "viem/siwe";
 import { CHAIN_ID } from "../domain/chain.js";
 import { ApiError } from "../domain/errors.js";
 
@@ -34,28 +37,46 @@ export type Session = { token: string; owner: Address; expiresAt: string };
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-/** The message the wallet signs: says what it grants (read access to one report card) and nothing more. */
-export function challengeMessage(p: { owner: Address; challengeId: string; issuedAt: Date; expiresAt: Date; baseUrl?: string }): string {
-  return [
-    `${p.baseUrl ? new URL(p.baseUrl).host : "The agent interface"} asks you to sign in to read your report card.`,
-    "",
-    "This grants read access to your own report card for one hour. It costs nothing, moves no funds and approves no transaction.",
-    "",
-    `Wallet: ${p.owner}`,
-    `Chain ID: ${CHAIN_ID}`,
-    `Challenge: ${p.challengeId}`,
-    `Issued at: ${p.issuedAt.toISOString()}`,
-    `Expires at: ${p.expiresAt.toISOString()}`,
-  ].join("\n");
+/** What the message says it grants (the EIP-4361 statement: one line). */
+export const SIGN_IN_STATEMENT = "Sign in to read your own report card for one hour. This costs nothing, moves no funds and approves no transaction.";
+
+/**
+ * The message the wallet signs: EIP-4361, for `origin` (its host is the domain wallets check, the
+ * origin the URI), the owner, this chain, the challenge id as nonce, issued now and expiring with the challenge.
+ */
+export function challengeMessage(p: { owner: Address; challengeId: string; issuedAt: Date; expiresAt: Date; origin: string }): string {
+  const origin = new URL(p.origin);
+  return createSiweMessage({
+    domain: origin.host,
+    address: p.owner,
+    statement: SIGN_IN_STATEMENT,
+    uri: origin.origin,
+    version: "1",
+    chainId: CHAIN_ID,
+    nonce: p.challengeId,
+    issuedAt: p.issuedAt,
+    expirationTime: p.expiresAt,
+  });
 }
 
-export async function createChallenge(db: Kysely<Database>, p: { owner: string; now: Date; baseUrl?: string }): Promise<Challenge> {
+/**
+ * `origin`: the service's public origin (BASE_URL), or the request's when it is not set; the
+ * message's domain and URI.
+ */
+export async function createChallenge(db: Kysely<Database>, p: { owner: string; now: Date; origin: string }): Promise<Challenge> {
   const owner = getAddress(p.owner);
-  const id = randomBytes(16).toString("base64url");
+  // The SIWE nonce: at least 8 alphanumeric characters (hex here, 128 bits).
+  const id = randomBytes(16).toString("hex");
   const expiresAt = new Date(p.now.getTime() + CHALLENGE_TTL_MS);
-  const message = challengeMessage({ owner, challengeId: id, issuedAt: p.now, expiresAt, baseUrl: p.baseUrl });
+  const message = challengeMessage({ owner, challengeId: id, issuedAt: p.now, expiresAt, origin: p.origin });
   await db.insertInto("session_challenge").values({ id, owner: owner.toLowerCase(), message, created_at: p.now, expires_at: expiresAt }).execute();
   return { challengeId: id, message, expiresAt: expiresAt.toISOString() };
+}
+
+/** The stored message is an EIP-4361 message for this owner, this chain and this challenge, within its time (viem's validateSiweMessage). */
+function siweValid(message: string, owner: Address, challengeId: string, now: Date): boolean {
+  const parsed = parseSiweMessage(message);
+  return parsed.chainId === CHAIN_ID && validateSiweMessage({ message: parsed, address: owner, nonce: challengeId, time: now });
 }
 
 export type ExchangeParameters = { owner: string; challengeId: string; signature: string; now: Date; client?: PublicClient };
@@ -73,7 +94,10 @@ export async function exchangeChallenge(db: Kysely<Database>, p: ExchangeParamet
   if (!challenge || challenge.expires_at.getTime() <= p.now.getTime()) throw new ApiError("CHALLENGE_EXPIRED");
   if (challenge.used_at) throw new ApiError("BAD_SIGNATURE", USED);
   // Another wallet's challenge is a definite no without the chain; otherwise ask it (may throw UNAVAILABLE).
-  const good = challenge.owner === owner.toLowerCase() && (await signedBy({ owner, message: challenge.message, signature: p.signature, client: p.client }));
+  const good =
+    challenge.owner === owner.toLowerCase() &&
+    siweValid(challenge.message, owner, challenge.id, p.now) &&
+    (await signedBy({ owner, message: challenge.message, signature: p.signature, client: p.client }));
   const spent = await db
     .updateTable("session_challenge")
     .set({ used_at: p.now })

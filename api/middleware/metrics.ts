@@ -1,5 +1,8 @@
 // Prometheus metrics of the HTTP side: a request counter and a latency histogram, labelled by
 // method, route pattern (never the raw path) and status, recorded by `observeRequests`.
+// Long polls (GET …/activity with a cursor and waitMs > 0, up to 30 s by design) are timed in
+// their own histogram, http_long_poll_duration_seconds, so that their waits do not bend the p99 of
+// http_request_duration_seconds; they are counted in http_requests_total as every request.
 // `GET /metrics` serves the registry.
 import type { Handler } from "hono";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
@@ -8,8 +11,8 @@ type Labels = "method" | "route" | "status";
 
 export type HttpMetrics = {
   registry: Registry;
-  /** Counts an answered request and its latency (`observeRequests` calls it once per request). */
-  record(method: string, route: string, status: number, seconds: number): void;
+  /** Counts an answered request and its latency (`observeRequests` calls it once per request); a long poll's latency goes to its own histogram. */
+  record(method: string, route: string, status: number, seconds: number, longPoll?: boolean): void;
   /** The handler of GET /metrics. */
   handler: Handler;
 };
@@ -32,6 +35,19 @@ function histogram(registry: Registry): Histogram<Labels> {
   });
 }
 
+/** The latency of long polls, apart: they wait up to 30 s (MAX_WAIT_MS) by design. */
+function longPollHistogram(registry: Registry): Histogram<Labels> {
+  const existing = registry.getSingleMetric("http_long_poll_duration_seconds");
+  if (existing) return existing as Histogram<Labels>;
+  return new Histogram({
+    name: "http_long_poll_duration_seconds",
+    help: "Time to answer a long poll (GET activity with a cursor and waitMs > 0), which waits up to 30 s for a change",
+    labelNames: ["method", "route", "status"],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30, 35],
+    registers: [registry],
+  });
+}
+
 /** Answers of the cached read routes (accounts, activity) by result: hit, miss, or bypass (tracker unusable, long poll). */
 export function readCacheCounter(registry: Registry): Counter<"route" | "result"> {
   const existing = registry.getSingleMetric("api_read_cache_total");
@@ -49,15 +65,16 @@ export function createHttpMetrics(options: { registry?: Registry; defaultMetrics
   if (options.defaultMetrics && !registry.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics({ register: registry });
   const requests = counter(registry);
   const duration = histogram(registry);
+  const longPolls = longPollHistogram(registry);
 
   // The labelled children per (method, route, status), kept: prom-client otherwise hashes the label
   // object on every observation. Bounded: routes are patterns and statuses few.
   const children = new Map<string, { observe: (seconds: number) => void; inc: () => void }>();
-  const childOf = (method: string, route: string, status: string) => {
-    const key = `${method} ${route} ${status}`;
+  const childOf = (method: string, route: string, status: string, longPoll: boolean) => {
+    const key = `${method} ${route} ${status}${longPoll ? " long" : ""}`;
     let child = children.get(key);
     if (!child) {
-      const h = duration.labels(method, route, status);
+      const h = (longPoll ? longPolls : duration).labels(method, route, status);
       const r = requests.labels(method, route, status);
       child = { observe: (seconds) => h.observe(seconds), inc: () => r.inc() };
       children.set(key, child);
@@ -65,8 +82,8 @@ export function createHttpMetrics(options: { registry?: Registry; defaultMetrics
     return child;
   };
 
-  const record = (method: string, route: string, status: number, seconds: number) => {
-    const child = childOf(method, route, String(status));
+  const record = (method: string, route: string, status: number, seconds: number, longPoll = false) => {
+    const child = childOf(method, route, String(status), longPoll);
     child.observe(seconds);
     child.inc();
   };

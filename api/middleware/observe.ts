@@ -14,7 +14,8 @@ export function observeRequests(logger: Logger, metrics: HttpMetrics): Middlewar
     const ms = performance.now() - started;
     const status = c.res.status;
     const route = routeLabel(c);
-    metrics.record(c.req.method, route, status, ms / 1000);
+    // The activity route marks a long poll (api/routes/activity.ts): timed apart from other requests.
+    metrics.record(c.req.method, route, status, ms / 1000, c.get("longPoll" as never) === true);
     // At `warn` and above only 5xx lines are written: the fields of the others are never built.
     if (status >= 500 || logger.isLevelEnabled("info")) logRequest(logger, c, route, status, ms);
   };

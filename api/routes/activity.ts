@@ -78,6 +78,8 @@ export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "log
     const { cursor, limit, waitMs } = c.req.valid("query");
     // On Node's response (no WHATWG Headers object per answer); errors carry it too.
     setResponseHeader(c, "Cache-Control", "no-store");
+    // A long poll: its latency is recorded apart (api/middleware/metrics.ts).
+    if (cursor !== undefined && waitMs > 0) c.set("longPoll", true);
     try {
       return c.body(await feed({ owner, cursor, limit, waitMs, signal: c.req.raw.signal }), 200, JSON_HEADERS) as never;
     } catch (error) {

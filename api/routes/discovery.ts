@@ -1,7 +1,8 @@
 // Discovery documents, generated at request time from the route catalog so they never drift:
 // - GET /v1/agent/skill.md   Markdown instructions for agents
 // - GET /v1/agent/llms.txt   plain-text guide
-// - GET /v1/agent/reference  interactive API reference (self-contained HTML; loads openapi.json)
+// - GET /v1/agent/reference  interactive API reference (Swagger UI; loads openapi.json)
+// - GET /v1/agent/reference/{swagger-ui-bundle.js,swagger-ui.css}  its assets, from node_modules (not in the document)
 // - GET /llms.txt            the same text as /v1/agent/llms.txt, at the root
 // - GET /                    a pointer to the documents and the MCP server (JSON)
 //
@@ -15,11 +16,12 @@ import { errorCatalog } from "../../domain/errors.js";
 import type { OpenApiDocument } from "../../contract/discovery/catalog.js";
 import { rootIndex, ROOT_LLMS_PATH } from "../../contract/discovery/links.js";
 import { renderLlmsTxt } from "../../contract/discovery/llms-txt.js";
-import { referenceCsp, renderReferenceHtml } from "../../contract/discovery/reference-html.js";
+import { REFERENCE_ASSETS, referenceCsp, renderReferenceHtml, type ReferenceAsset } from "../../contract/discovery/reference-html.js";
 import { renderSkillMd } from "../../contract/discovery/skill-md.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { errorResponses } from "../../contract/fields.js";
 import { createRouter } from "../create-router.js";
+import { referenceAsset, referenceAssetsVersion } from "../reference-assets.js";
 
 const text = (description: string, type: string) => ({ description, content: { [type]: { schema: z.string() } } });
 
@@ -48,7 +50,7 @@ const getReference = createRoute({
   tags: ["Discovery"],
   summary: "Interactive API reference",
   description:
-    "A self-contained HTML page (no external assets) that renders the OpenAPI description: every route, its parameters and answer shapes, and a form to try it from the browser.",
+    "An HTML page (Swagger UI, served by this API with its script and stylesheet, no external assets) that renders the OpenAPI description: every route, its parameters and answer shapes, and a form to try it from the browser.",
   responses: { 200: text("The reference page (text/html)", "text/html"), ...errorResponses() },
 });
 
@@ -96,8 +98,17 @@ export const discoveryRoutes = (documentFor: (origin: string) => Promise<OpenApi
     .openapi(getLlms, async (c) => send(c, llmsTxt(await documentFor(originOf(c))), "text/plain") as never)
     .openapi(getReference, async (c) => {
       const nonce = randomBytes(16).toString("base64");
-      const html = renderReferenceHtml({ title: (await documentFor(originOf(c))).info?.title ?? "Agent interface", nonce });
+      const html = renderReferenceHtml({ title: (await documentFor(originOf(c))).info?.title ?? "Agent interface", nonce, version: referenceAssetsVersion });
       return send(c, html, "text/html", { "Content-Security-Policy": referenceCsp(nonce), "Cache-Control": "no-store" }) as never;
+    })
+    // The page's assets (swagger-ui-dist), outside the OpenAPI document; the page asks for them with ?v=<version>.
+    .get("/reference/:asset{swagger-ui-bundle\\.js|swagger-ui\\.css}", (c) => {
+      const name = c.req.param("asset") as ReferenceAsset;
+      return c.body(new Uint8Array(referenceAsset(name)), 200, {
+        "Content-Type": `${REFERENCE_ASSETS[name]}; charset=utf-8`,
+        "Cache-Control": "public, max-age=86400",
+        "X-Content-Type-Options": "nosniff",
+      });
     });
 
 /**

@@ -19,7 +19,7 @@ const postChallenge = createRoute({
   path: "/report-card/session/challenge",
   tags: ["Report card"],
   summary: "Sign-in challenge",
-  description: `A message for the owner wallet to sign with personal_sign. It is valid 5 minutes and works once. Then POST owner, challengeId and the signature to /v1/agent/report-card/session. At most ${SIGN_IN_LIMIT.points} challenges per client (IP) per ${SIGN_IN_LIMIT.duration / 60} minutes (429 RATE_LIMITED). 404 REPORT_CARDS_DISABLED while report cards are off.`,
+  description: `A message for the owner wallet to sign with personal_sign: an EIP-4361 (Sign-In with Ethereum) message whose domain is this service's host, whose nonce is the challengeId, with the owner's address and the chain id, so wallets show it as a sign-in and check the domain. It is valid 5 minutes and works once. Then POST owner, challengeId and the signature to /v1/agent/report-card/session. At most ${SIGN_IN_LIMIT.points} challenges per client (IP) per ${SIGN_IN_LIMIT.duration / 60} minutes (429 RATE_LIMITED). 404 REPORT_CARDS_DISABLED while report cards are off.`,
   request: { body: { required: true, content: { "application/json": { schema: ChallengeRequest } } } },
   responses: { 200: okResponse(SessionChallenge, "The challenge"), ...errorResponses("REPORT_CARDS_DISABLED", "RATE_LIMITED") },
 });
@@ -59,7 +59,8 @@ export const sessionRoutes = (deps: Pick<AppDeps, "db" | "now" | "client" | "bas
       enabled();
       const { owner } = c.req.valid("json");
       await challengeLimit(c, async () => {});
-      return ok(c, await createChallenge(deps.db, { owner, now: deps.now(), baseUrl: deps.baseUrl }));
+      // The message's domain: the public origin (BASE_URL), else the one the request came to.
+      return ok(c, await createChallenge(deps.db, { owner, now: deps.now(), origin: deps.baseUrl ?? new URL(c.req.url).origin }));
     })
     .openapi(postSession, async (c) => {
       enabled();

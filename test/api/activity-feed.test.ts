@@ -289,3 +289,18 @@ describe("GET /v1/agent/accounts/{owner}/activity", () => {
     expect(next.changes.map((c) => c.id)).toEqual(["602000020"]);
   });
 });
+
+describe("the long poll in the metrics", () => {
+  it("is timed in http_long_poll_duration_seconds, apart from the other requests' latency, and counted as a request", async () => {
+    const token = "metrics-token-for-activity-0123";
+    const m = testApp({ db: api.db, redis: api.redis, reads, rateLimit: { keyPrefix: `${api.prefix}:rl-metrics` }, metricsToken: token });
+    const url = `/v1/agent/accounts/${OWNER}/activity`;
+    const baseline = await json(await m.app.request(url));
+    expect((await m.app.request(`${url}?cursor=${encodeURIComponent(baseline.data.cursor)}&waitMs=50`)).status).toBe(200);
+    const text = await (await m.app.request("/metrics", { headers: { authorization: `Bearer ${token}` } })).text();
+    const labels = 'method="GET",route="/v1/agent/accounts/:owner/activity",status="200"';
+    expect(text).toContain(`http_long_poll_duration_seconds_count{${labels}} 1`);
+    expect(text).toContain(`http_request_duration_seconds_count{${labels}} 1`);
+    expect(text).toContain(`http_requests_total{${labels}} 2`);
+  });
+});

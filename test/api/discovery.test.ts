@@ -137,7 +137,7 @@ describe("GET /v1/agent/llms.txt", () => {
 });
 
 describe("GET /v1/agent/reference", () => {
-  it("is one HTML page with no URL of any host and no external asset, under a strict CSP", async () => {
+  it("is Swagger UI served from this origin (no URL of any host, no CDN), under a strict CSP with a nonce", async () => {
     const response = await t.app.request("/v1/agent/reference");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -145,26 +145,45 @@ describe("GET /v1/agent/reference", () => {
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/https?:\/\//i);
     expect(html).not.toMatch(/(src|href)\s*=\s*["']?\s*\/\//i); // no protocol-relative URLs
-    expect(html).not.toMatch(/<script[^>]*\ssrc=/i);
-    expect(html).not.toMatch(/<link[^>]*stylesheet/i);
     expect(html).not.toMatch(/@import|url\(/i);
     const csp = response.headers.get("content-security-policy")!;
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce).toBeTruthy();
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("connect-src 'self'");
-    // Every inline part carries the nonce; the script parses.
-    const scripts = [...html.matchAll(/<script nonce="([^"]+)">([\s\S]*?)<\/script>/g)];
-    expect(scripts).toHaveLength(1);
-    expect(scripts[0]![1]).toBe(nonce);
-    expect(() => new Script(scripts[0]![2]!)).not.toThrow();
-    expect(html).toContain(`<style nonce="${nonce}">`);
-    // It loads the document the app serves, from the same origin, relative to the page.
-    expect(scripts[0]![2]).toContain('fetch("openapi.json"');
+    expect(csp).not.toMatch(/unsafe-(eval|inline)/);
+    // Every script and stylesheet carries the nonce; the assets are relative to the page, beside it.
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts).toHaveLength(2);
+    for (const [, attrs] of scripts) expect(attrs).toContain(`nonce="${nonce}"`);
+    const { readFileSync } = await import("node:fs");
+    const version = (JSON.parse(readFileSync("node_modules/swagger-ui-dist/package.json", "utf8")) as { version: string }).version;
+    expect(scripts[0]![1]).toContain(`src="reference/swagger-ui-bundle.js?v=${version}"`);
+    expect(() => new Script(scripts[1]![2]!)).not.toThrow();
+    expect(scripts[1]![2]).toContain('url: "openapi.json"');
+    expect(scripts[1]![2]).toContain("validatorUrl: null");
+    expect(html).toContain(`<link rel="stylesheet" href="reference/swagger-ui.css?v=${version}" nonce="${nonce}">`);
     expect(new URL("openapi.json", "http://agent.test/v1/agent/reference").pathname).toBe("/v1/agent/openapi.json");
+    expect(new URL("reference/swagger-ui.css", "http://agent.test/v1/agent/reference").pathname).toBe("/v1/agent/reference/swagger-ui.css");
     // A new nonce per answer.
     const again = (await t.app.request("/v1/agent/reference")).headers.get("content-security-policy");
     expect(again).not.toBe(csp);
+  });
+
+  it("serves swagger-ui-dist's script and stylesheet from node_modules, and nothing else under reference/", async () => {
+    const { readFileSync } = await import("node:fs");
+    for (const [name, type] of [
+      ["swagger-ui-bundle.js", "text/javascript"],
+      ["swagger-ui.css", "text/css"],
+    ] as const) {
+      const response = await t.app.request(`/v1/agent/reference/${name}?v=1`);
+      expect(response.status, name).toBe(200);
+      expect(response.headers.get("content-type")).toBe(`${type}; charset=utf-8`);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(`node_modules/swagger-ui-dist/${name}`))).toBe(true);
+    }
+    for (const path of ["index.html", "package.json", "..%2Fpackage.json", "swagger-ui-bundle.js.map"])
+      expect((await t.app.request(`/v1/agent/reference/${path}`)).status, path).toBe(404);
   });
 });
 

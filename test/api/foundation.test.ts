@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "../../api/envelope.js";
 import { isConnectionError } from "../../adapters/failures.js";
 import { agentRouteGroups } from "../../api/routes/index.js";
+import { createHttpMetrics } from "../../api/middleware/metrics.js";
 import type { PartitionedRouter } from "../../api/router.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createDb } from "../../adapters/db/connect.js";
@@ -269,6 +270,19 @@ describe("metrics", () => {
     expect(text).toMatch(/http_request_duration_seconds_bucket\{le="[\d.]+",method="GET",route="\/v1\/agent\/test\/accounts\/:owner",status="200"\}/);
     expect(text).toContain('route="unmatched",status="404"');
     expect(text).not.toContain(OWNER);
+  });
+
+  it("times long polls apart, in buckets up to their 30 s, so they do not bend the other requests' p99", async () => {
+    const metrics = createHttpMetrics();
+    metrics.record("GET", "/v1/agent/accounts/:owner/activity", 200, 29, true);
+    metrics.record("GET", "/v1/agent/accounts/:owner/activity", 200, 0.004);
+    const text = await metrics.registry.metrics();
+    const labels = 'method="GET",route="/v1/agent/accounts/:owner/activity",status="200"';
+    expect(text).toContain(`http_long_poll_duration_seconds_bucket{le="25",${labels}} 0`);
+    expect(text).toContain(`http_long_poll_duration_seconds_bucket{le="30",${labels}} 1`);
+    expect(text).toContain(`http_request_duration_seconds_count{${labels}} 1`);
+    expect(text).toContain(`http_request_duration_seconds_sum{${labels}} 0.004`);
+    expect(text).toContain(`http_requests_total{${labels}} 2`);
   });
 });
 

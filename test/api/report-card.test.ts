@@ -27,7 +27,7 @@ describe("report-card switches", () => {
     const path = `/v1/agent/report-card/${owner.address}`;
     const none = await t.app.request(path);
     expect([none.status, (await json(none)).code]).toEqual([401, "SESSION_REQUIRED"]);
-    const c = await createChallenge(api.db, { owner: owner.address, now: t.clock.now() });
+    const c = await createChallenge(api.db, { owner: owner.address, now: t.clock.now(), origin: "http://agent.test" });
     const { token } = await exchangeChallenge(api.db, {
       owner: owner.address,
       challengeId: c.challengeId,

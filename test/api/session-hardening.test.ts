@@ -68,6 +68,19 @@ const challenge = async (a: App, owner: string) => {
 const usedAt = async (id: string) => (await db.selectFrom("session_challenge").select("used_at").where("id", "=", id).executeTakeFirstOrThrow()).used_at;
 
 describe("sign-in hardening", () => {
+  it("the challenge is an EIP-4361 message; a stored message that is not one for this owner and nonce is 401 BAD_SIGNATURE, whoever signed it", async () => {
+    const a = app().app;
+    const c = await challenge(a, key.address);
+    expect(c.message).toMatch(/^agent\.test wants you to sign in with your Ethereum account:\n0x[0-9a-fA-F]{40}\n/);
+    expect(c.message).toContain(`\nNonce: ${c.challengeId}\n`);
+    expect(c.challengeId).toMatch(/^[0-9a-f]{32}$/);
+    // The same words without the EIP-4361 shape (e.g. a challenge stored before the change): signed by the owner, still refused.
+    const plain = c.message.replace(" wants you to sign in with your Ethereum account:", " asks you to sign in:");
+    await db.updateTable("session_challenge").set({ message: plain }).where("id", "=", c.challengeId).execute();
+    const res = await post(a, "/session", { owner: key.address, challengeId: c.challengeId, signature: await key.signMessage({ message: plain }) });
+    expect([res.status, (await json(res)).code]).toEqual([401, "BAD_SIGNATURE"]);
+  });
+
   it("a signature over 4096 bytes, or not whole hex bytes, is 400 INVALID_REQUEST; 4096 bytes is heard out", async () => {
     const a = app().app;
     const c = await challenge(a, key.address);

@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 async function signIn(): Promise<string> {
-  const c = await createChallenge(db, { owner: owner.address, now: t.clock.now() });
+  const c = await createChallenge(db, { owner: owner.address, now: t.clock.now(), origin: "http://agent.test" });
   return (
     await exchangeChallenge(db, {
       owner: owner.address,

@@ -336,7 +336,7 @@ describe("scans and the strategy finder (scan queue)", () => {
     const before = await data("get", `/v1/strategy-finder/attempts?kind=wallet&value=${WALLET}`);
     expect(before.runs).toBe(0);
     // WALLET's report-card session: runs count for a wallet only with it.
-    const c = await createChallenge(db, { owner: WALLET, now: new Date() });
+    const c = await createChallenge(db, { owner: WALLET, now: new Date(), origin: "http://agent.test" });
     const { token } = await exchangeChallenge(db, {
       owner: WALLET,
       challengeId: c.challengeId,

@@ -132,7 +132,7 @@ type Card = {
 async function card(owner: Address, view: "public" | "private"): Promise<Card> {
   let token: string | undefined;
   if (view === "private") {
-    const c = await createChallenge(db, { owner, now: t.clock.now() });
+    const c = await createChallenge(db, { owner, now: t.clock.now(), origin: "http://agent.test" });
     const signer = owner === alphaWallet.address ? alphaWallet : betaWallet;
     token = (
       await exchangeChallenge(db, { owner, challengeId: c.challengeId, signature: await signer.signMessage({ message: c.message }), now: t.clock.now() })

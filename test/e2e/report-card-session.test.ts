@@ -7,7 +7,10 @@ import type { Server } from "node:http";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createSiweMessage, parseSiweMessage, validateSiweMessage } from "viem/siwe";
 import { testAccount } from "../helpers/wallets.js";
+import { CHAIN_ID } from "../../domain/chain.js";
+import { SIGN_IN_STATEMENT } from "../../usecases/sessions.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { createChainClient } from "../../adapters/chain/client.js";
 import { connectRedis, createTestDatabase, deleteKeys, migratedDb, randomPrefix, testApp, type Clock, type TestDatabase } from "../api/support.js";
@@ -97,6 +100,35 @@ describe("report-card session on a running server", () => {
     const card = await call("GET", `/v1/agent/report-card/${owner.address}/private`, { token });
     expect(card.status, JSON.stringify(card.body)).toBe(200);
     expect(card.body.data).toMatchObject({ owner: owner.address, view: "private", hitRate: null, agents: [] });
+  });
+
+  it("the challenge is an EIP-4361 (SIWE) message: viem parses and validates it, a viem local account signs it and signs in, and viem's verifySiweMessage agrees", async () => {
+    const c = await challenge();
+    const siwe = parseSiweMessage(c.message);
+    expect(siwe).toMatchObject({
+      domain: "agent.test",
+      address: owner.address,
+      uri: "http://agent.test",
+      version: "1",
+      chainId: CHAIN_ID,
+      nonce: c.challengeId,
+      statement: SIGN_IN_STATEMENT,
+    });
+    expect(siwe.issuedAt?.toISOString()).toBe(clock.now().toISOString());
+    expect(siwe.expirationTime?.toISOString()).toBe(c.expiresAt);
+    // The message is exactly what viem makes of those fields.
+    expect(createSiweMessage(siwe as Parameters<typeof createSiweMessage>[0])).toBe(c.message);
+    expect(validateSiweMessage({ message: siwe, address: owner.address, domain: "agent.test", nonce: c.challengeId, time: clock.now() })).toBe(true);
+
+    const signature = await owner.signMessage({ message: c.message });
+    const chain = createChainClient(stack.rpcUrl, { timeoutMs: 15_000 });
+    await expect(
+      chain.verifySiweMessage({ message: c.message, signature, address: owner.address, domain: "agent.test", nonce: c.challengeId, time: clock.now() }),
+    ).resolves.toBe(true);
+    const s = await exchange({ owner: owner.address, challengeId: c.challengeId, signature });
+    expect(s.status, JSON.stringify(s.body)).toBe(200);
+    const card = await call("GET", `/v1/agent/report-card/${owner.address}/private`, { token: s.body.data.token });
+    expect(card.status, JSON.stringify(card.body)).toBe(200);
   });
 
   it("without a token, or with a malformed one, the private card is 401 SESSION_REQUIRED; the public card needs none", async () => {

@@ -4,7 +4,10 @@
 // on the devnet. The page's button sends the bundle once through wallet_sendCalls (a vault deposit)
 // and once through the fallback (the wallet answers 4200 to wallet_sendCalls; a limit order), then
 // the chain is checked. Expiry: with the app's clock moved 10 minutes on, sign-requests/{id} answers
-// 404 and the page says the request has expired, with no button. Screenshots go to test/.artifacts/.
+// 404 and the page says the request has expired, with no button. Sign-in: on a page of the service,
+// the report-card challenge's EIP-4361 message is signed through the injected wallet's personal_sign
+// (which checks the message's domain is the page's host, as wallets do) and exchanged for a session.
+// Screenshots go to test/.artifacts/.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
@@ -13,7 +16,8 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import type { Kysely } from "kysely";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { formatUnits, getAddress, type Address, type Hex, type PublicClient } from "viem";
+import { formatUnits, getAddress, hexToString, type Address, type Hex, type PublicClient } from "viem";
+import { parseSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
@@ -86,7 +90,7 @@ const until = <T>(what: string, read: () => Promise<T | undefined | null | false
 
 type WalletRequest = { method: string; params?: unknown[] };
 type WalletAnswer = { result?: unknown; error?: { code: number; message: string } };
-type TestWallet = { methods: string[]; sent: { hash: Hex; to: Address; data: Hex }[] };
+type TestWallet = { methods: string[]; sent: { hash: Hex; to: Address; data: Hex }[]; signIns: ReturnType<typeof parseSiweMessage>[] };
 
 /** In the page: an EIP-1193 provider whose requests go to Node through the exposed `__testWallet`. */
 const PROVIDER_SCRIPT = `
@@ -109,7 +113,7 @@ const PROVIDER_SCRIPT = `
  */
 async function walletPage(sendCalls: boolean): Promise<{ page: Page; wallet: TestWallet; errors: string[] }> {
   const signer = walletAt(stack.rpcUrl, account);
-  const wallet: TestWallet = { methods: [], sent: [] };
+  const wallet: TestWallet = { methods: [], sent: [], signIns: [] };
   const batches = new Map<string, { status: number; receipts: unknown[] }>();
   const rawReceipt = (hash: Hex) =>
     (chain.request as (a: { method: string; params: unknown[] }) => Promise<unknown>)({ method: "eth_getTransactionReceipt", params: [hash] });
@@ -160,6 +164,16 @@ async function walletPage(sendCalls: boolean): Promise<{ page: Page; wallet: Tes
         return { result: await send(params[0] as { from: string; to: Address; data: Hex; value?: string }) };
       case "eth_getTransactionReceipt":
         return { result: await rawReceipt(params[0] as Hex) };
+      case "personal_sign": {
+        // As a wallet does with a sign-in: an EIP-4361 message must name the site asking (the page's host).
+        const [raw, from] = params as [Hex, string];
+        if (getAddress(from) !== owner) return { error: { code: 4100, message: `${from} is not this wallet's account` } };
+        const text = hexToString(raw);
+        const siwe = parseSiweMessage(text);
+        wallet.signIns.push(siwe);
+        if (siwe.domain !== new URL(page.url()).host) return { error: { code: 4001, message: `the sign-in is for ${siwe.domain}, not this site` } };
+        return { result: await account.signMessage({ message: { raw } }) };
+      }
       default:
         return { error: { code: 4200, message: `The method ${method} is not supported` } };
     }
@@ -209,7 +223,36 @@ async function expectSentOnChain(wallet: TestWallet, result: Prepared) {
 const tokenBy = (symbol: string) => tokenIn(d, symbol);
 const usdgBalance = () => chain.readContract({ address: d.contracts.usdg!, abi: testTokenAbi, functionName: "balanceOf", args: [owner] });
 
+/** In the page: report-card sign-in with the injected wallet, as a site would do it (challenge, personal_sign of the message's UTF-8 bytes, session, private card). */
+const SIGN_IN_SCRIPT = `(async () => {
+  const post = (path, body) =>
+    fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const [account] = await window.ethereum.request({ method: "eth_requestAccounts" });
+  const challenge = await post("/v1/agent/report-card/session/challenge", { owner: account });
+  const message = challenge.body.data.message;
+  const hex = "0x" + Array.from(new TextEncoder().encode(message), (b) => b.toString(16).padStart(2, "0")).join("");
+  const signature = await window.ethereum.request({ method: "personal_sign", params: [hex, account] });
+  const session = await post("/v1/agent/report-card/session", { owner: account, challengeId: challenge.body.data.challengeId, signature });
+  const card = await fetch("/v1/agent/report-card/" + account + "/private", { headers: { authorization: "Bearer " + session.body.data.token } });
+  return { account, message, challenge: challenge.status, session: session.status, sessionOwner: session.body.data.owner, card: card.status, view: (await card.json()).data.view };
+})()`;
+
 describe("the sign page in Chromium (wallet 0)", () => {
+  it("signs in to the report card from the service's page with the wallet's personal_sign of the EIP-4361 message", async () => {
+    const w = await walletPage(true);
+    // A page of the service (the reference page: same origin, connect-src 'self').
+    expect((await w.page.goto(`${base}/v1/agent/reference`))?.status()).toBe(200);
+    const result = (await w.page.evaluate(SIGN_IN_SCRIPT)) as Record<string, unknown>;
+    expect(result).toMatchObject({ account: owner, challenge: 200, session: 200, sessionOwner: owner, card: 200, view: "private" });
+    expect(w.wallet.methods).toContain("personal_sign");
+    // The wallet saw a SIWE message for this host, this account, chain 4663, the challenge as nonce.
+    expect(w.wallet.signIns).toHaveLength(1);
+    expect(w.wallet.signIns[0]).toMatchObject({ domain: new URL(base).host, address: owner, chainId: 4663, uri: base, version: "1" });
+    expect(result.message).toMatch(/^127\.0\.0\.1:\d+ wants you to sign in with your Ethereum account:\n0x/);
+    expect(w.errors).toEqual([]);
+    await w.page.close();
+  });
+
   it("sends a vault deposit through wallet_sendCalls; the shares arrive", async () => {
     const vault = d.vaults.find((v) => v.family === "merged" && v.token.toLowerCase() === tokenBy("WETH").address.toLowerCase())!;
     const shares = () => chain.readContract({ address: vault.address, abi: testTokenAbi, functionName: "balanceOf", args: [owner] });

@@ -253,9 +253,38 @@ describe("ops/grafana/agent-interface.json", () => {
     }
     expect(found).toEqual([]);
     // The families the dashboard exists for are all queried.
-    for (const name of ["http_requests_total", "api_read_cache_total", "bullmq_job_count", "agent_worker_jobs_total", "process_cpu_seconds_total"])
+    for (const name of [
+      "http_requests_total",
+      "http_long_poll_duration_seconds_bucket",
+      "api_read_cache_total",
+      "bullmq_job_count",
+      "agent_worker_jobs_total",
+      "process_cpu_seconds_total",
+    ])
       expect(used).toContain(name);
     expect([...used].filter((n) => n.startsWith("ponder_")).length).toBeGreaterThan(10);
+  });
+
+  it("shows 0, not no data, on counter panels: every sum of a counter's rate falls back to 0", () => {
+    const bare: string[] = [];
+    for (const p of panels)
+      for (const t of p.targets ?? []) {
+        const expr = t.expr ?? "";
+        if (!/^\(?sum( by \([^)]*\))? ?\((rate|increase)\(/.test(expr) || expr.startsWith("histogram_quantile")) continue;
+        // A process's own CPU stays "no data" while the process is down: 0 would read as idle.
+        if (expr.includes("process_cpu_seconds_total")) continue;
+        // A plain sum: `or vector(0)`; by labels: `or on() vector(0)` (0 only when no series at all); a ratio: its numerator `or` the denominator * 0.
+        if (!/ or (on\(\) )?vector\(0\)$/.test(expr) && !/^\(.* or .* \* 0\) \/ /.test(expr)) bare.push(`${p.title}: ${expr}`);
+      }
+    expect(bare).toEqual([]);
+  });
+
+  it("times long polls apart from the other requests' latency", () => {
+    expect(known.get("http_long_poll_duration_seconds")).toEqual({ kind: "Histogram", labels: ["method", "route", "status"] });
+    const buckets = /name: "http_long_poll_duration_seconds"[\s\S]*?buckets: \[([^\]]*)\]/.exec(apiSource)?.[1]?.split(",").map(Number) ?? [];
+    // MAX_WAIT_MS is 30 s: a long poll that waits it out lands below the top bucket, not in +Inf.
+    expect(Math.max(...buckets)).toBeGreaterThan(30);
+    expect(panels.some((p) => p.targets?.some((t) => t.expr?.includes("http_long_poll_duration_seconds_bucket")))).toBe(true);
   });
 
   it("catches an unknown metric, label or value", () => {

@@ -101,7 +101,7 @@ describe("MCP over /mcp", () => {
       const wallet = privateKeyToAccount(generatePrivateKey());
       const without = await ownedClient.callTool({ name: "report_card_owner", arguments: { owner: wallet.address } });
       expect([without.isError, (without.structuredContent as { code: string }).code]).toEqual([true, "SESSION_REQUIRED"]);
-      const challenge = await createChallenge(api.db, { owner: wallet.address, now: owned.clock.now() });
+      const challenge = await createChallenge(api.db, { owner: wallet.address, now: owned.clock.now(), origin: "http://agent.test" });
       const { token } = await exchangeChallenge(api.db, {
         owner: wallet.address,
         challengeId: challenge.challengeId,

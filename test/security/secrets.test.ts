@@ -57,7 +57,7 @@ const api = useApiFixture();
 
 async function signIn(now: Date) {
   const account = privateKeyToAccount(generatePrivateKey());
-  const challenge = await createChallenge(api.db, { owner: account.address, now });
+  const challenge = await createChallenge(api.db, { owner: account.address, now, origin: "http://agent.test" });
   const signature = await account.signMessage({ message: challenge.message });
   return exchangeChallenge(api.db, { owner: account.address, challengeId: challenge.challengeId, signature, now });
 }
