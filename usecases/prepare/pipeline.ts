@@ -128,7 +128,7 @@ async function checkLiveSignRequests(ctx: Pick<PrepareContext, "db" | "now" | "s
   const wait = Math.max(1, Math.ceil(((live.firstExpiry?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
   throw new ApiError(
     "RATE_LIMITED",
-    `This client holds ${cap} prepared bundles that have not expired (each lives 10 minutes): the next fits in ${wait} s`,
+    `This client holds ${cap} prepared bundles that have not expired (each lives ${SIGN_REQUEST_TTL_MS / 60_000} minutes): the next fits in ${wait} s`,
     undefined,
     { headers: { "Retry-After": String(wait) } },
   );
