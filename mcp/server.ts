@@ -70,7 +70,7 @@ async function sdkServer(app: OpenAPIHono<any>, forward: ForwardedRequest): Prom
   const server = new McpServer(
     { name: SERVICE_NAME, version: "1.0.0" },
     {
-      instructions: `${SUMMARY}\n\nEvery tool is one route of the HTTP API (GET ${OPENAPI_PATH}) and answers exactly what the route answers: {data} on success; {error, code, details?} with isError otherwise. Prepare tools answer unsigned bundles and a sign link: the owner's wallet signs and sends them.`,
+      instructions: `${SUMMARY}\n\nEvery tool is one route of the HTTP API (GET ${OPENAPI_PATH}) and answers exactly what the route answers: {data} (structuredContent, per the tool's outputSchema) on success; otherwise a tool error (isError) whose text is {error, code, details?}. Prepare tools answer unsigned bundles and a sign link: the owner's wallet signs and sends them.`,
     },
   );
   for (const tool of await agentTools(app)) {
