@@ -1,13 +1,15 @@
 // The agent API as an MCP server (the official TypeScript SDK): every JSON route is a tool
 // (./tools.ts) whose call is the route itself, run in process through `app.request()`. A tool answers
-// what the route answers: `structuredContent` is the HTTP body (`{data}`, or `{error, code, details?}`
-// with `isError`), and the text content is the same JSON. A prepare tool answers the unsigned bundle
-// and its sign link; nothing here signs or sends.
+// what the route answers: on success `structuredContent` is the HTTP body (`{data}`, valid against the
+// tool's outputSchema, the route's answer schema) and the text content is the same JSON; an error is
+// a tool error (`isError`) whose text content is the route's `{error, code, details?}` (no
+// structuredContent: it would not match the outputSchema, and the SDK's client, 1.32.2, validates it
+// even on errors). A prepare tool answers the unsigned bundle and its sign link; nothing here signs or sends.
 //
 // Served two ways: Streamable HTTP at /mcp on the API (api/routes/mcp.ts: stateless, each POST borrows
 // a server from a per-app pool) and stdio (`npm run mcp`, scripts/mcp.ts). The tools are registered
-// once per server and the tools/list answer (~125 KB of JSON Schema) is built once per app: a POST
-// builds neither.
+// once per server and the tools/list answer (under 64 KB: short descriptions linking skill.md, and
+// portable schemas, ./schema.ts) is built once per app: a POST builds neither.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -16,6 +18,7 @@ import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextproto
 import type { OpenApiDocument } from "../contract/discovery/catalog.js";
 import { OPENAPI_PATH } from "../contract/discovery/links.js";
 import { SERVICE_NAME, SUMMARY } from "../contract/discovery/preface.js";
+import { portableSchema } from "./schema.js";
 import { agentToolsOf, toolRequest, type AgentTool } from "./tools.js";
 
 export { OPENAPI_PATH };
@@ -52,24 +55,38 @@ export const mcpBuildCounts = { servers: 0, toolLists: 0 };
 
 /**
  * An MCP server whose tools call `app`'s routes in process. A call's inner request gets the
- * forwarding of its transport (see CallExtra), else `forward`.
+ * forwarding of its transport (see CallExtra), else `forward`. It answers tools/list with the list
+ * built once per app (the SDK would rebuild every tool's JSON Schema on each, and not portably).
  */
 export async function createAgentMcpServer(app: OpenAPIHono<any>, forward: ForwardedRequest = {}): Promise<McpServer> {
+  const [server, list] = await Promise.all([sdkServer(app, forward), cachedToolList(app)]);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => list);
+  return server;
+}
+
+/** The server with the tools registered, answering tools/list as the SDK does. */
+async function sdkServer(app: OpenAPIHono<any>, forward: ForwardedRequest): Promise<McpServer> {
   mcpBuildCounts.servers++;
   const server = new McpServer(
     { name: SERVICE_NAME, version: "1.0.0" },
     {
-      instructions: `${SUMMARY}\n\nEvery tool is one route of the HTTP API (GET ${OPENAPI_PATH}) and answers exactly what the route answers: {data} on success; {error, code, details?} with isError otherwise. Prepare tools answer unsigned bundles and a sign link: the owner's wallet signs and sends them.`,
+      instructions: `${SUMMARY}\n\nEvery tool is one route of the HTTP API (GET ${OPENAPI_PATH}) and answers exactly what the route answers: {data} (structuredContent, per the tool's outputSchema) on success; otherwise a tool error (isError) whose text is {error, code, details?}. Prepare tools answer unsigned bundles and a sign link: the owner's wallet signs and sends them.`,
     },
   );
   for (const tool of await agentTools(app)) {
     server.registerTool(
       tool.name,
       {
-        title: tool.title,
+        // No title: the description's first line is the route's summary (and tools/list stays under 64 KB).
         description: tool.description,
         inputSchema: tool.inputSchema,
-        annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, idempotentHint: tool.method === "GET", openWorldHint: false },
+        outputSchema: tool.outputSchema,
+        // The hints that differ from the defaults (readOnly false, destructive true, idempotent false, openWorld true).
+        annotations: {
+          ...(tool.readOnly ? { readOnlyHint: true } : { destructiveHint: false }),
+          ...(tool.method === "GET" && { idempotentHint: true }),
+          openWorldHint: false,
+        },
       },
       async (args: Record<string, unknown>, extra: CallExtra) => {
         const { url, init } = toolRequest(tool, args);
@@ -84,7 +101,8 @@ export async function createAgentMcpServer(app: OpenAPIHono<any>, forward: Forwa
         }
         const retryAfter = response.headers.get("Retry-After");
         if (retryAfter && !response.ok) body = { ...body, retryAfterSeconds: Number(retryAfter) };
-        return { content: [{ type: "text" as const, text: JSON.stringify(body) }], structuredContent: body, isError: !response.ok };
+        const content = [{ type: "text" as const, text: JSON.stringify(body) }];
+        return response.ok ? { content, structuredContent: body } : { content, isError: true };
       },
     );
   }
@@ -93,18 +111,26 @@ export async function createAgentMcpServer(app: OpenAPIHono<any>, forward: Forwa
 
 const toolListByApp = new WeakMap<object, Promise<ListToolsResult>>();
 
-/** The tools/list answer of `app`, asked once of a server of its own over an in-memory pair. */
+/** The tools/list answer of `app`, asked once of a server of its own over an in-memory pair, its schemas made portable. */
 function cachedToolList(app: OpenAPIHono<any>): Promise<ListToolsResult> {
   let list = toolListByApp.get(app);
   if (!list) {
     list = (async () => {
       mcpBuildCounts.toolLists++;
-      const server = await createAgentMcpServer(app);
+      const server = await sdkServer(app, {});
       const [near, far] = InMemoryTransport.createLinkedPair();
       const client = new Client({ name: "tool-list", version: "1.0.0" });
       try {
         await Promise.all([server.connect(far), client.connect(near)]);
-        return await client.listTools();
+        const { tools } = await client.listTools();
+        // `execution` is left out: its taskSupport "forbidden" is the default.
+        return {
+          tools: tools.map(({ execution: _default, ...tool }) => ({
+            ...tool,
+            inputSchema: portableSchema(tool.inputSchema, false),
+            ...(tool.outputSchema && { outputSchema: portableSchema(tool.outputSchema, true) }),
+          })),
+        };
       } finally {
         await client.close().catch(() => {});
         await server.close().catch(() => {});
@@ -118,7 +144,7 @@ function cachedToolList(app: OpenAPIHono<any>): Promise<ListToolsResult> {
 
 const toolListBytesByApp = new WeakMap<object, Promise<Buffer>>();
 
-/** The tools/list result of `app` as JSON bytes, serialised once (~150 KB): /mcp answers it from memory. */
+/** The tools/list result of `app` as JSON bytes, serialised once (under 64 KB): /mcp answers it from memory. */
 export function toolListBytes(app: OpenAPIHono<any>): Promise<Buffer> {
   let bytes = toolListBytesByApp.get(app);
   if (!bytes) {
@@ -167,10 +193,7 @@ export function mcpServerPool(app: OpenAPIHono<any>): McpServerPool {
     async take() {
       const ready = idle.pop();
       if (ready) return ready;
-      const [server, list] = await Promise.all([createAgentMcpServer(app), cachedToolList(app)]);
-      // The SDK rebuilds every tool's JSON Schema on each tools/list: answer the one built once.
-      server.server.setRequestHandler(ListToolsRequestSchema, () => list);
-      return server;
+      return createAgentMcpServer(app);
     },
     give(server) {
       if (idle.length < MAX_IDLE) idle.push(server);

@@ -7,15 +7,16 @@
 // - its input schema is built from the route's own zod schemas (path parameters, query and JSON body,
 //   from the app's OpenAPI registry, i.e. contract/*), each field described as the document
 //   describes it;
-// - its description is the route's entry in the route catalog skill.md is rendered from
-//   (contract/discovery/catalog.ts): summary, description, and its error codes with the catalog's words;
+// - its output schema is the route's 200 answer schema (contract/*, the one the document gives);
+// - its description says in a few lines what the route does and what a call costs, and links the
+//   route's section of skill.md (catalog summary, then the full description, fields and error codes);
 // - a call is the HTTP request itself, run in process through `app.request()`, so the answer (and its
 //   validation, errors, rate limit, logs and metrics) is exactly the route's.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import { operationsOf, type OpenApiDocument, type Operation } from "../contract/discovery/catalog.js";
+import { SKILL_PATH } from "../contract/discovery/links.js";
 import { operationIdOf } from "../contract/operation-id.js";
-import { errorCatalog } from "../domain/errors.js";
 
 const SESSION_TOKEN = "The owner's session token (POST /v1/agent/report-card/session)";
 
@@ -38,6 +39,8 @@ export type AgentTool = {
   /** True when the route takes the owner's session (`sessionToken` argument), required or not. */
   takesSession: boolean;
   inputSchema: z.ZodObject;
+  /** The route's 200 answer, `{data}` (contract/*). */
+  outputSchema: z.ZodObject;
   readOnly: boolean;
 };
 
@@ -52,6 +55,7 @@ type RouteDefinition = {
       query?: z.ZodObject;
       body?: { content?: Record<string, { schema?: z.ZodType }> };
     };
+    responses?: Record<string, { content?: Record<string, { schema?: z.ZodType }> }>;
   };
 };
 
@@ -63,6 +67,12 @@ export const toolName = operationIdOf;
 
 const isLoose = (schema: z.ZodObject) =>
   (schema as unknown as { _zod: { def: { catchall?: { _zod: { def: { type: string } } } } } })._zod.def.catchall?._zod.def.type === "unknown";
+
+/** The first sentence of a text, at most 80 characters. */
+const firstSentence = (text: string) => {
+  const sentence = text.split(/(?<=[.;])\s/)[0]!.replace(/[.;]$/, "");
+  return sentence.length > 80 ? `${sentence.slice(0, 79)}…` : sentence;
+};
 
 /** Every tool of `app`, given the document it serves (GET /v1/agent/openapi.json). */
 export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): AgentTool[] {
@@ -77,9 +87,10 @@ export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): Agent
     const op = operations.get(`${method} ${path}`);
     if (!op || !path.startsWith("/v1/") || NOT_TOOLS.test(path)) continue;
 
+    // A field's description: its first sentence (skill.md and the document give the rest).
     const described = (name: string, field: z.ZodType) => {
       const text = (op.parameters.find((p) => p.name === name) ?? op.body?.fields.find((f) => f.name === name))?.description;
-      return text ? field.describe(text) : field;
+      return text ? field.describe(firstSentence(text)) : field;
     };
     const params = definition.route.request?.params;
     const query = definition.route.request?.query;
@@ -100,11 +111,16 @@ export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): Agent
         : token.optional().describe(
             path.includes("/prepare/")
               ? // Prepares: the session makes the filed action the owner's own (issue 30).
-                `${SESSION_TOKEN}, sent as Authorization: Bearer when given: send it with every prepare, so the action is the owner's own on its report card and takes the grade whatever anyone else prepared (without it, the same call prepared by others under other agentTags leaves it credited to none)`
-              : `${SESSION_TOKEN}, sent as Authorization: Bearer when given: needed when the service makes this read the owner's (401 SESSION_REQUIRED without it)`,
+                `${SESSION_TOKEN}: files the action as the owner's`
+              : `${SESSION_TOKEN}: needed when the service makes this read the owner's`,
           );
     }
-    const inputSchema = body && isLoose(body) ? z.looseObject(shape) : z.object(shape);
+    // A prepare body allows extra fields over HTTP (checked, never carried: a receiver that is not the owner
+    // is refused 422). The tool takes none: its schema says exactly what it takes (additionalProperties:
+    // false, portable where an open object's `{}` is not), and an extra argument is refused by name.
+    const inputSchema = body && isLoose(body) ? z.strictObject(shape) : z.object(shape);
+    const outputSchema = definition.route.responses?.["200"]?.content?.["application/json"]?.schema;
+    if (!(outputSchema instanceof z.ZodObject)) throw new Error(`${method} ${path}: no JSON object answer schema for its tool`);
 
     // The document's operationIds are unique (contract/openapi.ts); a document without them gets the same names.
     let name = op.operationId || toolName(method, path);
@@ -113,7 +129,7 @@ export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): Agent
     tools.push({
       name,
       title: op.summary || `${method} ${path}`,
-      description: describeOperation(op),
+      description: describeOperation(op, (doc.servers?.[0]?.url ?? "").replace(/\/$/, "")),
       method,
       path,
       pathParams: Object.keys(params?.shape ?? {}),
@@ -122,29 +138,24 @@ export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): Agent
       needsSession,
       takesSession,
       inputSchema,
+      outputSchema,
       readOnly: method === "GET" || /\/(backtest|baskets\/plan)/.test(path),
     });
   }
   return tools;
 }
 
-/** A tool's description: the route's catalog entry, as skill.md gives it. */
-export function describeOperation(op: Operation): string {
-  const lines = [`${op.method} ${op.path}: ${op.summary}`];
-  if (op.description) lines.push("", op.description);
-  if (op.path.includes("/prepare/"))
-    lines.push(
-      "",
-      "Answers the unsigned bundle (steps, walletSendCalls) and its sign link (signUrl). Nothing is signed or sent: the owner's wallet does that. Pass the owner's report-card session (sessionToken) so the action is graded as the owner's own; `reportCard` in the answer says how it was filed.",
-    );
-  if (op.codes.length > 0) {
-    lines.push("", "Errors:");
-    for (const code of op.codes) {
-      const entry = (errorCatalog as Record<string, { status: number; message: string; when: string }>)[code];
-      if (entry) lines.push(`- ${entry.status} ${code}: ${entry.when}`);
-    }
-  }
-  return lines.join("\n");
+/**
+ * A tool's description, a few lines: what the route does, what a call costs, and where the rest is
+ * (the route's section of skill.md: its full description, fields and error codes).
+ */
+export function describeOperation(op: Operation, base = ""): string {
+  // A paid route's description names its price ("Past 30 days the run is paid: 0.01 USDG a day past 30 (60 days: 0.3 USDG)").
+  const paid =
+    op.answers.some((a) => a.status === "402") && (/Past \d+ days the run is paid: [^(]*\([^)]*\)/.exec(op.description)?.[0] ?? "Longer runs are paid");
+  const price = paid ? `Free up to 30 days (a rate-limit point). ${paid}, with x402: unpaid, it answers 402 PAYMENT_REQUIRED.` : "Free (a rate-limit point).";
+  const prepare = op.path.includes("/prepare/") ? " Answers an unsigned bundle and its sign link: nothing is signed or sent." : "";
+  return `${op.summary}.${prepare}\n${price}\nDocs: ${base}${SKILL_PATH}`;
 }
 
 /** The HTTP request a tool call is: path parameters filled in, query string, JSON body, session header. */

@@ -29,7 +29,7 @@ export function mcpClientConfig(base: string) {
 /** What the MCP face is and how a client connects, one sentence a line (skill.md and llms.txt). */
 export function mcpLines(base: string): string[] {
   return [
-    `Every JSON route below is also an MCP tool named by its operationId (\`vaults\`, \`accounts_activity\`, \`prepare_vault_deposit\`...), with the route's parameters as its input schema; a call answers exactly what the route answers ({data}, or {error, code, details?} with isError) and counts against the same rate limit.`,
+    `Every JSON route below is also an MCP tool named by its operationId (\`vaults\`, \`accounts_activity\`, \`prepare_vault_deposit\`...), with the route's parameters as its input schema and the route's answer as its output schema; a call answers exactly what the route answers ({data} as structuredContent; an error as a tool error, isError, whose text is {error, code, details?}) and counts against the same rate limit.`,
     `Streamable HTTP: POST ${base}${MCP_PATH}, one JSON-RPC message per request (Content-Type: application/json, Accept: application/json, text/event-stream); stateless (no session id, no GET stream: GET and DELETE answer 405) and JSON answers, so any replica answers any call.`,
     `stdio: \`npm run mcp\` from a checkout of the service (same configuration as the API: DATABASE_URL, REDIS_URL, RPC_URL); stdout carries the protocol only, logs go to stderr.`,
     `Report-card tools take the owner's session as \`sessionToken\` (sent as Authorization: Bearer).`,

@@ -151,19 +151,28 @@ function rpcResponseFault(v: unknown): string | undefined {
     if (e.code === -32603) return `an internal error (-32603): ${e.message}`;
     return undefined;
   }
-  // A tool's answer: an error body from its route is in the envelope, and never a 5xx code.
+  // A tool's answer: an error body from its route (its text) is in the envelope, and never a 5xx code;
+  // a success is {data} (structuredContent).
   const result = v.result;
-  if (isObject(result) && isObject(result.structuredContent)) {
-    const content = result.structuredContent;
-    if (result.isError) {
+  if (isObject(result) && result.isError === true) {
+    const text = Array.isArray(result.content) && isObject(result.content[0]) ? result.content[0].text : undefined;
+    let content: unknown;
+    try {
+      content = JSON.parse(String(text));
+    } catch {
+      content = undefined;
+    }
+    // The SDK's own refusals (input validation, an unknown tool) are plain text.
+    if (isObject(content)) {
       const { retryAfterSeconds: _r, ...rest } = content;
       const code = rest.code;
       if (!isErrorCode(code)) return `a tool error outside the catalog: ${JSON.stringify(content).slice(0, 200)}`;
       const fault = envelopeFault(errorCatalog[code].status, rest);
       if (fault) return `a tool error ${fault}`;
       if (errorCatalog[code].status >= 500) return `a tool answered ${errorCatalog[code].status} ${code}`;
-    } else if (!("data" in content)) return "a tool success without data";
-  }
+    }
+  } else if (isObject(result) && "content" in result && !(isObject(result.structuredContent) && "data" in result.structuredContent))
+    return "a tool success without data";
   return undefined;
 }
 

@@ -5,10 +5,14 @@
 // Each lists the tools, calls a read tool and the vault-deposit prepare tool for test wallet 16, and
 // gets what the HTTP routes answer: the same data for the read, the same PrepareResult (same steps and
 // walletSendCalls for the same body; ids and expiry differ), valid against the served OpenAPI document.
+// Then it calls every read tool it can give arguments to (and the session challenge): each success's
+// structuredContent validates against the tool's outputSchema (ajv), as it does against the document.
+// tools/list stays under 64 KB and its input schemas carry no `additionalProperties: {}`.
 import { serve, type ServerType } from "@hono/node-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Ajv } from "ajv";
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Kysely } from "kysely";
@@ -130,15 +134,22 @@ async function route(method: "GET" | "POST", path: string, body?: unknown) {
 
 type ToolAnswer = { isError?: boolean; structuredContent?: any; content?: unknown };
 
+const ajv = new Ajv({ strict: false });
+/** Each tool's outputSchema, compiled (set by checkTransport from tools/list). */
+let outputValidators = new Map<string, ReturnType<typeof ajv.compile>>();
+
 async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
   const answer = (await client.callTool({ name, arguments: args }, undefined, { timeout: 90_000 })) as ToolAnswer;
   expect(answer.isError, JSON.stringify(answer.content).slice(0, 500)).toBeFalsy();
-  // The text content is the same JSON as the structured content.
+  // The text content is the same JSON as the structured content, which the tool's outputSchema describes.
   expect(JSON.parse((answer.content as { text: string }[])[0]!.text)).toEqual(answer.structuredContent);
+  const valid = outputValidators.get(name)!;
+  expect(valid(answer.structuredContent), `${name}: ${ajv.errorsText(valid.errors)}`).toBe(true);
   return answer;
 }
 
 async function checkTransport(client: Client) {
+  let lastPrepareId: string | undefined;
   // Lists the tools: every prepare kind, the reads, and the planners/backtests the document has.
   const { tools } = await client.listTools();
   const names = tools.map((tool) => tool.name);
@@ -154,11 +165,19 @@ async function checkTransport(client: Client) {
   ]) {
     expect(names).toContain(name);
   }
-  const doc = (await (await fetch(`${base}/v1/agent/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+  const doc = (await (await fetch(`${base}/v1/agent/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
   const jsonRoutes = Object.entries(doc.paths).flatMap(([path, item]) =>
-    ["get", "post"].filter((m) => item[m] && !/(openapi\.json|skill\.md|llms\.txt|reference)$/.test(path)),
+    (["get", "post"] as const)
+      .filter((m) => item[m] && !/(openapi\.json|skill\.md|llms\.txt|reference)$/.test(path))
+      .map((method) => ({ method, path, operationId: item[method]!.operationId })),
   );
   expect(tools).toHaveLength(jsonRoutes.length);
+  // tools/list is under 64 KB (/mcp charges it a point per 16 KiB).
+  expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThan(64 * 1024);
+  // Every tool has an output schema; no input schema has an open object's `additionalProperties: {}`.
+  outputValidators = new Map(tools.map((tool) => [tool.name, ajv.compile(tool.outputSchema!)]));
+  expect(tools.filter((tool) => !tool.outputSchema).map((tool) => tool.name)).toEqual([]);
+  expect(JSON.stringify(tools.map((tool) => tool.inputSchema))).not.toMatch(/"additionalProperties":\{\}/);
 
   // A read tool: the same data as the route.
   const vaults = await callTool(client, "vaults", {});
@@ -177,6 +196,7 @@ async function checkTransport(client: Client) {
     const tool = await callTool(client, "prepare_vault_deposit", body);
     const http = await route("POST", "/v1/agent/prepare/vault-deposit", body);
     const result = tool.structuredContent.data;
+    lastPrepareId = result.id;
     expect(validator.errors("post", "/v1/agent/prepare/vault-deposit", 200, tool.structuredContent)).toEqual([]);
     expect(result.signUrl).toBe(`${base}/sign/${result.id}`);
     expect(result.id).not.toBe(http.data.id);
@@ -199,10 +219,60 @@ async function checkTransport(client: Client) {
   // The prepare tool only prepares: the sign request is stored, nothing was sent.
   expect(await publicClient.getTransactionCount({ address: owner, blockTag: "pending" })).toBe(await publicClient.getTransactionCount({ address: owner }));
 
-  // An error answer is the route's error body, flagged isError.
+  // An error answer is a tool error whose text is the route's error body (no structured content: it is no {data}).
   const refused = (await client.callTool({ name: "vaults_vault", arguments: { vault: "0x000000000000000000000000000000000000dEaD" } })) as ToolAnswer;
   expect(refused.isError).toBe(true);
-  expect(refused.structuredContent).toMatchObject({ code: "NOT_AGENT_VAULT" });
+  expect(refused.structuredContent).toBeUndefined();
+  expect(JSON.parse((refused.content as { text: string }[])[0]!.text)).toMatchObject({ code: "NOT_AGENT_VAULT" });
+
+  // Every read tool (GET) and the session challenge, with arguments from what the stack holds: each
+  // answer validates against its outputSchema (in callTool) and against the document.
+  const token = ((await callTool(client, "tokens", {})).structuredContent.data as { address: string }[])[0];
+  const basket = ((await callTool(client, "baskets", {})).structuredContent.data as { address: string }[])[0];
+  const known: Record<string, unknown> = {
+    owner,
+    vault: vault.address,
+    id: lastPrepareId,
+    pool: basket?.address,
+    token: token?.address,
+    tokenIn: "USDG",
+    tokenOut: token?.address,
+    amount: "10",
+  };
+  const called: string[] = [];
+  const skipped: string[] = [];
+  const refusals: string[] = [];
+  for (const tool of tools) {
+    const get = tool.annotations?.idempotentHint === true;
+    if (!get && tool.name !== "report_card_session_challenge") continue;
+    const required = (tool.inputSchema.required ?? []) as string[];
+    if (required.some((name) => known[name] === undefined)) {
+      skipped.push(tool.name);
+      continue;
+    }
+    const args = Object.fromEntries(required.map((name) => [name, known[name]]));
+    const tried = (await client.callTool({ name: tool.name, arguments: args }, undefined, { timeout: 90_000 })) as ToolAnswer;
+    if (tried.isError) {
+      refusals.push(`${tool.name} ${JSON.parse((tried.content as { text: string }[])[0]!.text).code}`);
+      continue;
+    }
+    const answer = await callTool(client, tool.name, args);
+    const route = jsonRoutes.find((r) => r.operationId === tool.name)!;
+    expect(validator.errors(route.method, route.path, 200, answer.structuredContent), tool.name).toEqual([]);
+    called.push(tool.name);
+  }
+  console.log(
+    `MCP e2e: ${called.length} tools answered and matched their outputSchema: ${called.join(", ")}; refused: ${refusals.join(", ") || "none"}; no arguments for: ${skipped.join(", ") || "none"}`,
+  );
+  // No argument at hand: the private card's session token, and a wallet's strategy-finder attempts.
+  expect(skipped).toEqual(["report_card_private", "strategy_finder_attempts"]);
+  // Refusals are the stack's 503s only (scans not ready; no chain RPC for the stdio server).
+  expect(refusals.filter((r) => !/ (SCAN_PREPARING|UNAVAILABLE)$/.test(r))).toEqual([]);
+  for (const name of ["sign_requests_id", "accounts_owner", "accounts_activity", "products", "vaults", "vaults_vault", "vaults_prices", "vaults_earnings"])
+    expect(called).toContain(name);
+  for (const name of ["report_card_session_challenge", "report_card_owner", "policies_privy", "policies_turnkey", "tokens", "baskets", "baskets_pool"])
+    expect(called).toContain(name);
+  for (const name of ["baskets_history", "baskets_account_owner", "strategy_finder_track_record"]) expect(called).toContain(name);
 }
 
 describe("the MCP server, driven by the SDK's client", () => {

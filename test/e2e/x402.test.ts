@@ -86,6 +86,9 @@ afterAll(async () => {
   await s?.close();
 });
 
+/** A tool error's body (the route's, as its text content: a tool error has no structured content). */
+const errorOf = (answer: object) => JSON.parse((answer as { content: { text: string }[] }).content[0]!.text);
+
 describe("a paid 60-day grid backtest on the devnet", () => {
   it("answers 402 with x402 v2's PaymentRequired, then runs once the typed client pays, moving exactly the price to the payee in one settlement", async () => {
     const first = await post(s.app.app, GRID, body);
@@ -379,13 +382,13 @@ describe("MCP", () => {
       for (const name of ["backtest_grid", "backtest_ladder", "ranges"]) {
         const tool = tools.find((t) => t.name === name);
         expect(tool?.description, name).toMatch(/Past 30 days the run is paid: 0\.01 USDG a day past 30 \(60 days: 0\.3 USDG\)/);
-        expect(tool?.description, name).toMatch(/- 402 PAYMENT_REQUIRED: /);
+        expect(tool?.description, name).toMatch(/402 PAYMENT_REQUIRED/);
       }
       const before = await usdgOf(PAYER.address);
       const answer = await client.callTool({ name: "backtest_grid", arguments: body });
       expect(answer.isError).toBe(true);
-      expect(answer.structuredContent).toMatchObject({ code: "PAYMENT_REQUIRED", x402Version: 2, accepts: [{ amount: String(PRICE_60_DAYS), payTo: PAYEE }] });
-      expect((answer.structuredContent as { error: string }).error).toContain("0.3 USDG");
+      expect(errorOf(answer)).toMatchObject({ code: "PAYMENT_REQUIRED", x402Version: 2, accepts: [{ amount: String(PRICE_60_DAYS), payTo: PAYEE }] });
+      expect(errorOf(answer).error).toContain("0.3 USDG");
       expect(await usdgOf(PAYER.address)).toBe(before);
     } finally {
       await client.close();
@@ -399,9 +402,9 @@ describe("MCP", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: async (url, init) => app.request(String(url), init) }));
     try {
       const answer = await client.callTool({ name: "backtest_grid", arguments: body });
-      expect(answer.structuredContent).toMatchObject({ code: "PAYMENT_REQUIRED", resource: { url: `${base}${GRID}` } });
+      expect(errorOf(answer)).toMatchObject({ code: "PAYMENT_REQUIRED", resource: { url: `${base}${GRID}` } });
       const ranges = await client.callTool({ name: "ranges", arguments: { token: body.token, days: 60 } });
-      expect((ranges.structuredContent as any).resource.url).toMatch(new RegExp(`^${base}/v1/agent/ranges\\?`));
+      expect(errorOf(ranges).resource.url).toMatch(new RegExp(`^${base}/v1/agent/ranges\\?`));
     } finally {
       await client.close();
     }

@@ -11,6 +11,8 @@ import { createChallenge, exchangeChallenge } from "../../usecases/sessions.js";
 import { toolName } from "../../mcp/tools.js";
 
 const api = useApiFixture();
+/** A tool error's body: its text content, the route's {error, code, details?}. */
+const errorOf = (answer: object) => JSON.parse((answer as { content: { text: string }[] }).content[0]!.text) as { code: string };
 let t: ReturnType<typeof testApp>;
 let client: Client;
 
@@ -53,9 +55,11 @@ describe("MCP over /mcp", () => {
       pattern: "^0x[0-9a-fA-F]{40}$",
       description: expect.stringMatching(/signing wallet/),
     });
-    expect(deposit.description).toMatch(/POST \/v1\/agent\/prepare\/vault-deposit/);
-    expect(deposit.description).toMatch(/- 404 NOT_AGENT_VAULT: /);
-    expect(deposit.description).toMatch(/Nothing is signed or sent/);
+    expect(deposit.description).toMatch(/nothing is signed or sent/);
+    expect(deposit.description).toMatch(/^Free \(a rate-limit point\)\.$/m);
+    expect(deposit.description).toMatch(/^Docs: http:\/\/agent\.test\/v1\/agent\/skill\.md$/m);
+    // Every tool has the route's answer as its output schema, {data}.
+    for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: "object", properties: { data: {} }, required: ["data"] });
     const activity = tools.find((tool) => tool.name === "accounts_activity")!;
     expect((activity.inputSchema.properties as Record<string, { maximum?: number }>).waitMs).toMatchObject({ maximum: 30000 });
     expect(activity.annotations?.readOnlyHint).toBe(true);
@@ -69,9 +73,11 @@ describe("MCP over /mcp", () => {
 
     const missing = await client.callTool({ name: "sign_requests_id", arguments: { id: "no-such-request" } });
     const http = await t.app.request("/v1/agent/sign-requests/no-such-request");
+    // A tool error: the route's error body as the text, no structured content (it is no {data}).
     expect(missing.isError).toBe(true);
-    expect(missing.structuredContent).toEqual(await http.json());
-    expect((missing.structuredContent as { code: string }).code).toBe("NOT_FOUND");
+    expect(missing.structuredContent).toBeUndefined();
+    expect(errorOf(missing)).toEqual(await http.json());
+    expect(errorOf(missing).code).toBe("NOT_FOUND");
   });
 
   it("refuses arguments that break the tool's advertised types (-32602), a number given as a string among them", async () => {
@@ -100,7 +106,7 @@ describe("MCP over /mcp", () => {
 
       const wallet = privateKeyToAccount(generatePrivateKey());
       const without = await ownedClient.callTool({ name: "report_card_owner", arguments: { owner: wallet.address } });
-      expect([without.isError, (without.structuredContent as { code: string }).code]).toEqual([true, "SESSION_REQUIRED"]);
+      expect([without.isError, errorOf(without).code]).toEqual([true, "SESSION_REQUIRED"]);
       const challenge = await createChallenge(api.db, { owner: wallet.address, now: owned.clock.now(), origin: "http://agent.test" });
       const { token } = await exchangeChallenge(api.db, {
         owner: wallet.address,

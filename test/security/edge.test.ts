@@ -65,17 +65,18 @@ describe("/mcp", () => {
     expect(call.headers.get("x-request-id")).toBe("outer-id");
     expect(call.headers.get("ratelimit")).toMatch(/^"client";r=4;t=\d+$/); // the outer request's own state, not the inner one's
     const result = (await json(call)).result;
-    expect(result.structuredContent.code).toBe("NOT_FOUND");
+    expect([result.isError, JSON.parse(result.content[0].text).code]).toEqual([true, "NOT_FOUND"]);
     expect(await api.redis.get(`${api.prefix}:rl:flood:ip:198.51.100.5`)).toBe("2");
     // Three more points, then the inner call is refused as the same client, then the POST itself.
     for (let i = 0; i < 2; i++) expect((await post("198.51.100.5", rpc(2, "ping"))).status).toBe(200);
     const inner = await json(await post("198.51.100.5", rpc(3, "tools/call", { name: "sign_requests_id", arguments: { id: "x" } })));
-    expect(inner.result.structuredContent.code).toBe("RATE_LIMITED");
+    expect(JSON.parse(inner.result.content[0].text).code).toBe("RATE_LIMITED");
     const flood = await Promise.all(Array.from({ length: 5 }, () => post("198.51.100.5", rpc(4, "tools/list"))));
     expect(flood.map((r) => r.status)).toEqual([429, 429, 429, 429, 429]);
     expect((await post("198.51.100.6", rpc(5, "ping"))).status).toBe(200); // another client is untouched
-    // tools/list costs a point per 16 KiB of its ~150 KB answer: more than this 5-point budget holds.
-    expect((await post("198.51.100.7", rpc(6, "tools/list"))).status).toBe(429);
+    // tools/list costs a point per 16 KiB of its answer (under 64 KB: at most 4 points): this 5-point budget holds one, not two.
+    expect((await post("198.51.100.7", rpc(6, "tools/list"))).status).toBe(200);
+    expect((await post("198.51.100.7", rpc(7, "tools/list"))).status).toBe(429);
   });
 });
 
