@@ -237,9 +237,7 @@ export function figureViolations(steps: readonly { to: Address; data: Hex }[], e
         : undefined;
     for (const [r, prefix] of [[reading, ""], ...(inner ? [[inner, "data."] as const] : [])] as const) {
       for (const { path, value } of namedArguments(minimumMatch, r.inputs, r.args, prefix)) {
-        const v = big(value);
-        if (v === 0n) out.push(`${label}: ${path} is ${String(value)}: a minimum output of zero accepts any price`);
-        else minimums.push({ label, path, value: v });
+        minimums.push({ label, path, value: big(value) });
       }
       // A leg's aggregator call (the devnet's aggregator decodes; another's calldata is opaque) holds its own minimum.
       for (const leg of namedArguments(legDataMatch, r.inputs, r.args, prefix)) {
@@ -260,16 +258,16 @@ export function figureViolations(steps: readonly { to: Address; data: Hex }[], e
       if (amount !== expect.amount) out.push(`${label}: approves ${String(amount)}, not the amount asked for, ${expect.amount}`);
     }
   });
-  if (expect.minimumOut !== undefined) {
-    const floors = typeof expect.minimumOut === "bigint" ? [expect.minimumOut] : expect.minimumOut;
-    // A floor without its minimum (or a minimum without its floor) is a bundle other than the one quoted.
-    if (floors.length !== minimums.length) out.push(`the bundle carries ${minimums.length} minimum output(s), the quote shown ${floors.length}`);
-    minimums.forEach((m, i) => {
-      const floor = floors[i];
-      if (floor !== undefined && m.value < floor)
-        out.push(`${m.label}: ${m.path} is ${m.value}, below ${floor} that the quote shown allows at the slippage asked for`);
-    });
-  }
+  const floors = expect.minimumOut === undefined ? undefined : typeof expect.minimumOut === "bigint" ? [expect.minimumOut] : expect.minimumOut;
+  // A floor without its minimum (or a minimum without its floor) is a bundle other than the one quoted.
+  if (floors && floors.length !== minimums.length) out.push(`the bundle carries ${minimums.length} minimum output(s), the quote shown ${floors.length}`);
+  minimums.forEach((m, i) => {
+    const floor = floors?.[i];
+    // Zero accepts any price, unless the quote shown expects nothing of that output (an in-kind redeem of a vault holding no token).
+    if (m.value === 0n && floor !== 0n) out.push(`${m.label}: ${m.path} is 0: a minimum output of zero accepts any price`);
+    else if (floor !== undefined && m.value < floor)
+      out.push(`${m.label}: ${m.path} is ${m.value}, below ${floor} that the quote shown allows at the slippage asked for`);
+  });
   return out;
 }
 

@@ -185,6 +185,21 @@ describe("several minimums and leg minimums (issue 32)", () => {
     expect(violations.some((v) => v.includes("carries 2 minimum output(s), the quote shown 1"))).toBe(true);
   });
 
+  it("a zero minimum passes only where the quote shown expects nothing of that output (a vault holding no token)", () => {
+    fc.assert(
+      fc.property(outs, (x) => {
+        const nothing = { ...x, tokenOut: 0n };
+        const floorUsdg = minimumOutOf(x.usdgOut, x.slippageBps);
+        // The quote expects no token: a token minimum of 0 is the quote's floor.
+        expect(preparedResultViolations(prepared(inKind(x.shares, 0n, floorUsdg)), allow, expectOfOuts(nothing))).toEqual([]);
+        // The USDG minimum zeroed is still refused.
+        const violations = preparedResultViolations(prepared(inKind(x.shares, 0n, 0n)), allow, expectOfOuts(nothing));
+        expect(violations.some((v) => v.includes("is 0: a minimum output of zero accepts any price"))).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("a basket leg whose aggregator call has a zero minimum is refused; a non-zero one passes", () => {
     fc.assert(
       fc.property(asked, fc.bigInt({ min: 0n, max: 10n ** 20n }), (x, legMinimum) => {

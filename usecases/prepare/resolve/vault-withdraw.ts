@@ -44,6 +44,7 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
   }
   if (deployed.family !== "stock-token" && body.mode === "in-kind") {
     const [tokenOut, usdgOut] = await ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "previewRedeemInKind", args: [shares] });
+    if (tokenOut === 0n && usdgOut === 0n) throw invalid("amount", "these shares redeem to nothing in kind: redeem more");
     minTokenOut = lessBps(tokenOut, slippageBps);
     minUsdgOut = lessBps(usdgOut, slippageBps);
     Object.assign(params, { expectedTokenOut: tokenOut.toString(), expectedUsdgOut: usdgOut.toString() });
