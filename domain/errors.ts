@@ -370,6 +370,15 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   }
 }
 
+/**
+ * 429 RATE_LIMITED for a client past a bounded share (sign requests, finder runs), with Retry-After: the
+ * seconds from `now` until `frees` (when its oldest entry leaves the share), at least 1. `message` gets the wait.
+ */
+export function rateLimitedUntil(now: Date, frees: Date | null, message: (waitSeconds: number) => string): ApiError<"RATE_LIMITED"> {
+  const wait = Math.max(1, Math.ceil(((frees?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
+  return new ApiError("RATE_LIMITED", message(wait), undefined, { headers: { "Retry-After": String(wait) } });
+}
+
 /** Codes grouped by status, in catalog order. */
 export function codesByStatus(codes: readonly ErrorCode[]): Map<ErrorStatus, ErrorCode[]> {
   const groups = new Map<ErrorStatus, ErrorCode[]>();

@@ -2,7 +2,7 @@
 // ever an amount in whole base units of its `unit`, prices as numbers (domain/errors.ts detailsProblems).
 // The catalog walk reads every code's `when`, which names the details the code carries.
 import { describe, expect, it } from "vitest";
-import { detailsProblems, errorCatalog, errorCodes, SPEC_DETAIL_FIELDS } from "../../domain/errors.js";
+import { detailsProblems, errorCatalog, errorCodes, rateLimitedUntil, SPEC_DETAIL_FIELDS } from "../../domain/errors.js";
 
 /** The detail fields a catalog entry says it carries: "details {a, b or c}" and "details.x". */
 function namedDetails(when: string): string[] {
@@ -44,5 +44,16 @@ describe("refusal details in the spec's fields and units", () => {
     expect(detailsProblems("WRONG_SIDE", { part: 2, priceUsd: 3140.7, limitUsd: 3200 })).toEqual([]);
     expect(detailsProblems("PRICE_IMPACT_TOO_HIGH", { token: "0xabc", priceUsd: 1.05, limitUsd: 1.03 })).toEqual([]);
     expect(detailsProblems("AMOUNT_TOO_SMALL", undefined)).toEqual([]);
+  });
+});
+
+describe("rateLimitedUntil (a client past its bounded share)", () => {
+  const now = new Date("2026-11-27T00:00:00Z");
+  it("answers 429 RATE_LIMITED with Retry-After in whole seconds until the share frees, at least 1", () => {
+    const e = rateLimitedUntil(now, new Date(now.getTime() + 2_500), (wait) => `next in ${wait} s`);
+    expect([e.code, e.status, e.headers?.["Retry-After"], e.message]).toEqual(["RATE_LIMITED", 429, "3", "next in 3 s"]);
+    // Already free (a clock step) or unknown: retry in 1 s, never 0 or negative.
+    expect(rateLimitedUntil(now, new Date(now.getTime() - 10_000), String).headers?.["Retry-After"]).toBe("1");
+    expect(rateLimitedUntil(now, null, String).headers?.["Retry-After"]).toBe("1");
   });
 });

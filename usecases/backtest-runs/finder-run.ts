@@ -2,7 +2,7 @@
 // owner only (a body's `identity` proves nothing).
 import type { z } from "@hono/zod-openapi";
 import type { FinderBacktestBody } from "../../contract/strategy-finder.js";
-import { ApiError } from "../../domain/errors.js";
+import { rateLimitedUntil } from "../../domain/errors.js";
 import { FINDER_RUNS_PER_CLIENT_PER_DAY, logFinderRun, recentRunsOf } from "./finder.js";
 import type { FinderBacktestInput } from "./jobs.js";
 import { liveState, runKind, type BacktestDeps } from "./requests.js";
@@ -37,13 +37,9 @@ async function checkRunsOfDay(deps: Pick<BacktestDeps, "db" | "now">, client: st
   const now = deps.now();
   const recent = await recentRunsOf(deps.db, client, now);
   if (recent.count < FINDER_RUNS_PER_CLIENT_PER_DAY) return;
-  const wait = Math.max(1, Math.ceil(((recent.firstLeaves?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
-  throw new ApiError(
-    "RATE_LIMITED",
-    `This client made ${FINDER_RUNS_PER_CLIENT_PER_DAY} on-demand runs in the last 24 hours: the next fits in ${wait} s`,
-    undefined,
-    {
-      headers: { "Retry-After": String(wait) },
-    },
+  throw rateLimitedUntil(
+    now,
+    recent.firstLeaves,
+    (wait) => `This client made ${FINDER_RUNS_PER_CLIENT_PER_DAY} on-demand runs in the last 24 hours: the next fits in ${wait} s`,
   );
 }

@@ -23,7 +23,7 @@ import {
   withExtra,
   type AllowList,
 } from "../../domain/bundles/index.js";
-import { ApiError, isErrorCode, errorCatalog } from "../../domain/errors.js";
+import { ApiError, isErrorCode, errorCatalog, rateLimitedUntil } from "../../domain/errors.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { CHAIN_ID } from "../../domain/chain.js";
 import { prepareKindRegistry, TRANSFER_REVERTS } from "../../contract/prepare-kinds.js";
@@ -125,12 +125,11 @@ async function checkLiveSignRequests(ctx: Pick<PrepareContext, "db" | "now" | "s
   const cap = ctx.signRequestsPerClient ?? LIVE_SIGN_REQUESTS_PER_CLIENT;
   const live = await liveSignRequestsOf(ctx.db, client, now, cap);
   if (live.count < cap) return;
-  const wait = Math.max(1, Math.ceil(((live.firstExpiry?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
-  throw new ApiError(
-    "RATE_LIMITED",
-    `This client holds ${cap} prepared bundles that have not expired (each lives ${SIGN_REQUEST_TTL_MS / 60_000} minutes): the next fits in ${wait} s`,
-    undefined,
-    { headers: { "Retry-After": String(wait) } },
+  throw rateLimitedUntil(
+    now,
+    live.firstExpiry,
+    (wait) =>
+      `This client holds ${cap} prepared bundles that have not expired (each lives ${SIGN_REQUEST_TTL_MS / 60_000} minutes): the next fits in ${wait} s`,
   );
 }
 
