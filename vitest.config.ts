@@ -14,6 +14,18 @@ class TruthTestLast extends BaseSequencer {
   }
 }
 
+/** End-to-end files that start every process they use themselves (no `inject("stack")`): they need no shared stack. */
+export const OWN_STACK = [
+  "test/e2e/activity-reorg.test.ts",
+  "test/e2e/embedded-start.test.ts",
+  "test/e2e/fresh-start.test.ts",
+  "test/e2e/indexer-crash.test.ts",
+  "test/e2e/indexer-faults.test.ts",
+  "test/e2e/indexer-reorg.test.ts",
+  "test/e2e/report-card-batches.test.ts",
+  "test/e2e/report-card-grading.test.ts",
+];
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -26,10 +38,12 @@ export default defineConfig({
     // Vite writes its own BASE_URL ("/", its public path) into process.env, where it would clash
     // with ours (a URL). Empty counts as unset in adapters/config.ts, so the default applies.
     env: { BASE_URL: "" },
+    // `npm test` runs two streams at once (scripts/test-streams.ts): unit + e2e-own, and e2e.
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] } },
       // The devnet and the indexer run once per run of these, as processes of their own (test/helpers/stack.ts).
-      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: ["test/global-setup.ts"] } },
+      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], exclude: OWN_STACK, globalSetup: ["test/global-setup.ts"] } },
+      { extends: true, test: { name: "e2e-own", include: OWN_STACK } },
     ],
   },
 });
