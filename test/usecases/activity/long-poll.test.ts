@@ -1,5 +1,5 @@
 // Long-poll activity (GET .../activity?cursor=&waitMs=) over an activity log this test writes itself
-// (a schema shaped like the indexer's views, as test/api/activity-feed.test.ts does): a waiting
+// (a schema shaped like the indexer's views, as test/usecases/activity/feed.test.ts does): a waiting
 // request answers as soon as its owner's change is committed, only its owner's, or at the deadline
 // with no changes; a revert wakes it with `reorged`; waiting requests hold no connection.
 import type { Kysely } from "kysely";

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientOperationIds, prepareOperationId } from "../../client/agent-client.js";
 import { prepareKinds } from "../../contract/prepare-kinds.js";
 import { agentTools } from "../../mcp/server.js";
-import { json, testApp, useApiFixture } from "./support.js";
+import { json, testApp, useApiFixture } from "../api/support.js";
 
 const REPO = join(import.meta.dirname, "../..");
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];

@@ -11,7 +11,7 @@ import { renderLlmsTxt } from "../../contract/discovery/llms-txt.js";
 import { renderSkillMd } from "../../contract/discovery/skill-md.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { errorCatalog, errorCodes } from "../../domain/errors.js";
-import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
+import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 
 let database: TestDatabase;
 let db: Kysely<Database>;

@@ -4,12 +4,12 @@
 import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CURSOR_TTL_MS, extendTrail, REORG_WINDOW_BLOCKS, resumePoint, sweepExpiredCursors } from "../../usecases/activity/cursors.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { lastPositionOf } from "../../domain/activity-position.js";
-import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
-import { json, testApp, useApiFixture } from "./support.js";
-import { branchHash as hash, createActivityView, insertChange } from "../helpers/activity-view.js";
+import { CURSOR_TTL_MS, extendTrail, REORG_WINDOW_BLOCKS, resumePoint, sweepExpiredCursors } from "../../../usecases/activity/cursors.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
+import { lastPositionOf } from "../../../domain/activity-position.js";
+import { fetchOpenApi, responseValidator, type ResponseValidator } from "../../helpers/openapi-validate.js";
+import { json, testApp, useApiFixture } from "../../api/support.js";
+import { branchHash as hash, createActivityView, insertChange } from "../../helpers/activity-view.js";
 
 const OWNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const OTHER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
