@@ -17,47 +17,48 @@ export type HttpMetrics = {
   handler: Handler;
 };
 
-function counter(registry: Registry): Counter<Labels> {
-  const existing = registry.getSingleMetric("http_requests_total");
-  if (existing) return existing as Counter<Labels>;
-  return new Counter({ name: "http_requests_total", help: "HTTP requests answered", labelNames: ["method", "route", "status"], registers: [registry] });
+/** The metric `name` of `registry`, made by `create` on first use: apps that share a registry share it. */
+function metricOf<M>(registry: Registry, name: string, create: (base: { name: string; registers: Registry[] }) => M): M {
+  return (registry.getSingleMetric(name) as M | undefined) ?? create({ name, registers: [registry] });
 }
 
-function histogram(registry: Registry): Histogram<Labels> {
-  const existing = registry.getSingleMetric("http_request_duration_seconds");
-  if (existing) return existing as Histogram<Labels>;
-  return new Histogram({
-    name: "http_request_duration_seconds",
-    help: "Time to answer an HTTP request",
-    labelNames: ["method", "route", "status"],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-}
+const HTTP_LABELS: readonly Labels[] = ["method", "route", "status"];
+
+const counter = (registry: Registry): Counter<Labels> =>
+  metricOf(registry, "http_requests_total", (base) => new Counter({ ...base, help: "HTTP requests answered", labelNames: HTTP_LABELS }));
+
+const httpHistogram = (registry: Registry, name: string, help: string, buckets: number[]): Histogram<Labels> =>
+  metricOf(registry, name, (base) => new Histogram({ ...base, help, labelNames: HTTP_LABELS, buckets }));
+
+const histogram = (registry: Registry) =>
+  httpHistogram(
+    registry,
+    "http_request_duration_seconds",
+    "Time to answer an HTTP request",
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
 
 /** The latency of long polls, apart: they wait up to 30 s (MAX_WAIT_MS) by design. */
-function longPollHistogram(registry: Registry): Histogram<Labels> {
-  const existing = registry.getSingleMetric("http_long_poll_duration_seconds");
-  if (existing) return existing as Histogram<Labels>;
-  return new Histogram({
-    name: "http_long_poll_duration_seconds",
-    help: "Time to answer a long poll (GET activity with a cursor and waitMs > 0), which waits up to 30 s for a change",
-    labelNames: ["method", "route", "status"],
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30, 35],
-    registers: [registry],
-  });
-}
+const longPollHistogram = (registry: Registry) =>
+  httpHistogram(
+    registry,
+    "http_long_poll_duration_seconds",
+    "Time to answer a long poll (GET activity with a cursor and waitMs > 0), which waits up to 30 s for a change",
+    [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30, 35],
+  );
 
 /** Answers of the cached read routes (accounts, activity) by result: hit, miss, or bypass (tracker unusable, long poll). */
 export function readCacheCounter(registry: Registry): Counter<"route" | "result"> {
-  const existing = registry.getSingleMetric("api_read_cache_total");
-  if (existing) return existing as Counter<"route" | "result">;
-  return new Counter({
-    name: "api_read_cache_total",
-    help: "Read answers served from the in-process cache (hit), read from Postgres with the cache on (miss), or bypassing it (bypass)",
-    labelNames: ["route", "result"],
-    registers: [registry],
-  });
+  return metricOf(
+    registry,
+    "api_read_cache_total",
+    (base) =>
+      new Counter({
+        ...base,
+        help: "Read answers served from the in-process cache (hit), read from Postgres with the cache on (miss), or bypassing it (bypass)",
+        labelNames: ["route", "result"],
+      }),
+  );
 }
 
 export function createHttpMetrics(options: { registry?: Registry; defaultMetrics?: boolean; extra?: () => Promise<string> } = {}): HttpMetrics {
