@@ -5,7 +5,7 @@
 // http_request_duration_seconds; they are counted in http_requests_total as every request.
 // `GET /metrics` serves the registry.
 import type { Handler } from "hono";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Histogram, type Metric, Registry } from "prom-client";
 
 type Labels = "method" | "route" | "status";
 
@@ -17,47 +17,54 @@ export type HttpMetrics = {
   handler: Handler;
 };
 
-/** The metric `name` of `registry`, made by `create` on first use: apps that share a registry share it. */
-function metricOf<M>(registry: Registry, name: string, create: (base: { name: string; registers: Registry[] }) => M): M {
-  return (registry.getSingleMetric(name) as M | undefined) ?? create({ name, registers: [registry] });
+/** `metric` registered in `registry`, or the metric of its name already there: apps that share a registry share it. */
+function registered<M extends Metric>(registry: Registry, metric: M): M {
+  // prom-client sets `name` on every metric; its types leave it out.
+  const existing = registry.getSingleMetric((metric as unknown as { name: string }).name);
+  if (existing) return existing as M;
+  registry.registerMetric(metric);
+  return metric;
 }
 
-const HTTP_LABELS: readonly Labels[] = ["method", "route", "status"];
-
+// Each made with `registers: []` (not in prom-client's global registry), then registered once above.
 const counter = (registry: Registry): Counter<Labels> =>
-  metricOf(registry, "http_requests_total", (base) => new Counter({ ...base, help: "HTTP requests answered", labelNames: HTTP_LABELS }));
+  registered(registry, new Counter({ name: "http_requests_total", help: "HTTP requests answered", labelNames: ["method", "route", "status"], registers: [] }));
 
-const httpHistogram = (registry: Registry, name: string, help: string, buckets: number[]): Histogram<Labels> =>
-  metricOf(registry, name, (base) => new Histogram({ ...base, help, labelNames: HTTP_LABELS, buckets }));
-
-const histogram = (registry: Registry) =>
-  httpHistogram(
+const histogram = (registry: Registry): Histogram<Labels> =>
+  registered(
     registry,
-    "http_request_duration_seconds",
-    "Time to answer an HTTP request",
-    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    new Histogram({
+      name: "http_request_duration_seconds",
+      help: "Time to answer an HTTP request",
+      labelNames: ["method", "route", "status"],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [],
+    }),
   );
 
 /** The latency of long polls, apart: they wait up to 30 s (MAX_WAIT_MS) by design. */
-const longPollHistogram = (registry: Registry) =>
-  httpHistogram(
+const longPollHistogram = (registry: Registry): Histogram<Labels> =>
+  registered(
     registry,
-    "http_long_poll_duration_seconds",
-    "Time to answer a long poll (GET activity with a cursor and waitMs > 0), which waits up to 30 s for a change",
-    [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30, 35],
+    new Histogram({
+      name: "http_long_poll_duration_seconds",
+      help: "Time to answer a long poll (GET activity with a cursor and waitMs > 0), which waits up to 30 s for a change",
+      labelNames: ["method", "route", "status"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30, 35],
+      registers: [],
+    }),
   );
 
 /** Answers of the cached read routes (accounts, activity) by result: hit, miss, or bypass (tracker unusable, long poll). */
 export function readCacheCounter(registry: Registry): Counter<"route" | "result"> {
-  return metricOf(
+  return registered(
     registry,
-    "api_read_cache_total",
-    (base) =>
-      new Counter({
-        ...base,
-        help: "Read answers served from the in-process cache (hit), read from Postgres with the cache on (miss), or bypassing it (bypass)",
-        labelNames: ["route", "result"],
-      }),
+    new Counter({
+      name: "api_read_cache_total",
+      help: "Read answers served from the in-process cache (hit), read from Postgres with the cache on (miss), or bypassing it (bypass)",
+      labelNames: ["route", "result"],
+      registers: [],
+    }),
   );
 }
 
