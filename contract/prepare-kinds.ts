@@ -56,6 +56,17 @@ function kind<B extends z.ZodType, R extends ErrorCode>(row: { body: B; refusals
   return row;
 }
 
+/** ladder-strategy open: what the service checks before and the ladder contract checks again (a refusal either way). */
+const ladderOpenChecks = [
+  "NOT_LISTED",
+  "MARKET_NOT_OPEN",
+  "WRONG_SIDE",
+  "NO_REFERENCE",
+  "FIRST_TOO_SMALL",
+  "FOLLOW_UP_TOO_SMALL",
+  "NO_TRIP_HEADROOM",
+] as const satisfies readonly ErrorCode[];
+
 export const prepareKindRegistry = {
   "vault-deposit": kind({
     body: VaultDepositBody,
@@ -89,13 +100,7 @@ export const prepareKindRegistry = {
     body: LadderStrategyBody,
     refusals: [
       "UNKNOWN_TOKEN",
-      "NOT_LISTED",
-      "MARKET_NOT_OPEN",
-      "WRONG_SIDE",
-      "NO_REFERENCE",
-      "FIRST_TOO_SMALL",
-      "FOLLOW_UP_TOO_SMALL",
-      "NO_TRIP_HEADROOM",
+      ...ladderOpenChecks,
       "NOT_YOUR_LADDER",
       "LADDER_CLOSED",
       "NOTHING_TO_COLLECT",
@@ -107,17 +112,7 @@ export const prepareKindRegistry = {
       "ACCOUNT_FEE_CAP",
       "ACCOUNT_SPREAD",
     ],
-    reverts: [
-      "NOT_LISTED",
-      "MARKET_NOT_OPEN",
-      "WRONG_SIDE",
-      "NO_REFERENCE",
-      "FIRST_TOO_SMALL",
-      "FOLLOW_UP_TOO_SMALL",
-      "NO_TRIP_HEADROOM",
-      "LADDER_CLOSED",
-      "NOTHING_TO_COLLECT",
-    ],
+    reverts: [...ladderOpenChecks, "LADDER_CLOSED", "NOTHING_TO_COLLECT"],
   }),
   swap: kind({
     body: SwapBody,

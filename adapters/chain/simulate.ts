@@ -86,32 +86,37 @@ function allowanceKey(slot: bigint, owner: Address, spender: Address): Hex {
   return keccak256(encodeAbiParameters([{ type: "address" }, { type: "bytes32" }], [spender, inner]));
 }
 
+const PROBE = 0x5eedn;
+const PROBE_OWNER = "0x00000000000000000000000000000000000a11ce" as Address;
+const PROBE_SPENDER = "0x0000000000000000000000000000000000000b0b" as Address;
+
+/**
+ * The first slot under 20 that `read` answers PROBE for once PROBE is written at `keyOf(slot)` by a state
+ * override, or null; a read that reverts counts as a miss, a node that cannot be reached throws.
+ */
+async function probeSlot(token: Address, keyOf: (slot: bigint) => Hex, read: (stateOverride: StateOverride) => Promise<bigint>): Promise<bigint | null> {
+  for (let slot = 0n; slot < 20n; slot++) {
+    const value = await read([{ address: token, stateDiff: [{ slot: keyOf(slot), value: pad(numberToHex(PROBE), { size: 32 }) }] }]).catch((error: unknown) => {
+      if (nodeUnreachable(error)) throw error;
+      return 0n;
+    });
+    if (value === PROBE) return slot;
+  }
+  return null;
+}
+
 /** The storage slot of an ERC20's allowance mapping, found by overriding candidates and reading back. */
 export async function findAllowanceSlot(client: PublicClient, token: Address): Promise<bigint> {
   const cached = slotCache.get(token.toLowerCase());
   if (cached !== undefined) return cached;
-  const owner = "0x00000000000000000000000000000000000a11ce" as Address;
-  const spender = "0x0000000000000000000000000000000000000b0b" as Address;
-  const probe = 0x5eedn;
-  for (let slot = 0n; slot < 20n; slot++) {
-    const value = await client
-      .readContract({
-        address: token,
-        abi: erc20Abi,
-        functionName: "allowance",
-        args: [owner, spender],
-        stateOverride: [{ address: token, stateDiff: [{ slot: allowanceKey(slot, owner, spender), value: pad(numberToHex(probe), { size: 32 }) }] }],
-      })
-      .catch((error: unknown) => {
-        if (nodeUnreachable(error)) throw error;
-        return 0n;
-      });
-    if (value === probe) {
-      slotCache.set(token.toLowerCase(), slot);
-      return slot;
-    }
-  }
-  throw new Error(`cannot find the allowance slot of ${token}`);
+  const slot = await probeSlot(
+    token,
+    (at) => allowanceKey(at, PROBE_OWNER, PROBE_SPENDER),
+    (stateOverride) => client.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [PROBE_OWNER, PROBE_SPENDER], stateOverride }),
+  );
+  if (slot === null) throw new Error(`cannot find the allowance slot of ${token}`);
+  slotCache.set(token.toLowerCase(), slot);
+  return slot;
 }
 
 /** Per client (a chain): a token's layout is the same at every call. */
@@ -126,28 +131,13 @@ export async function findBalanceSlot(client: PublicClient, token: Address): Pro
   if (!cache) balanceSlots.set(client, (cache = new Map()));
   const cached = cache.get(token.toLowerCase());
   if (cached !== undefined) return cached;
-  const owner = "0x00000000000000000000000000000000000a11ce" as Address;
-  const probe = 0x5eedn;
-  for (let slot = 0n; slot < 20n; slot++) {
-    const value = await client
-      .readContract({
-        address: token,
-        abi: erc20Abi,
-        functionName: "balanceOf",
-        args: [owner],
-        stateOverride: [{ address: token, stateDiff: [{ slot: balanceKey(slot, owner), value: pad(numberToHex(probe), { size: 32 }) }] }],
-      })
-      .catch((error: unknown) => {
-        if (nodeUnreachable(error)) throw error;
-        return 0n;
-      });
-    if (value === probe) {
-      cache.set(token.toLowerCase(), slot);
-      return slot;
-    }
-  }
-  cache.set(token.toLowerCase(), null);
-  return null;
+  const slot = await probeSlot(
+    token,
+    (at) => balanceKey(at, PROBE_OWNER),
+    (stateOverride) => client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [PROBE_OWNER], stateOverride }),
+  );
+  cache.set(token.toLowerCase(), slot);
+  return slot;
 }
 
 function approvalOf(step: SimStep): { spender: Address; amount: bigint } | null {

@@ -5,7 +5,7 @@
 // http_request_duration_seconds; they are counted in http_requests_total as every request.
 // `GET /metrics` serves the registry.
 import type { Handler } from "hono";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Histogram, type Metric, Registry } from "prom-client";
 
 type Labels = "method" | "route" | "status";
 
@@ -17,47 +17,55 @@ export type HttpMetrics = {
   handler: Handler;
 };
 
-function counter(registry: Registry): Counter<Labels> {
-  const existing = registry.getSingleMetric("http_requests_total");
-  if (existing) return existing as Counter<Labels>;
-  return new Counter({ name: "http_requests_total", help: "HTTP requests answered", labelNames: ["method", "route", "status"], registers: [registry] });
+/** `metric` registered in `registry`, or the metric of its name already there: apps that share a registry share it. */
+function registered<M extends Metric>(registry: Registry, metric: M): M {
+  // prom-client sets `name` on every metric; its types leave it out.
+  const existing = registry.getSingleMetric((metric as unknown as { name: string }).name);
+  if (existing) return existing as M;
+  registry.registerMetric(metric);
+  return metric;
 }
 
-function histogram(registry: Registry): Histogram<Labels> {
-  const existing = registry.getSingleMetric("http_request_duration_seconds");
-  if (existing) return existing as Histogram<Labels>;
-  return new Histogram({
-    name: "http_request_duration_seconds",
-    help: "Time to answer an HTTP request",
-    labelNames: ["method", "route", "status"],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-}
+// Each made with `registers: []` (not in prom-client's global registry), then registered once above.
+const counter = (registry: Registry): Counter<Labels> =>
+  registered(registry, new Counter({ name: "http_requests_total", help: "HTTP requests answered", labelNames: ["method", "route", "status"], registers: [] }));
+
+const histogram = (registry: Registry): Histogram<Labels> =>
+  registered(
+    registry,
+    new Histogram({
+      name: "http_request_duration_seconds",
+      help: "Time to answer an HTTP request",
+      labelNames: ["method", "route", "status"],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [],
+    }),
+  );
 
 /** The latency of long polls, apart: they wait up to 30 s (MAX_WAIT_MS) by design. */
-function longPollHistogram(registry: Registry): Histogram<Labels> {
-  const existing = registry.getSingleMetric("http_long_poll_duration_seconds");
-  if (existing) return existing as Histogram<Labels>;
-  return new Histogram({
-    name: "http_long_poll_duration_seconds",
-    help: "Time to answer a long poll (GET activity with a cursor and waitMs > 0), which waits up to 30 s for a change",
-    labelNames: ["method", "route", "status"],
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30, 35],
-    registers: [registry],
-  });
-}
+const longPollHistogram = (registry: Registry): Histogram<Labels> =>
+  registered(
+    registry,
+    new Histogram({
+      name: "http_long_poll_duration_seconds",
+      help: "Time to answer a long poll (GET activity with a cursor and waitMs > 0), which waits up to 30 s for a change",
+      labelNames: ["method", "route", "status"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30, 35],
+      registers: [],
+    }),
+  );
 
 /** Answers of the cached read routes (accounts, activity) by result: hit, miss, or bypass (tracker unusable, long poll). */
 export function readCacheCounter(registry: Registry): Counter<"route" | "result"> {
-  const existing = registry.getSingleMetric("api_read_cache_total");
-  if (existing) return existing as Counter<"route" | "result">;
-  return new Counter({
-    name: "api_read_cache_total",
-    help: "Read answers served from the in-process cache (hit), read from Postgres with the cache on (miss), or bypassing it (bypass)",
-    labelNames: ["route", "result"],
-    registers: [registry],
-  });
+  return registered(
+    registry,
+    new Counter({
+      name: "api_read_cache_total",
+      help: "Read answers served from the in-process cache (hit), read from Postgres with the cache on (miss), or bypassing it (bypass)",
+      labelNames: ["route", "result"],
+      registers: [],
+    }),
+  );
 }
 
 export function createHttpMetrics(options: { registry?: Registry; defaultMetrics?: boolean; extra?: () => Promise<string> } = {}): HttpMetrics {

@@ -44,6 +44,12 @@ export function checkBoolean(field: string, value: unknown): boolean {
   return value;
 }
 
+/** A field that names one of a closed list (an action): INVALID_REQUEST listing the choices otherwise. */
+export function checkChoice<T extends string>(field: string, value: T, choices: readonly T[]): T {
+  if (!choices.includes(value)) throw new BundleError("INVALID_REQUEST", `${field} must be one of ${choices.join(", ")}`);
+  return value;
+}
+
 /** A field a family, mode or action needs: INVALID_REQUEST when it is missing. */
 export function required<T>(field: string, value: T | undefined, why: string): T {
   if (value === undefined || value === null) throw new BundleError("INVALID_REQUEST", `${field} is required ${why}`);

@@ -2,7 +2,7 @@
 import { encodeFunctionData, type Address, type Hex } from "viem";
 import { gridStrategyAbi } from "../../abis/index.js";
 import { BundleError, type Bundle } from "./types.js";
-import { checkAddress, checkAmount, checkBoolean, checkUint, required } from "./checks.js";
+import { checkAddress, checkAmount, checkBoolean, checkChoice, checkUint, required } from "./checks.js";
 import { approvalParam, approveStep, step } from "./steps.js";
 
 export const gridActions = ["open", "openWithMarket", "close", "setRepeat", "collect"] as const;
@@ -45,8 +45,7 @@ export type BuildGridErrorType = BundleError;
 export function buildGrid(parameters: BuildGridParameters): BuildGridReturnType {
   const owner = checkAddress("owner", parameters.owner);
   const strategy = checkAddress("strategy", parameters.strategy);
-  const { action } = parameters;
-  if (!gridActions.includes(action)) throw new BundleError("INVALID_REQUEST", `action must be one of ${gridActions.join(", ")}`);
+  const action = checkChoice("action", parameters.action, gridActions);
   const why = `for action ${action}`;
   const params: Record<string, unknown> = { owner, strategy, action };
 

@@ -3,7 +3,7 @@
 import { encodeFunctionData, maxUint256, type Address, type Hex } from "viem";
 import { agentAccountAbi, ladderStrategyAbi } from "../../abis/index.js";
 import { BundleError, type Bundle, type BundleErrorDetails } from "./types.js";
-import { checkAddress, checkBoolean, checkMask, checkUint, required } from "./checks.js";
+import { checkAddress, checkBoolean, checkChoice, checkMask, checkUint, required } from "./checks.js";
 import { approvalParam, approveStep, step } from "./steps.js";
 
 export const ladderStrategyActions = ["open", "close", "setRepeat", "collect"] as const;
@@ -81,9 +81,8 @@ export type BuildLadderStrategyErrorType = BundleError;
 export function buildLadderStrategy(parameters: BuildLadderStrategyParameters): BuildLadderStrategyReturnType {
   const owner = checkAddress("owner", parameters.owner);
   const ladder = checkAddress("ladder", parameters.ladder);
-  const { action } = parameters;
+  const action = checkChoice("action", parameters.action, ladderStrategyActions);
   const via = parameters.via ?? "wallet";
-  if (!ladderStrategyActions.includes(action)) throw new BundleError("INVALID_REQUEST", `action must be one of ${ladderStrategyActions.join(", ")}`);
   if (via !== "wallet" && via !== "account") throw new BundleError("INVALID_REQUEST", "via must be wallet or account");
   const account = via === "account" ? checkAddress("account", required("account", parameters.account, "with via account")) : undefined;
   const why = `for action ${action}`;

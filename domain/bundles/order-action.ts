@@ -1,8 +1,8 @@
 // order-action: cancel, claim or realize one of the owner's orders on the limit-order hook.
 import { encodeFunctionData, type Address } from "viem";
 import { limitOrderHookAbi } from "../../abis/index.js";
-import { BundleError, type Bundle } from "./types.js";
-import { checkAddress, checkUint } from "./checks.js";
+import type { BundleError, Bundle } from "./types.js";
+import { checkAddress, checkChoice, checkUint } from "./checks.js";
 import { step } from "./steps.js";
 
 export const orderActions = ["cancel", "claim0", "claim1", "claimBoth", "realize"] as const;
@@ -27,8 +27,7 @@ export function buildOrderAction(parameters: BuildOrderActionParameters): BuildO
   const owner = checkAddress("owner", parameters.owner);
   const hook = checkAddress("hook", parameters.hook);
   const id = checkUint("id", parameters.id);
-  const { action } = parameters;
-  if (!orderActions.includes(action)) throw new BundleError("INVALID_REQUEST", `action must be one of ${orderActions.join(", ")}`);
+  const action = checkChoice("action", parameters.action, orderActions);
   const data = encodeFunctionData({ abi: limitOrderHookAbi, functionName: action, args: [id] });
   return { kind: "order-action", steps: [step(hook, data)], params: { owner, hook, action, id: id.toString() } };
 }

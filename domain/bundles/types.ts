@@ -1,7 +1,7 @@
 // The shapes every bundle builder shares: a step (one unsigned call), a bundle (the steps in order with
 // their kind and params) and the typed error a builder refuses with. Pure: no I/O.
 import type { Address, Hex } from "viem";
-import type { ErrorCode } from "../errors.js";
+import type { ErrorCode, ErrorDetails } from "../errors.js";
 
 /** One unsigned call the owner's wallet sends. The service never sends value: it is always 0. */
 export type Step = { to: Address; data: Hex; value: 0n };
@@ -78,14 +78,7 @@ export type BundleErrorCode = Extract<
 >;
 
 /** The spec's Error.details fields a builder fills (`part` counts from 1). */
-export type BundleErrorDetails = {
-  part?: number;
-  minimum?: string;
-  unit?: "USDG" | "token";
-  priceUsd?: number;
-  limitUsd?: number;
-  token?: string;
-};
+export type BundleErrorDetails = Pick<ErrorDetails, "part" | "minimum" | "unit" | "priceUsd" | "limitUsd" | "token">;
 
 /** A builder's refusal: `code` is the catalog code the API answers with, `details` the spec's details. */
 export class BundleError extends Error {
