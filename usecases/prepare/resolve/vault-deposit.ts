@@ -33,21 +33,7 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
   const checked = stock?.route.amountOut ?? assets;
   const unitDecimals = stock?.decimals ?? USDG_DECIMALS;
 
-  // The chain's word (the projection may lag a block): the same check requestDeposit makes. The
-  // expected shares are read in the same JSON-RPC batch; their failure only counts once the check passed.
-  const [refusal, previewed] = await Promise.all([
-    ctx.client.readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "checkDeposit", args: [checked] }).then(
-      () => undefined,
-      (error: unknown) => revertReason(error),
-    ),
-    (stock
-      ? ctx.client.readContract({ address: deployed.address, abi: stockVaultAbi, functionName: "previewDeposit", args: [stock.route.amountOut] })
-      : ctx.client.readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "convertToShares", args: [assets] })
-    ).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ),
-  ]);
+  const [refusal, previewed] = await chainCheck(ctx, deployed.address, checked, stock ? undefined : assets);
   if (refusal !== undefined) await refuseDeposit(ctx, { deployed, row }, refusal, { amount: checked, decimals: unitDecimals, stock: stock !== undefined });
 
   if ("error" in previewed) throw previewed.error;
@@ -103,6 +89,27 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
     figures: { amount: assets, minimumOut: lessBps(expectedShares, slippageBps) },
   };
 };
+
+/**
+ * The chain's word (the projection may lag a block): the same check requestDeposit makes, and the expected
+ * shares of `checked` (a stock vault's tokens) or of `usdgAssets`, read in the same JSON-RPC batch; their
+ * failure only counts once the check passed.
+ */
+function chainCheck(ctx: PrepareContext, vault: Address, checked: bigint, usdgAssets: bigint | undefined) {
+  return Promise.all([
+    ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "checkDeposit", args: [checked] }).then(
+      () => undefined,
+      (error: unknown) => revertReason(error),
+    ),
+    (usdgAssets === undefined
+      ? ctx.client.readContract({ address: vault, abi: stockVaultAbi, functionName: "previewDeposit", args: [checked] })
+      : ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "convertToShares", args: [usdgAssets] })
+    ).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+  ]);
+}
 
 /** The vault's checkDeposit refusal as the request's error: the room left or the minimum in the unit the vault checks. */
 async function refuseDeposit(
