@@ -10,7 +10,7 @@
 // A caller that gives up (its deadline, or its request's signal: the client disconnected) removes its
 // job when it is still waiting, and marks it gone otherwise (`isGone`), so the worker drops the result.
 import { redactUrl } from "../config.js";
-import { Queue, QueueEvents, type JobsOptions } from "bullmq";
+import { type Job, Queue, QueueEvents, type JobsOptions } from "bullmq";
 import { Redis } from "ioredis";
 
 export class QueueBusyError extends Error {
@@ -79,6 +79,71 @@ return n`;
 /** How long a gone mark is kept (longer than any job runs). */
 const GONE_MS = 10 * 60 * 1000;
 
+/** Waits up to 2 s for the connection (a fresh one is still connecting); a dead Redis fails here. */
+async function whenReady(connection: Redis, redisUrl: string): Promise<void> {
+  if (connection.status === "ready") return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`Redis at ${redactUrl(redisUrl)} is not reachable`));
+    }, 2000);
+    const onReady = () => {
+      cleanup();
+      resolve();
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      connection.off("ready", onReady);
+    };
+    connection.on("ready", onReady);
+  });
+}
+
+/** A promise that rejects once the caller disconnects (none without a signal), and how to stop listening. */
+function whenCallerGone(signal: AbortSignal | undefined): { aborted: Promise<never> | undefined; detach: () => void } {
+  let onAbort: (() => void) | undefined;
+  const aborted = signal
+    ? new Promise<never>((_, reject) => {
+        onAbort = () => reject(new CallerGoneError("the caller disconnected"));
+        if (signal.aborted) onAbort();
+        else signal.addEventListener("abort", onAbort, { once: true });
+      })
+    : undefined;
+  return {
+    aborted,
+    detach: () => {
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+/** The worker's result; a caller gone or a timeout gives up a job that is the caller's alone (`removeWhenGone`). */
+async function resultOf<R>(job: Job, events: QueueEvents, queueName: string, opts: RunOptions, giveUp: (jobId: string) => Promise<void>): Promise<R> {
+  const { aborted, detach } = whenCallerGone(opts.caller?.signal);
+  try {
+    const finished = job.waitUntilFinished(events, opts.timeoutMs);
+    return (await (aborted ? Promise.race([finished, aborted]) : finished)) as R;
+  } catch (error) {
+    const gone = error instanceof CallerGoneError;
+    const message = (error as Error).message ?? "";
+    const timedOut = !gone && /timed out/i.test(message);
+    if ((gone || timedOut) && opts.removeWhenGone && job.id) await giveUp(job.id);
+    if (gone) throw error;
+    if (timedOut) throw new JobTimeoutError(queueName, opts.timeoutMs);
+    throw new JobFailedError(message);
+  } finally {
+    detach();
+  }
+}
+
+const jobOptionsOf = (opts: RunOptions, held: number): JobsOptions => ({
+  jobId: opts.jobId,
+  attempts: 2,
+  removeOnComplete: { age: opts.keepResultSeconds ?? 600 },
+  removeOnFail: { age: 60 },
+  ...(held > 0 ? { priority: held } : {}),
+});
+
 export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClientOptions) {
   // A producer whose Redis is down must fail at once, not hang: no offline queue.
   const connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
@@ -99,26 +164,6 @@ export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClien
     return q;
   }
 
-  /** Waits up to 2 s for the connection (a fresh one is still connecting); a dead Redis fails here. */
-  async function ready() {
-    if (connection.status === "ready") return;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`Redis at ${redactUrl(redisUrl)} is not reachable`));
-      }, 2000);
-      const onReady = () => {
-        cleanup();
-        resolve();
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        connection.off("ready", onReady);
-      };
-      connection.on("ready", onReady);
-    });
-  }
-
   /** Removes a job still waiting; one already running is marked gone for its worker. */
   async function giveUp(queue: Queue, queueName: string, jobId: string): Promise<void> {
     const removed = await queue.remove(jobId).catch(() => 0);
@@ -128,7 +173,7 @@ export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClien
   return {
     /** Enqueues `data` on `queueName` and resolves with the worker's result. */
     async run<R>(queueName: string, jobName: string, data: unknown, opts: RunOptions): Promise<R> {
-      await ready();
+      await whenReady(connection, redisUrl);
       const { queue, events } = get(queueName);
       await events.waitUntilReady();
       const shareKey = opts.caller && opts.share ? `${prefix}:share:${queueName}:${opts.caller.client}` : undefined;
@@ -140,37 +185,8 @@ export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClien
       try {
         const waiting = await queue.getJobCountByTypes("waiting", "prioritized");
         if (waiting >= maxWaiting) throw new QueueBusyError(queueName, waiting);
-        const jobOptions: JobsOptions = {
-          jobId: opts.jobId,
-          attempts: 2,
-          removeOnComplete: { age: opts.keepResultSeconds ?? 600 },
-          removeOnFail: { age: 60 },
-          ...(held > 0 ? { priority: held } : {}),
-        };
-        const job = await queue.add(jobName, data, jobOptions);
-        const signal = opts.caller?.signal;
-        let onAbort: (() => void) | undefined;
-        const aborted = signal
-          ? new Promise<never>((_, reject) => {
-              onAbort = () => reject(new CallerGoneError("the caller disconnected"));
-              if (signal.aborted) onAbort();
-              else signal.addEventListener("abort", onAbort, { once: true });
-            })
-          : undefined;
-        try {
-          const finished = job.waitUntilFinished(events, opts.timeoutMs);
-          return (await (aborted ? Promise.race([finished, aborted]) : finished)) as R;
-        } catch (error) {
-          const gone = error instanceof CallerGoneError;
-          const message = (error as Error).message ?? "";
-          const timedOut = !gone && /timed out/i.test(message);
-          if ((gone || timedOut) && opts.removeWhenGone && job.id) await giveUp(queue, queueName, job.id);
-          if (gone) throw error;
-          if (timedOut) throw new JobTimeoutError(queueName, opts.timeoutMs);
-          throw new JobFailedError(message);
-        } finally {
-          if (onAbort) signal?.removeEventListener("abort", onAbort);
-        }
+        const job = await queue.add(jobName, data, jobOptionsOf(opts, held));
+        return await resultOf<R>(job, events, queueName, opts, (jobId) => giveUp(queue, queueName, jobId));
       } finally {
         if (shareKey && held > 0) await connection.eval(GIVE_SHARE, 1, shareKey).catch(() => {});
       }

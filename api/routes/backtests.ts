@@ -5,16 +5,14 @@
 //   GET  /grid/tokens, /ladder/tokens       the latest scans (503 SCAN_PREPARING before the first)
 // Backtests and planners run in a worker of the `backtest` queue when the app has a job client (else
 // here); identical inputs share one job and its cached result. The fill rules are in every description.
-// Past 30 days a run is paid with x402 v2 (usecases/payments/x402.ts): 402 PaymentRequired until a
+// Past 30 days a run is paid with x402 v2 (the gate api/middleware/x402.ts, over usecases/payments/x402.ts): 402 PaymentRequired until a
 // PAYMENT-SIGNATURE pays it, then the run, the settlement and PAYMENT-RESPONSE.
 import { createRoute, type z } from "@hono/zod-openapi";
-import { HonoAdapter } from "@x402/hono";
 import type { Context } from "hono";
 import { formatUnits } from "viem";
 import { USDG_DECIMALS } from "../../domain/price.js";
 import {
   checkGap,
-  checkReplay,
   feeOf,
   gridBacktestInput,
   gridTokensAnswer,
@@ -23,7 +21,8 @@ import {
   liveState,
   runKind,
 } from "../../usecases/backtest-runs/requests.js";
-import { type RunRecord, x402Payments } from "../../usecases/payments/x402.js";
+import type { BacktestInputs } from "../../usecases/backtest-runs/jobs.js";
+import { x402Gate } from "../middleware/x402.js";
 import type { ServiceChainState } from "../../adapters/chain/service-state.js";
 import { DEFAULT_PRICE_PER_DAY_USDG, FREE_DAYS, runPrice } from "../../domain/run-price.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
@@ -155,63 +154,38 @@ function routeDefinitions(pricePerDayUsdg: number) {
   return { gridBacktest, ladderBacktest, rangesRoute, gridPlan, ladderPlan, gridTokens, ladderTokens };
 }
 
-/**
- * The URL a client reaches the request at: under BASE_URL when set, since a request can arrive through a
- * proxy or from the MCP face (which asks the app at http://localhost).
- */
-function publicUrl(requestUrl: string, baseUrl: string | undefined): string {
-  if (!baseUrl) return requestUrl;
-  const { pathname, search } = new URL(requestUrl);
-  return `${baseUrl.replace(/\/+$/, "")}${pathname}${search}`;
-}
-
-/** A JSON client's request as x402 reads it: never its HTML paywall (the answers here are JSON). */
-class JsonRequestAdapter extends HonoAdapter {
-  override getAcceptHeader() {
-    return "application/json";
-  }
-}
+/** The paid kinds: their run-log strategy and what the price description calls them. */
+const PAID_KINDS = {
+  grid: { strategy: "grid-backtest", what: "A grid backtest" },
+  ladder: { strategy: "ladder-backtest", what: "A ladder backtest" },
+  ranges: { strategy: "ranges", what: "Ranges" },
+} as const;
 
 export const backtestRoutes = (deps: AppDeps) => {
   const pricePerDayUsdg = deps.payments?.pricePerDayUsdg ?? DEFAULT_PRICE_PER_DAY_USDG;
   const { gridBacktest, ladderBacktest, rangesRoute, gridPlan, ladderPlan, gridTokens, ladderTokens } = routeDefinitions(pricePerDayUsdg);
-  const payments = x402Payments(deps);
-  /**
-   * Free up to FREE_DAYS; past it, the run only once its x402 payment is verified, answered only once
-   * settled. A paid run is first checked (checkReplay), so a payment is never asked for one that cannot run.
-   */
-  const run = async <T>(c: Context<AppEnv>, days: number, state: ServiceChainState, record: RunRecord, what: string, work: () => Promise<T>) => {
-    const amount = runPrice(days, pricePerDayUsdg);
-    if (amount === 0n) return ok(c, await work());
-    await checkReplay(deps, { token: record.token, days });
-    const offer = { amount, days, payTo: state.serviceAdmin, what };
-    const request = { adapter: new JsonRequestAdapter(c), path: c.req.path, method: c.req.method, url: publicUrl(c.req.url, deps.baseUrl) };
-    const answer = await payments.pay(request, offer, record, work);
-    for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
-    return answer.kind === "paid" ? ok(c, answer.result) : (c.json(answer.body, 402) as never);
+  const gate = x402Gate(deps, pricePerDayUsdg);
+  /** A paid kind's run through the x402 gate: free up to FREE_DAYS, paid past it. */
+  const paidRun = <K extends keyof typeof PAID_KINDS>(c: Context<AppEnv>, days: number, state: ServiceChainState, kind: K, input: BacktestInputs[K]) => {
+    const { strategy, what } = PAID_KINDS[kind];
+    return gate(c, { days, state, record: { strategy, token: input.token, input }, what }, () => runKind(withCaller(c, deps), kind, input));
   };
   return createRouter<AppEnv>()
     .openapi(gridBacktest, async (c) => {
       const b = c.req.valid("json");
       const state = await liveState(deps);
-      const input = gridBacktestInput(b, state);
-      return run(c, b.days, state, { strategy: "grid-backtest", token: input.token, input }, "A grid backtest", () =>
-        runKind(withCaller(c, deps), "grid", input),
-      );
+      return paidRun(c, b.days, state, "grid", gridBacktestInput(b, state));
     })
     .openapi(ladderBacktest, async (c) => {
       const b = c.req.valid("json");
       const state = await liveState(deps);
-      const input = ladderBacktestInput(b, state);
-      return run(c, b.days, state, { strategy: "ladder-backtest", token: input.token, input }, "A ladder backtest", () =>
-        runKind(withCaller(c, deps), "ladder", input),
-      );
+      return paidRun(c, b.days, state, "ladder", ladderBacktestInput(b, state));
     })
     .openapi(rangesRoute, async (c) => {
       const q = c.req.valid("query");
       const state = await liveState(deps);
       const input = { token: q.token.toLowerCase(), days: q.days, feeBps: q.feeBps ?? feeOf(state, "grid"), amountUsd: q.amountUsd };
-      return run(c, q.days, state, { strategy: "ranges", token: input.token, input }, "Ranges", () => runKind(withCaller(c, deps), "ranges", input));
+      return paidRun(c, q.days, state, "ranges", input);
     })
     .openapi(gridPlan, async (c) => {
       const q = c.req.valid("query");

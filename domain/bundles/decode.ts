@@ -331,6 +331,144 @@ export type MoneySafetyOptions = {
   allow?: AllowList;
 };
 
+type Allowance = { step: number; token: Address; spender: Address; amount: bigint; remaining: bigint; open: boolean };
+
+/** One bundle's check: what it is checked against, the approvals met so far, and the lines found (each once). */
+type SafetyCheck = {
+  steps: readonly CheckedStep[];
+  owner: Address;
+  options: MoneySafetyOptions;
+  allowances: Allowance[];
+  add: (violation: string) => void;
+};
+
+/** A step as the rules read it: its number, its readings (the first names it), selector and label. */
+type StepReading = { step: CheckedStep; index: number; n: number; readings: DecodedStep[]; first: DecodedStep; selector: Hex; label: string };
+
+/** Rule 9: an address argument that is neither the owner, a contract nor a token. */
+function checkForeign(check: SafetyCheck, label: string, path: string, v: unknown, allow: AllowList): void {
+  const a = typeof v === "string" ? v.toLowerCase() : "";
+  if (!sameAddress(a, check.owner) && !allow.contracts.has(a) && !allow.tokens.has(a))
+    check.add(`${label}: ${path} is ${String(v)}, not the owner, a service contract or a token of the request`);
+}
+
+/** Rules 7-9: the target, the spender of an approval and every address argument against the allow-list. */
+function checkAllowList(check: SafetyCheck, { step, index, first, selector, label }: StepReading, allow: AllowList): void {
+  const target = typeof step.to === "string" ? step.to.toLowerCase() : "";
+  const isApprove = selector === approveSelector;
+  if (!allow.contracts.has(target) && !(isApprove && allow.tokens.has(target)))
+    check.add(`${label}: to ${String(step.to)} is not ${isApprove ? "a token or contract" : "a contract"} of the service`);
+  for (const { path, value: v } of namedArguments(addressMatch, first.inputs, first.args)) checkForeign(check, label, path, v, allow);
+  if (!isApprove) return;
+  const spender = addr(first.args[0]);
+  const pulled = check.steps.slice(index + 1).some((s) => sameAddress(s.to, spender) && typeof s.data === "string" && spendBySelector.has(selectorOf(s.data)));
+  if (!spender || !allow.contracts.has(spender.toLowerCase()) || !pulled)
+    check.add(`${label}: the spender ${String(spender)} is not a service contract that a later step of the bundle pulls with`);
+}
+
+/** The owner's roles and the deadlines, each argument once, under the first ABI that names it. */
+function checkRolesAndDeadlines(check: SafetyCheck, { readings, label }: StepReading): void {
+  const reported = new Set<string>();
+  for (const reading of readings) {
+    for (const { path, position, value: v } of roleArguments(reading.inputs, reading.args))
+      if (!sameAddress(addr(v), check.owner) && !reported.has(position)) {
+        reported.add(position);
+        check.add(`${label}: ${path} is ${String(v)}, not the owner ${check.owner}`);
+      }
+  }
+  const window = check.options.deadlineWindow;
+  if (!window) return;
+  const late = new Set<string>();
+  for (const reading of readings)
+    for (const { path, position, value: v } of namedArguments(deadlineMatch, reading.inputs, reading.args)) {
+      const problem = late.has(position) ? undefined : deadlineProblem(v, window);
+      if (problem) {
+        late.add(position);
+        check.add(`${label}: ${path} ${problem}`);
+      }
+    }
+}
+
+/** The agent account's ladder call: a LadderStrategy action whose roles, addresses and deadlines keep the rules. */
+function checkAccountCall(check: SafetyCheck, { first, label }: StepReading): void {
+  const { owner, options, add } = check;
+  const inner = { data: first.args[0] as Hex };
+  const call = decodeStepAll(inner).find((r) => r.contractAbiName === "ladderStrategyAbi");
+  if (!call || !accountCallSelectors.has(selectorOf(inner.data))) {
+    add(`${label}: the account call is not a LadderStrategy open, close, setRepeat or collect`);
+    return;
+  }
+  for (const { path, value: v } of roleArguments(call.inputs, call.args, "data."))
+    if (!sameAddress(addr(v), owner)) add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
+  if (options.allow)
+    for (const { path, value: v } of namedArguments(addressMatch, call.inputs, call.args, "data.")) checkForeign(check, label, path, v, options.allow);
+  if (options.deadlineWindow)
+    for (const { path, value: v } of namedArguments(deadlineMatch, call.inputs, call.args, "data.")) {
+      const problem = deadlineProblem(v, options.deadlineWindow);
+      if (problem) add(`${label}: ${path} ${problem}`);
+    }
+}
+
+/** An approval opens an allowance (closing the same token and spender's, which must be spent exactly by then). */
+function openApproval(check: SafetyCheck, { step, n, first, label }: StepReading): void {
+  const spender = addr(first.args[0]);
+  const amount = big(first.args[1]);
+  if (!spender) return;
+  for (const a of check.allowances)
+    if (a.open && sameAddress(a.token, step.to) && sameAddress(a.spender, spender)) {
+      if (a.remaining !== 0n) check.add(`${label}: replaces the approval of step ${a.step} before it is spent exactly`);
+      a.open = false;
+    }
+  if (amount === maxUint256) check.add(`${label}: an unlimited approval to ${spender}`);
+  else if (amount > 0n) check.allowances.push({ step: n, token: step.to, spender, amount, remaining: amount, open: true });
+}
+
+/** A step that pulls tokens spends the latest open approval to it, never more than is left of it. */
+function spendApproval(check: SafetyCheck, { step, first, selector, label }: StepReading): void {
+  const rule = spendBySelector.get(selector);
+  if (!rule) return;
+  const spend = rule(first.args);
+  if (spend.amount === 0n) return;
+  const token = spend.token === "usdg" ? check.options.usdg : spend.token;
+  const match = check.allowances.filter((a) => a.open && sameAddress(a.spender, step.to) && (token === undefined || sameAddress(a.token, token))).at(-1);
+  if (!match) {
+    check.add(`${label}: pulls ${spend.amount}${token ? ` of ${getAddress(token)}` : ""} with no approval to ${step.to} before it in the bundle`);
+    return;
+  }
+  if (spend.amount > match.remaining) {
+    check.add(`${label}: pulls ${spend.amount}, more than the ${match.remaining} left of the approval of step ${match.step}`);
+    match.remaining = 0n;
+  } else {
+    match.remaining -= spend.amount;
+  }
+}
+
+function checkStep(check: SafetyCheck, step: CheckedStep, index: number): void {
+  const n = index + 1;
+  let value: bigint;
+  try {
+    value = BigInt(step.value as unknown as bigint);
+  } catch {
+    value = -1n;
+  }
+  if (value !== 0n) check.add(`step ${n}: value is ${String(step.value)}, not 0`);
+  const readings = decodeStepAll(step);
+  const first = readings[0];
+  if (!first) {
+    check.add(`step ${n}: calldata to ${step.to} decodes with no ABI in abis/`);
+    return;
+  }
+  const label = `step ${n} (${first.contractAbiName}.${first.functionName})`;
+  const selector = selectorOf(step.data);
+  const reading: StepReading = { step, index, n, readings, first, selector, label };
+  if (!allowedSelectors.has(selector)) check.add(`${label}: not an agent action`);
+  if (check.options.allow) checkAllowList(check, reading, check.options.allow);
+  checkRolesAndDeadlines(check, reading);
+  if (selector === accountLadderSelector) checkAccountCall(check, reading);
+  if (selector === approveSelector) openApproval(check, reading);
+  else spendApproval(check, reading);
+}
+
 /**
  * Every way the bundle breaks the money-safety rules (see the top of this file), one line each; empty when
  * it keeps them all. `chainId` is the chain the bundle is for (4663, or as hex "0x1237").
@@ -352,126 +490,9 @@ export function moneySafetyViolations(
     chain = undefined;
   }
   if (chain !== BigInt(CHAIN_ID)) add(`chain id ${String(chainId)} is not ${CHAIN_ID} (${CHAIN_ID_HEX})`);
-
-  /** Rule 9: an address argument that is neither the owner, a contract nor a token. */
-  const foreign = (label: string, path: string, v: unknown, allow: AllowList) => {
-    const a = typeof v === "string" ? v.toLowerCase() : "";
-    if (!sameAddress(a, owner) && !allow.contracts.has(a) && !allow.tokens.has(a))
-      add(`${label}: ${path} is ${String(v)}, not the owner, a service contract or a token of the request`);
-  };
-  type Allowance = { step: number; token: Address; spender: Address; amount: bigint; remaining: bigint; open: boolean };
-  const allowances: Allowance[] = [];
-  const resolve = (t: Spend["token"]) => (t === "usdg" ? options.usdg : t);
-
-  bundle.steps.forEach((step, index) => {
-    const n = index + 1;
-    let value: bigint;
-    try {
-      value = BigInt(step.value as unknown as bigint);
-    } catch {
-      value = -1n;
-    }
-    if (value !== 0n) add(`step ${n}: value is ${String(step.value)}, not 0`);
-
-    const readings = decodeStepAll(step);
-    const first = readings[0];
-    if (!first) {
-      add(`step ${n}: calldata to ${step.to} decodes with no ABI in abis/`);
-      return;
-    }
-    const label = `step ${n} (${first.contractAbiName}.${first.functionName})`;
-    const selector = selectorOf(step.data);
-    if (!allowedSelectors.has(selector)) add(`${label}: not an agent action`);
-    const allow = options.allow;
-    if (allow) {
-      const target = typeof step.to === "string" ? step.to.toLowerCase() : "";
-      const isApprove = selector === approveSelector;
-      if (!allow.contracts.has(target) && !(isApprove && allow.tokens.has(target)))
-        add(`${label}: to ${String(step.to)} is not ${isApprove ? "a token or contract" : "a contract"} of the service`);
-      for (const { path, value: v } of namedArguments(addressMatch, first.inputs, first.args)) foreign(label, path, v, allow);
-      if (isApprove) {
-        const spender = addr(first.args[0]);
-        const pulled = bundle.steps
-          .slice(index + 1)
-          .some((s) => sameAddress(s.to, spender) && typeof s.data === "string" && spendBySelector.has(selectorOf(s.data)));
-        if (!spender || !allow.contracts.has(spender.toLowerCase()) || !pulled)
-          add(`${label}: the spender ${String(spender)} is not a service contract that a later step of the bundle pulls with`);
-      }
-    }
-
-    // Each argument once, under the first ABI that names it a role.
-    const reported = new Set<string>();
-    for (const reading of readings) {
-      for (const { path, position, value: v } of roleArguments(reading.inputs, reading.args))
-        if (!sameAddress(addr(v), owner) && !reported.has(position)) {
-          reported.add(position);
-          add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
-        }
-    }
-    const window = options.deadlineWindow;
-    if (window) {
-      const late = new Set<string>();
-      for (const reading of readings)
-        for (const { path, position, value: v } of namedArguments(deadlineMatch, reading.inputs, reading.args)) {
-          const problem = late.has(position) ? undefined : deadlineProblem(v, window);
-          if (problem) {
-            late.add(position);
-            add(`${label}: ${path} ${problem}`);
-          }
-        }
-    }
-
-    if (selector === accountLadderSelector) {
-      const inner = { data: first.args[0] as Hex };
-      const call = decodeStepAll(inner).find((r) => r.contractAbiName === "ladderStrategyAbi");
-      if (!call || !accountCallSelectors.has(selectorOf(inner.data)))
-        add(`${label}: the account call is not a LadderStrategy open, close, setRepeat or collect`);
-      else {
-        for (const { path, value: v } of roleArguments(call.inputs, call.args, "data."))
-          if (!sameAddress(addr(v), owner)) add(`${label}: ${path} is ${String(v)}, not the owner ${owner}`);
-        if (options.allow)
-          for (const { path, value: v } of namedArguments(addressMatch, call.inputs, call.args, "data.")) foreign(label, path, v, options.allow);
-        if (options.deadlineWindow)
-          for (const { path, value: v } of namedArguments(deadlineMatch, call.inputs, call.args, "data.")) {
-            const problem = deadlineProblem(v, options.deadlineWindow);
-            if (problem) add(`${label}: ${path} ${problem}`);
-          }
-      }
-    }
-
-    if (selector === approveSelector) {
-      const spender = addr(first.args[0]);
-      const amount = big(first.args[1]);
-      if (!spender) return;
-      for (const a of allowances)
-        if (a.open && sameAddress(a.token, step.to) && sameAddress(a.spender, spender)) {
-          if (a.remaining !== 0n) add(`${label}: replaces the approval of step ${a.step} before it is spent exactly`);
-          a.open = false;
-        }
-      if (amount === maxUint256) add(`${label}: an unlimited approval to ${spender}`);
-      else if (amount > 0n) allowances.push({ step: n, token: step.to, spender, amount, remaining: amount, open: true });
-      return;
-    }
-
-    const rule = spendBySelector.get(selector);
-    if (!rule) return;
-    const spend = rule(first.args);
-    if (spend.amount === 0n) return;
-    const token = resolve(spend.token);
-    const match = allowances.filter((a) => a.open && sameAddress(a.spender, step.to) && (token === undefined || sameAddress(a.token, token))).at(-1);
-    if (!match) {
-      add(`${label}: pulls ${spend.amount}${token ? ` of ${getAddress(token)}` : ""} with no approval to ${step.to} before it in the bundle`);
-      return;
-    }
-    if (spend.amount > match.remaining) {
-      add(`${label}: pulls ${spend.amount}, more than the ${match.remaining} left of the approval of step ${match.step}`);
-      match.remaining = 0n;
-    } else {
-      match.remaining -= spend.amount;
-    }
-  });
-
-  for (const a of allowances)
+  const check: SafetyCheck = { steps: bundle.steps, owner, options, allowances: [], add };
+  bundle.steps.forEach((step, index) => checkStep(check, step, index));
+  for (const a of check.allowances)
     if (a.open && a.remaining !== 0n)
       add(`step ${a.step}: the approval of ${a.amount} to ${a.spender} is not spent exactly by the steps after it (${a.remaining} left)`);
   return violations;

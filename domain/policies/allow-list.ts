@@ -71,31 +71,31 @@ const defined = (xs: (string | undefined)[]): string[] => [...new Set(xs.filter(
 
 const approve = fn(testTokenAbi, "approve");
 
-/** The allow-list for these deployments: only agent vaults; rules with no contract deployed are left out. */
-export function allowRules(d: PolicyDeployments): AllowRule[] {
-  const c = d.contracts;
-  const agent = d.vaults.filter((v) => v.agent);
-  const merged = agent.filter((v) => v.family === "merged");
-  const up = agent.filter((v) => v.family === "up");
-  const stock = agent.filter((v) => v.family === "stock-token");
-  const usdg = lower(c.usdg);
-  const hook = lower(c.limitOrderHook);
-  const grid = lower(c.gridStrategy);
-  const zap = lower(c.basketZap);
-  const router = lower(c.stockVaultRouter);
-  const rules: AllowRule[] = [];
-  const add = (rule: AllowRule) => {
-    if (rule.to !== null && rule.to.length === 0) return;
-    if (rule.words.some((w) => w.equals !== "wallet" && w.equals.length === 0)) return;
-    if (rule.pair && rule.pair.pairs.length === 0) return;
-    rules.push(rule);
-  };
-  const spender = (equals: readonly string[]): WordCheck => ({ word: 0, param: "spender", equals });
-  const wallet = (word: number, param: string): WordCheck => ({ word, param, equals: "wallet" });
+/** The agent vaults by family, and the lowercase addresses of the other contracts the rules name. */
+type Products = {
+  merged: PolicyDeployments["vaults"];
+  up: PolicyDeployments["vaults"];
+  stock: PolicyDeployments["vaults"];
+  usdg?: string;
+  hook?: string;
+  grid?: string;
+  zap?: string;
+  router?: string;
+};
 
+const spender = (equals: readonly string[]): WordCheck => ({ word: 0, param: "spender", equals });
+const wallet = (word: number, param: string): WordCheck => ({ word, param, equals: "wallet" });
+/** A rule with nothing to allow (no target, an empty address list, no pair) is left out. */
+const allowsSomething = (rule: AllowRule): boolean =>
+  !(rule.to !== null && rule.to.length === 0) &&
+  !rule.words.some((w) => w.equals !== "wallet" && w.equals.length === 0) &&
+  !(rule.pair && rule.pair.pairs.length === 0);
+
+function approvalRules({ merged, up, stock, usdg, hook, grid, zap, router }: Products): AllowRule[] {
+  const rules: AllowRule[] = [];
   if (usdg) {
     const spenders = defined([...merged.map((v) => v.address), ...up.map((v) => v.depositQueue), stock.length ? router : undefined, grid]);
-    add({
+    rules.push({
       name: "usdg-approve",
       description: "USDG approve to the agent vaults, queues, routers and grid strategy",
       to: [usdg],
@@ -105,7 +105,7 @@ export function allowRules(d: PolicyDeployments): AllowRule[] {
     });
   }
   if (hook)
-    add({
+    rules.push({
       name: "token-approve-limit-order-hook",
       description: "Token approve to the limit-order hook",
       to: null,
@@ -114,7 +114,7 @@ export function allowRules(d: PolicyDeployments): AllowRule[] {
       notes: ["Any token may be approved, only to the hook."],
     });
   if (zap)
-    add({
+    rules.push({
       name: "token-approve-basket-zap",
       description: "Token approve to the basket zap",
       to: null,
@@ -122,79 +122,91 @@ export function allowRules(d: PolicyDeployments): AllowRule[] {
       words: [spender([zap])],
       notes: ["Any token may be approved, only to the zap."],
     });
+  return rules;
+}
 
+function mergedVaultRules({ merged }: Products): AllowRule[] {
   const mergedAt = defined(merged.map((v) => v.address));
-  add({
-    name: "vault-deposit-request",
-    description: "Merged vault deposit request, shares to the wallet",
-    to: mergedAt,
-    functions: [fn(mergedVaultAbi, "requestDeposit")],
-    words: [wallet(1, "receiver")],
-    notes: [],
-  });
-  add({
-    name: "vault-cancel",
-    description: "Cancel of the wallet's own queued deposit (merged vault) or queued withdrawal (its redeem queue)",
-    to: defined([...mergedAt, ...merged.map((v) => v.redeemQueue)]),
-    functions: [fn(mergedVaultAbi, "cancelDeposit"), fn(redeemQueueAbi, "cancel")],
-    words: [],
-    notes: ["The contract refunds the request's own owner; the id names nothing else."],
-  });
-  add({
-    name: "vault-withdraw-usdg",
-    description: "Merged vault withdrawal in USDG to the wallet",
-    to: mergedAt,
-    functions: [fn(mergedVaultAbi, "redeem")],
-    words: [wallet(1, "receiver")],
-    notes: [],
-  });
-  add({
-    name: "vault-withdraw-in-kind",
-    description: "Merged vault withdrawal in kind to the wallet",
-    to: mergedAt,
-    functions: [fn(mergedVaultAbi, "redeemInKind")],
-    words: [wallet(1, "receiver")],
-    notes: [],
-  });
+  return [
+    {
+      name: "vault-deposit-request",
+      description: "Merged vault deposit request, shares to the wallet",
+      to: mergedAt,
+      functions: [fn(mergedVaultAbi, "requestDeposit")],
+      words: [wallet(1, "receiver")],
+      notes: [],
+    },
+    {
+      name: "vault-cancel",
+      description: "Cancel of the wallet's own queued deposit (merged vault) or queued withdrawal (its redeem queue)",
+      to: defined([...mergedAt, ...merged.map((v) => v.redeemQueue)]),
+      functions: [fn(mergedVaultAbi, "cancelDeposit"), fn(redeemQueueAbi, "cancel")],
+      words: [],
+      notes: ["The contract refunds the request's own owner; the id names nothing else."],
+    },
+    {
+      name: "vault-withdraw-usdg",
+      description: "Merged vault withdrawal in USDG to the wallet",
+      to: mergedAt,
+      functions: [fn(mergedVaultAbi, "redeem")],
+      words: [wallet(1, "receiver")],
+      notes: [],
+    },
+    {
+      name: "vault-withdraw-in-kind",
+      description: "Merged vault withdrawal in kind to the wallet",
+      to: mergedAt,
+      functions: [fn(mergedVaultAbi, "redeemInKind")],
+      words: [wallet(1, "receiver")],
+      notes: [],
+    },
+  ];
+}
 
+function upVaultRules({ up }: Products): AllowRule[] {
   const upPairs = up.filter((v) => v.withdrawalQueue).map((v) => [v.address.toLowerCase(), v.withdrawalQueue!.toLowerCase()] as const);
-  add({
-    name: "up-share-approve",
-    description: "Up vault share approve to its own withdrawal queue",
-    to: upPairs.map(([v]) => v),
-    functions: [approve],
-    words: [],
-    pair: { word: 0, param: "spender", pairs: upPairs },
-    notes: [],
-  });
-  add({
-    name: "up-deposit-request",
-    description: "Up vault deposit request, shares to the wallet",
-    to: defined(up.map((v) => v.depositQueue)),
-    functions: [fn(upDepositQueueAbi, "requestDeposit")],
-    words: [wallet(1, "owner")],
-    notes: [],
-  });
-  add({
-    name: "up-withdrawal-request",
-    description: "Up vault withdrawal request, paid to the wallet",
-    to: defined(up.map((v) => v.withdrawalQueue)),
-    functions: [fn(upWithdrawalQueueAbi, "requestRedeem")],
-    words: [wallet(1, "owner")],
-    notes: [],
-  });
-  add({
-    name: "up-request-cancel",
-    description: "Cancel of the wallet's own up vault deposit or withdrawal request",
-    to: defined(up.flatMap((v) => [v.depositQueue, v.withdrawalQueue])),
-    functions: [fn(upDepositQueueAbi, "cancel")],
-    words: [],
-    notes: ["Both queues share cancel(uint256); the queue returns what the request holds to its own owner."],
-  });
+  return [
+    {
+      name: "up-share-approve",
+      description: "Up vault share approve to its own withdrawal queue",
+      to: upPairs.map(([v]) => v),
+      functions: [approve],
+      words: [],
+      pair: { word: 0, param: "spender", pairs: upPairs },
+      notes: [],
+    },
+    {
+      name: "up-deposit-request",
+      description: "Up vault deposit request, shares to the wallet",
+      to: defined(up.map((v) => v.depositQueue)),
+      functions: [fn(upDepositQueueAbi, "requestDeposit")],
+      words: [wallet(1, "owner")],
+      notes: [],
+    },
+    {
+      name: "up-withdrawal-request",
+      description: "Up vault withdrawal request, paid to the wallet",
+      to: defined(up.map((v) => v.withdrawalQueue)),
+      functions: [fn(upWithdrawalQueueAbi, "requestRedeem")],
+      words: [wallet(1, "owner")],
+      notes: [],
+    },
+    {
+      name: "up-request-cancel",
+      description: "Cancel of the wallet's own up vault deposit or withdrawal request",
+      to: defined(up.flatMap((v) => [v.depositQueue, v.withdrawalQueue])),
+      functions: [fn(upDepositQueueAbi, "cancel")],
+      words: [],
+      notes: ["Both queues share cancel(uint256); the queue returns what the request holds to its own owner."],
+    },
+  ];
+}
 
+function stockVaultRules({ stock, router }: Products): AllowRule[] {
+  const rules: AllowRule[] = [];
   if (router) {
     const stockPairs = stock.map((v) => [v.address.toLowerCase(), (v.router ?? router).toLowerCase()] as const);
-    add({
+    rules.push({
       name: "stock-share-approve",
       description: "Stock-token vault share approve to its router",
       to: stockPairs.map(([v]) => v),
@@ -204,7 +216,7 @@ export function allowRules(d: PolicyDeployments): AllowRule[] {
       notes: [],
     });
     if (stock.length)
-      add({
+      rules.push({
         name: "stock-withdraw-usdg",
         description: "Stock-token vault withdrawal in USDG to the wallet, through the router",
         to: [router],
@@ -213,7 +225,7 @@ export function allowRules(d: PolicyDeployments): AllowRule[] {
         notes: [],
       });
   }
-  add({
+  rules.push({
     name: "stock-withdraw-in-kind",
     description: "Stock-token vault withdrawal in kind to the wallet, of its own shares",
     to: defined(stock.map((v) => v.address)),
@@ -221,59 +233,88 @@ export function allowRules(d: PolicyDeployments): AllowRule[] {
     words: [wallet(1, "receiver"), wallet(2, "owner")],
     notes: [],
   });
+  return rules;
+}
 
-  if (zap) {
-    add({
+function basketRules({ zap }: Products): AllowRule[] {
+  if (!zap) return [];
+  return [
+    {
       name: "basket-buy",
       description: "Basket buy through the zap, basket tokens to the wallet",
       to: [zap],
       functions: [fn(basketZapAbi, "buy")],
       words: [wallet(5, "recipient")],
       notes: ["The deadline and the legs are the zap's to check."],
-    });
-    add({
+    },
+    {
       name: "basket-sell",
       description: "Basket sell through the zap, paid to the wallet",
       to: [zap],
       functions: [fn(basketZapAbi, "sell")],
       words: [wallet(5, "recipient")],
       notes: [],
-    });
-  }
-  if (hook) {
-    add({
+    },
+  ];
+}
+
+function limitOrderRules({ hook }: Products): AllowRule[] {
+  if (!hook) return [];
+  return [
+    {
       name: "limit-order-create",
       description: "Limit-order create (limit and market orders); the order belongs to the caller",
       to: [hook],
       functions: [fn(limitOrderHookAbi, "create"), fn(limitOrderHookAbi, "createMarketOrder")],
       words: [],
       notes: ["The hook records the sender as the order's owner and pays only it."],
-    });
-    add({ name: "limit-order-cancel", description: "Limit-order cancel", to: [hook], functions: [fn(limitOrderHookAbi, "cancel")], words: [], notes: [] });
-    add({
+    },
+    { name: "limit-order-cancel", description: "Limit-order cancel", to: [hook], functions: [fn(limitOrderHookAbi, "cancel")], words: [], notes: [] },
+    {
       name: "limit-order-claim",
       description: "Limit-order claim",
       to: [hook],
       functions: [fn(limitOrderHookAbi, "claim0"), fn(limitOrderHookAbi, "claim1"), fn(limitOrderHookAbi, "claimBoth")],
       words: [],
       notes: [],
-    });
-    add({ name: "limit-order-realize", description: "Limit-order realize", to: [hook], functions: [fn(limitOrderHookAbi, "realize")], words: [], notes: [] });
-  }
-  if (grid) {
-    add({
+    },
+    { name: "limit-order-realize", description: "Limit-order realize", to: [hook], functions: [fn(limitOrderHookAbi, "realize")], words: [], notes: [] },
+  ];
+}
+
+function gridRules({ grid }: Products): AllowRule[] {
+  if (!grid) return [];
+  return [
+    {
       name: "grid-open",
       description: "Grid open (also with a market buy); the grid belongs to the caller",
       to: [grid],
       functions: [fn(gridStrategyAbi, "open"), fn(gridStrategyAbi, "openWithMarket")],
       words: [],
       notes: ["The strategy records the sender as the grid's owner and pays only it."],
-    });
-    add({ name: "grid-close", description: "Grid close", to: [grid], functions: [fn(gridStrategyAbi, "close")], words: [], notes: [] });
-    add({ name: "grid-set-repeat", description: "Grid set repeat", to: [grid], functions: [fn(gridStrategyAbi, "setRepeat")], words: [], notes: [] });
-    add({ name: "grid-collect", description: "Grid collect", to: [grid], functions: [fn(gridStrategyAbi, "collect")], words: [], notes: [] });
-  }
-  return rules;
+    },
+    { name: "grid-close", description: "Grid close", to: [grid], functions: [fn(gridStrategyAbi, "close")], words: [], notes: [] },
+    { name: "grid-set-repeat", description: "Grid set repeat", to: [grid], functions: [fn(gridStrategyAbi, "setRepeat")], words: [], notes: [] },
+    { name: "grid-collect", description: "Grid collect", to: [grid], functions: [fn(gridStrategyAbi, "collect")], words: [], notes: [] },
+  ];
+}
+
+/** The allow-list for these deployments: only agent vaults; rules with no contract deployed are left out. */
+export function allowRules(d: PolicyDeployments): AllowRule[] {
+  const c = d.contracts;
+  const agent = d.vaults.filter((v) => v.agent);
+  const products: Products = {
+    merged: agent.filter((v) => v.family === "merged"),
+    up: agent.filter((v) => v.family === "up"),
+    stock: agent.filter((v) => v.family === "stock-token"),
+    usdg: lower(c.usdg),
+    hook: lower(c.limitOrderHook),
+    grid: lower(c.gridStrategy),
+    zap: lower(c.basketZap),
+    router: lower(c.stockVaultRouter),
+  };
+  const byProduct = [approvalRules, mergedVaultRules, upVaultRules, stockVaultRules, basketRules, limitOrderRules, gridRules];
+  return byProduct.flatMap((rules) => rules(products)).filter(allowsSomething);
 }
 
 /**
@@ -327,3 +368,18 @@ export function normalizeWallet(wallet: string | undefined): Address | null {
 
 /** The wallet as the document's `wallet` field gives it: checksummed, or null. */
 export const documentWallet = (wallet: Address | null): Address | null => (wallet ? getAddress(wallet) : null);
+
+/** What a provider writes of its document: its placeholders, its policies from the rules, and its notes. */
+export type DocumentParts = Pick<PolicyDocument, "placeholders" | "policies" | "notes">;
+
+/** A provider's document: the frame both share (chain, wallet, contracts), around the parts the provider writes. */
+export function policyDocument(
+  provider: PolicyDocument["provider"],
+  d: PolicyDeployments,
+  walletInput: string | undefined,
+  write: (rules: AllowRule[], wallet: Address | null) => DocumentParts,
+): PolicyDocument {
+  const wallet = normalizeWallet(walletInput);
+  const { placeholders, policies, notes } = write(allowRules(d), wallet);
+  return { provider, chainId: POLICY_CHAIN_ID, wallet: documentWallet(wallet), placeholders, contracts: policyContracts(d), policies, notes };
+}

@@ -3,12 +3,9 @@
 // `ethereum_calldata` conditions decoded with the function's ABI, which reads them by position. Pure.
 import type { AbiFunction } from "viem";
 import {
-  allowRules,
-  documentWallet,
-  normalizeWallet,
   POLICY_CHAIN_ID,
   POLICY_NOTES,
-  policyContracts,
+  policyDocument,
   WALLET_PLACEHOLDER,
   type AllowRule,
   type PolicyDeployments,
@@ -76,14 +73,9 @@ function pinField(item: AbiFunction): string {
 }
 
 export function privyPolicyDocument(d: PolicyDeployments, walletInput?: string): PolicyDocument {
-  const wallet = normalizeWallet(walletInput);
-  return {
-    provider: "privy",
-    chainId: POLICY_CHAIN_ID,
-    wallet: documentWallet(wallet),
-    placeholders: wallet ? {} : { [WALLET_PLACEHOLDER]: "The agent wallet's address, lowercase with 0x" },
-    contracts: policyContracts(d),
-    policies: allowRules(d).flatMap((rule) =>
+  return policyDocument("privy", d, walletInput, (rules, wallet) => ({
+    placeholders: (wallet ? {} : { [WALLET_PLACEHOLDER]: "The agent wallet's address, lowercase with 0x" }) as Record<string, string>,
+    policies: rules.flatMap((rule) =>
       privyRules(rule, wallet).map((r) => ({
         policyName: r.name,
         effect: "ALLOW",
@@ -93,5 +85,5 @@ export function privyPolicyDocument(d: PolicyDeployments, walletInput?: string):
       })),
     ),
     notes: [...POLICY_NOTES, "Put every rule in one Privy policy (chain_type ethereum) on the agent's wallet: anything no rule allows is denied."],
-  };
+  }));
 }

@@ -2,12 +2,9 @@
 // language (`eth.tx.to`, `eth.tx.data[a..b]`, `eth.tx.chain_id`, `eth.tx.value`, single-quoted strings),
 // its consensus naming the agent's non-root user. Pure.
 import {
-  allowRules,
-  documentWallet,
-  normalizeWallet,
   POLICY_CHAIN_ID,
   POLICY_NOTES,
-  policyContracts,
+  policyDocument,
   WALLET_PLACEHOLDER,
   type AllowRule,
   type PolicyDeployments,
@@ -46,17 +43,12 @@ export function turnkeyCondition(rule: AllowRule, wallet: string | null): string
 }
 
 export function turnkeyPolicyDocument(d: PolicyDeployments, walletInput?: string): PolicyDocument {
-  const wallet = normalizeWallet(walletInput);
-  return {
-    provider: "turnkey",
-    chainId: POLICY_CHAIN_ID,
-    wallet: documentWallet(wallet),
+  return policyDocument("turnkey", d, walletInput, (rules, wallet) => ({
     placeholders: {
       ...(wallet ? {} : { [WALLET_PLACEHOLDER]: "The agent wallet's address: 40 lowercase hex characters without 0x, as calldata slices hold it" }),
       [TURNKEY_USER_PLACEHOLDER]: "The id of the agent's non-root Turnkey user (the API key the agent signs with)",
     },
-    contracts: policyContracts(d),
-    policies: allowRules(d).map((rule) => ({
+    policies: rules.map((rule) => ({
       policyName: `agent: ${rule.description}`,
       effect: "EFFECT_ALLOW",
       consensus: `approvers.any(user, user.id == ${q(TURNKEY_USER_PLACEHOLDER)})`,
@@ -68,5 +60,5 @@ export function turnkeyPolicyDocument(d: PolicyDeployments, walletInput?: string
       ],
     })),
     notes: [...POLICY_NOTES, "Create each policy with the agent's non-root user in its consensus; the root user keeps every other action."],
-  };
+  }));
 }

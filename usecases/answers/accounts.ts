@@ -13,7 +13,7 @@ import type { Kysely } from "kysely";
 import { formatUnits, getAddress } from "viem";
 import type { Deployments, VaultFamily } from "../../adapters/chain/deployments.js";
 import type { Projections } from "../../adapters/db/projections.js";
-import { readAccountRows } from "../../adapters/db/reads/accounts.js";
+import { type AccountRows, readAccountRows } from "../../adapters/db/reads/accounts.js";
 import { amountPair, isoTime, priceUsd } from "../../domain/format.js";
 import { tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
 import { convertToAssets, vaultTotalAssets } from "../../domain/vault-figures.js";
@@ -64,22 +64,19 @@ function nullablePair<N extends string>(name: N, amount: bigint | null, decimals
  */
 export const answerTime = (now: Date, valuedUntilMs: number) => new Date(Math.max(now.getTime(), valuedUntilMs)).toISOString();
 
-export async function accountAnswer(p: AccountAnswerParameters): Promise<{ account: Account; listedUntilMs: number; valuedUntilMs: number }> {
-  const owner = lower(p.owner);
-  const closedDays = p.closedDays ?? DEFAULT_CLOSED_DAYS;
-  const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * 86400;
-  const usdgAddress = p.deployments.contracts.usdg ? lower(p.deployments.contracts.usdg) : undefined;
+type Rows = AccountRows;
 
-  const wire = await readAccountRows({ reads: p.reads, owner, cutoff, usdg: usdgAddress });
-  const positions = wire.vaults;
-  const depositRows = wire.deposits;
-  const withdrawalRows = wire.withdrawals;
-  const orderRows = wire.orders;
-  const gridRows = wire.grids;
-  const ladderRows = wire.ladders;
-  const holdings = wire.holdings;
+/** What every section reads prices and token facts from: USDG's reference, a token's, and USD of an amount. */
+type Pricing = {
+  usdg: TokenRef;
+  tokenRef: (address: string) => TokenRef;
+  /** USD of `amount` base units of `address`, or null when its price is unknown. */
+  usdOf: (address: string, amount: bigint) => number | null;
+  market: (address: string) => { decimals: number; priceX18: bigint } | undefined;
+};
 
-  const tokens = new Map(wire.tokens.map((t) => [lower(t.address), { symbol: t.symbol, decimals: t.decimals, priceX18: BigInt(t.priceX18) }]));
+function pricing(wireTokens: Rows["tokens"], usdgAddress: Hex | undefined): Pricing {
+  const tokens = new Map(wireTokens.map((t) => [lower(t.address), { symbol: t.symbol, decimals: t.decimals, priceX18: BigInt(t.priceX18) }]));
   const usdg: TokenRef = usdgAddress
     ? { address: getAddress(usdgAddress), symbol: tokens.get(usdgAddress)?.symbol ?? "USDG", decimals: tokens.get(usdgAddress)?.decimals ?? USDG_DECIMALS }
     : { address: getAddress("0x0000000000000000000000000000000000000000"), symbol: "USDG", decimals: USDG_DECIMALS };
@@ -87,22 +84,24 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
     const row = tokens.get(lower(address));
     return { address: getAddress(address), symbol: row?.symbol ?? null, decimals: row?.decimals ?? 18 };
   };
-  /** USD of `amount` base units of `address`, or null when its price is unknown. */
   const usdOf = (address: string, amount: bigint): number | null => {
     if (usdgAddress && lower(address) === usdgAddress) return Number(formatUnits(amount, usdg.decimals));
     const row = tokens.get(lower(address));
     if (!row || row.priceX18 === 0n) return null;
     return Number(formatUnits(tokenToUsdg(amount, row.decimals, row.priceX18), USDG_DECIMALS));
   };
-  const vaultNames = new Map(p.deployments.vaults.map((v) => [lower(v.address), v.name]));
+  return { usdg, tokenRef, usdOf, market: (address) => tokens.get(lower(address)) };
+}
 
-  const vaults: VaultShares[] = positions.map((row) => {
+function vaultShares(positions: Rows["vaults"], deployments: Deployments, { usdg, tokenRef, usdOf, market }: Pricing): VaultShares[] {
+  const vaultNames = new Map(deployments.vaults.map((v) => [lower(v.address), v.name]));
+  return positions.map((row) => {
     const family = row.family as VaultFamily;
     const asset = family === "stock-token" ? tokenRef(row.token) : usdg;
     // The shares as the vault would convert them now: its books at the token's latest indexed price.
-    const market = tokens.get(lower(row.token));
+    const prices = market(row.token);
     const books = { family, usdgAssets: big(row.usdgAssets), tokenAssets: big(row.tokenAssets), totalAssets: big(row.totalAssets) };
-    const totalAssets = vaultTotalAssets(books, { decimals: market?.decimals ?? null, priceX18: market?.priceX18 ?? null });
+    const totalAssets = vaultTotalAssets(books, { decimals: prices?.decimals ?? null, priceX18: prices?.priceX18 ?? null });
     const supply = big(row.totalSupply);
     const shares = big(row.shares);
     const value = supply > 0n ? convertToAssets(shares, { family, totalAssets, totalSupply: supply }) : null;
@@ -120,41 +119,48 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
       updatedAt: isoTime(row.updatedAt),
     };
   });
+}
 
-  const shareDecimalsOf = (vault: string) => {
-    const family = p.deployments.vaults.find((v) => lower(v.address) === lower(vault))?.family;
-    return SHARE_DECIMALS[family ?? "merged"] ?? 12;
-  };
+type QueueRow = Rows["deposits"][number] | Rows["withdrawals"][number];
 
-  const depositRequests: DepositRequest[] = depositRows.map((row) => ({
+/** The fields a deposit and a withdrawal queue entry share, in the answer's order up to the amounts. */
+function queueEntryHead<S extends string>(row: QueueRow) {
+  return {
     vault: getAddress(row.vault),
     queue: getAddress(row.queue),
     id: row.id.toString(),
-    state: row.state as DepositRequest["state"],
+    state: row.state as S,
     owner: getAddress(row.owner),
     receiver: getAddress(row.receiver),
+  };
+}
+
+function queueRequests(wire: Rows, deployments: Deployments, { usdg }: Pricing): { deposits: DepositRequest[]; withdrawals: WithdrawalRequest[] } {
+  const shareDecimalsOf = (vault: string) => {
+    const family = deployments.vaults.find((v) => lower(v.address) === lower(vault))?.family;
+    return SHARE_DECIMALS[family ?? "merged"] ?? 12;
+  };
+  const deposits = wire.deposits.map((row) => ({
+    ...queueEntryHead<DepositRequest["state"]>(row),
     ...amountPair("assets", unitsOf(row.assets), usdg.decimals),
     ...amountPair("minShares", unitsOf(row.minShares), shareDecimalsOf(row.vault)),
     ...nullablePair("shares", row.shares === null ? null : big(row.shares), shareDecimalsOf(row.vault)),
     requestedAt: isoTime(row.requestedAt),
     updatedAt: isoTime(row.updatedAt),
   }));
-
-  const withdrawalRequests: WithdrawalRequest[] = withdrawalRows.map((row) => ({
-    vault: getAddress(row.vault),
-    queue: getAddress(row.queue),
-    id: row.id.toString(),
-    state: row.state as WithdrawalRequest["state"],
-    owner: getAddress(row.owner),
-    receiver: getAddress(row.receiver),
+  const withdrawals = wire.withdrawals.map((row) => ({
+    ...queueEntryHead<WithdrawalRequest["state"]>(row),
     ...amountPair("shares", unitsOf(row.shares), shareDecimalsOf(row.vault)),
     ...amountPair("minAssetsOut", unitsOf(row.minAssetsOut), usdg.decimals),
     ...nullablePair("assets", row.assets === null ? null : big(row.assets), usdg.decimals),
     requestedAt: isoTime(row.requestedAt),
     updatedAt: isoTime(row.updatedAt),
   }));
+  return { deposits, withdrawals };
+}
 
-  const limitOrders: LimitOrder[] = orderRows.map((row) => {
+function limitOrders(orderRows: Rows["orders"], { usdg, tokenRef }: Pricing): LimitOrder[] {
+  return orderRows.map((row) => {
     const token = tokenRef(row.token);
     const [tokenIn, tokenOut] = row.sellToken ? [token, usdg] : [usdg, token];
     // owed/claimed are per pool token: token0 is USDG when the market's quoteIs0.
@@ -185,8 +191,10 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
       updatedAt: isoTime(row.updatedAt),
     };
   });
+}
 
-  const gridList: Grid[] = gridRows.map((row) => ({
+function grids(gridRows: Rows["grids"], { usdg, tokenRef }: Pricing): Grid[] {
+  return gridRows.map((row) => ({
     id: row.id.toString(),
     token: tokenRef(row.token),
     buyPrice: priceUsd(BigInt(row.buyPriceX18)),
@@ -203,8 +211,10 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
   }));
+}
 
-  const ladderStrategies: LadderStrategy[] = ladderRows.map((row) => {
+function ladderStrategies(ladderRows: Rows["ladders"], { usdg, tokenRef }: Pricing): LadderStrategy[] {
+  return ladderRows.map((row) => {
     const token = tokenRef(row.token);
     const stake = row.sellFirst ? token : usdg;
     return {
@@ -235,8 +245,10 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
       updatedAt: isoTime(row.updatedAt),
     };
   });
+}
 
-  const baskets: BasketHolding[] = holdings.map((row) => {
+function basketHoldings(holdings: Rows["holdings"], { usdOf }: Pricing): BasketHolding[] {
+  return holdings.map((row) => {
     const balance = unitsOf(row.balance);
     const supply = unitsOf(row.totalSupply);
     let poolUsd: number | null = 0;
@@ -255,30 +267,43 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
       updatedAt: isoTime(row.updatedAt),
     };
   });
+}
 
+/** Until when (ms) the ended items stay listed: the oldest one leaves once the cutoff passes its `updatedAt`. */
+function listedUntil(wire: Rows, closedDays: number): number {
   // Mirrors the statement's "ended" tests (not pending; closed) and its `updated_at >= cutoff`.
   const endedAt = [
-    ...depositRows.filter((r) => r.state !== "pending"),
-    ...withdrawalRows.filter((r) => r.state !== "pending"),
-    ...orderRows.filter((r) => r.state === "closed"),
-    ...gridRows.filter((r) => r.state === "closed"),
-    ...ladderRows.filter((r) => r.state === "closed"),
+    ...wire.deposits.filter((r) => r.state !== "pending"),
+    ...wire.withdrawals.filter((r) => r.state !== "pending"),
+    ...wire.orders.filter((r) => r.state === "closed"),
+    ...wire.grids.filter((r) => r.state === "closed"),
+    ...wire.ladders.filter((r) => r.state === "closed"),
   ].map((r) => Number(r.updatedAt));
   const oldestEnded = endedAt.length ? Math.min(...endedAt) : Infinity;
-  const listedUntilMs = (oldestEnded + closedDays * 86400 + 1) * 1000;
+  return (oldestEnded + closedDays * 86400 + 1) * 1000;
+}
 
+export async function accountAnswer(p: AccountAnswerParameters): Promise<{ account: Account; listedUntilMs: number; valuedUntilMs: number }> {
+  const owner = lower(p.owner);
+  const closedDays = p.closedDays ?? DEFAULT_CLOSED_DAYS;
+  const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * 86400;
+  const usdgAddress = p.deployments.contracts.usdg ? lower(p.deployments.contracts.usdg) : undefined;
+  const wire = await readAccountRows({ reads: p.reads, owner, cutoff, usdg: usdgAddress });
+  const prices = pricing(wire.tokens, usdgAddress);
+  const vaults = vaultShares(wire.vaults, p.deployments, prices);
+  const queues = queueRequests(wire, p.deployments, prices);
   const valuedUntilMs = Math.max(0, ...vaults.map((v) => (v.valuedAt ? Date.parse(v.valuedAt) : 0)));
   const account: Account = {
     owner: getAddress(owner),
     asOf: answerTime(p.now, valuedUntilMs),
     closedSince: isoTime(cutoff),
     vaults,
-    depositRequests,
-    withdrawalRequests,
-    limitOrders,
-    grids: gridList,
-    ladderStrategies,
-    baskets,
+    depositRequests: queues.deposits,
+    withdrawalRequests: queues.withdrawals,
+    limitOrders: limitOrders(wire.orders, prices),
+    grids: grids(wire.grids, prices),
+    ladderStrategies: ladderStrategies(wire.ladders, prices),
+    baskets: basketHoldings(wire.holdings, prices),
   };
-  return { account, listedUntilMs, valuedUntilMs };
+  return { account, listedUntilMs: listedUntil(wire, closedDays), valuedUntilMs };
 }

@@ -82,3 +82,8 @@ export async function readTokensByAddress(reads: Kysely<Projections>, addresses:
     .execute();
   return new Map(rows.map((r) => [r.address.toLowerCase(), r as TokenRow]));
 }
+
+/** Every indexed token's symbol and name (what a new basket's name and symbol may not copy). */
+export async function readTokenNames(reads: Kysely<Projections>): Promise<{ symbol: string; name: string }[]> {
+  return reads.selectFrom("token").select(["symbol", "name"]).execute();
+}

@@ -13,18 +13,8 @@ import { build } from "./build.js";
 import { lessBps, slippageOf, toBaseUnits, units } from "./numbers.js";
 import { contract } from "./contracts.js";
 import { basketSideToken, checkTokenUsable, poolState, resolveBasket, tokenInfo } from "./basket-inputs.js";
-import {
-  basketAggregator,
-  checkAggregator,
-  checkImpact,
-  checkLegMinimums,
-  legsImpactBps,
-  priceX18,
-  quoteParam,
-  routeLegs,
-  valueUsd,
-  zapDeadline,
-} from "./basket-route.js";
+import { basketAggregator, checkAggregator, priceX18, quoteParam, valueUsd, zapDeadline } from "./basket-route.js";
+import { checkLegsImpact, routeByWeight } from "./basket-legs.js";
 
 export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner) => {
   const zap = contract(ctx, "basketZap");
@@ -41,18 +31,9 @@ export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner)
   await checkAggregator(ctx, zap, aggregator);
 
   // Split by weight; the last leg takes the rounding (the zap requires the legs to spend at most amountIn).
-  const total = state.weights.reduce((a, b) => a + b, 0n);
-  const amounts = state.weights.map((w) => (amountIn * w) / total);
-  amounts[amounts.length - 1]! += amountIn - amounts.reduce((a, b) => a + b, 0n);
   const slippageBps = slippageOf(body);
-  const routed = await routeLegs(
-    aggregator,
-    state.tokens.map((tokenOut, i) => ({ tokenIn: pay.address, tokenOut, amountIn: amounts[i]! })),
-    zap,
-    slippageBps,
-    (l) => l.tokenOut,
-  );
-  checkLegMinimums(routed, slippageBps, (l) => l.tokenOut);
+  const split = { tokens: state.tokens, weights: state.weights, total: state.weights.reduce((a, b) => a + b, 0n) };
+  const routed = await routeByWeight(aggregator, { tokenIn: pay.address, amountIn }, split, zap, slippageBps);
   const expected = proportionalJoin(
     state.balances,
     state.supply,
@@ -62,9 +43,7 @@ export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner)
     throw new ApiError("AMOUNT_TOO_SMALL", `${units(amountIn, pay.decimals)} ${pay.symbol} buys no basket tokens: pay more`, { unit: "token" });
   const [payPrice, block] = await Promise.all([priceX18(ctx, pay.address), ctx.client.getBlockNumber()]);
   const spentUsd = valueUsd(amountIn, pay.decimals, payPrice);
-  const impactBps = legsImpactBps(routed);
-  const worst = routed.reduce((a, b) => (b.priceImpactBps > a.priceImpactBps ? b : a), routed[0]!);
-  checkImpact(impactBps, spentUsd, expected, worst?.leg.tokenOut);
+  const impactBps = checkLegsImpact(routed, spentUsd, expected);
   // The least basket tokens: the expected less slippage, the floor the answer's expectedOut shows (the typed
   // client refuses less). Each leg's own minimum is checked against its quote (checkLegMinimums).
   const minBptOut = lessBps(expected, slippageBps);

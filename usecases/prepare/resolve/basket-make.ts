@@ -9,6 +9,7 @@ import { getAddress, isAddress, toHex, type Address } from "viem";
 import { basketMakerAbi, basketRegistryAbi } from "../../../abis/index.js";
 import { NATIVE_ETH } from "../../../adapters/chain/aggregator-tokens.js";
 import { listedToken, listedTokens } from "../../../adapters/chain/token-list.js";
+import { readTokenNames } from "../../../adapters/db/reads/tokens.js";
 import { nameProblem, symbolProblem } from "../../../domain/basket-plan/names.js";
 import { pctToX18, weightProblem, WEIGHT_ONE } from "../../../domain/basket-plan/weights.js";
 import { buildBasketMake, BASKET_FEES } from "../../../domain/bundles/index.js";
@@ -18,18 +19,8 @@ import { build } from "./build.js";
 import { lessBps, slippageOf, toBaseUnits, units } from "./numbers.js";
 import { contract } from "./contracts.js";
 import { checkTokenUsable, tokenInfo, type BasketToken } from "./basket-inputs.js";
-import {
-  basketAggregator,
-  checkAggregator,
-  checkImpact,
-  checkLegMinimums,
-  legsImpactBps,
-  priceX18,
-  quoteParam,
-  routeLegs,
-  valueUsd,
-  zapDeadline,
-} from "./basket-route.js";
+import { basketAggregator, checkAggregator, priceX18, quoteParam, valueUsd, zapDeadline } from "./basket-route.js";
+import { checkLegsImpact, routeByWeight } from "./basket-legs.js";
 import { sameAddress } from "../../../domain/address.js";
 
 /** The first deposit is worth at least 25 USD. */
@@ -67,16 +58,12 @@ async function tradeListToken(ctx: PrepareContext, input: string, index: number)
   return tokenInfo(ctx, address);
 }
 
-export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owner) => {
-  const maker = contract(ctx, "basketMaker", "MAKER_NOT_DEPLOYED");
-  const registry = contract(ctx, "basketRegistry", "MAKER_NOT_DEPLOYED");
-  const aggregator = basketAggregator(ctx);
-  const charted = await ctx.reads.selectFrom("token").select(["symbol", "name"]).execute();
-  if (charted.length === 0) throw new ApiError("TRADE_LIST_LOADING", "The trade list is loading: retry shortly");
-  const usdg = getAddress(contract(ctx, "usdg"));
-  const weth = ctx.deployments.contracts.weth ? getAddress(ctx.deployments.contracts.weth) : undefined;
+type MakeBody = Parameters<Resolver<"basket-make">>[1];
+/** The deposit tokens a basket may be anchored on and paid in. */
+type Anchors = { usdg: Address; weth: Address | undefined };
 
-  // The basket's shape.
+/** The basket's shape: 2-8 distinct listed tokens, USDG or WETH among them, weights that add up, a fee of 0.3 or 1 %. */
+async function basketShape(ctx: PrepareContext, body: MakeBody, { usdg, weth }: Anchors) {
   if (body.tokens.length < 2 || body.tokens.length > 8) throw new ApiError("TOKEN_COUNT", `A basket holds 2-8 tokens, not ${body.tokens.length}`);
   const tokens = await Promise.all(body.tokens.map((t, i) => tradeListToken(ctx, t.token, i)));
   const seen = new Set<string>();
@@ -93,8 +80,11 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
   const swapFeePct = body.swapFeePct ?? 1;
   const swapFeePercentage = swapFeePct === 0.3 ? BASKET_FEES[0] : swapFeePct === 1 ? BASKET_FEES[1] : undefined;
   if (swapFeePercentage === undefined) throw new ApiError("MAKE_FEE", `swapFeePct must be 0.3 or 1, not ${swapFeePct}`);
+  return { tokens, weights, swapFeePercentage };
+}
 
-  // Name and symbol.
+/** The name and symbol: no copy of a token's, and a symbol no other basket has. */
+async function checkNames(ctx: PrepareContext, body: MakeBody, charted: { symbol: string; name: string }[], registry: Address): Promise<void> {
   const rules = { tokenNames: charted.map((t) => t.name), tokenSymbols: [...charted.map((t) => t.symbol), "USDG", "ETH"] };
   const badName = nameProblem(body.name, rules);
   if (badName) throw new ApiError(badName.code, badName.message);
@@ -102,8 +92,10 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
   if (earlySymbol) throw new ApiError(earlySymbol.code, earlySymbol.message);
   const taken = await ctx.client.readContract({ address: registry, abi: basketRegistryAbi, functionName: "symbolTaken", args: [body.symbol] });
   if (taken) throw new ApiError("SYMBOL_TAKEN", `Another basket has the symbol ${body.symbol} (case is ignored)`);
+}
 
-  // The first deposit.
+/** The first deposit: USDG or WETH, worth at least MIN_FIRST_DEPOSIT_USD. */
+async function firstDeposit(ctx: PrepareContext, body: MakeBody, { usdg, weth }: Anchors) {
   const payText = body.payWith?.trim() ?? "USDG";
   if (payText.toUpperCase() === "ETH" || sameAddress(payText, NATIVE_ETH)) throw new ApiError("NATIVE_ETH_IN", "Native ETH cannot be paid in: use WETH");
   const payAddress =
@@ -128,6 +120,27 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
       },
     );
   }
+  return { pay, amountIn, depositUsd };
+}
+
+/** The maker's own word on the pipeline's (funded) simulation: its refusal codes, else MAKE_REFUSED. */
+function refuseMakeRevert(reason: string, step: number): ApiError {
+  const code = reason.split(" ")[0]!;
+  if (MAKE_REVERTS.has(code) && isErrorCode(code)) return new ApiError(code, `The basket maker refuses: ${reason}`);
+  return new ApiError("MAKE_REFUSED", `The basket maker would refuse this basket: ${reason} (step ${step + 1})`);
+}
+
+export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owner) => {
+  const maker = contract(ctx, "basketMaker", "MAKER_NOT_DEPLOYED");
+  const registry = contract(ctx, "basketRegistry", "MAKER_NOT_DEPLOYED");
+  const aggregator = basketAggregator(ctx);
+  const charted = await readTokenNames(ctx.reads);
+  if (charted.length === 0) throw new ApiError("TRADE_LIST_LOADING", "The trade list is loading: retry shortly");
+  const usdg = getAddress(contract(ctx, "usdg"));
+  const anchors: Anchors = { usdg, weth: ctx.deployments.contracts.weth ? getAddress(ctx.deployments.contracts.weth) : undefined };
+  const { tokens, weights, swapFeePercentage } = await basketShape(ctx, body, anchors);
+  await checkNames(ctx, body, charted, registry);
+  const { pay, amountIn, depositUsd } = await firstDeposit(ctx, body, anchors);
   await Promise.all([checkTokenUsable(ctx, pay, [owner, maker]), ...tokens.map((t) => checkTokenUsable(ctx, t, [maker]))]);
   await checkAggregator(ctx, maker, aggregator);
 
@@ -141,21 +154,11 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
     swapFeePercentage,
     salt: toHex(randomBytes(32)),
   };
-  // Each leg spends its weight's share (the maker checks the split); the last takes the rounding.
-  const amounts = basket.normalizedWeights.map((w) => (amountIn * w) / WEIGHT_ONE);
-  amounts[amounts.length - 1]! += amountIn - amounts.reduce((a, b) => a + b, 0n);
+  // Each leg spends its weight's share (the maker checks the split).
   const slippageBps = slippageOf(body);
-  const routed = await routeLegs(
-    aggregator,
-    basket.tokens.map((tokenOut, i) => ({ tokenIn: pay.address, tokenOut, amountIn: amounts[i]! })),
-    maker,
-    slippageBps,
-    (l) => l.tokenOut,
-  );
-  checkLegMinimums(routed, slippageBps, (l) => l.tokenOut);
-  const impactBps = legsImpactBps(routed);
-  const worst = routed.reduce((a, b) => (b.priceImpactBps > a.priceImpactBps ? b : a), routed[0]!);
-  checkImpact(impactBps, depositUsd, INITIAL_SUPPLY, worst.leg.tokenOut);
+  const split = { tokens: basket.tokens, weights: basket.normalizedWeights, total: WEIGHT_ONE };
+  const routed = await routeByWeight(aggregator, { tokenIn: pay.address, amountIn }, split, maker, slippageBps);
+  const impactBps = checkLegsImpact(routed, depositUsd, INITIAL_SUPPLY);
   const [{ deadline, chainTime }, pool, block] = await Promise.all([
     zapDeadline(ctx),
     ctx.client.readContract({ address: maker, abi: basketMakerAbi, functionName: "predictAddress", args: [basket, owner] }),
@@ -167,12 +170,7 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
 
   return {
     bundle,
-    // The maker's own word on the pipeline's (funded) simulation: its refusal codes, else MAKE_REFUSED.
-    refuseRevert: (reason, step) => {
-      const code = reason.split(" ")[0]!;
-      if (MAKE_REVERTS.has(code) && isErrorCode(code)) return new ApiError(code, `The basket maker refuses: ${reason}`);
-      return new ApiError("MAKE_REFUSED", `The basket maker would refuse this basket: ${reason} (step ${step + 1})`);
-    },
+    refuseRevert: refuseMakeRevert,
     priceToken: basket.tokens.find((t) => !sameAddress(t, usdg)),
     allow: { tokens: [pay.address, ...basket.tokens] },
     chainTime,

@@ -12,10 +12,10 @@ import type { DeployedVault } from "../../../adapters/chain/deployments.js";
 import { revertReason } from "../../../adapters/chain/simulate.js";
 import { buildVaultDeposit } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
-import type { Resolver } from "../types.js";
+import type { PrepareContext, Resolver } from "../types.js";
 import { build } from "./build.js";
 import { lessBps, slippageOf, toBaseUnits, units } from "./numbers.js";
-import { agentVault, usdgOf } from "./contracts.js";
+import { type AgentVault, agentVault, usdgOf } from "./contracts.js";
 import { aggregatorOf } from "./swap.js";
 import { USDG_DECIMALS } from "../../../domain/price.js";
 import { sameAddress } from "../../../domain/address.js";
@@ -31,45 +31,10 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
   // Stock-token: what the aggregator leg brings is what the vault checks and takes.
   const stock = deployed.family === "stock-token" ? await stockLeg(ctx, deployed, assets, slippageOf(body)) : undefined;
   const checked = stock?.route.amountOut ?? assets;
-  const unitName = stock ? "token" : "USDG";
   const unitDecimals = stock?.decimals ?? USDG_DECIMALS;
 
-  // The chain's word (the projection may lag a block): the same check requestDeposit makes. The
-  // expected shares are read in the same JSON-RPC batch; their failure only counts once the check passed.
-  const [refusal, previewed] = await Promise.all([
-    ctx.client.readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "checkDeposit", args: [checked] }).then(
-      () => undefined,
-      (error: unknown) => revertReason(error),
-    ),
-    (stock
-      ? ctx.client.readContract({ address: deployed.address, abi: stockVaultAbi, functionName: "previewDeposit", args: [stock.route.amountOut] })
-      : ctx.client.readContract({ address: deployed.address, abi: mergedVaultAbi, functionName: "convertToShares", args: [assets] })
-    ).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ),
-  ]);
-  if (refusal !== undefined) {
-    const code = refusal.split(" ")[0];
-    if (code === "DEPOSITS_CLOSED") throw new ApiError("DEPOSITS_CLOSED", `The vault does not take deposits: ${reason}`);
-    if (code === "DEPOSITS_PAUSED") throw new ApiError("DEPOSITS_PAUSED", `Deposits into the vault are paused: ${reason}`);
-    if (code === "VAULT_FULL") throw new ApiError("VAULT_FULL", `The vault is full: ${reason}`);
-    if (code === "CAPACITY") {
-      const room = await roomLeft(ctx, deployed);
-      const unitWords = stock ? "stock tokens" : "USDG";
-      throw new ApiError(
-        "CAPACITY",
-        `The deposit (${units(checked, unitDecimals)} ${unitWords}) exceeds the vault's remaining capacity: ${units(room, unitDecimals)} ${unitWords} left (${room} base units)`,
-      );
-    }
-    if (code === "DEPOSIT_TOO_SMALL") {
-      throw new ApiError("AMOUNT_TOO_SMALL", `The vault's smallest deposit is ${units(row.minDeposit, unitDecimals)} ${stock ? "stock tokens" : "USDG"}`, {
-        minimum: row.minDeposit.toString(),
-        unit: unitName,
-      });
-    }
-    throw new ApiError("SIMULATION_FAILED", `The vault refuses the deposit: ${refusal}`);
-  }
+  const [refusal, previewed] = await chainCheck(ctx, deployed.address, checked, stock ? undefined : assets);
+  if (refusal !== undefined) await refuseDeposit(ctx, { deployed, row }, refusal, { amount: checked, decimals: unitDecimals, stock: stock !== undefined });
 
   if ("error" in previewed) throw previewed.error;
   const expectedShares = previewed.value;
@@ -124,6 +89,61 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
     figures: { amount: assets, minimumOut: lessBps(expectedShares, slippageBps) },
   };
 };
+
+/**
+ * The chain's word (the projection may lag a block): the same check requestDeposit makes, and the expected
+ * shares of `checked` (a stock vault's tokens) or of `usdgAssets`, read in the same JSON-RPC batch; their
+ * failure only counts once the check passed.
+ */
+function chainCheck(ctx: PrepareContext, vault: Address, checked: bigint, usdgAssets: bigint | undefined) {
+  return Promise.all([
+    ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "checkDeposit", args: [checked] }).then(
+      () => undefined,
+      (error: unknown) => revertReason(error),
+    ),
+    (usdgAssets === undefined
+      ? ctx.client.readContract({ address: vault, abi: stockVaultAbi, functionName: "previewDeposit", args: [checked] })
+      : ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "convertToShares", args: [usdgAssets] })
+    ).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+  ]);
+}
+
+/** The vault's checkDeposit refusal as the request's error: the room left or the minimum in the unit the vault checks. */
+async function refuseDeposit(
+  ctx: PrepareContext,
+  { deployed, row }: AgentVault,
+  refusal: string,
+  checked: { amount: bigint; decimals: number; stock: boolean },
+): Promise<never> {
+  const reason = row.reason;
+  const unitDecimals = checked.decimals;
+  const code = refusal.split(" ")[0];
+  if (code === "DEPOSITS_CLOSED") throw new ApiError("DEPOSITS_CLOSED", `The vault does not take deposits: ${reason}`);
+  if (code === "DEPOSITS_PAUSED") throw new ApiError("DEPOSITS_PAUSED", `Deposits into the vault are paused: ${reason}`);
+  if (code === "VAULT_FULL") throw new ApiError("VAULT_FULL", `The vault is full: ${reason}`);
+  if (code === "CAPACITY") {
+    const room = await roomLeft(ctx, deployed);
+    const unitWords = checked.stock ? "stock tokens" : "USDG";
+    throw new ApiError(
+      "CAPACITY",
+      `The deposit (${units(checked.amount, unitDecimals)} ${unitWords}) exceeds the vault's remaining capacity: ${units(room, unitDecimals)} ${unitWords} left (${room} base units)`,
+    );
+  }
+  if (code === "DEPOSIT_TOO_SMALL") {
+    throw new ApiError(
+      "AMOUNT_TOO_SMALL",
+      `The vault's smallest deposit is ${units(row.minDeposit, unitDecimals)} ${checked.stock ? "stock tokens" : "USDG"}`,
+      {
+        minimum: row.minDeposit.toString(),
+        unit: checked.stock ? "token" : "USDG",
+      },
+    );
+  }
+  throw new ApiError("SIMULATION_FAILED", `The vault refuses the deposit: ${refusal}`);
+}
 
 /**
  * The room left under the vault's deposit cap now, in the unit it checks (USDG, or the stock token): what
