@@ -5,12 +5,10 @@ import { activity, executedCall } from "ponder:schema";
 import { activityPosition } from "../domain/activity-position.js";
 import { executedCallsOf } from "../domain/executed-calls.js";
 import { entryPoints, isReportedElsewhere, isServiceContract } from "./deployments.js";
-import type { Address } from "viem";
+import { type Address, zeroAddress } from "viem";
 
 type Data = Record<string, string | number | boolean | null>;
 export type Change = { owner: Address; kind: string; subject: string; data: Data };
-
-const ZERO = "0x0000000000000000000000000000000000000000";
 
 /** Bigints become decimal strings, so the log stays JSON. */
 export function amounts(values: Record<string, bigint | number | string | boolean | null>): Data {
@@ -21,7 +19,7 @@ type LogEvent = Pick<Event, "block" | "transaction"> & { log: { logIndex: number
 
 export async function logChanges(context: Context, event: LogEvent, changes: Change[]) {
   const rows = changes
-    .filter((c) => c.owner !== ZERO)
+    .filter((c) => c.owner !== zeroAddress)
     .map((c, i) => ({
       owner: c.owner,
       position: activityPosition(event.block.number, event.log.logIndex, i),

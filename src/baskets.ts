@@ -2,11 +2,10 @@
 // swaps and basket-token balances.
 import { ponder, type Context } from "ponder:registry";
 import { basket, basketBalance } from "ponder:schema";
-import type { Address } from "viem";
+import { type Address, zeroAddress } from "viem";
 import { amounts, logChanges } from "./activity.js";
 import { sameAddress } from "../domain/address.js";
 
-const ZERO = "0x0000000000000000000000000000000000000000";
 const toStrings = (xs: readonly bigint[]) => xs.map((x) => x.toString());
 
 // The maker announces a basket before its first deposit.
@@ -87,7 +86,7 @@ ponder.on("BasketPool:Transfer", async ({ event, context }) => {
     [from, -value],
     [to, value],
   ] as const) {
-    if (owner === ZERO) {
+    if (owner === zeroAddress) {
       await context.db.update(basket, { address: pool }).set((row) => ({ totalSupply: row.totalSupply - delta }));
       continue;
     }

@@ -39,4 +39,4 @@
 //   domain/executed-calls.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "ce1399d773e41d6502a83759723c2380b2b19cd4b6c26fb08f88f13cc101f234";
+export const SHARED_SOURCES_SHA256 = "4b669be92207a0fdf5682937a620c1b1c0f42098479782f980700a90495df05e";

@@ -4,13 +4,13 @@
 // stock-token vault's assets follow its deposits, withdrawals and harvests.
 import { ponder, type Context } from "ponder:registry";
 import { depositRequest, token, vault, vaultPosition, vaultSnapshot, withdrawalRequest } from "ponder:schema";
-import type { Address } from "viem";
+import { type Address, zeroAddress } from "viem";
 import { mergedVaultAbi } from "../abis/index.js";
 import { vaultTotalAssets } from "../domain/vault-figures.js";
 import { amounts, logChanges } from "./activity.js";
 import { vaultOf } from "./deployments.js";
+import { sameAddress } from "../domain/address.js";
 
-const ZERO = "0x0000000000000000000000000000000000000000";
 const STATUS = ["open", "full", "closed", "paused"] as const;
 const FAMILY = ["merged", "up", "stock-token"] as const;
 
@@ -136,7 +136,7 @@ for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
       [from, -value],
       [to, value],
     ] as const) {
-      if (owner === ZERO) {
+      if (owner === zeroAddress) {
         const row = (await context.db.find(vault, { address }))!;
         await context.db.update(vault, { address }).set({ totalSupply: row.totalSupply - delta });
         // A pair vault's burn takes the shares' pro-rata USDG and token off its books.
@@ -247,7 +247,7 @@ function depositChanges(row: { owner: Address; receiver: Address; vault: Address
  */
 function requestChanges<D>(owner: Address, receiver: Address, kind: string, vault: Address, data: D) {
   const changes = [{ owner, kind, subject: vault, data }];
-  if (receiver.toLowerCase() !== owner.toLowerCase()) changes.push({ owner: receiver, kind, subject: vault, data });
+  if (!sameAddress(receiver, owner)) changes.push({ owner: receiver, kind, subject: vault, data });
   return changes;
 }
 

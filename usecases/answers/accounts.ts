@@ -10,7 +10,7 @@
 // `closedDays` days (default 7), newest first. An owner with nothing has empty lists.
 import type { z } from "@hono/zod-openapi";
 import type { Kysely } from "kysely";
-import { formatUnits, getAddress } from "viem";
+import { formatUnits, getAddress, zeroAddress } from "viem";
 import type { Deployments, VaultFamily } from "../../adapters/chain/deployments.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { readAccountRows } from "../../adapters/db/reads/accounts.js";
@@ -18,6 +18,7 @@ import { amountPair, isoTime, priceUsd } from "../../domain/format.js";
 import { tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
 import { convertToAssets, vaultTotalAssets } from "../../domain/vault-figures.js";
 import type * as schema from "../../contract/accounts.js";
+import { DAY_S, ONE_X18 } from "../../domain/price.js";
 
 /** Days of ended items an account answer lists, by default. */
 export const DEFAULT_CLOSED_DAYS = 7;
@@ -67,7 +68,7 @@ export const answerTime = (now: Date, valuedUntilMs: number) => new Date(Math.ma
 export async function accountAnswer(p: AccountAnswerParameters): Promise<{ account: Account; listedUntilMs: number; valuedUntilMs: number }> {
   const owner = lower(p.owner);
   const closedDays = p.closedDays ?? DEFAULT_CLOSED_DAYS;
-  const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * 86400;
+  const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * DAY_S;
   const usdgAddress = p.deployments.contracts.usdg ? lower(p.deployments.contracts.usdg) : undefined;
 
   const wire = await readAccountRows({ reads: p.reads, owner, cutoff, usdg: usdgAddress });
@@ -82,7 +83,7 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
   const tokens = new Map(wire.tokens.map((t) => [lower(t.address), { symbol: t.symbol, decimals: t.decimals, priceX18: BigInt(t.priceX18) }]));
   const usdg: TokenRef = usdgAddress
     ? { address: getAddress(usdgAddress), symbol: tokens.get(usdgAddress)?.symbol ?? "USDG", decimals: tokens.get(usdgAddress)?.decimals ?? USDG_DECIMALS }
-    : { address: getAddress("0x0000000000000000000000000000000000000000"), symbol: "USDG", decimals: USDG_DECIMALS };
+    : { address: getAddress(zeroAddress), symbol: "USDG", decimals: USDG_DECIMALS };
   const tokenRef = (address: string): TokenRef => {
     const row = tokens.get(lower(address));
     return { address: getAddress(address), symbol: row?.symbol ?? null, decimals: row?.decimals ?? 18 };
@@ -244,7 +245,7 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
       const usd = usdOf(token, unitsOf(row.balances[i] ?? "0"));
       poolUsd = poolUsd === null || usd === null ? null : poolUsd + usd;
     });
-    const valueUsd = poolUsd === null || supply === 0n ? null : poolUsd * Number(formatUnits((balance * 10n ** 18n) / supply, 18));
+    const valueUsd = poolUsd === null || supply === 0n ? null : poolUsd * Number(formatUnits((balance * ONE_X18) / supply, 18));
     return {
       basket: getAddress(row.basket),
       name: row.name,
@@ -265,7 +266,7 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
     ...ladderRows.filter((r) => r.state === "closed"),
   ].map((r) => Number(r.updatedAt));
   const oldestEnded = endedAt.length ? Math.min(...endedAt) : Infinity;
-  const listedUntilMs = (oldestEnded + closedDays * 86400 + 1) * 1000;
+  const listedUntilMs = (oldestEnded + closedDays * DAY_S + 1) * 1000;
 
   const valuedUntilMs = Math.max(0, ...vaults.map((v) => (v.valuedAt ? Date.parse(v.valuedAt) : 0)));
   const account: Account = {

@@ -13,6 +13,7 @@ import { sameAddress } from "../../domain/address.js";
 import { USDG_DECIMALS } from "../../domain/price.js";
 import type { FinderStyle } from "../../domain/strategy-finder/board.js";
 import { vaultRoom } from "../../domain/vault-figures.js";
+import { usdgToToken } from "../../domain/price.js";
 
 export type DoableDeps = { reads: Kysely<Projections>; deployments: Deployments; client?: PublicClient };
 
@@ -46,7 +47,7 @@ function takesDeposit(vault: VaultRow, budgetUsd: number): boolean {
     // Room and minimum are in stock tokens: what the budget buys at the token's latest price.
     const price = vault.tokenPriceX18;
     if (!price || price <= 0n) return false;
-    const tokens = (usdg * 10n ** 12n * 10n ** 18n) / price;
+    const tokens = usdgToToken(usdg, 18, price);
     return (room === null || tokens <= room) && tokens >= vault.minDeposit;
   }
   return (room === null || usdg <= room) && usdg >= vault.minDeposit;

@@ -32,6 +32,7 @@ import { CAIP2_NETWORK } from "../../domain/chain.js";
 import { ApiError } from "../../domain/errors.js";
 import { FREE_DAYS } from "../../domain/run-price.js";
 import { USDG_DECIMALS } from "../../domain/price.js";
+import { DAY_S } from "../../domain/price.js";
 
 /** How payments are taken: X402_FACILITATOR_URL, X402_PAYEE, X402_PRICE_PER_DAY_USDG, REDIS_PREFIX. */
 export type PaymentSettings = {
@@ -186,7 +187,7 @@ export function x402Payments(deps: PaymentDeps) {
   const claimSeconds = (payload: PaymentPayload) => {
     const validBefore = Number((payload.payload as { authorization?: { validBefore?: unknown } }).authorization?.validBefore);
     const left = Number.isFinite(validBefore) ? validBefore - Math.floor(deps.now().getTime() / 1000) : MAX_TIMEOUT_SECONDS;
-    return Math.min(86_400, Math.max(60, Math.ceil(left) + 60));
+    return Math.min(DAY_S, Math.max(60, Math.ceil(left) + 60));
   };
   async function claim(payload: PaymentPayload): Promise<boolean> {
     try {

@@ -3,6 +3,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Projections } from "../projections.js";
 import { x18 } from "./columns.js";
+import { DAY_S } from "../../../domain/price.js";
 
 export type TokenRow = {
   address: string;
@@ -50,7 +51,7 @@ function tokenColumns(reads: Kysely<Projections>) {
 
 /** Every charted token with its 24-hour volume and the price 24 hours before `now` (unix seconds). */
 export async function readTokenMarkets(reads: Kysely<Projections>, now: number): Promise<TokenMarketRow[]> {
-  const since = now - 86400;
+  const since = now - DAY_S;
   const rows = await tokenColumns(reads)
     .select((eb) => [
       eb
