@@ -2,13 +2,14 @@
 // increases along the chain (block, log index, row within the log).
 import type { Context, Event } from "ponder:registry";
 import { activity, executedCall } from "ponder:schema";
+import type { ActivityKind } from "../domain/activity-kinds.js";
 import { activityPosition } from "../domain/activity-position.js";
 import { executedCallsOf } from "../domain/executed-calls.js";
 import { entryPoints, isReportedElsewhere, isServiceContract } from "./deployments.js";
 import { type Address, zeroAddress } from "viem";
 
 type Data = Record<string, string | number | boolean | null>;
-export type Change = { owner: Address; kind: string; subject: string; data: Data };
+export type Change = { owner: Address; kind: ActivityKind; subject: string; data: Data };
 
 /** Bigints become decimal strings, so the log stays JSON. */
 export function amounts(values: Record<string, bigint | number | string | boolean | null>): Data {

@@ -33,10 +33,11 @@
 //   abis/index.ts
 //   adapters/chain/token-list.ts
 //   config/token-list.json
+//   domain/activity-kinds.ts
 //   domain/activity-position.ts
 //   domain/address.ts
 //   domain/batch-calls.ts
 //   domain/executed-calls.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "4b669be92207a0fdf5682937a620c1b1c0f42098479782f980700a90495df05e";
+export const SHARED_SOURCES_SHA256 = "40822bcfa2ca8bd673da154f6c3908e1a6d44240db288d5e2f266506e650ee5b";

@@ -6,6 +6,7 @@ import { ponder, type Context } from "ponder:registry";
 import { depositRequest, token, vault, vaultPosition, vaultSnapshot, withdrawalRequest } from "ponder:schema";
 import { type Address, zeroAddress } from "viem";
 import { mergedVaultAbi } from "../abis/index.js";
+import type { ActivityKind } from "../domain/activity-kinds.js";
 import { vaultTotalAssets } from "../domain/vault-figures.js";
 import { amounts, logChanges } from "./activity.js";
 import { vaultOf } from "./deployments.js";
@@ -237,7 +238,7 @@ async function closeDeposit(context: Context, queue: Address, id: bigint, state:
 }
 
 /** The payer sees its request's outcome; a different receiver sees it too. */
-function depositChanges(row: { owner: Address; receiver: Address; vault: Address }, kind: string, values: Record<string, bigint>) {
+function depositChanges(row: { owner: Address; receiver: Address; vault: Address }, kind: ActivityKind, values: Record<string, bigint>) {
   return requestChanges(row.owner, row.receiver, kind, row.vault, amounts(values));
 }
 
@@ -245,7 +246,7 @@ function depositChanges(row: { owner: Address; receiver: Address; vault: Address
  * A queue entry's change for its owner and, when different, its receiver: both accounts list the
  * entry, and the API's read cache learns whose account changed from these rows (OWNER_TABLES).
  */
-function requestChanges<D>(owner: Address, receiver: Address, kind: string, vault: Address, data: D) {
+function requestChanges<D>(owner: Address, receiver: Address, kind: ActivityKind, vault: Address, data: D) {
   const changes = [{ owner, kind, subject: vault, data }];
   if (!sameAddress(receiver, owner)) changes.push({ owner: receiver, kind, subject: vault, data });
   return changes;

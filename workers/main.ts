@@ -25,6 +25,7 @@ import { GRADING_QUEUE, PURGE_QUEUE, QUEUE_NAMES } from "../usecases/queues.js";
 import { queueMetrics } from "../adapters/queue/metrics.js";
 import { startWorkerMetrics } from "./metrics.js";
 import { startService, watchIndex } from "../adapters/start-up.js";
+import { stopOnSignals } from "../adapters/shutdown.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
@@ -153,27 +154,19 @@ const metricsServer = startWorkerMetrics({
   logger,
 });
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "stopping");
-  const force = setTimeout(() => {
-    logger.warn({}, `jobs still running after ${SHUTDOWN_GRACE_MS / 1000} s; exiting`);
-    process.exit(1);
-  }, SHUTDOWN_GRACE_MS);
-  force.unref();
-  metricsServer.close();
-  await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close(), gradingWorker.close(), purgeWorker.close()]);
-  await index.close();
-  await scanQueue.close();
-  await gradingQueue.close();
-  await purgeQueue.close();
-  await aggregatorJobs.close();
-  await queues.close();
-  await Promise.allSettled([db.destroy(), reads.destroy(), connection.quit()]);
-  logger.info({}, "stopped");
-  process.exit(0);
-}
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+stopOnSignals({
+  logger,
+  graceMs: SHUTDOWN_GRACE_MS,
+  stillBusy: "jobs still running",
+  close: async () => {
+    metricsServer.close();
+    await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close(), gradingWorker.close(), purgeWorker.close()]);
+    await index.close();
+    await scanQueue.close();
+    await gradingQueue.close();
+    await purgeQueue.close();
+    await aggregatorJobs.close();
+    await queues.close();
+    await Promise.allSettled([db.destroy(), reads.destroy(), connection.quit()]);
+  },
+});
