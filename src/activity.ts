@@ -16,6 +16,21 @@ export function amounts(values: Record<string, bigint | number | string | boolea
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v]));
 }
 
+/** A transfer's two sides as changes of balance: the sender's `-value`, the receiver's `value`. */
+export const transferSides = (from: Address, to: Address, value: bigint) =>
+  [
+    [from, -value],
+    [to, value],
+  ] as const;
+
+/** A transfer's activity rows, one per side, each naming the other side (a mint's or burn's zero address is dropped by logChanges). */
+export function transferChanges(kind: ActivityKind, subject: string, from: Address, to: Address, value: bigint): Change[] {
+  return [
+    { owner: from, kind, subject, data: amounts({ delta: -value, counterparty: to }) },
+    { owner: to, kind, subject, data: amounts({ delta: value, counterparty: from }) },
+  ];
+}
+
 type LogEvent = Pick<Event, "block" | "transaction"> & { log: { logIndex: number; address: Address } };
 
 export async function logChanges(context: Context, event: LogEvent, changes: Change[]) {

@@ -3,7 +3,7 @@
 import { ponder, type Context } from "ponder:registry";
 import { basket, basketBalance } from "ponder:schema";
 import { type Address, zeroAddress } from "viem";
-import { amounts, logChanges } from "./activity.js";
+import { logChanges, transferChanges, transferSides } from "./activity.js";
 import { sameAddress } from "../domain/address.js";
 
 const toStrings = (xs: readonly bigint[]) => xs.map((x) => x.toString());
@@ -82,10 +82,7 @@ ponder.on("BasketPool:Transfer", async ({ event, context }) => {
   const { from, to, value } = event.args;
   const pool = event.log.address;
   const timestamp = Number(event.block.timestamp);
-  for (const [owner, delta] of [
-    [from, -value],
-    [to, value],
-  ] as const) {
+  for (const [owner, delta] of transferSides(from, to, value)) {
     if (owner === zeroAddress) {
       await context.db.update(basket, { address: pool }).set((row) => ({ totalSupply: row.totalSupply - delta }));
       continue;
@@ -95,8 +92,5 @@ ponder.on("BasketPool:Transfer", async ({ event, context }) => {
       .values({ basket: pool, owner, balance: delta, updatedAt: timestamp })
       .onConflictDoUpdate((row) => ({ balance: row.balance + delta, updatedAt: timestamp }));
   }
-  await logChanges(context, event, [
-    { owner: from, kind: "basket.balance", subject: pool, data: amounts({ delta: -value, counterparty: to }) },
-    { owner: to, kind: "basket.balance", subject: pool, data: amounts({ delta: value, counterparty: from }) },
-  ]);
+  await logChanges(context, event, transferChanges("basket.balance", pool, from, to, value));
 });
