@@ -6,6 +6,17 @@ import { zeroAddress } from "viem";
 
 export type BasketRow = Projections["basket"];
 
+/** The pool address of the listed basket with `symbol` (any case), or undefined. */
+export async function readListedBasketAddress(reads: Kysely<Projections>, symbol: string): Promise<string | undefined> {
+  const row = await reads
+    .selectFrom("basket")
+    .select(["address"])
+    .where("listed", "=", true)
+    .where((eb) => eb(eb.fn("lower", ["symbol"]), "=", symbol.toLowerCase()))
+    .executeTakeFirst();
+  return row?.address;
+}
+
 /** Every basket, or only the listed (verified) ones, oldest first. */
 export async function readBaskets(reads: Kysely<Projections>, { listedOnly = false } = {}): Promise<BasketRow[]> {
   let query = reads.selectFrom("basket").selectAll();

@@ -83,3 +83,20 @@ export async function readTokensByAddress(reads: Kysely<Projections>, addresses:
     .execute();
   return new Map(rows.map((r) => [r.address.toLowerCase(), r as TokenRow]));
 }
+
+/**
+ * A charted token (PoolCreated wrote its symbol and decimals) by address (any case), or by a verified
+ * token's symbol (any case): an unverified token's symbol is its own.
+ */
+export async function readChartedToken(
+  reads: Kysely<Projections>,
+  input: string,
+  byAddress: boolean,
+): Promise<{ address: string; symbol: string; decimals: number } | undefined> {
+  const query = reads.selectFrom("token").select(["address", "symbol", "decimals"]).where("pool", "is not", null);
+  return (
+    byAddress
+      ? query.where("address", "=", input.toLowerCase() as `0x${string}`)
+      : query.where("verified", "=", true).where((eb) => eb(eb.fn("lower", ["symbol"]), "=", input.toLowerCase()))
+  ).executeTakeFirst();
+}
