@@ -112,7 +112,7 @@ export function valueUsd(amount: bigint, decimals: number, price: bigint): numbe
 /** 422 PRICE_IMPACT_TOO_HIGH over 3%, with the effective and limit prices of the basket token. */
 export function checkImpact(impactBps: number, spentUsd: number, expectedBpt: bigint, worstToken: Address | undefined): void {
   if (impactBps <= MAX_PRICE_IMPACT_BPS) return;
-  const bpt = Number(expectedBpt) / 1e18;
+  const bpt = Number(expectedBpt) / Number(ONE);
   const priceUsd = bpt > 0 ? spentUsd / bpt : spentUsd;
   const fair = priceUsd * (1 - impactBps / 10_000);
   throw new ApiError("PRICE_IMPACT_TOO_HIGH", `The price impact is ${(impactBps / 100).toFixed(2)}%, over 3%: trade less or in parts`, {
