@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { DEFAULT_PRICE_PER_DAY_USDG } from "../domain/run-price.js";
 import { LIVE_SIGN_REQUESTS_PER_CLIENT } from "./db/sign-requests.js";
+import { DAY_S } from "../domain/price.js";
 
 /** Absolute path of the repository (the folder that holds package.json). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -78,7 +79,7 @@ const settings = z.object({
    * every API replica of the same REDIS_PREFIX. */
   RATE_LIMIT_POINTS: int(1, 10_000_000, "a number of requests").default(120),
   /** The window of RATE_LIMIT_POINTS, in seconds. */
-  RATE_LIMIT_WINDOW_SECONDS: int(1, 86_400, "a number of seconds").default(60),
+  RATE_LIMIT_WINDOW_SECONDS: int(1, DAY_S, "a number of seconds").default(60),
   AGENT_REPORT_CARDS_READS: z.enum(["public", "owner"], { error: 'must be "public" or "owner"' }).default("public"),
   AGENT_REPORT_CARDS: onOff().default("on"),
   AGENT_ACCOUNTS: onOff().default("on"),

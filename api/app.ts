@@ -4,7 +4,7 @@
 // rate limit (/v1, /sign, /mcp) → no NUL (/v1) → index gate (/v1) → JSON depth (/v1, /mcp) → routes. All but `observe` pass reads on synchronously (an async
 // frame around a request is paid on every request). Errors thrown anywhere become catalog answers in
 // `onError`, which `observe` then logs and counts like any answer.
-import { WRONG_CHAIN } from "../domain/chain.js";
+import { WRONG_CHAIN, CHAIN_ID } from "../domain/chain.js";
 import { ApiError } from "../domain/errors.js";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppDeps, AppEnv, RouteGroup } from "./deps.js";
@@ -30,7 +30,6 @@ import type { OpenApiDocument } from "../contract/discovery/catalog.js";
 import { completeDocument } from "../contract/openapi.js";
 import { OPENAPI_PATH, QUEUE_DASHBOARD_PATH, ROOT_LLMS_PATH } from "../contract/discovery/links.js";
 import { validationHook } from "./validation.js";
-import { CHAIN_ID } from "../domain/chain.js";
 
 export type CreateAppOptions = {
   /** Route groups to mount at /v1/agent (default: api/routes/index.ts). */

@@ -18,6 +18,7 @@ import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { startService, watchIndex } from "../adapters/start-up.js";
 import { queueMetrics } from "../adapters/queue/metrics.js";
 import { QUEUE_NAMES } from "../usecases/queues.js";
+import { stopOnSignals } from "../adapters/shutdown.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const HOST = config.HOST;
@@ -129,21 +130,13 @@ server.on("error", (error: NodeJS.ErrnoException) => {
   exitWith(error.code === "EADDRINUSE" ? `port ${config.PORT} is in use — stop the other process, or set PORT` : `API server failed: ${error.message}`);
 });
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "stopping");
-  const force = setTimeout(() => {
-    logger.warn({}, `requests still open after ${SHUTDOWN_GRACE_MS / 1000} s; exiting`);
-    process.exit(1);
-  }, SHUTDOWN_GRACE_MS);
-  force.unref();
-  metricsServer.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close(), projectionVersion?.close(), index.close(), queues.close()]);
-  logger.info({}, "stopped");
-  process.exit(0);
-}
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+stopOnSignals({
+  logger,
+  graceMs: SHUTDOWN_GRACE_MS,
+  stillBusy: "requests still open",
+  close: async () => {
+    metricsServer.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.allSettled([db.destroy(), reads.destroy(), redis.quit(), jobs.close(), projectionVersion?.close(), index.close(), queues.close()]);
+  },
+});

@@ -31,6 +31,7 @@ import type { SignRequest as SignRequestSchema } from "../contract/sign-request.
 import type { AgentVault, AgentVaultDetail, VaultEarnings, VaultPrices } from "../contract/vaults.js";
 import { operationIdOf } from "../contract/operation-id.js";
 import { OPENAPI_PATH } from "../contract/discovery/links.js";
+import { sameAddress } from "../domain/address.js";
 
 /** The prepare kinds, as the API's routes name them (POST /v1/agent/prepare/{kind}). */
 export type PrepareKind = keyof typeof prepareKindRegistry;
@@ -81,15 +82,15 @@ export function paymentPolicy(pay: Pick<PayOptions, "maxAmountUsdg" | "asset" | 
       (a) =>
         a.network === CAIP2_NETWORK &&
         BigInt(a.amount) <= max &&
-        (asset === undefined || a.asset?.toLowerCase() === asset) &&
-        (payTo === undefined || a.payTo?.toLowerCase() === payTo),
+        (asset === undefined || sameAddress(a.asset, asset)) &&
+        (payTo === undefined || sameAddress(a.payTo, payTo)),
     );
     const first = fit[0];
     if (first) {
       asset ??= first.asset.toLowerCase();
       payTo ??= first.payTo.toLowerCase();
     }
-    return fit.filter((a) => a.asset.toLowerCase() === asset && a.payTo.toLowerCase() === payTo);
+    return fit.filter((a) => sameAddress(a.asset, asset) && sameAddress(a.payTo, payTo));
   };
 }
 

@@ -18,6 +18,7 @@ import {
 } from "../domain/bundles/index.js";
 import { CHAIN_ID } from "../domain/chain.js";
 import type { PrepareResult } from "./agent-client.js";
+import { sameAddress } from "../domain/address.js";
 
 /** The service's addresses the client trusts: an AllowList (allowListOf), or the deployments file itself. */
 export type BundleAllowList = AllowList | AllowListDeployments;
@@ -85,10 +86,7 @@ export function preparedResultViolations(result: PrepareResult, allow: BundleAll
   // Both ways of sending must send the same calls, and an approval with its use goes all at once.
   const same =
     calls.calls.length === steps.length &&
-    calls.calls.every(
-      (c, i) =>
-        c.to.toLowerCase() === steps[i]!.to.toLowerCase() && c.data.toLowerCase() === steps[i]!.data.toLowerCase() && toBig(c.value) === steps[i]!.value,
-    );
+    calls.calls.every((c, i) => sameAddress(c.to, steps[i]!.to) && c.data.toLowerCase() === steps[i]!.data.toLowerCase() && toBig(c.value) === steps[i]!.value);
   if (!same) violations.push("walletSendCalls.calls are not the steps");
   if (calls.atomicRequired !== requiresAtomic(calls.calls as { to: Address; data: Hex }[]))
     violations.push(`walletSendCalls.atomicRequired is ${String(calls.atomicRequired)}, not ${String(!calls.atomicRequired)}`);

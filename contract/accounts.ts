@@ -2,6 +2,7 @@
 // (Activity). Amounts come in pairs: `x` in whole units of its token, `xUnits` in base units.
 import { z } from "@hono/zod-openapi";
 import { Address, Timestamp } from "./fields.js";
+import { activityKindsInShort } from "../domain/activity-kinds.js";
 
 const units = (what: string) => z.string().openapi({ description: `${what}, in whole units (decimal string)`, example: "1.5" });
 const baseUnits = (what: string) => z.string().openapi({ description: `${what}, in base units (decimal string)`, example: "1500000" });
@@ -205,8 +206,7 @@ export const ActivityChange = z
       example: "52000010",
     }),
     kind: z.string().openapi({
-      description:
-        "vault.shares, vault.deposit.requested|settled|refunded|cancelled, vault.withdrawal.requested|completed|cancelled, order.placed|filled|claimable|claimed|closed, grid.opened|traded|repeat|collected|closed, ladder.opened|traded|part.finished|repeat|collected|closed, basket.balance, swap.executed",
+      description: activityKindsInShort(),
       example: "vault.deposit.settled",
     }),
     subject: z.string().openapi({ description: "What changed: a vault, basket or token address (checksummed), or an order, grid or ladder id" }),

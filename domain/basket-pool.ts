@@ -1,9 +1,10 @@
 // The basket pool's proportional join and exit arithmetic (mirrors devnet/contracts/baskets/BasketPool.sol,
 // same integer rounding), and the slippage floor every bundle's minimum is made with.
+import { ONE_X18 } from "./price.js";
 
 /** Basket tokens minted by BasketPool.join for `maxAmountsIn`, and what it takes. */
 export function proportionalJoin(balances: readonly bigint[], supply: bigint, maxAmountsIn: readonly bigint[]): { bptOut: bigint; amountsIn: bigint[] } {
-  if (supply === 0n) return { bptOut: 100n * 10n ** 18n, amountsIn: [...maxAmountsIn] };
+  if (supply === 0n) return { bptOut: 100n * ONE_X18, amountsIn: [...maxAmountsIn] };
   let bptOut = -1n;
   for (const [i, b] of balances.entries()) {
     const share = (maxAmountsIn[i]! * supply) / b;

@@ -4,6 +4,7 @@
 // keeps its own target and calldata, and its sender is the account that makes it.
 import { decodeAbiParameters, decodeFunctionData, getAddress, parseAbi, slice, toFunctionSelector, type Address, type Hex } from "viem";
 import { batchExecutorAbi, entryPointAbi, smartAccountAbi } from "../abis/index.js";
+import { sameAddress } from "./address.js";
 
 /** EntryPoint v0.7 and v0.8 at their canonical addresses (the devnet's own comes from the deployments file). */
 export const CANONICAL_ENTRY_POINTS: readonly Address[] = ["0x0000000071727De22E5E9d8BAf0edAc6f37da032", "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108"];
@@ -114,7 +115,7 @@ export function decodeBatchCalls({ to, input, entryPoints }: DecodeBatchCallsPar
   const push = (sender: Address, via: BatchVia, calls: Call[]) => {
     for (const c of calls) out.push({ sender: getAddress(sender), target: getAddress(c.target), data: c.data, value: c.value, via, index: out.length });
   };
-  if (slice(input, 0, 4) === HANDLE_OPS && entryPoints.some((e) => e.toLowerCase() === to.toLowerCase())) {
+  if (slice(input, 0, 4) === HANDLE_OPS && entryPoints.some((e) => sameAddress(e, to))) {
     let ops: readonly { sender: Address; callData: Hex }[];
     try {
       ops = decodeFunctionData({ abi: entryPointAbi, data: input }).args[0] as never;

@@ -2,13 +2,13 @@
 // harvest snapshots, TVL and share price (as the vault's own views compute them, at the token's price
 // now), limits and withdrawal modes. Pure: no I/O.
 import { formatUnits, maxUint256 } from "viem";
-import { tokenToUsdg, USDG_DECIMALS } from "./price.js";
+import { tokenToUsdg, USDG_DECIMALS, DAY_S } from "./price.js";
 
 export type VaultFamily = "merged" | "up" | "stock-token";
 export type VaultStatus = "open" | "full" | "closed" | "paused";
 export type WithdrawalMode = "usdg" | "in-kind" | "queue";
 
-const YEAR_SECONDS = 365 * 86400;
+const YEAR_SECONDS = 365 * DAY_S;
 
 /** Decimals of a family's shares: 12 for pair vaults, 18 for stock-token vaults. */
 export const shareDecimals = (family: VaultFamily): number => (family === "stock-token" ? 18 : 12);
@@ -126,7 +126,7 @@ export function aprFromWindow(w: HarvestWindow | undefined): { aprPct: number | 
   if (!w || w.count < 2) return { aprPct: null, days: 0 };
   const span = w.lastAt - w.firstAt;
   if (span <= 0) return { aprPct: null, days: 0 };
-  const days = round(span / 86400, 3);
+  const days = round(span / DAY_S, 3);
   const average = w.assetsSum / BigInt(w.count);
   if (average === 0n) return { aprPct: null, days };
   // Percent with 1e-6 resolution, in integers until the end.

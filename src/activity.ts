@@ -2,26 +2,40 @@
 // increases along the chain (block, log index, row within the log).
 import type { Context, Event } from "ponder:registry";
 import { activity, executedCall } from "ponder:schema";
+import type { ActivityKind } from "../domain/activity-kinds.js";
 import { activityPosition } from "../domain/activity-position.js";
 import { executedCallsOf } from "../domain/executed-calls.js";
 import { entryPoints, isReportedElsewhere, isServiceContract } from "./deployments.js";
-import type { Address } from "viem";
+import { type Address, zeroAddress } from "viem";
 
 type Data = Record<string, string | number | boolean | null>;
-export type Change = { owner: Address; kind: string; subject: string; data: Data };
-
-const ZERO = "0x0000000000000000000000000000000000000000";
+export type Change = { owner: Address; kind: ActivityKind; subject: string; data: Data };
 
 /** Bigints become decimal strings, so the log stays JSON. */
 export function amounts(values: Record<string, bigint | number | string | boolean | null>): Data {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v]));
 }
 
+/** A transfer's two sides as changes of balance: the sender's `-value`, the receiver's `value`. */
+export const transferSides = (from: Address, to: Address, value: bigint) =>
+  [
+    [from, -value],
+    [to, value],
+  ] as const;
+
+/** A transfer's activity rows, one per side, each naming the other side (a mint's or burn's zero address is dropped by logChanges). */
+export function transferChanges(kind: ActivityKind, subject: string, from: Address, to: Address, value: bigint): Change[] {
+  return [
+    { owner: from, kind, subject, data: amounts({ delta: -value, counterparty: to }) },
+    { owner: to, kind, subject, data: amounts({ delta: value, counterparty: from }) },
+  ];
+}
+
 type LogEvent = Pick<Event, "block" | "transaction"> & { log: { logIndex: number; address: Address } };
 
 export async function logChanges(context: Context, event: LogEvent, changes: Change[]) {
   const rows = changes
-    .filter((c) => c.owner !== ZERO)
+    .filter((c) => c.owner !== zeroAddress)
     .map((c, i) => ({
       owner: c.owner,
       position: activityPosition(event.block.number, event.log.logIndex, i),

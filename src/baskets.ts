@@ -2,11 +2,10 @@
 // swaps and basket-token balances.
 import { ponder, type Context } from "ponder:registry";
 import { basket, basketBalance } from "ponder:schema";
-import type { Address } from "viem";
-import { amounts, logChanges } from "./activity.js";
+import { type Address, zeroAddress } from "viem";
+import { logChanges, transferChanges, transferSides } from "./activity.js";
 import { sameAddress } from "../domain/address.js";
 
-const ZERO = "0x0000000000000000000000000000000000000000";
 const toStrings = (xs: readonly bigint[]) => xs.map((x) => x.toString());
 
 // The maker announces a basket before its first deposit.
@@ -83,11 +82,8 @@ ponder.on("BasketPool:Transfer", async ({ event, context }) => {
   const { from, to, value } = event.args;
   const pool = event.log.address;
   const timestamp = Number(event.block.timestamp);
-  for (const [owner, delta] of [
-    [from, -value],
-    [to, value],
-  ] as const) {
-    if (owner === ZERO) {
+  for (const [owner, delta] of transferSides(from, to, value)) {
+    if (owner === zeroAddress) {
       await context.db.update(basket, { address: pool }).set((row) => ({ totalSupply: row.totalSupply - delta }));
       continue;
     }
@@ -96,8 +92,5 @@ ponder.on("BasketPool:Transfer", async ({ event, context }) => {
       .values({ basket: pool, owner, balance: delta, updatedAt: timestamp })
       .onConflictDoUpdate((row) => ({ balance: row.balance + delta, updatedAt: timestamp }));
   }
-  await logChanges(context, event, [
-    { owner: from, kind: "basket.balance", subject: pool, data: amounts({ delta: -value, counterparty: to }) },
-    { owner: to, kind: "basket.balance", subject: pool, data: amounts({ delta: value, counterparty: from }) },
-  ]);
+  await logChanges(context, event, transferChanges("basket.balance", pool, from, to, value));
 });

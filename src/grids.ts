@@ -2,19 +2,16 @@
 import { ponder } from "ponder:registry";
 import { grid } from "ponder:schema";
 import { amounts, logChanges } from "./activity.js";
+import { openedRow } from "./opened.js";
 
 ponder.on("GridStrategy:GridOpened", async ({ event, context }) => {
   const { id, owner, token, buyPriceX18, sellPriceX18, amountUsdg, repeat } = event.args;
-  const timestamp = Number(event.block.timestamp);
   await context.db.insert(grid).values({
-    id,
-    owner,
-    token,
+    ...openedRow(event, event.args),
     buyPriceX18,
     sellPriceX18,
     amountUsdg,
     repeat,
-    state: "open",
     usdg: amountUsdg,
     tokens: 0n,
     holdsToken: false,
@@ -23,8 +20,6 @@ ponder.on("GridStrategy:GridOpened", async ({ event, context }) => {
     roundTrips: 0,
     fees: 0n,
     collected: 0n,
-    createdAt: timestamp,
-    updatedAt: timestamp,
   });
   await logChanges(context, event, [
     { owner, kind: "grid.opened", subject: id.toString(), data: amounts({ token, buyPriceX18, sellPriceX18, amountUsdg, repeat }) },

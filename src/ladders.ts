@@ -4,6 +4,7 @@ import { ponder, type Context } from "ponder:registry";
 import { ladder, ladderLeg } from "ponder:schema";
 import { ladderStrategyAbi } from "../abis/index.js";
 import { amounts, logChanges } from "./activity.js";
+import { openedRow } from "./opened.js";
 
 const TOKEN_SIDE = 1;
 const USDG_SIDE = 2;
@@ -13,24 +14,18 @@ const repeats = (sellFirst: boolean, mask: number) => (mask & (sellFirst ? TOKEN
 
 ponder.on("LadderStrategy:LadderOpened", async ({ event, context }) => {
   const { id, owner, token, legs, sellFirst, repeat, oneWay, total } = event.args;
-  const timestamp = Number(event.block.timestamp);
   await context.db.insert(ladder).values({
-    id,
-    owner,
-    token,
+    ...openedRow(event, event.args),
     legs: Number(legs),
     sellFirst,
     repeat,
     oneWay,
     total,
-    state: "open",
     repeatMask: repeat ? 3 : 0,
     trades: 0,
     fees: 0n,
     collectedToken: 0n,
     collectedUsdg: 0n,
-    createdAt: timestamp,
-    updatedAt: timestamp,
   });
   // The event carries the count; the parts' lines are read once, at the opening block. Each part starts
   // with its stake on its start side.

@@ -5,6 +5,7 @@ import { erc20Abi, type Address } from "viem";
 import { poolAbi } from "../abis/index.js";
 import { spotPriceX18 } from "../domain/price.js";
 import { listedToken } from "../adapters/chain/token-list.js";
+import { sameAddress } from "../domain/address.js";
 
 const candleStart = (timestamp: number, period: number) => timestamp - (timestamp % period);
 
@@ -52,7 +53,7 @@ ponder.on("Pool:Swap", async ({ event, context }) => {
   const row = (await context.db.find(token, { address }))!;
   const { reserveToken, reserveUsdg, tokenIn, amountIn, amountOut } = event.args;
   const priceX18 = spotPriceX18(reserveToken, row.decimals, reserveUsdg);
-  const sellToken = tokenIn.toLowerCase() === address.toLowerCase();
+  const sellToken = sameAddress(tokenIn, address);
   const volumeUsdg = sellToken ? amountOut : amountIn;
   const timestamp = Number(event.block.timestamp);
   await context.db.insert(poolSwap).values({

@@ -3,16 +3,14 @@ import { ponder, type Context } from "ponder:registry";
 import { limitOrder, market, token } from "ponder:schema";
 import type { Address } from "viem";
 import { amounts, logChanges } from "./activity.js";
+import { openedRow } from "./opened.js";
 
 const CLOSE_REASONS = ["filled", "cancelled", "realized"] as const;
 
 ponder.on("LimitOrderHook:OrderPlaced", async ({ event, context }) => {
   const { id, owner, token, sellToken, amountIn, priceX18, market } = event.args;
-  const timestamp = Number(event.block.timestamp);
   await context.db.insert(limitOrder).values({
-    id,
-    owner,
-    token,
+    ...openedRow(event, event.args),
     sellToken,
     market,
     amountIn,
@@ -25,10 +23,7 @@ ponder.on("LimitOrderHook:OrderPlaced", async ({ event, context }) => {
     owed1: 0n,
     claimed0: 0n,
     claimed1: 0n,
-    state: "open",
     closeReason: null,
-    createdAt: timestamp,
-    updatedAt: timestamp,
   });
   await logChanges(context, event, [{ owner, kind: "order.placed", subject: id.toString(), data: amounts({ token, sellToken, amountIn, priceX18, market }) }]);
 });

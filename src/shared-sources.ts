@@ -33,10 +33,11 @@
 //   abis/index.ts
 //   adapters/chain/token-list.ts
 //   config/token-list.json
+//   domain/activity-kinds.ts
 //   domain/activity-position.ts
 //   domain/address.ts
 //   domain/batch-calls.ts
 //   domain/executed-calls.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "ce1399d773e41d6502a83759723c2380b2b19cd4b6c26fb08f88f13cc101f234";
+export const SHARED_SOURCES_SHA256 = "40822bcfa2ca8bd673da154f6c3908e1a6d44240db288d5e2f266506e650ee5b";

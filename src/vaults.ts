@@ -4,13 +4,14 @@
 // stock-token vault's assets follow its deposits, withdrawals and harvests.
 import { ponder, type Context } from "ponder:registry";
 import { depositRequest, token, vault, vaultPosition, vaultSnapshot, withdrawalRequest } from "ponder:schema";
-import type { Address } from "viem";
+import { type Address, zeroAddress } from "viem";
 import { mergedVaultAbi } from "../abis/index.js";
+import type { ActivityKind } from "../domain/activity-kinds.js";
 import { vaultTotalAssets } from "../domain/vault-figures.js";
-import { amounts, logChanges } from "./activity.js";
+import { amounts, logChanges, transferChanges, transferSides } from "./activity.js";
 import { vaultOf } from "./deployments.js";
+import { sameAddress } from "../domain/address.js";
 
-const ZERO = "0x0000000000000000000000000000000000000000";
 const STATUS = ["open", "full", "closed", "paused"] as const;
 const FAMILY = ["merged", "up", "stock-token"] as const;
 
@@ -132,11 +133,8 @@ for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
     const address = await ensureVault(context, event.log.address, event.block.timestamp);
     const { from, to, value } = event.args;
     const timestamp = Number(event.block.timestamp);
-    for (const [owner, delta] of [
-      [from, -value],
-      [to, value],
-    ] as const) {
-      if (owner === ZERO) {
+    for (const [owner, delta] of transferSides(from, to, value)) {
+      if (owner === zeroAddress) {
         const row = (await context.db.find(vault, { address }))!;
         await context.db.update(vault, { address }).set({ totalSupply: row.totalSupply - delta });
         // A pair vault's burn takes the shares' pro-rata USDG and token off its books.
@@ -148,10 +146,7 @@ for (const family of ["MergedVault", "UpVault", "StockVault"] as const) {
         .values({ vault: address, owner, shares: delta, updatedAt: timestamp })
         .onConflictDoUpdate((row) => ({ shares: row.shares + delta, updatedAt: timestamp }));
     }
-    await logChanges(context, event, [
-      { owner: from, kind: "vault.shares", subject: address, data: amounts({ delta: -value, counterparty: to }) },
-      { owner: to, kind: "vault.shares", subject: address, data: amounts({ delta: value, counterparty: from }) },
-    ]);
+    await logChanges(context, event, transferChanges("vault.shares", address, from, to, value));
   });
 }
 
@@ -190,20 +185,7 @@ for (const queue of ["MergedVault", "UpDepositQueue"] as const) {
   ponder.on(`${queue}:DepositRequested`, async ({ event, context }) => {
     const v = await ensureVault(context, event.log.address, event.block.timestamp);
     const { id, owner, receiver, assets, minShares } = event.args;
-    const timestamp = Number(event.block.timestamp);
-    await context.db.insert(depositRequest).values({
-      queue: event.log.address,
-      id,
-      vault: v,
-      owner,
-      receiver,
-      assets,
-      minShares,
-      state: "pending",
-      shares: null,
-      requestedAt: timestamp,
-      updatedAt: timestamp,
-    });
+    await context.db.insert(depositRequest).values({ ...pendingRequest(event, v, event.args), assets, minShares, shares: null });
     await context.db.update(vault, { address: v }).set((row) => ({ pendingAssets: row.pendingAssets + assets }));
     await logChanges(context, event, requestChanges(owner, receiver, "vault.deposit.requested", v, amounts({ id, assets, minShares, receiver })));
   });
@@ -232,12 +214,29 @@ for (const queue of ["MergedVault", "UpDepositQueue"] as const) {
   });
 }
 
+type QueueEvent = { log: { address: Address }; block: { timestamp: bigint } };
+
+/** The columns a queue request starts with, deposit or withdrawal: its queue and id, whose it is, pending since now. */
+function pendingRequest(event: QueueEvent, vault: Address, args: { id: bigint; owner: Address; receiver: Address }) {
+  const timestamp = Number(event.block.timestamp);
+  return {
+    queue: event.log.address,
+    id: args.id,
+    vault,
+    owner: args.owner,
+    receiver: args.receiver,
+    state: "pending",
+    requestedAt: timestamp,
+    updatedAt: timestamp,
+  };
+}
+
 async function closeDeposit(context: Context, queue: Address, id: bigint, state: string, timestamp: bigint, shares: bigint | null = null) {
   return context.db.update(depositRequest, { queue, id }).set({ state, shares, updatedAt: Number(timestamp) });
 }
 
 /** The payer sees its request's outcome; a different receiver sees it too. */
-function depositChanges(row: { owner: Address; receiver: Address; vault: Address }, kind: string, values: Record<string, bigint>) {
+function depositChanges(row: { owner: Address; receiver: Address; vault: Address }, kind: ActivityKind, values: Record<string, bigint>) {
   return requestChanges(row.owner, row.receiver, kind, row.vault, amounts(values));
 }
 
@@ -245,9 +244,9 @@ function depositChanges(row: { owner: Address; receiver: Address; vault: Address
  * A queue entry's change for its owner and, when different, its receiver: both accounts list the
  * entry, and the API's read cache learns whose account changed from these rows (OWNER_TABLES).
  */
-function requestChanges<D>(owner: Address, receiver: Address, kind: string, vault: Address, data: D) {
+function requestChanges<D>(owner: Address, receiver: Address, kind: ActivityKind, vault: Address, data: D) {
   const changes = [{ owner, kind, subject: vault, data }];
-  if (receiver.toLowerCase() !== owner.toLowerCase()) changes.push({ owner: receiver, kind, subject: vault, data });
+  if (!sameAddress(receiver, owner)) changes.push({ owner: receiver, kind, subject: vault, data });
   return changes;
 }
 
@@ -257,20 +256,7 @@ for (const queue of ["RedeemQueue", "UpWithdrawalQueue"] as const) {
   ponder.on(`${queue}:RedeemRequested`, async ({ event, context }) => {
     const v = vaultOf(event.log.address).address;
     const { id, owner, receiver, shares, minAssetsOut } = event.args;
-    const timestamp = Number(event.block.timestamp);
-    await context.db.insert(withdrawalRequest).values({
-      queue: event.log.address,
-      id,
-      vault: v,
-      owner,
-      receiver,
-      shares,
-      minAssetsOut,
-      state: "pending",
-      assets: null,
-      requestedAt: timestamp,
-      updatedAt: timestamp,
-    });
+    await context.db.insert(withdrawalRequest).values({ ...pendingRequest(event, v, event.args), shares, minAssetsOut, assets: null });
     await logChanges(context, event, requestChanges(owner, receiver, "vault.withdrawal.requested", v, amounts({ id, shares, minAssetsOut, receiver })));
   });
 

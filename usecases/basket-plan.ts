@@ -19,11 +19,12 @@ import { simulateLookback } from "../domain/basket-plan/lookback.js";
 import { nameProblem, suggestName, symbolProblem, type NameProblem } from "../domain/basket-plan/names.js";
 import { x18ToPct } from "../domain/basket-plan/weights.js";
 import { ApiError } from "../domain/errors.js";
-import { isoTime } from "../domain/format.js";
+import { isoTime, priceUsd } from "../domain/format.js";
 import type { BasketLookback, BasketPlan, BasketPlanBody } from "../contract/basket-plan.js";
+import { DAY_S, USDG_DECIMALS } from "../domain/price.js";
 
 const HOUR = 3600;
-const DAY = 86400;
+const DAY = DAY_S;
 
 export type BasketPlanDeps = {
   client?: PublicClient;
@@ -135,7 +136,7 @@ async function liquidityOf(aggregator: Aggregator, usdg: Address | undefined, to
   if (!usdg || sameAddress(token, usdg)) return { liquidity: "deep", costPct: 0 };
   try {
     const [small, large] = await Promise.all(
-      [SMALL_BUY_USDG, LARGE_BUY_USDG].map((usd) => aggregator.quote({ tokenIn: usdg, tokenOut: token, amountIn: BigInt(usd) * 10n ** 6n })),
+      [SMALL_BUY_USDG, LARGE_BUY_USDG].map((usd) => aggregator.quote({ tokenIn: usdg, tokenOut: token, amountIn: BigInt(usd) * 10n ** BigInt(USDG_DECIMALS) })),
     );
     const costPct = liquidityCostPct(small!.amountOut, large!.amountOut);
     return { liquidity: liquidityClass(costPct), costPct };
@@ -169,7 +170,7 @@ async function lookbackOf(deps: BasketPlanDeps, tokens: Address[], weights: bigi
     .orderBy("start")
     .execute();
   const series = new Map<string, { start: number; close: number }[]>(charted.map((t) => [t, []]));
-  for (const r of rows) series.get(r.token.toLowerCase())!.push({ start: r.start, close: Number(r.close) / 1e18 });
+  for (const r of rows) series.get(r.token.toLowerCase())!.push({ start: r.start, close: priceUsd(r.close) });
   // The window starts once every token has a price.
   const firsts = charted.map((t) => series.get(t)![0]?.start);
   if (firsts.some((f) => f === undefined)) {

@@ -2,7 +2,7 @@
 // Checks Postgres and Redis (one line and exit 1 when either is unreachable) and stops gracefully on
 // SIGTERM/SIGINT: the worker finishes its running jobs, then the connections close.
 import { hostname } from "node:os";
-import { Worker } from "bullmq";
+import { Worker, Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { config, rpcUrl } from "../adapters/config.js";
 import { createChainClient } from "../adapters/chain/client.js";
@@ -13,7 +13,6 @@ import { createJobClient } from "../adapters/queue/request-reply.js";
 import { AGGREGATOR_QUEUE, queuedAggregator } from "../usecases/prepare/aggregator-queue.js";
 import { aggregatorProcessor, aggregatorWorkerOptions } from "./processors/aggregator.js";
 import { prepareProcessor } from "./processors/prepare.js";
-import { Queue } from "bullmq";
 import { BACKTEST_QUEUE, SCAN_QUEUE } from "../usecases/backtest-runs/jobs.js";
 import { chainFees, runScansNow, scheduleScans } from "../usecases/backtest-runs/schedule.js";
 import { genesisHash } from "../adapters/db/index-readiness.js";
@@ -25,6 +24,7 @@ import { GRADING_QUEUE, PURGE_QUEUE, QUEUE_NAMES } from "../usecases/queues.js";
 import { queueMetrics } from "../adapters/queue/metrics.js";
 import { startWorkerMetrics } from "./metrics.js";
 import { startService, watchIndex } from "../adapters/start-up.js";
+import { stopOnSignals } from "../adapters/shutdown.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
@@ -153,27 +153,19 @@ const metricsServer = startWorkerMetrics({
   logger,
 });
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "stopping");
-  const force = setTimeout(() => {
-    logger.warn({}, `jobs still running after ${SHUTDOWN_GRACE_MS / 1000} s; exiting`);
-    process.exit(1);
-  }, SHUTDOWN_GRACE_MS);
-  force.unref();
-  metricsServer.close();
-  await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close(), gradingWorker.close(), purgeWorker.close()]);
-  await index.close();
-  await scanQueue.close();
-  await gradingQueue.close();
-  await purgeQueue.close();
-  await aggregatorJobs.close();
-  await queues.close();
-  await Promise.allSettled([db.destroy(), reads.destroy(), connection.quit()]);
-  logger.info({}, "stopped");
-  process.exit(0);
-}
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+stopOnSignals({
+  logger,
+  graceMs: SHUTDOWN_GRACE_MS,
+  stillBusy: "jobs still running",
+  close: async () => {
+    metricsServer.close();
+    await Promise.all([worker.close(), aggregatorWorker.close(), backtestWorker.close(), scanWorker.close(), gradingWorker.close(), purgeWorker.close()]);
+    await index.close();
+    await scanQueue.close();
+    await gradingQueue.close();
+    await purgeQueue.close();
+    await aggregatorJobs.close();
+    await queues.close();
+    await Promise.allSettled([db.destroy(), reads.destroy(), connection.quit()]);
+  },
+});

@@ -4,9 +4,10 @@
 import { erc20Abi, getAddress, isAddress, type Address, type PublicClient } from "viem";
 import { ApiError } from "../../domain/errors.js";
 import { NATIVE_ETH } from "../../domain/bundles/steps.js";
-import type { Deployments } from "./deployments.js";
+import type { DeployedToken, Deployments } from "./deployments.js";
 import { listedToken, listedTokens } from "./token-list.js";
 import { sameAddress } from "../../domain/address.js";
+import { USDG_DECIMALS } from "../../domain/price.js";
 
 export { NATIVE_ETH };
 
@@ -23,16 +24,28 @@ export type ResolvedToken = {
 
 const native = (): ResolvedToken => ({ address: getAddress(NATIVE_ETH), symbol: "ETH", decimals: 18, listed: true, native: true });
 
-/** The decimals the deployments file knows (USDG is 6), or undefined. */
-function knownDecimals(deployments: Deployments, address: string): number | undefined {
-  if (deployments.contracts.usdg && sameAddress(deployments.contracts.usdg, address)) return 6;
-  return deployments.tokens.find((t) => sameAddress(t.address, address))?.decimals;
+/** A token the deployments file knows: USDG (6 decimals), or one of its tokens, by address (any case). */
+export function knownToken(deployments: Deployments, address: string): { symbol: string; decimals: number } | undefined {
+  if (deployments.contracts.usdg && sameAddress(deployments.contracts.usdg, address)) return { symbol: "USDG", decimals: USDG_DECIMALS };
+  return deployments.tokens.find((t) => sameAddress(t.address, address));
 }
+
+/** One of the deployments file's tokens by address or symbol (any case), or undefined. */
+export function deployedToken(deployments: Deployments, input: string): DeployedToken | undefined {
+  return isAddress(input, { strict: false })
+    ? deployments.tokens.find((t) => sameAddress(t.address, input))
+    : deployments.tokens.find((t) => t.symbol.toLowerCase() === input.toLowerCase());
+}
+
+/** True for "ETH" (any case) or the native-ETH placeholder address. */
+export const isNativeEth = (text: string): boolean => text.toUpperCase() === "ETH" || sameAddress(text, NATIVE_ETH);
+
+const knownDecimals = (deployments: Deployments, address: string) => knownToken(deployments, address)?.decimals;
 
 /** `input` as a token, or 422 UNKNOWN_TOKEN / NOT_A_TOKEN (field names the request field). */
 export async function resolveToken(client: PublicClient, deployments: Deployments, input: string, field = "token"): Promise<ResolvedToken> {
   const text = input.trim();
-  if (text.toUpperCase() === "ETH" || sameAddress(text, NATIVE_ETH)) return native();
+  if (isNativeEth(text)) return native();
   if (isAddress(text, { strict: false })) {
     const address = getAddress(text);
     const listed = listedToken(address);

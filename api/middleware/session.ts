@@ -6,6 +6,7 @@ import type { Address } from "viem";
 import { ApiError } from "../../domain/errors.js";
 import { sessionOwner } from "../../usecases/sessions.js";
 import type { AppDeps } from "../deps.js";
+import { sameAddress } from "../../domain/address.js";
 
 /** The bearer token of the request, or null. */
 export function bearerToken(c: Context): string | null {
@@ -19,8 +20,7 @@ export async function requireOwnerSession(deps: Pick<AppDeps, "db" | "now">, c: 
   const token = bearerToken(c);
   const sessionFor = token ? await sessionOwner(deps.db, token, deps.now()) : null;
   if (!sessionFor) throw new ApiError("SESSION_REQUIRED", "A live report-card session is required: sign in with POST /v1/agent/report-card/session/challenge");
-  if (sessionFor.toLowerCase() !== owner.toLowerCase())
-    throw new ApiError("SESSION_REQUIRED", "The session is not this owner's: sign in with the owner's wallet");
+  if (!sameAddress(sessionFor, owner)) throw new ApiError("SESSION_REQUIRED", "The session is not this owner's: sign in with the owner's wallet");
   return sessionFor;
 }
 

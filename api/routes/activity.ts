@@ -11,8 +11,9 @@ import { setResponseHeader } from "../middleware/response-header.js";
 import { Activity } from "../../contract/accounts.js";
 import { Address, errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../create-router.js";
+import { DAY_MS } from "../../domain/price.js";
 
-const TTL_DAYS = CURSOR_TTL_MS / 86_400_000;
+const TTL_DAYS = CURSOR_TTL_MS / DAY_MS;
 
 /** The longest a long poll waits (`waitMs`). */
 export const MAX_WAIT_MS = 30_000;

@@ -50,6 +50,7 @@ import {
 } from "../../contract/backtests.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../create-router.js";
+import { CAIP2_NETWORK } from "../../domain/chain.js";
 
 const TAGS = ["Backtests and planners"];
 const rules = `\n\n${FILL_RULES}`;
@@ -74,7 +75,7 @@ const responses = (schema: z.ZodType, what: string, codes: ErrorCode[], paid?: s
 /** How a run past the free window is paid, as every paid route's description says it. */
 const howToPay = (pricePerDayUsdg: number) =>
   ` Past ${FREE_DAYS} days the run is paid: ${pricePerDayUsdg} USDG a day past ${FREE_DAYS} (60 days: ${formatUnits(runPrice(60, pricePerDayUsdg), USDG_DECIMALS)} USDG), with x402 v2 ` +
-  "(scheme exact, USDG by EIP-3009 on eip155:4663). Without a payment it answers 402 with PaymentRequired (the PAYMENT-REQUIRED header and the body); " +
+  `(scheme exact, USDG by EIP-3009 on ${CAIP2_NETWORK}). Without a payment it answers 402 with PaymentRequired (the PAYMENT-REQUIRED header and the body); ` +
   "send the signed payment in the PAYMENT-SIGNATURE header (@x402/fetch does it): the run happens, then the facilitator settles it and the 200 carries " +
   "PAYMENT-RESPONSE (the settlement transaction). A refused payment answers 402 with the reason; a facilitator that cannot be reached, 503 UNAVAILABLE (nothing run or charged). " +
   "Payment buys the run, not more rate: the rate limit is the same.";

@@ -22,6 +22,7 @@ import type { AppDeps, AppEnv } from "../deps.js";
 import { errorResponses } from "../../contract/fields.js";
 import { createRouter } from "../create-router.js";
 import { referenceAsset, referenceAssetsVersion } from "../reference-assets.js";
+import { DAY_S } from "../../domain/price.js";
 
 const text = (description: string, type: string) => ({ description, content: { [type]: { schema: z.string() } } });
 
@@ -106,7 +107,7 @@ export const discoveryRoutes = (documentFor: (origin: string) => Promise<OpenApi
       const name = c.req.param("asset") as ReferenceAsset;
       return c.body(new Uint8Array(referenceAsset(name)), 200, {
         "Content-Type": `${REFERENCE_ASSETS[name]}; charset=utf-8`,
-        "Cache-Control": "public, max-age=86400",
+        "Cache-Control": `public, max-age=${DAY_S}`,
         "X-Content-Type-Options": "nosniff",
       });
     });

@@ -3,22 +3,18 @@
 // carries the calls; an expired one shows the steps in words only, with the warning and no button (its
 // calldata must not be reused).
 import type { StepDescription } from "../../domain/bundles/describe.js";
+import type { BundleKind } from "../../domain/bundles/types.js";
 import type { SignPageView } from "../../usecases/answers/sign-requests.js";
 import { SIGN_PAGE_SCRIPT, SIGN_PAGE_STYLE } from "./script.js";
 import { CHAIN_ID } from "../../domain/chain.js";
-
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(text: unknown): string {
-  return String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
+import { escapeHtml } from "../../domain/html.js";
 
 /** JSON for a `<script type="application/json">` block: `<`, `>`, `&` and the line separators escaped. */
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-const KIND_TITLES: Record<string, string> = {
+const KIND_TITLES: Record<BundleKind, string> = {
   "vault-deposit": "Vault deposit",
   "up-vault-deposit": "Vault deposit",
   "stock-vault-deposit": "Vault deposit",
@@ -40,7 +36,7 @@ const KIND_TITLES: Record<string, string> = {
   "basket-make": "Make a basket",
 };
 
-const kindTitle = (kind: string) => KIND_TITLES[kind] ?? kind;
+const kindTitle = (kind: string) => (KIND_TITLES as Partial<Record<string, string>>)[kind] ?? kind;
 /** "2025-06-01 12:10:00 UTC": a time for a person to read. */
 const readableTime = (date: Date) =>
   date

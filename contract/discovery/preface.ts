@@ -33,7 +33,7 @@ export const WORKFLOW: readonly string[] = [
 
 /** How a run past the free window is paid (x402 v2), in five lines: skill.md gives it where paid routes are served. */
 export const PAYMENT_FLOW: readonly string[] = [
-  "Grid and ladder backtests and ranges are free up to 30 days; past that the route answers 402 with x402 v2's PaymentRequired (the PAYMENT-REQUIRED header, base64 JSON, and the body): scheme `exact`, USDG on eip155:4663, `amount` in base units, `payTo`, and the price in words in `resource.description`.",
+  `Grid and ladder backtests and ranges are free up to 30 days; past that the route answers 402 with x402 v2's PaymentRequired (the PAYMENT-REQUIRED header, base64 JSON, and the body): scheme \`exact\`, USDG on ${CAIP2_NETWORK}, \`amount\` in base units, \`payTo\`, and the price in words in \`resource.description\`.`,
   "Pay with your own wallet by signing an EIP-3009 TransferWithAuthorization of exactly `amount` USDG to `payTo` (USDG's EIP-712 name and version are in `extra`; no gas, no approval): x402 clients such as @x402/fetch do it, and so does this service's typed client given `pay: {account, maxAmountUsdg}`.",
   "Send the same request again with that payment in the PAYMENT-SIGNATURE header: the service's facilitator verifies it, the run happens, the facilitator settles it on chain, and the 200 carries PAYMENT-RESPONSE with the settlement transaction.",
   "A refused payment (invalid, underpaid, expired, replayed, signed for another payee) answers 402 again with the reason in `error`: sign a new one; one payment buys one run.",

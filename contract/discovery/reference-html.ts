@@ -6,6 +6,7 @@
 //
 // Why not @scalar/hono-api-reference: it needs Node 22 (engines >=22) and loads its script from a
 // CDN at run time; nor Redoc 3 (engines >=22). swagger-ui-dist has no engines and no native parts.
+import { escapeHtml } from "../../domain/html.js";
 
 /** The files of swagger-ui-dist the page loads, by the name they are served under (`reference/<name>`). */
 export const REFERENCE_ASSETS = { "swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css" } as const;
@@ -42,8 +43,6 @@ window.ui = SwaggerUIBundle({
   withCredentials: false,
 });
 `;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 /** The page. `nonce` must be the one of the Content-Security-Policy header it is served with; `version` (swagger-ui-dist's) busts caches of the assets. */
 export function renderReferenceHtml({ title, nonce, version }: { title: string; nonce: string; version: string }): string {

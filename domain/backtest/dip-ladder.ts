@@ -4,8 +4,9 @@
 // 30 days, each held a week (or until now for the latest starts). Pure: no I/O.
 import { createGridRun } from "./grid.js";
 import { seriesBetween, type PriceSeries } from "./series.js";
+import { DAY_S } from "../price.js";
 
-const DAY = 86_400;
+const DAY = DAY_S;
 export const DIP_LADDER = { parts: 5, stepPct: 10, profitPct: 50, recordDays: 30, holdDays: 7, defaultAmountUsd: 500 } as const;
 
 export type DipLine = { buyPrice: number; sellPrice: number; amountUsd: number };

@@ -4,8 +4,9 @@
 import { backtestGrid } from "./grid.js";
 import { allowedGaps, bestLinesForGap, breakEvenGap, findRanges, type RangeLine } from "./ranges.js";
 import { seriesBetween, type PriceSeries } from "./series.js";
+import { DAY_S } from "../price.js";
 
-const DAY = 86_400;
+const DAY = DAY_S;
 /** Buy lines tried per gap in the planner (hourly windows are short). */
 const PLAN_LEVELS = 32;
 

@@ -2,8 +2,9 @@
 // 100%), the even split with the anchor's 10%, and the shape rules (each at least 1%, 100% in all).
 // Pure.
 import type { ErrorCode } from "../errors.js";
+import { ONE_X18 } from "../price.js";
 
-export const WEIGHT_ONE = 10n ** 18n;
+export const WEIGHT_ONE = ONE_X18;
 export const MIN_WEIGHT = 10n ** 16n;
 /** The anchor's share in an even split, or when it is added to a basket that holds neither anchor. */
 export const ANCHOR_WEIGHT = 10n ** 17n;

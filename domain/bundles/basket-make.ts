@@ -7,10 +7,11 @@ import { checkBuyLegs, checkLegs, legsParam } from "./legs.js";
 import { checkAddress, checkAmount, checkHex, checkUint } from "./checks.js";
 import { MAX_ZAP_CALL_BYTES, NATIVE_ETH, approvalParam, approveStep, byteLength, step } from "./steps.js";
 import { sameAddress } from "../address.js";
+import { ONE_X18 } from "../price.js";
 
 /** BasketMaker's constants: each weight at least 1%, weights sum to 1e18, fee 0.3% or 1%. */
 export const BASKET_MIN_WEIGHT = 10n ** 16n;
-export const BASKET_WEIGHTS_SUM = 10n ** 18n;
+export const BASKET_WEIGHTS_SUM = ONE_X18;
 export const BASKET_FEES = [3n * 10n ** 15n, 10n ** 16n] as const;
 
 /** BasketMaker.BasketParams. */

@@ -1,10 +1,12 @@
 // ladder-strategy: open, close, setRepeat or collect a ladder strategy, from the wallet or through the
 // owner's agent account.
-import { encodeFunctionData, maxUint256, type Address, type Hex } from "viem";
+import { encodeFunctionData, maxUint256, type Address, type Hex, formatUnits } from "viem";
 import { agentAccountAbi, ladderStrategyAbi } from "../../abis/index.js";
 import { BundleError, type Bundle, type BundleErrorDetails } from "./types.js";
 import { checkAddress, checkBoolean, checkChoice, checkMask, checkUint, required } from "./checks.js";
 import { approvalParam, approveStep, step } from "./steps.js";
+import { priceUsd } from "../format.js";
+import { USDG_DECIMALS } from "../price.js";
 
 export const ladderStrategyActions = ["open", "close", "setRepeat", "collect"] as const;
 export type LadderStrategyAction = (typeof ladderStrategyActions)[number];
@@ -155,7 +157,7 @@ function checkLegs(legs: readonly LadderStrategyLeg[]): LadderStrategyLeg[] {
   });
 }
 
-const toUsd = (priceX18: bigint) => Number(priceX18) / 1e18;
+const toUsd = priceUsd;
 
 /** LadderStrategy._checkOpen, one check at a time over all parts, in the contract's order. Parts count from 1. */
 function checkAgainstMarket(legs: readonly LadderStrategyLeg[], sellFirst: boolean, market: LadderStrategyMarket) {
@@ -266,7 +268,7 @@ export type AccountLimitRefusal = { code: AccountLimitCode; message: string; det
 
 /** PriceMath.toUsdg: token base units worth USDG base units at priceX18, rounded down. */
 const tokenToUsdg = (amount: bigint, decimals: number, priceX18: bigint) => (amount * priceX18) / (10n ** BigInt(decimals) * 10n ** 12n);
-const fmtUsdg = (units: bigint) => Number(units) / 1e6;
+const fmtUsdg = (units: bigint) => Number(formatUnits(units, USDG_DECIMALS));
 
 /**
  * AgentAccount._checkOpen: the first limit an open through the account breaks, checked one limit at a time

@@ -2,6 +2,7 @@
 import type { Address, Hex } from "viem";
 import { BundleError } from "./types.js";
 import { checkAddress, checkHex, checkUint } from "./checks.js";
+import { sameAddress } from "../address.js";
 
 /** RouteCall.sol's `Leg`: `data` is aggregator calldata that pays `tokenOut` back to the caller. */
 export type Leg = { tokenIn: Address; tokenOut: Address; amountIn: bigint; data: Hex };
@@ -30,8 +31,7 @@ export function checkLegs(legs: readonly Leg[] | undefined): Leg[] {
 /** A buy's legs all pay with `tokenIn` and together spend at most `amountIn` (BasketLegs.runBuyLegs). */
 export function checkBuyLegs(legs: readonly Leg[], tokenIn: Address, amountIn: bigint) {
   legs.forEach((leg, i) => {
-    if (leg.tokenIn.toLowerCase() !== tokenIn.toLowerCase())
-      throw new BundleError("INVALID_REQUEST", `leg ${i + 1} must pay with the token paid in`, { part: i + 1 });
+    if (!sameAddress(leg.tokenIn, tokenIn)) throw new BundleError("INVALID_REQUEST", `leg ${i + 1} must pay with the token paid in`, { part: i + 1 });
   });
   const spent = legs.reduce((sum, leg) => sum + leg.amountIn, 0n);
   if (spent > amountIn) throw new BundleError("INVALID_REQUEST", "the legs spend more than the amount paid in");

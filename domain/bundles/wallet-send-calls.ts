@@ -3,6 +3,7 @@ import { CHAIN_ID_HEX } from "../chain.js";
 import { getAddress, numberToHex, type Address, type Hex } from "viem";
 import { approvedSpender } from "./decode.js";
 import type { Bundle, Step } from "./types.js";
+import { sameAddress } from "../address.js";
 
 export type WalletSendCalls = {
   version: "2.0.0";
@@ -23,7 +24,7 @@ export type WalletSendCalls = {
 export function requiresAtomic(steps: readonly Pick<Step, "to" | "data">[]): boolean {
   return steps.some((s, i) => {
     const spender = approvedSpender(s);
-    return spender !== undefined && steps.slice(i + 1).some((later) => later.to.toLowerCase() === spender.toLowerCase());
+    return spender !== undefined && steps.slice(i + 1).some((later) => sameAddress(later.to, spender));
   });
 }
 

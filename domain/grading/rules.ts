@@ -26,7 +26,9 @@
 //   tags in that window, it is credited to none (not graded, reason other, off the public card).
 import { concat, keccak256, type Hex as ViemHex } from "viem";
 import { decodeStep, type BundleKind } from "../bundles/index.js";
-import { DAY_S, WEEK_S, type ActionState, type NotGradedReason } from "./states.js";
+import { WEEK_S, type ActionState, type NotGradedReason } from "./states.js";
+import { DAY_S } from "../price.js";
+import { priceUsd } from "../format.js";
 
 export const GRADING_RULES =
   "Graded from the chain only. Vault deposits: 7 days after the shares were issued, a hit when the share price is not lower. " +
@@ -210,8 +212,8 @@ export function verdict(plan: ActionPlan, f: ActionFacts, values: DueValues): Ve
     }
     case "range": {
       if (end === null) return null;
-      const buy = Number(plan.buyX18) / 1e18;
-      const sell = Number(plan.sellX18) / 1e18;
+      const buy = priceUsd(plan.buyX18);
+      const sell = priceUsd(plan.sellX18);
       const hit = end >= buy && end <= sell;
       return {
         hit,

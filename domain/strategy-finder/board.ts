@@ -7,8 +7,9 @@ import { runDipLadder } from "../backtest/dip-ladder.js";
 import { backtestGrid } from "../backtest/grid.js";
 import { pickLines } from "../backtest/grid-plan.js";
 import { seriesBetween, type PriceSeries } from "../backtest/series.js";
+import { DAY_S } from "../price.js";
 
-const DAY = 86_400;
+const DAY = DAY_S;
 export const FINDER_STYLES = ["grid", "dip-ladder", "vault"] as const;
 export type FinderStyle = (typeof FINDER_STYLES)[number];
 export const MAX_PER_TOKEN = 2;

@@ -3,10 +3,9 @@
 // quote it was shown at its slippage, a deadline within the window) passes; the same bundle with one
 // deadline, minimum, amount or address field changed is refused before any signature.
 import fc from "fast-check";
-import { getAddress, type Address } from "viem";
+import { getAddress, type Address, encodeFunctionData } from "viem";
 import { describe, expect, it } from "vitest";
 import { minimumOutOf, paymentPolicy, preparedResultViolations, type PrepareResult, type SigningExpectations } from "../../client/index.js";
-import { encodeFunctionData } from "viem";
 import { devAggregatorAbi } from "../../abis/index.js";
 import { buildBasketBuy, buildSwap, buildVaultDeposit, buildVaultWithdraw, walletSendCalls, type Bundle } from "../../domain/bundles/index.js";
 

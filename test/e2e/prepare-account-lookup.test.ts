@@ -5,9 +5,8 @@
 import type { Kysely } from "kysely";
 import { createPublicClient, createWalletClient, custom, formatUnits, http, parseEther, type Address, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { testAccount } from "../helpers/wallets.js";
-import { inject } from "vitest";
 import { agentAccountFactoryAbi, marketRegistryAbi } from "../../abis/index.js";
 import { chain4663 } from "../../adapters/chain/client.js";
 import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";

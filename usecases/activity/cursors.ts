@@ -28,9 +28,10 @@ import type { ActivityCursorRow, Database } from "../../adapters/db/api-schema.j
 import type { Projections } from "../../adapters/db/projections.js";
 import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.js";
 import { readChangesAfter, readOwnerBlocks, readOwnerHead, readPoll, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
+import { DAY_MS } from "../../domain/price.js";
 
 /** Activity cursor validity (spec Limits). */
-export const CURSOR_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+export const CURSOR_TTL_MS = 14 * DAY_MS;
 
 /**
  * Blocks behind a given block that a reorg can still replace. Ponder treats blocks older than its
@@ -49,7 +50,7 @@ export const CURSOR_ID = /^[A-Za-z0-9_-]{22,64}$/;
  * A poll with no change answers the cursor it was given, unless that cursor is older than this: then
  * it issues the derived one (created now), so an agent that keeps polling never meets the expiry.
  */
-export const CURSOR_RENEW_MS = 24 * 60 * 60 * 1000;
+export const CURSOR_RENEW_MS = DAY_MS;
 
 /** One in this many issued cursors also sweeps expired ones. */
 const SWEEP_EVERY = 100;

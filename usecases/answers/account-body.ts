@@ -8,6 +8,7 @@ import { isoTime } from "../../domain/format.js";
 import { answerBody } from "../answer-body.js";
 import { accountKey, cachedAnswer, type AccountEntry, type ReadCache } from "../read-cache.js";
 import { accountAnswer, answerTime, type Account } from "./accounts.js";
+import { DAY_S } from "../../domain/price.js";
 
 /** The shared tables an account reads beside the owner's own rows (vault figures, prices, markets, baskets). */
 export const ACCOUNT_SHARED_TABLES = ["vault", "vault_snapshot", "market", "token", "basket"] as const;
@@ -37,7 +38,7 @@ export function accountEntry(account: Account, listedUntilMs: number, valuedUnti
 
 /** The body of `entry` as read at `now`: the same `asOf` and `closedSince` a read at `now` gives. */
 export function accountBody(entry: AccountEntry, now: Date, closedDays: number): string {
-  const cutoff = Math.floor(now.getTime() / 1000) - closedDays * 86400;
+  const cutoff = Math.floor(now.getTime() / 1000) - closedDays * DAY_S;
   return entry.head + answerTime(now, entry.valuedUntilMs) + entry.mid + isoTime(cutoff) + entry.tail;
 }
 

@@ -10,12 +10,12 @@
 // `closedDays` days (default 7), newest first. An owner with nothing has empty lists.
 import type { z } from "@hono/zod-openapi";
 import type { Kysely } from "kysely";
-import { formatUnits, getAddress } from "viem";
+import { formatUnits, getAddress, zeroAddress } from "viem";
 import type { Deployments, VaultFamily } from "../../adapters/chain/deployments.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { type AccountRows, readAccountRows } from "../../adapters/db/reads/accounts.js";
 import { amountPair, isoTime, priceUsd } from "../../domain/format.js";
-import { tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
+import { DAY_S, ONE_X18, tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
 import { convertToAssets, vaultTotalAssets } from "../../domain/vault-figures.js";
 import type * as schema from "../../contract/accounts.js";
 
@@ -79,7 +79,7 @@ function pricing(wireTokens: Rows["tokens"], usdgAddress: Hex | undefined): Pric
   const tokens = new Map(wireTokens.map((t) => [lower(t.address), { symbol: t.symbol, decimals: t.decimals, priceX18: BigInt(t.priceX18) }]));
   const usdg: TokenRef = usdgAddress
     ? { address: getAddress(usdgAddress), symbol: tokens.get(usdgAddress)?.symbol ?? "USDG", decimals: tokens.get(usdgAddress)?.decimals ?? USDG_DECIMALS }
-    : { address: getAddress("0x0000000000000000000000000000000000000000"), symbol: "USDG", decimals: USDG_DECIMALS };
+    : { address: getAddress(zeroAddress), symbol: "USDG", decimals: USDG_DECIMALS };
   const tokenRef = (address: string): TokenRef => {
     const row = tokens.get(lower(address));
     return { address: getAddress(address), symbol: row?.symbol ?? null, decimals: row?.decimals ?? 18 };
@@ -256,7 +256,7 @@ function basketHoldings(holdings: Rows["holdings"], { usdOf }: Pricing): BasketH
       const usd = usdOf(token, unitsOf(row.balances[i] ?? "0"));
       poolUsd = poolUsd === null || usd === null ? null : poolUsd + usd;
     });
-    const valueUsd = poolUsd === null || supply === 0n ? null : poolUsd * Number(formatUnits((balance * 10n ** 18n) / supply, 18));
+    const valueUsd = poolUsd === null || supply === 0n ? null : poolUsd * Number(formatUnits((balance * ONE_X18) / supply, 18));
     return {
       basket: getAddress(row.basket),
       name: row.name,
@@ -280,13 +280,13 @@ function listedUntil(wire: Rows, closedDays: number): number {
     ...wire.ladders.filter((r) => r.state === "closed"),
   ].map((r) => Number(r.updatedAt));
   const oldestEnded = endedAt.length ? Math.min(...endedAt) : Infinity;
-  return (oldestEnded + closedDays * 86400 + 1) * 1000;
+  return (oldestEnded + closedDays * DAY_S + 1) * 1000;
 }
 
 export async function accountAnswer(p: AccountAnswerParameters): Promise<{ account: Account; listedUntilMs: number; valuedUntilMs: number }> {
   const owner = lower(p.owner);
   const closedDays = p.closedDays ?? DEFAULT_CLOSED_DAYS;
-  const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * 86400;
+  const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * DAY_S;
   const usdgAddress = p.deployments.contracts.usdg ? lower(p.deployments.contracts.usdg) : undefined;
   const wire = await readAccountRows({ reads: p.reads, owner, cutoff, usdg: usdgAddress });
   const prices = pricing(wire.tokens, usdgAddress);

@@ -16,15 +16,16 @@ import { readBasket, readBasketHolding, readBaskets, readBasketSupplyChanges, ty
 import { readClosesAt, readDailyCloses, readFirstPrices } from "../../adapters/db/reads/prices.js";
 import { readTokensByAddress } from "../../adapters/db/reads/tokens.js";
 import { amountPair, checksum, isoTime, priceUsd, units } from "../../domain/format.js";
-import { USDG_DECIMALS } from "../../domain/price.js";
+import { USDG_DECIMALS, DAY_S, ONE_X18 } from "../../domain/price.js";
 import { round } from "../../domain/vault-figures.js";
 import type { Basket, BasketAccount, BasketHistory } from "../../contract/baskets.js";
+import { sameAddress } from "../../domain/address.js";
 
 type Deps = { reads: Kysely<Projections>; deployments: Deployments };
 
-const DAY = 86400;
+const DAY = DAY_S;
 const WEEK = 7 * DAY;
-const ONE = 10n ** 18n;
+const ONE = ONE_X18;
 const BASKET_DECIMALS = 18;
 
 export const HISTORY_METHOD =
@@ -119,7 +120,7 @@ function basketAnswer(b: BasketRow, infos: Map<string, TokenInfo>, admin: string
     symbol: b.symbol,
     listed: b.listed,
     maker: checksum(b.maker),
-    madeByService: admin === null ? null : admin.toLowerCase() === b.maker.toLowerCase(),
+    madeByService: admin === null ? null : sameAddress(admin, b.maker),
     sellOnly: b.sellOnly,
     paused: b.paused,
     decimals: 18,

@@ -12,6 +12,7 @@ import { readAgentVaults, readLastHarvestAt } from "../../adapters/db/reads/vaul
 import { checksum } from "../../domain/format.js";
 import { vaultStatus } from "../../domain/vault-figures.js";
 import { VAULT_FAMILIES, type Products } from "../../contract/products.js";
+import { sameAddress } from "../../domain/address.js";
 
 type Deps = { reads: Kysely<Projections>; deployments: Deployments };
 type P = z.infer<typeof Products>;
@@ -149,7 +150,7 @@ function basketsPart(deployments: Deployments, count: number, state: ServiceChai
   let zapReason: string;
   if (!zap) zapReason = "the basket zap is not deployed on this chain";
   else if (!chain.ok || !state?.basketZap) zapReason = `the basket zap cannot be read now: ${chain.ok ? "no state" : chain.error}`;
-  else if (expected && state.basketZap.aggregator.toLowerCase() !== expected.toLowerCase()) zapReason = "the basket zap's aggregator changed: retry shortly";
+  else if (expected && !sameAddress(state.basketZap.aggregator, expected)) zapReason = "the basket zap's aggregator changed: retry shortly";
   else {
     zapAvailable = true;
     zapReason = "the zap quotes buys and sells through the aggregator";

@@ -5,6 +5,7 @@ import type { Deployments, VaultFamily } from "../../adapters/chain/deployments.
 import { listedToken } from "../../adapters/chain/token-list.js";
 import type { AbiName } from "../../domain/bundles/decode.js";
 import type { DescribeContract, DescribeNames, DescribeToken } from "../../domain/bundles/describe.js";
+import { zeroAddress } from "viem";
 
 const vaultAbi: Record<VaultFamily, AbiName> = { merged: "mergedVaultAbi", up: "upVaultAbi", "stock-token": "stockVaultAbi" };
 /** Share decimals (spec Conventions): 12, and 18 for stock-token vaults. */
@@ -43,8 +44,6 @@ export function namesFromDeployments(deployments: Deployments, owner: Address, a
     if (address) contracts[address.toLowerCase()] = { name, abi };
   }
   if (account) contracts[account.toLowerCase()] = { name: account, abi: "agentAccountAbi" };
-  const usdg = (deployments.contracts.usdg ??
-    deployments.tokens.find((t) => t.symbol === "USDG")?.address ??
-    "0x0000000000000000000000000000000000000000") as Address;
+  const usdg = (deployments.contracts.usdg ?? deployments.tokens.find((t) => t.symbol === "USDG")?.address ?? zeroAddress) as Address;
   return { owner, usdg, tokens, contracts };
 }

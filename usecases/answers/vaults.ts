@@ -2,7 +2,7 @@
 // vault's detail, its pool's prices and its earnings.
 import type { z } from "@hono/zod-openapi";
 import type { Kysely } from "kysely";
-import { formatUnits } from "viem";
+import { formatUnits, zeroAddress } from "viem";
 import type { DeployedVault, Deployments } from "../../adapters/chain/deployments.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { readCandle10mBefore, readCandles10m, readClosesAt, readDailyCloses } from "../../adapters/db/reads/prices.js";
@@ -16,7 +16,7 @@ import {
 } from "../../adapters/db/reads/vaults.js";
 import { fillCandles } from "../../domain/candles.js";
 import { amountPair, checksum, isoTime, priceUsd } from "../../domain/format.js";
-import { USDG_DECIMALS } from "../../domain/price.js";
+import { USDG_DECIMALS, DAY_S } from "../../domain/price.js";
 import {
   aprFromWindow,
   assetUsd,
@@ -32,10 +32,11 @@ import {
   type VaultFamily,
 } from "../../domain/vault-figures.js";
 import type { AgentVault, AgentVaultDetail, VaultToken, VaultEarnings, VaultPrices } from "../../contract/vaults.js";
+import { sameAddress } from "../../domain/address.js";
 
 type Deps = { reads: Kysely<Projections>; deployments: Deployments };
 
-const DAY = 86400;
+const DAY = DAY_S;
 const WINDOW = 7 * DAY;
 const STEP = 600;
 /** Days of the earnings series. */
@@ -47,16 +48,16 @@ const familyOf = (family: string): VaultFamily => FAMILIES.find((f) => f === fam
 /** USDG as a token reference, from the deployments file. */
 export function usdgRef(deployments: Deployments): z.infer<typeof VaultToken> {
   const address = deployments.contracts.usdg ?? deployments.tokens.find((x) => x.symbol === "USDG")?.address;
-  return { address: checksum(address ?? "0x0000000000000000000000000000000000000000"), symbol: "USDG", decimals: USDG_DECIMALS };
+  return { address: checksum(address ?? zeroAddress), symbol: "USDG", decimals: USDG_DECIMALS };
 }
 
 function tokenRef(row: VaultRow, deployed: Deployments): z.infer<typeof VaultToken> {
-  const fromList = deployed.tokens.find((t) => t.address.toLowerCase() === row.token.toLowerCase());
+  const fromList = deployed.tokens.find((t) => sameAddress(t.address, row.token));
   return { address: checksum(row.token), symbol: row.tokenSymbol ?? fromList?.symbol ?? "?", decimals: row.tokenDecimals ?? fromList?.decimals ?? 18 };
 }
 
 function deployedVault(deployments: Deployments, address: string): DeployedVault | undefined {
-  return deployments.vaults.find((v) => v.address.toLowerCase() === address.toLowerCase());
+  return deployments.vaults.find((v) => sameAddress(v.address, address));
 }
 
 const orNull = (a: string | undefined) => (a ? checksum(a) : null);
@@ -175,7 +176,7 @@ export async function agentVaultPrices({ reads, deployments }: Deps, address: st
   const to = now - (now % STEP);
   const from = to - WINDOW + STEP;
   const [candles, carryIn] = await Promise.all([readCandles10m(reads, row.token, from, to), readCandle10mBefore(reads, row.token, from)]);
-  const pool = deployments.tokens.find((t) => t.address.toLowerCase() === row.token.toLowerCase())?.pool ?? null;
+  const pool = deployments.tokens.find((t) => sameAddress(t.address, row.token))?.pool ?? null;
   const usd = (x: bigint) => priceUsd(x);
   return {
     vault: checksum(row.address),

@@ -13,8 +13,9 @@ import type { Projections } from "../../adapters/db/projections.js";
 import { getAddress } from "viem";
 import { hasSeries, loadSeries, readChartedToken, type CandleStep, type ChartedToken } from "./candles.js";
 import type { BacktestInputs } from "./jobs.js";
+import { DAY_S } from "../../domain/price.js";
 
-const DAY = 86_400;
+const DAY = DAY_S;
 /** The window of a replay over `days` up to `asOf` (grid and ladder backtests, ranges). */
 const replayWindow = (days: number, asOf: number) => [asOf - days * DAY, asOf] as const;
 /** Trades listed in a grid backtest answer (the latest ones); the counts cover them all. */

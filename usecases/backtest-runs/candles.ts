@@ -5,12 +5,13 @@ import type { Kysely } from "kysely";
 import { fillCandles, type CandleIn } from "../../domain/candles.js";
 import { toSeries, type PriceSeries } from "../../domain/backtest/series.js";
 import type { Projections } from "../../adapters/db/projections.js";
+import { priceUsd } from "../../domain/format.js";
 
 export type CandleStep = "10m" | "1h";
 const STEP_SECONDS: Record<CandleStep, number> = { "10m": 600, "1h": 3600 };
 const TABLE = { "10m": "candle10m", "1h": "candle1h" } as const;
 
-const toNumber = (x18: bigint) => Number(x18) / 1e18;
+const toNumber = priceUsd;
 const columns = ["start", "open", "high", "low", "close", "volumeUsdg", "trades"] as const;
 
 /** Candles of `token` with start in [from, to], filled; the last candle before `from` carries its close in. */

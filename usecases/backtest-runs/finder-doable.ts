@@ -10,7 +10,7 @@ import { sharedServiceChainStateReader } from "../../adapters/chain/service-stat
 import type { Projections } from "../../adapters/db/projections.js";
 import { readAgentVaults, type VaultRow } from "../../adapters/db/reads/vaults.js";
 import { sameAddress } from "../../domain/address.js";
-import { USDG_DECIMALS } from "../../domain/price.js";
+import { USDG_DECIMALS, usdgToToken } from "../../domain/price.js";
 import type { FinderStyle } from "../../domain/strategy-finder/board.js";
 import { vaultRoom } from "../../domain/vault-figures.js";
 
@@ -46,7 +46,7 @@ function takesDeposit(vault: VaultRow, budgetUsd: number): boolean {
     // Room and minimum are in stock tokens: what the budget buys at the token's latest price.
     const price = vault.tokenPriceX18;
     if (!price || price <= 0n) return false;
-    const tokens = (usdg * 10n ** 12n * 10n ** 18n) / price;
+    const tokens = usdgToToken(usdg, 18, price);
     return (room === null || tokens <= room) && tokens >= vault.minDeposit;
   }
   return (room === null || usdg <= room) && usdg >= vault.minDeposit;

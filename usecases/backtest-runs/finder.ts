@@ -27,8 +27,10 @@ import { asOfBucket } from "./jobs.js";
 import { dipPrepareBody, NOTE, tokenRef, tokenSeries, type BacktestContext } from "./answers.js";
 import { readScan, scanChain, storeScan, type ScanContext } from "./scans.js";
 import type { Doable } from "./finder-doable.js";
+import { DAY_MS, DAY_S } from "../../domain/price.js";
+import { sameAddress } from "../../domain/address.js";
 
-const DAY = 86_400;
+const DAY = DAY_S;
 /** History loaded per token: the longest window and the window before it (grid lines are picked there). */
 const BOARD_HISTORY_DAYS = 2 * MAX_PERIOD_DAYS;
 const PAPER_DAYS = 7;
@@ -222,7 +224,7 @@ export type BoardQuery = { budgetUsd: number; periodDays: number; token?: string
  */
 export async function boardAnswer(db: Kysely<Database>, q: BoardQuery, chain: string | undefined, doable: Doable) {
   const { payload: board } = await readScan<BoardPayload>(db, "strategy-finder", "board", chain);
-  const key = q.token ? (board.tokens.find((t) => t.token.address.toLowerCase() === q.token!.toLowerCase())?.token.address ?? getAddress(q.token)) : undefined;
+  const key = q.token ? (board.tokens.find((t) => sameAddress(t.token.address, q.token))?.token.address ?? getAddress(q.token)) : undefined;
   const entries = boardEntries(board).filter((e) => doable(e.key, e.result.style, q.budgetUsd));
   const ranked = rankBoard(entries, { periodDays: q.periodDays, style: q.strategy, key, category: q.category });
   const walk = (e: BoardEntry<Subject>) => {
@@ -282,7 +284,7 @@ function resultFigures(r: PeriodResult, budgetUsd: number) {
 /** GET /v1/strategy-finder/{token} from the stored board. */
 export async function tokenAnswer(db: Kysely<Database>, token: string, periodDays: number, budgetUsd: number, chain?: string) {
   const { payload: board } = await readScan<BoardPayload>(db, "strategy-finder", "board", chain);
-  const t = board.tokens.find((x) => x.token.address.toLowerCase() === token.toLowerCase());
+  const t = board.tokens.find((x) => sameAddress(x.token.address, token));
   if (!t) throw new ApiError("NO_CANDLES", "The token is not on the strategy finder's board: it has no USDG market or no prices yet");
   const subject: Subject = { kind: "token", token: t.token };
   const at = (style: FinderStyle, n: number) => t.results.find((r) => r.style === style && r.periodDays === n) ?? null;
@@ -612,7 +614,6 @@ export async function logFinderRun(
  * kept 90 days, so a client's share of the log is at most this a day. Past it, 429 RATE_LIMITED.
  */
 export const FINDER_RUNS_PER_CLIENT_PER_DAY = 200;
-const DAY_MS = 86_400_000;
 
 /** The client's runs of the day before `now`, counted up to the bound, and when the oldest of them leaves the day. */
 export async function recentRunsOf(db: Kysely<Database>, client: string, now: Date): Promise<{ count: number; firstLeaves: Date | null }> {

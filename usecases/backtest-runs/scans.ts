@@ -12,8 +12,9 @@ import type { Logger } from "../../adapters/logger.js";
 import { loadSeries, readChartedTokens } from "./candles.js";
 import { gridPlanAnswer, ladderPlanAnswer, NOTE } from "./answers.js";
 import { asOfBucket } from "./jobs.js";
+import { DAY_S } from "../../domain/price.js";
 
-const DAY = 86_400;
+const DAY = DAY_S;
 export const GRID_SCAN_DAYS = 60;
 export const GRID_SCAN_AMOUNT_USD = 200;
 export const LADDER_SCAN_AMOUNT_USD = 500;

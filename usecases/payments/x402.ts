@@ -32,7 +32,7 @@ import { createFacilitatorClient } from "../../adapters/payments/facilitator.js"
 import { CAIP2_NETWORK } from "../../domain/chain.js";
 import { ApiError } from "../../domain/errors.js";
 import { FREE_DAYS } from "../../domain/run-price.js";
-import { USDG_DECIMALS } from "../../domain/price.js";
+import { DAY_S, USDG_DECIMALS } from "../../domain/price.js";
 
 /** How payments are taken: X402_FACILITATOR_URL, X402_PAYEE, X402_PRICE_PER_DAY_USDG, REDIS_PREFIX. */
 export type PaymentSettings = {
@@ -197,7 +197,7 @@ function claimKey(p: Payments, payload: PaymentPayload): string {
 function claimSeconds(p: Payments, payload: PaymentPayload): number {
   const validBefore = Number((payload.payload as { authorization?: { validBefore?: unknown } }).authorization?.validBefore);
   const left = Number.isFinite(validBefore) ? validBefore - Math.floor(p.deps.now().getTime() / 1000) : MAX_TIMEOUT_SECONDS;
-  return Math.min(86_400, Math.max(60, Math.ceil(left) + 60));
+  return Math.min(DAY_S, Math.max(60, Math.ceil(left) + 60));
 }
 
 async function claim(p: Payments, payload: PaymentPayload): Promise<boolean> {

@@ -30,6 +30,7 @@ import { prepareKindRegistry, TRANSFER_REVERTS } from "../../contract/prepare-ki
 import { CallerGoneError } from "../../adapters/queue/request-reply.js";
 import { resolvers } from "./resolvers.js";
 import type { PrepareBodies, PrepareContext, PrepareFiler, PrepareKind, PrepareResult, Resolved, Resolver } from "./types.js";
+import { sameAddress } from "../../domain/address.js";
 
 /**
  * Open (matchable) filings without the owner's session per owner, and any per client: past it the prepare
@@ -72,7 +73,7 @@ export function checkReceivers(body: unknown, owner: string, path = ""): void {
   if (body === null || typeof body !== "object") return;
   for (const [key, value] of Object.entries(body)) {
     const field = path ? `${path}.${key}` : key;
-    if (RECEIVER_FIELD.test(key) && value !== undefined && value !== null && (typeof value !== "string" || value.toLowerCase() !== owner.toLowerCase())) {
+    if (RECEIVER_FIELD.test(key) && value !== undefined && value !== null && (typeof value !== "string" || !sameAddress(value, owner))) {
       throw new ApiError("RECEIVER_NOT_OWNER", `${field}: every receiver and recipient must be the owner ${getAddress(owner)}`, { field });
     }
     if (typeof value === "object") checkReceivers(value, owner, field);

@@ -28,9 +28,12 @@ import {
   type ActionPlan,
   type FiledStep,
 } from "../../domain/grading/index.js";
+import { DAY_MS, USDG_DECIMALS } from "../../domain/price.js";
+import { priceUsd } from "../../domain/format.js";
+import { formatUnits } from "viem";
 
 /** Backstop for an idle chain (no indexed time moves): a filing is settled this long after it was made. */
-const MATCH_WINDOW_MS = 7 * 86_400_000;
+const MATCH_WINDOW_MS = 7 * DAY_MS;
 
 export type GradingContext = { db: Kysely<Database>; reads: Kysely<Projections>; now: () => Date };
 export type GradingSummary = { filings: number; matched: number; graded: number; waiting: number; notGraded: number; unsigned: number };
@@ -435,7 +438,7 @@ async function priceAt(reads: Kysely<Projections>, token: string, at: number): P
     .orderBy("blockNumber", "desc")
     .limit(1)
     .executeTakeFirst();
-  return row ? Number(BigInt(row.price)) / 1e18 : null;
+  return row ? priceUsd(BigInt(row.price)) : null;
 }
 
 /** A vault's share price (total assets / total supply) at its last snapshot at or before `at`. */
@@ -463,7 +466,7 @@ async function dueValues(reads: Kysely<Projections>, plan: ActionPlan, facts: Ac
     const o = facts.orders!;
     const dec = token?.decimals ?? 18;
     // USDG per whole token: buys pay USDG (in) for tokens (out), sells the other way.
-    const usdg = Number(plan.side === "buy" ? o.filledIn : o.filledOut) / 1e6;
+    const usdg = Number(formatUnits(plan.side === "buy" ? o.filledIn : o.filledOut, USDG_DECIMALS));
     const tokens = Number(plan.side === "buy" ? o.filledOut : o.filledIn) / 10 ** dec;
     return { start: tokens > 0 ? usdg / tokens : null, end: await priceAt(reads, plan.token, end) };
   }

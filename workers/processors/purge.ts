@@ -8,10 +8,10 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { sweepExpiredCursors } from "../../usecases/activity/cursors.js";
 import type { Logger } from "../../adapters/logger.js";
+import { DAY_MS } from "../../domain/price.js";
 
 export const PURGE_EVERY_MS = 10 * 60_000;
 
-const DAY_MS = 86_400_000;
 /** How long each kind of row is kept (docs/security.md, "Retention"). */
 export const RETENTION = {
   /** After expiry: an expired sign request answers 404 like an unknown one; a day leaves room to look into one. */

@@ -2,10 +2,20 @@
 // activity log (mints and burns), and one owner's holding.
 import { sql, type Kysely } from "kysely";
 import type { Projections } from "../projections.js";
+import { zeroAddress } from "viem";
 
 export type BasketRow = Projections["basket"];
 
-const ZERO = "0x0000000000000000000000000000000000000000";
+/** The pool address of the listed basket with `symbol` (any case), or undefined. */
+export async function readListedBasketAddress(reads: Kysely<Projections>, symbol: string): Promise<string | undefined> {
+  const row = await reads
+    .selectFrom("basket")
+    .select(["address"])
+    .where("listed", "=", true)
+    .where((eb) => eb(eb.fn("lower", ["symbol"]), "=", symbol.toLowerCase()))
+    .executeTakeFirst();
+  return row?.address;
+}
 
 /** Every basket, or only the listed (verified) ones, oldest first. */
 export async function readBaskets(reads: Kysely<Projections>, { listedOnly = false } = {}): Promise<BasketRow[]> {
@@ -39,7 +49,7 @@ export async function readBasketSupplyChanges(reads: Kysely<Projections>, pool: 
     .select(["timestamp", sql<string>`${sql.ref("data")}->>'delta'`.as("delta")])
     .where("kind", "=", "basket.balance")
     .where(sql<string>`lower(${sql.ref("subject")})`, "=", pool.toLowerCase())
-    .where(sql<string>`lower(${sql.ref("data")}->>'counterparty')`, "=", ZERO)
+    .where(sql<string>`lower(${sql.ref("data")}->>'counterparty')`, "=", zeroAddress)
     .where("timestamp", ">", after)
     .orderBy("timestamp")
     .execute();

@@ -2,6 +2,7 @@
 // times. Prices are priceX18 (USDG per whole token, 18 decimals); times are unix seconds.
 import { sql, type Kysely } from "kysely";
 import type { Projections } from "../projections.js";
+import { DAY_S } from "../../../domain/price.js";
 
 export type Candle = {
   /** Bucket start (unix seconds). */
@@ -80,14 +81,14 @@ export async function readDailyCloses(
   toDay: number,
 ): Promise<{ token: string; day: number; close: bigint }[]> {
   if (tokens.length === 0) return [];
-  const day = sql<number>`(${sql.ref("start")} / 86400)`;
+  const day = sql<number>`(${sql.ref("start")} / ${sql.lit(DAY_S)})`;
   const rows = await reads
     .selectFrom("candle1h")
     .select(["token", day.as("day"), "close"])
     .distinctOn(["token", day])
     .where("token", "in", tokens.map(lower) as `0x${string}`[])
-    .where("start", ">=", fromDay * 86400)
-    .where("start", "<", (toDay + 1) * 86400)
+    .where("start", ">=", fromDay * DAY_S)
+    .where("start", "<", (toDay + 1) * DAY_S)
     .orderBy("token")
     .orderBy(day)
     .orderBy("start", "desc")

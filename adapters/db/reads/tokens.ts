@@ -3,6 +3,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Projections } from "../projections.js";
 import { x18 } from "./columns.js";
+import { DAY_S } from "../../../domain/price.js";
 
 export type TokenRow = {
   address: string;
@@ -50,7 +51,7 @@ function tokenColumns(reads: Kysely<Projections>) {
 
 /** Every charted token with its 24-hour volume and the price 24 hours before `now` (unix seconds). */
 export async function readTokenMarkets(reads: Kysely<Projections>, now: number): Promise<TokenMarketRow[]> {
-  const since = now - 86400;
+  const since = now - DAY_S;
   const rows = await tokenColumns(reads)
     .select((eb) => [
       eb
@@ -86,4 +87,21 @@ export async function readTokensByAddress(reads: Kysely<Projections>, addresses:
 /** Every indexed token's symbol and name (what a new basket's name and symbol may not copy). */
 export async function readTokenNames(reads: Kysely<Projections>): Promise<{ symbol: string; name: string }[]> {
   return reads.selectFrom("token").select(["symbol", "name"]).execute();
+}
+
+/**
+ * A charted token (PoolCreated wrote its symbol and decimals) by address (any case), or by a verified
+ * token's symbol (any case): an unverified token's symbol is its own.
+ */
+export async function readChartedToken(
+  reads: Kysely<Projections>,
+  input: string,
+  byAddress: boolean,
+): Promise<{ address: string; symbol: string; decimals: number } | undefined> {
+  const query = reads.selectFrom("token").select(["address", "symbol", "decimals"]).where("pool", "is not", null);
+  return (
+    byAddress
+      ? query.where("address", "=", input.toLowerCase() as `0x${string}`)
+      : query.where("verified", "=", true).where((eb) => eb(eb.fn("lower", ["symbol"]), "=", input.toLowerCase()))
+  ).executeTakeFirst();
 }

@@ -5,6 +5,7 @@ import { sql, type Kysely } from "kysely";
 import { vaultTotalAssets } from "../../../domain/vault-figures.js";
 import type { Projections } from "../projections.js";
 import { x18 } from "./columns.js";
+import { DAY_S } from "../../../domain/price.js";
 
 export type VaultRow = {
   address: string;
@@ -151,7 +152,7 @@ export type VaultDayRow = { day: number; gross: bigint; fee: bigint; harvests: n
 
 /** Harvest income of `vault` per UTC day (day = floor(unix seconds / 86400)) with `day >= fromDay`. */
 export async function readVaultDailyIncome(reads: Kysely<Projections>, vault: string, fromDay: number): Promise<VaultDayRow[]> {
-  const day = sql<number>`(${sql.ref("timestamp")} / 86400)`;
+  const day = sql<number>`(${sql.ref("timestamp")} / ${sql.lit(DAY_S)})`;
   const rows = await reads
     .selectFrom("vaultSnapshot")
     .select([
@@ -161,7 +162,7 @@ export async function readVaultDailyIncome(reads: Kysely<Projections>, vault: st
       sql<number>`count(*)::int`.as("harvests"),
     ])
     .where("vault", "=", vault.toLowerCase() as `0x${string}`)
-    .where("timestamp", ">=", fromDay * 86400)
+    .where("timestamp", ">=", fromDay * DAY_S)
     .groupBy(day)
     .orderBy(day)
     .execute();

@@ -1,9 +1,8 @@
 // Request-reply over BullMQ against the machine's Redis, with a key prefix of its own.
 import { randomBytes } from "node:crypto";
-import { Worker } from "bullmq";
+import { Worker, Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { Queue } from "bullmq";
 import { CallerGoneError, createJobClient, JobFailedError, JobTimeoutError, QueueBusyError } from "../../../adapters/queue/request-reply.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

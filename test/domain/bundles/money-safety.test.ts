@@ -17,9 +17,8 @@ import {
   type BundleKind,
   type CheckedStep,
 } from "../../../domain/bundles/index.js";
-import { address, anyRequest, build, checkBuiltRequests, ownerOf, usdgOf } from "./arbitraries.js";
+import { address, anyRequest, build, checkBuiltRequests, ownerOf, usdgOf, basketRequestInWindow, chainNow, DEADLINE_SECONDS } from "./arbitraries.js";
 import { reencode, roleCount, withRole } from "./mutate.js";
-import { basketRequestInWindow, chainNow, DEADLINE_SECONDS } from "./arbitraries.js";
 import { buildBasketBuy } from "../../../domain/bundles/index.js";
 
 describe("money safety of every built bundle (property)", () => {

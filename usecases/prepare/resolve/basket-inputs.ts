@@ -3,12 +3,13 @@
 // basket's; 422 NATIVE_ETH_IN, BAD_TOKEN) and the token checks (422 TOKEN_FROZEN, TOKEN_PAUSED).
 import { getAddress, isAddress, parseAbi, type Address } from "viem";
 import { basketPoolAbi, basketRegistryAbi, testTokenAbi } from "../../../abis/index.js";
-import { NATIVE_ETH } from "../../../adapters/chain/aggregator-tokens.js";
+import { isNativeEth, knownToken } from "../../../adapters/chain/aggregator-tokens.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext } from "../types.js";
 import { contract } from "./contracts.js";
 import { sameAddress } from "../../../domain/address.js";
 import { CHAIN_ID } from "../../../domain/chain.js";
+import { readListedBasketAddress } from "../../../adapters/db/reads/baskets.js";
 
 export type BasketTarget = { pool: Address; symbol: string; listed: boolean; sellOnly: boolean };
 
@@ -24,14 +25,9 @@ export async function resolveBasket(ctx: PrepareContext, input: string): Promise
   if (isAddress(input, { strict: false })) {
     pool = getAddress(input);
   } else {
-    const row = await ctx.reads
-      .selectFrom("basket")
-      .select(["address"])
-      .where("listed", "=", true)
-      .where((eb) => eb(eb.fn("lower", ["symbol"]), "=", input.toLowerCase()))
-      .executeTakeFirst();
+    const indexed = await readListedBasketAddress(ctx.reads, input);
     const deployed = ctx.deployments.baskets.find((b) => b.listed && b.symbol.toLowerCase() === input.toLowerCase());
-    const found = row?.address ?? deployed?.address;
+    const found = indexed ?? deployed?.address;
     if (!found) throw new ApiError("UNKNOWN_BASKET", `${input} is not a listed basket's symbol: give the basket's address`);
     pool = getAddress(found);
   }
@@ -74,9 +70,7 @@ export type BasketToken = { address: Address; symbol: string; decimals: number }
 
 /** Symbol and decimals of a token the deployments know (USDG, listed or devnet tokens), else from the chain. */
 export async function tokenInfo(ctx: PrepareContext, address: Address): Promise<BasketToken> {
-  const usdg = ctx.deployments.contracts.usdg;
-  if (usdg && sameAddress(usdg, address)) return { address, symbol: "USDG", decimals: 6 };
-  const known = ctx.deployments.tokens.find((t) => sameAddress(t.address, address));
+  const known = knownToken(ctx.deployments, address);
   if (known) return { address, symbol: known.symbol, decimals: known.decimals };
   const [symbol, decimals] = await Promise.all([
     ctx.client.readContract({ address, abi: testTokenAbi, functionName: "symbol" }),
@@ -93,7 +87,7 @@ export async function basketSideToken(ctx: PrepareContext, input: string | undef
   const usdg = getAddress(contract(ctx, "usdg"));
   if (input === undefined) return tokenInfo(ctx, usdg);
   const text = input.trim();
-  if (text.toUpperCase() === "ETH" || sameAddress(text, NATIVE_ETH)) {
+  if (isNativeEth(text)) {
     if (paying) throw new ApiError("NATIVE_ETH_IN", "Native ETH cannot be paid in: use WETH");
     throw new ApiError("BAD_TOKEN", "The zap pays ERC-20 tokens: receive WETH, not native ETH", { token: text });
   }

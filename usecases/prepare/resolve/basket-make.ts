@@ -22,11 +22,12 @@ import { checkTokenUsable, tokenInfo, type BasketToken } from "./basket-inputs.j
 import { basketAggregator, checkAggregator, priceX18, quoteParam, valueUsd, zapDeadline } from "./basket-route.js";
 import { checkLegsImpact, routeByWeight } from "./basket-legs.js";
 import { sameAddress } from "../../../domain/address.js";
+import { ONE_X18 } from "../../../domain/price.js";
 
 /** The first deposit is worth at least 25 USD. */
 export const MIN_FIRST_DEPOSIT_USD = 25;
 /** What the first deposit mints (BasketPool.INITIAL_SUPPLY). */
-const INITIAL_SUPPLY = 100n * 10n ** 18n;
+const INITIAL_SUPPLY = 100n * ONE_X18;
 const MAKE_REVERTS = new Set([
   "SYMBOL_TAKEN",
   "BAD_NAME",

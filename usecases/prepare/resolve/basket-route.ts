@@ -10,12 +10,14 @@ import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext } from "../types.js";
 import { aggregatorOf } from "./swap.js";
 import { sameAddress } from "../../../domain/address.js";
+import { ONE_X18 } from "../../../domain/price.js";
+import { priceUsd } from "../../../domain/format.js";
 
 /** The zap's (and maker's) deadline: 10 minutes. */
 export const ZAP_DEADLINE_SECONDS = 600;
 /** A buy or make whose price impact is over 3% is refused. */
 export const MAX_PRICE_IMPACT_BPS = 300;
-const ONE = 10n ** 18n;
+const ONE = ONE_X18;
 
 /** The aggregator, or 503 ZAP_UNAVAILABLE. */
 export function basketAggregator(ctx: PrepareContext): Aggregator {
@@ -104,13 +106,13 @@ export async function priceX18(ctx: PrepareContext, token: Address): Promise<big
 
 /** USD value of `amount` base units of a token at `price` (priceX18). */
 export function valueUsd(amount: bigint, decimals: number, price: bigint): number {
-  return Number((amount * price) / 10n ** BigInt(decimals)) / 1e18;
+  return priceUsd((amount * price) / 10n ** BigInt(decimals));
 }
 
 /** 422 PRICE_IMPACT_TOO_HIGH over 3%, with the effective and limit prices of the basket token. */
 export function checkImpact(impactBps: number, spentUsd: number, expectedBpt: bigint, worstToken: Address | undefined): void {
   if (impactBps <= MAX_PRICE_IMPACT_BPS) return;
-  const bpt = Number(expectedBpt) / 1e18;
+  const bpt = Number(expectedBpt) / Number(ONE);
   const priceUsd = bpt > 0 ? spentUsd / bpt : spentUsd;
   const fair = priceUsd * (1 - impactBps / 10_000);
   throw new ApiError("PRICE_IMPACT_TOO_HIGH", `The price impact is ${(impactBps / 100).toFixed(2)}%, over 3%: trade less or in parts`, {

@@ -12,6 +12,7 @@ import { lessBps, slippageOf, toBaseUnits, toId, toPriceX18, units } from "./num
 import { contract, usdgOf } from "./contracts.js";
 import { marketTokenOf, openPool } from "./tokens.js";
 import { sameAddress } from "../../../domain/address.js";
+import { USDG_DECIMALS } from "../../../domain/price.js";
 
 export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
   const strategy = contract(ctx, "gridStrategy");
@@ -27,12 +28,15 @@ export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
       ctx.client.readContract({ address: strategy, abi: gridStrategyAbi, functionName: "minAmountUsdg" }),
       action === "openWithMarket" ? ctx.client.readContract({ address: strategy, abi: gridStrategyAbi, functionName: "feeBps" }) : undefined,
     ]);
-    const amountUsdg = toBaseUnits(amount.field, amount.text, 6);
+    const amountUsdg = toBaseUnits(amount.field, amount.text, USDG_DECIMALS);
     const buyPriceX18 = toPriceX18("buyPrice", body.buyPrice!);
     const sellPriceX18 = toPriceX18("sellPrice", body.sellPrice!);
     if (sellPriceX18 <= buyPriceX18) throw invalid("sellPrice", "must be above buyPrice");
     if (amountUsdg < minimum) {
-      throw new ApiError("AMOUNT_TOO_SMALL", `A grid starts with at least ${units(minimum, 6)} USDG`, { minimum: minimum.toString(), unit: "USDG" });
+      throw new ApiError("AMOUNT_TOO_SMALL", `A grid starts with at least ${units(minimum, USDG_DECIMALS)} USDG`, {
+        minimum: minimum.toString(),
+        unit: "USDG",
+      });
     }
     const slippageBps = slippageOf(body);
     let minTokenOut: bigint | undefined;
@@ -82,7 +86,11 @@ export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
  */
 function gridAmount(body: GridBody, action: string): { field: "amountUsdg" | "amount"; text: string } {
   const { amountUsdg, amount } = body;
-  if (amountUsdg !== undefined && amount !== undefined && toBaseUnits("amountUsdg", amountUsdg, 6) !== toBaseUnits("amount", amount, 6)) {
+  if (
+    amountUsdg !== undefined &&
+    amount !== undefined &&
+    toBaseUnits("amountUsdg", amountUsdg, USDG_DECIMALS) !== toBaseUnits("amount", amount, USDG_DECIMALS)
+  ) {
     throw invalid("amountUsdg", `and amount (its older name) differ (${amountUsdg} and ${amount}): give one`);
   }
   if (amountUsdg !== undefined) return { field: "amountUsdg", text: amountUsdg };

@@ -7,6 +7,8 @@ import { sameAddress } from "../../../domain/address.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext } from "../types.js";
 import { contract } from "./contracts.js";
+import { deployedToken } from "../../../adapters/chain/aggregator-tokens.js";
+import { readChartedToken } from "../../../adapters/db/reads/tokens.js";
 
 /** A market token as the order, grid and ladder-strategy resolvers use it. */
 export type MarketToken = Pick<DeployedToken, "address" | "symbol" | "decimals">;
@@ -24,9 +26,7 @@ export async function marketTokenOf(ctx: PrepareContext, input: string): Promise
   const usdg = ctx.deployments.contracts.usdg ?? zeroAddress;
   const byAddress = isAddress(input, { strict: false });
   if (byAddress && sameAddress(input, usdg)) throw unknownToken(input, "is USDG, the quote of every market: name the other token");
-  const deployed = byAddress
-    ? ctx.deployments.tokens.find((t) => sameAddress(t.address, input))
-    : ctx.deployments.tokens.find((t) => t.symbol.toLowerCase() === input.toLowerCase());
+  const deployed = deployedToken(ctx.deployments, input);
   if (deployed) {
     if (sameAddress(deployed.address, usdg)) throw unknownToken(input, "is USDG, the quote of every market: name the other token");
     return { address: getAddress(deployed.address), symbol: deployed.symbol, decimals: deployed.decimals };
@@ -50,11 +50,7 @@ export async function marketTokenOf(ctx: PrepareContext, input: string): Promise
  *  index cannot be read (views not made yet), so an address still resolves from the chain. */
 async function indexedToken(ctx: PrepareContext, input: string, byAddress: boolean): Promise<MarketToken | undefined> {
   try {
-    const query = ctx.reads.selectFrom("token").select(["address", "symbol", "decimals"]).where("pool", "is not", null);
-    const row = await (byAddress
-      ? query.where("address", "=", input.toLowerCase() as Address)
-      : query.where("verified", "=", true).where((eb) => eb(eb.fn("lower", ["symbol"]), "=", input.toLowerCase()))
-    ).executeTakeFirst();
+    const row = await readChartedToken(ctx.reads, input, byAddress);
     return row && { address: getAddress(row.address), symbol: row.symbol, decimals: row.decimals };
   } catch {
     return undefined;
