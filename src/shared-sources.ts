@@ -40,4 +40,4 @@
 //   domain/executed-calls.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "40822bcfa2ca8bd673da154f6c3908e1a6d44240db288d5e2f266506e650ee5b";
+export const SHARED_SOURCES_SHA256 = "ee281bd2b03096905ab9cebee9d07ef9eb961f33bce7aad41a6a7fdd76554f1e";
