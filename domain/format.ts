@@ -16,5 +16,10 @@ export function amountPair<N extends string>(name: N, amount: bigint, decimals: 
 /** A priceX18 (USDG per whole token, 18 decimals) as a number of USD, for display and planning. */
 export const priceUsd = (priceX18: bigint): number => Number(formatUnits(priceX18, 18));
 
+/** The pair an answer gives for a price: `{[name]: 3140.7, [name + "X18"]: "3140700000000000000000"}`. */
+export function pricePair<N extends string>(name: N, priceX18: bigint | string): Record<N, number> & Record<`${N}X18`, string> {
+  return { [name]: priceUsd(BigInt(priceX18)), [`${name}X18`]: priceX18.toString() } as Record<N, number> & Record<`${N}X18`, string>;
+}
+
 /** Unix seconds as ISO 8601 UTC. */
 export const isoTime = (seconds: number | bigint): string => new Date(Number(seconds) * 1000).toISOString();

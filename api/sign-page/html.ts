@@ -7,7 +7,7 @@ import type { BundleKind } from "../../domain/bundles/types.js";
 import type { SignPageView } from "../../usecases/answers/sign-requests.js";
 import { SIGN_PAGE_SCRIPT, SIGN_PAGE_STYLE } from "./script.js";
 import { CHAIN_ID } from "../../domain/chain.js";
-import { escapeHtml } from "../../domain/html.js";
+import { escapeHtml, PAGE_HEAD } from "../../domain/html.js";
 
 /** JSON for a `<script type="application/json">` block: `<`, `>`, `&` and the line separators escaped. */
 export function jsonForScript(value: unknown): string {
@@ -45,12 +45,7 @@ const readableTime = (date: Date) =>
     .replace(/\.\d+Z$/, " UTC");
 
 function page(title: string, body: string, script: string | null): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+  return `${PAGE_HEAD}
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
 <style>${SIGN_PAGE_STYLE}</style>

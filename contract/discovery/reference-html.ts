@@ -6,7 +6,7 @@
 //
 // Why not @scalar/hono-api-reference: it needs Node 22 (engines >=22) and loads its script from a
 // CDN at run time; nor Redoc 3 (engines >=22). swagger-ui-dist has no engines and no native parts.
-import { escapeHtml } from "../../domain/html.js";
+import { escapeHtml, PAGE_HEAD } from "../../domain/html.js";
 
 /** The files of swagger-ui-dist the page loads, by the name they are served under (`reference/<name>`). */
 export const REFERENCE_ASSETS = { "swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css" } as const;
@@ -49,12 +49,7 @@ export function renderReferenceHtml({ title, nonce, version }: { title: string; 
   const t = escapeHtml(title);
   const n = escapeHtml(nonce);
   const v = encodeURIComponent(version);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+  return `${PAGE_HEAD}
 <title>${t} reference</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="reference/swagger-ui.css?v=${v}" nonce="${n}">

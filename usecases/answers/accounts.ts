@@ -14,7 +14,7 @@ import { formatUnits, getAddress, zeroAddress } from "viem";
 import type { Deployments, VaultFamily } from "../../adapters/chain/deployments.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { type AccountRows, readAccountRows } from "../../adapters/db/reads/accounts.js";
-import { amountPair, isoTime, priceUsd } from "../../domain/format.js";
+import { amountPair, isoTime, pricePair, priceUsd } from "../../domain/format.js";
 import { DAY_S, ONE_X18, tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
 import { convertToAssets, vaultTotalAssets } from "../../domain/vault-figures.js";
 import type * as schema from "../../contract/accounts.js";
@@ -197,10 +197,8 @@ function grids(gridRows: Rows["grids"], { usdg, tokenRef }: Pricing): Grid[] {
   return gridRows.map((row) => ({
     id: row.id.toString(),
     token: tokenRef(row.token),
-    buyPrice: priceUsd(BigInt(row.buyPriceX18)),
-    buyPriceX18: row.buyPriceX18.toString(),
-    sellPrice: priceUsd(BigInt(row.sellPriceX18)),
-    sellPriceX18: row.sellPriceX18.toString(),
+    ...pricePair("buyPrice", row.buyPriceX18),
+    ...pricePair("sellPrice", row.sellPriceX18),
     ...amountPair("amountUsdg", unitsOf(row.amountUsdg), usdg.decimals),
     repeat: row.repeat,
     state: row.state as Grid["state"],
@@ -233,10 +231,8 @@ function ladderStrategies(ladderRows: Rows["ladders"], { usdg, tokenRef }: Prici
       ...amountPair("collectedUsdg", unitsOf(row.collectedUsdg), usdg.decimals),
       parts: row.parts.map((leg) => ({
         part: leg.leg + 1,
-        buyPrice: priceUsd(BigInt(leg.buyPriceX18)),
-        buyPriceX18: leg.buyPriceX18.toString(),
-        sellPrice: priceUsd(BigInt(leg.sellPriceX18)),
-        sellPriceX18: leg.sellPriceX18.toString(),
+        ...pricePair("buyPrice", leg.buyPriceX18),
+        ...pricePair("sellPrice", leg.sellPriceX18),
         ...amountPair("amount", unitsOf(leg.amount), stake.decimals),
         trades: leg.trades,
         finished: leg.finished,
