@@ -11,7 +11,8 @@ import type { PriceSeries } from "../../domain/backtest/series.js";
 import { ApiError } from "../../domain/errors.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { getAddress } from "viem";
-import { hasSeries, loadSeries, readChartedToken, type CandleStep, type ChartedToken } from "./candles.js";
+import { readChartedToken, type ChartedToken } from "../../adapters/db/reads/candles.js";
+import { hasSeries, loadSeries, type CandleStep } from "./candles.js";
 import type { BacktestInputs } from "./jobs.js";
 
 const DAY = 86_400;

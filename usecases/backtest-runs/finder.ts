@@ -21,7 +21,8 @@ import {
   type FinderStyle,
   type PeriodResult,
 } from "../../domain/strategy-finder/board.js";
-import { loadSeries, readChartedTokens, readVaultSharePrices, type ChartedToken } from "./candles.js";
+import { readChartedTokens, type ChartedToken } from "../../adapters/db/reads/candles.js";
+import { loadSeries, readVaultSharePrices } from "./candles.js";
 import type { FinderBacktestInput } from "./jobs.js";
 import { asOfBucket } from "./jobs.js";
 import { dipPrepareBody, NOTE, tokenRef, tokenSeries, type BacktestContext } from "./answers.js";
