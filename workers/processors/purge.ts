@@ -6,7 +6,7 @@
 import type { Job, Queue } from "bullmq";
 import type { Kysely } from "kysely";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { sweepExpiredCursors } from "../../usecases/activity/cursors.js";
+import { sweepExpiredCursors } from "../../adapters/db/cursors.js";
 import type { Logger } from "../../adapters/logger.js";
 
 export const PURGE_EVERY_MS = 10 * 60_000;
