@@ -10,7 +10,6 @@ export type CandleTable = "candle10m" | "candle1h";
 const CANDLE_COLUMNS = ["start", "open", "high", "low", "close", "volumeUsdg", "trades"] as const;
 
 /** The rows of `base` with `column` in [from, to], oldest first, and the last one before `from`. */
-// biome-ignore lint/suspicious/noExplicitAny: one window over several tables; each caller's rows are typed by its select.
 async function windowWithCarryIn<Row>(base: () => SelectQueryBuilder<any, any, Row>, column: string, from: number, to: number) {
   const [rows, before] = await Promise.all([
     base().where(column, ">=", from).where(column, "<=", to).orderBy(column, "asc").execute(),
