@@ -434,20 +434,42 @@ export async function trackRecordAnswer(db: Kysely<Database>, chain?: string) {
 /** POST /v1/strategy-finder/backtest: walk-forward (variant) or fixed settings over a period. */
 export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInput, asOf: number) {
   const fixed = i.periodDays !== undefined || i.settings !== undefined;
-  if (!fixed) {
+  return fixed ? fixedBacktest(ctx, i, asOf) : walkForwardBacktest(ctx, i, asOf);
+}
+
+/** The head of a walk-forward answer: what was run, over how many days. */
+const walkForwardHead = (i: FinderBacktestInput, token: ChartedToken, days: number) => ({
+  mode: "walk-forward" as const,
+  token: tokenRef(token),
+  strategy: i.strategy,
+  variant: i.variant ?? "standard",
+  budgetUsd: i.budgetUsd,
+  days,
+  feeBps: i.feeBps,
+});
+
+/** The head of a fixed-settings answer: what was run, over which period. */
+const fixedHead = (i: FinderBacktestInput, token: ChartedToken, periodDays: number, from: number, asOf: number) => ({
+  mode: "fixed" as const,
+  token: tokenRef(token),
+  strategy: i.strategy,
+  budgetUsd: i.budgetUsd,
+  period: `${periodDays}d`,
+  feeBps: i.feeBps,
+  from: iso(from),
+  to: iso(asOf),
+});
+
+/** Walk-forward: the settings the planner would pick, tried from every start of the window. */
+async function walkForwardBacktest(ctx: BacktestContext, i: FinderBacktestInput, asOf: number) {
+  {
     const days = i.days ?? 30;
     const { token, series } = await tokenSeries(ctx, i.token, asOf - days * DAY, asOf, "1h");
     if (i.strategy === "grid") {
       const plan = planGrid(series, { amountUsd: i.budgetUsd, feeBps: i.feeBps, now: asOf, days });
       const pick = i.variant === "tighter" ? plan.tighter : i.variant === "wider" ? plan.wider : plan.today;
       return {
-        mode: "walk-forward" as const,
-        token: tokenRef(token),
-        strategy: i.strategy,
-        variant: i.variant ?? "standard",
-        budgetUsd: i.budgetUsd,
-        days,
-        feeBps: i.feeBps,
+        ...walkForwardHead(i, token, days),
         verdict: plan.verdict,
         reasons: plan.reasons,
         starts: plan.windows.map((w) => ({
@@ -479,13 +501,7 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
     const rec = dipLadderRecord(series, asOf, i.budgetUsd, i.feeBps);
     const last = series.close[series.length - 1]!;
     return {
-      mode: "walk-forward" as const,
-      token: tokenRef(token),
-      strategy: i.strategy,
-      variant: i.variant ?? "standard",
-      budgetUsd: i.budgetUsd,
-      days,
-      feeBps: i.feeBps,
+      ...walkForwardHead(i, token, days),
       verdict: rec.starts === 0 ? ("none" as const) : rec.averageReturnPct! > 0 ? ("good" as const) : ("weak" as const),
       reasons: [`${rec.positiveStarts} of ${rec.starts} starts ended above the budget`],
       starts: rec.runs.map((r) => ({
@@ -505,6 +521,10 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
       note: NOTE,
     };
   }
+}
+
+/** Fixed settings over one period ending now. */
+async function fixedBacktest(ctx: BacktestContext, i: FinderBacktestInput, asOf: number) {
   const periodDays = i.periodDays ?? 7;
   const { token, series } = await tokenSeries(ctx, i.token, asOf - periodDays * DAY, asOf, "1h");
   const hold = (series.close[series.length - 1]! / series.open[0]! - 1) * 100;
@@ -515,14 +535,7 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
       throw new ApiError("INVALID_REQUEST", "settings: a grid needs buyPrice and sellPrice, sellPrice above buyPrice");
     const r = backtestGrid(series, { buyPrice: buy, sellPrice: sell, amountUsd: i.budgetUsd, repeat: true, feeBps: i.feeBps });
     return {
-      mode: "fixed" as const,
-      token: tokenRef(token),
-      strategy: i.strategy,
-      budgetUsd: i.budgetUsd,
-      period: `${periodDays}d`,
-      feeBps: i.feeBps,
-      from: iso(series.start[0]!),
-      to: iso(asOf),
+      ...fixedHead(i, token, periodDays, series.start[0]!, asOf),
       returnPct: pct(r.returnPct),
       pnlUsd: usd(r.profitUsd),
       holdReturnPct: pct(hold),
@@ -546,14 +559,7 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
     fees += r.feesUsd;
   }
   return {
-    mode: "fixed" as const,
-    token: tokenRef(token),
-    strategy: i.strategy,
-    budgetUsd: i.budgetUsd,
-    period: `${periodDays}d`,
-    feeBps: i.feeBps,
-    from: iso(series.start[0]!),
-    to: iso(asOf),
+    ...fixedHead(i, token, periodDays, series.start[0]!, asOf),
     returnPct: pct((value / i.budgetUsd - 1) * 100),
     pnlUsd: usd(value - i.budgetUsd),
     holdReturnPct: pct(hold),

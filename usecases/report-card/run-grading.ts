@@ -24,7 +24,6 @@ import {
   type PendingRow,
   readPendingActions,
   settleClosedFilings,
-  type StoredAction,
   storeReportAction,
 } from "../../adapters/db/grading.js";
 import {
@@ -96,6 +95,96 @@ async function gradePending(ctx: GradingContext, owner: string | undefined, chai
   }
 }
 
+/** Call key of a mined call or filing, with its owner: the grading pass's index. */
+const keyOf = (from: string, key: string) => `${from.toLowerCase()}:${key}`;
+
+/** Every call's matchable filings in one read (500 keys a statement), through (owner, call_key, created_at). */
+async function filingsByCallKey(
+  db: Kysely<Database>,
+  calls: { from: string; to: string; input: string; timestamp: number }[],
+): Promise<Map<string, FilingRow[]>> {
+  const keys = [...new Set(calls.map((c) => keyOf(c.from, callKeyOf(c.to, c.input))))];
+  const byKey = new Map<string, FilingRow[]>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const part = keys.slice(i, i + 500).map((k) => k.split(":") as [string, string]);
+    const rows = await matchableFilingsOf(db, part, new Date((Math.min(...calls.map((c) => c.timestamp)) - FILED_WITHIN_S) * 1000));
+    for (const r of rows) {
+      const k = keyOf(r.owner, r.call_key!);
+      byKey.set(k, [...(byKey.get(k) ?? []), r]);
+    }
+  }
+  return byKey;
+}
+
+type Match = { txHashes: string[]; firstTimestamp: number; timestamp: number; blockNumber: bigint };
+
+/**
+ * Credits a matched call among the candidate filings that claim it: the winner (to be graded by the
+ * caller), or none (the contenders stored as not graded). `settle` is told every filing settled here.
+ */
+async function creditMatch(
+  ctx: GradingContext,
+  filing: FilingRow,
+  match: Match,
+  candidates: FilingRow[],
+  done: Set<string>,
+  summary: GradingSummary,
+  settle: (id: string) => void,
+): Promise<PendingRow | null> {
+  // The filings that claim the same calls in the window: the owner's own (with its session) takes them;
+  // else one tag takes them (the oldest filing), several are credited to none.
+  const calls = callsOf(filing.steps);
+  const contenders = candidates.filter(
+    (f) =>
+      !done.has(f.id) &&
+      callsOf(f.steps) === calls &&
+      f.created_at.getTime() >= (match.timestamp - FILED_WITHIN_S) * 1000 &&
+      f.created_at.getTime() < (match.firstTimestamp + 1) * 1000,
+  );
+  for (const f of contenders) done.add(f.id);
+  const own = contenders.filter((f) => f.owner_session);
+  const base = {
+    tx_hash: match.txHashes.at(-1)!,
+    executed_at: new Date(match.timestamp * 1000),
+    executed_block: match.blockNumber.toString(),
+    figures: { txHashes: match.txHashes },
+  };
+  const plan = planAction(filing.kind, filing.steps as FiledStep[]);
+  // The owner's own filing takes the call (its oldest in the window); else the oldest, when all share one tag.
+  const winner = own[0] ?? (new Set(contenders.map((f) => f.agent_tag)).size === 1 ? filing : null);
+  if (winner) {
+    // Graded (and stored) by the caller, in this transaction.
+    const won: PendingRow = {
+      ...winner,
+      action_figures: base.figures,
+      action_executed_at: base.executed_at,
+      action_tx: base.tx_hash,
+      action_block: base.executed_block,
+    };
+    // Lost to the owner's own filing: settled, private card only (the transaction is not shown as theirs).
+    // Filings of the winner's tag or session stay matchable: the owner may send the same call again.
+    const lost = own.length > 0 ? contenders.filter((f) => !f.owner_session) : [];
+    for (const f of lost)
+      await storeReportAction(ctx.db, f, {
+        state: "not-graded",
+        reason: "other",
+        note: `${plan.action.charAt(0).toUpperCase()}${plan.action.slice(1)} was prepared without the owner's session; the owner's own bundle (prepared with its report-card session) took the mined call: not graded.`,
+        hit: null,
+        figures: {},
+      });
+    for (const id of [winner.id, ...lost.map((f) => f.id)]) settle(id);
+    return won;
+  }
+  // Several tags, none the owner's own: credited to none.
+  const tags = [...new Set(contenders.map((f) => f.agent_tag ?? "untagged"))].sort().join(", ");
+  const what = plan.action.charAt(0).toUpperCase() + plan.action.slice(1);
+  const note = `${what} was prepared under several agent tags (${tags}) within the 10 minutes before it was mined, none with the owner's session: credited to none, not graded.`;
+  for (const f of contenders) await storeReportAction(ctx.db, f, { ...base, state: "not-graded", reason: "other", note, hit: null, on_public_card: false });
+  for (const f of contenders) settle(f.id);
+  summary.notGraded += 1;
+  return null;
+}
+
 /**
  * The mined calls since the oldest matchable filing was made, each to its matchable filings through
  * (owner, call_key, created_at): a pass costs the new calls and their filings, not every filing.
@@ -106,18 +195,7 @@ async function matchNewCalls(ctx: GradingContext, owner: string | undefined, sum
   const calls = await minedCallsSince(ctx.reads, Math.floor(oldest.getTime() / 1000), owner);
   if (calls.length === 0) return [];
   const used = await usedTransactions(ctx.db, [...new Set(calls.map((c) => c.from.toLowerCase()))], Math.min(...calls.map((c) => c.timestamp)));
-  // Every call's matchable filings in one read, through (owner, call_key, created_at).
-  const keyOf = (from: string, key: string) => `${from.toLowerCase()}:${key}`;
-  const keys = [...new Set(calls.map((c) => keyOf(c.from, callKeyOf(c.to, c.input))))];
-  const byKey = new Map<string, FilingRow[]>();
-  for (let i = 0; i < keys.length; i += 500) {
-    const part = keys.slice(i, i + 500).map((k) => k.split(":") as [string, string]);
-    const rows = await matchableFilingsOf(ctx.db, part, new Date((Math.min(...calls.map((c) => c.timestamp)) - FILED_WITHIN_S) * 1000));
-    for (const r of rows) {
-      const k = keyOf(r.owner, r.call_key!);
-      byKey.set(k, [...(byKey.get(k) ?? []), r]);
-    }
-  }
+  const byKey = await filingsByCallKey(ctx.db, calls);
   const settled = new Set<string>();
   const closed: string[] = [];
   const winners: PendingRow[] = [];
@@ -140,63 +218,11 @@ async function matchNewCalls(ctx: GradingContext, owner: string | undefined, sum
       if (!match) continue;
       summary.matched += 1;
       for (const t of match.txHashes) usedOf.add(t);
-      // The filings that claim the same calls in the window: the owner's own (with its session) takes them;
-      // else one tag takes them (the oldest filing), several are credited to none.
-      const calls = callsOf(filing.steps);
-      const contenders = candidates.filter(
-        (f) =>
-          !done.has(f.id) &&
-          callsOf(f.steps) === calls &&
-          f.created_at.getTime() >= (match.timestamp - FILED_WITHIN_S) * 1000 &&
-          f.created_at.getTime() < (match.firstTimestamp + 1) * 1000,
-      );
-      for (const f of contenders) done.add(f.id);
-      const own = contenders.filter((f) => f.owner_session);
-      const base = {
-        tx_hash: match.txHashes.at(-1)!,
-        executed_at: new Date(match.timestamp * 1000),
-        executed_block: match.blockNumber.toString(),
-        figures: { txHashes: match.txHashes },
-      };
-      const plan = planAction(filing.kind, filing.steps as FiledStep[]);
-      // The owner's own filing takes the call (its oldest in the window); else the oldest, when all share one tag.
-      const winner = own[0] ?? (new Set(contenders.map((f) => f.agent_tag)).size === 1 ? filing : null);
-      if (winner) {
-        // Graded (and stored) by the caller, in this transaction.
-        winners.push({
-          ...winner,
-          action_figures: base.figures,
-          action_executed_at: base.executed_at,
-          action_tx: base.tx_hash,
-          action_block: base.executed_block,
-        });
-        // Lost to the owner's own filing: settled, private card only (the transaction is not shown as theirs).
-        // Filings of the winner's tag or session stay matchable: the owner may send the same call again.
-        const lost = own.length > 0 ? contenders.filter((f) => !f.owner_session) : [];
-        for (const f of lost)
-          await storeReportAction(ctx.db, f, {
-            state: "not-graded",
-            reason: "other",
-            note: `${plan.action.charAt(0).toUpperCase()}${plan.action.slice(1)} was prepared without the owner's session; the owner's own bundle (prepared with its report-card session) took the mined call: not graded.`,
-            hit: null,
-            figures: {},
-          });
-        for (const id of [winner.id, ...lost.map((f) => f.id)]) {
-          settled.add(id);
-          closed.push(id);
-        }
-      } else {
-        const tags = [...new Set(contenders.map((f) => f.agent_tag ?? "untagged"))].sort().join(", ");
-        const what = plan.action.charAt(0).toUpperCase() + plan.action.slice(1);
-        const note = `${what} was prepared under several agent tags (${tags}) within the 10 minutes before it was mined, none with the owner's session: credited to none, not graded.`;
-        for (const f of contenders)
-          await storeReportAction(ctx.db, f, { ...base, state: "not-graded", reason: "other", note, hit: null, on_public_card: false });
-        for (const f of contenders) {
-          settled.add(f.id);
-          closed.push(f.id);
-        }
-        summary.notGraded += 1;
-      }
+      const winner = await creditMatch(ctx, filing, match, candidates, done, summary, (id) => {
+        settled.add(id);
+        closed.push(id);
+      });
+      if (winner) winners.push(winner);
     }
   }
   await markUnmatchable(ctx.db, closed);
