@@ -462,65 +462,63 @@ const fixedHead = (i: FinderBacktestInput, token: ChartedToken, periodDays: numb
 
 /** Walk-forward: the settings the planner would pick, tried from every start of the window. */
 async function walkForwardBacktest(ctx: BacktestContext, i: FinderBacktestInput, asOf: number) {
-  {
-    const days = i.days ?? 30;
-    const { token, series } = await tokenSeries(ctx, i.token, asOf - days * DAY, asOf, "1h");
-    if (i.strategy === "grid") {
-      const plan = planGrid(series, { amountUsd: i.budgetUsd, feeBps: i.feeBps, now: asOf, days });
-      const pick = i.variant === "tighter" ? plan.tighter : i.variant === "wider" ? plan.wider : plan.today;
-      return {
-        ...walkForwardHead(i, token, days),
-        verdict: plan.verdict,
-        reasons: plan.reasons,
-        starts: plan.windows.map((w) => ({
-          start: iso(w.from),
-          end: iso(w.to),
-          returnPct: pct(w.returnPct),
-          pnlUsd: usd(w.profitUsd),
-          holdReturnPct: pct(w.holdReturnPct),
-          trades: w.roundTrips * 2,
-        })),
-        averageReturnPct: plan.averageReturnPct === null ? null : pct(plan.averageReturnPct),
-        worstReturnPct: plan.worstReturnPct === null ? null : pct(plan.worstReturnPct),
-        run: pick
-          ? {
-              route: "/v1/agent/prepare/grid",
-              body: {
-                action: "open",
-                token: tokenRef(token).address,
-                buyPrice: priceString(pick.buyPrice),
-                sellPrice: priceString(pick.sellPrice),
-                amountUsdg: usd(i.budgetUsd).toFixed(2),
-                repeat: true,
-              } as Record<string, unknown>,
-            }
-          : null,
-        note: NOTE,
-      };
-    }
-    const rec = dipLadderRecord(series, asOf, i.budgetUsd, i.feeBps);
-    const last = series.close[series.length - 1]!;
+  const days = i.days ?? 30;
+  const { token, series } = await tokenSeries(ctx, i.token, asOf - days * DAY, asOf, "1h");
+  if (i.strategy === "grid") {
+    const plan = planGrid(series, { amountUsd: i.budgetUsd, feeBps: i.feeBps, now: asOf, days });
+    const pick = i.variant === "tighter" ? plan.tighter : i.variant === "wider" ? plan.wider : plan.today;
     return {
       ...walkForwardHead(i, token, days),
-      verdict: rec.starts === 0 ? ("none" as const) : rec.averageReturnPct! > 0 ? ("good" as const) : ("weak" as const),
-      reasons: [`${rec.positiveStarts} of ${rec.starts} starts ended above the budget`],
-      starts: rec.runs.map((r) => ({
-        start: iso(r.start),
-        end: iso(r.end),
-        returnPct: pct(r.returnPct),
-        pnlUsd: usd(r.profitUsd),
-        holdReturnPct: pct(r.holdReturnPct),
-        trades: r.buys + r.sells,
+      verdict: plan.verdict,
+      reasons: plan.reasons,
+      starts: plan.windows.map((w) => ({
+        start: iso(w.from),
+        end: iso(w.to),
+        returnPct: pct(w.returnPct),
+        pnlUsd: usd(w.profitUsd),
+        holdReturnPct: pct(w.holdReturnPct),
+        trades: w.roundTrips * 2,
       })),
-      averageReturnPct: rec.averageReturnPct === null ? null : pct(rec.averageReturnPct),
-      worstReturnPct: rec.worstReturnPct === null ? null : pct(rec.worstReturnPct),
-      run: {
-        route: "/v1/agent/prepare/ladder-strategy",
-        body: dipPrepareBody(token.address, dipLadderLines(last, i.budgetUsd, i.feeBps)) as Record<string, unknown>,
-      },
+      averageReturnPct: plan.averageReturnPct === null ? null : pct(plan.averageReturnPct),
+      worstReturnPct: plan.worstReturnPct === null ? null : pct(plan.worstReturnPct),
+      run: pick
+        ? {
+            route: "/v1/agent/prepare/grid",
+            body: {
+              action: "open",
+              token: tokenRef(token).address,
+              buyPrice: priceString(pick.buyPrice),
+              sellPrice: priceString(pick.sellPrice),
+              amountUsdg: usd(i.budgetUsd).toFixed(2),
+              repeat: true,
+            } as Record<string, unknown>,
+          }
+        : null,
       note: NOTE,
     };
   }
+  const rec = dipLadderRecord(series, asOf, i.budgetUsd, i.feeBps);
+  const last = series.close[series.length - 1]!;
+  return {
+    ...walkForwardHead(i, token, days),
+    verdict: rec.starts === 0 ? ("none" as const) : rec.averageReturnPct! > 0 ? ("good" as const) : ("weak" as const),
+    reasons: [`${rec.positiveStarts} of ${rec.starts} starts ended above the budget`],
+    starts: rec.runs.map((r) => ({
+      start: iso(r.start),
+      end: iso(r.end),
+      returnPct: pct(r.returnPct),
+      pnlUsd: usd(r.profitUsd),
+      holdReturnPct: pct(r.holdReturnPct),
+      trades: r.buys + r.sells,
+    })),
+    averageReturnPct: rec.averageReturnPct === null ? null : pct(rec.averageReturnPct),
+    worstReturnPct: rec.worstReturnPct === null ? null : pct(rec.worstReturnPct),
+    run: {
+      route: "/v1/agent/prepare/ladder-strategy",
+      body: dipPrepareBody(token.address, dipLadderLines(last, i.budgetUsd, i.feeBps)) as Record<string, unknown>,
+    },
+    note: NOTE,
+  };
 }
 
 /** Fixed settings over one period ending now. */
