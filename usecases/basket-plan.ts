@@ -3,6 +3,7 @@
 // (two aggregator quotes per token, through the route budget), a look-back simulated over past hourly
 // prices (market prices for a stock-only basket: its stock tokens' USDG markets; chain prices
 // otherwise), the name check, listed baskets with the same tokens, the maker's readiness, `ready` and notes.
+import { latestHourlyStart, readHourlyCloses, readListedBasketTokens, readTokenLabels } from "../adapters/db/reads/candles.js";
 import type { z } from "@hono/zod-openapi";
 import type { Kysely } from "kysely";
 import { getAddress, type Address, type PublicClient } from "viem";
@@ -78,7 +79,7 @@ export async function planBasketAnswer(deps: BasketPlanDeps, body: PlanRequest):
       composition.tokens.map((t) => t.weight),
       body,
     ),
-    deps.reads.selectFrom("token").select(["address", "symbol", "name", "category"]).execute(),
+    readTokenLabels(deps.reads),
     makerReadiness(client, deployments),
     sameTokenBaskets(deps, addresses),
   ]);
@@ -153,22 +154,10 @@ async function lookbackOf(deps: BasketPlanDeps, tokens: Address[], weights: bigi
   const charted = tokens.filter((t) => !(usdg && sameAddress(t, usdg))).map((t) => t.toLowerCase() as `0x${string}`);
   if (tokens.length < 2) return { state: "unavailable", code: "TOKEN_COUNT", reason: "a basket of one token has no rebalancing to simulate" };
   if (charted.length === 0) return { state: "unavailable", code: "NO_CANDLES", reason: "the basket holds no priced token" };
-  const latest = await deps.reads
-    .selectFrom("candle1h")
-    .select((eb) => eb.fn.max("start").as("start"))
-    .where("token", "in", charted)
-    .executeTakeFirst();
-  const to = Number(latest?.start ?? 0);
+  const to = await latestHourlyStart(deps.reads, charted);
   if (!to) return { state: "unavailable", code: "NO_CANDLES", reason: "no hourly prices are stored for these tokens yet" };
   const wantedFrom = to - body.days * DAY;
-  const rows = await deps.reads
-    .selectFrom("candle1h")
-    .select(["token", "start", "close"])
-    .where("token", "in", charted)
-    .where("start", ">=", wantedFrom - DAY)
-    .where("start", "<=", to)
-    .orderBy("start")
-    .execute();
+  const rows = await readHourlyCloses(deps.reads, charted, wantedFrom - DAY, to);
   const series = new Map<string, { start: number; close: number }[]>(charted.map((t) => [t, []]));
   for (const r of rows) series.get(r.token.toLowerCase())!.push({ start: r.start, close: priceUsd(r.close) });
   // The window starts once every token has a price.
@@ -233,7 +222,7 @@ async function makerReadiness(client: PublicClient, deployments: Deployments): P
 
 async function sameTokenBaskets(deps: BasketPlanDeps, tokens: Address[]) {
   const wanted = new Set(tokens.map((t) => t.toLowerCase()));
-  const listed = await deps.reads.selectFrom("basket").select(["address", "name", "symbol", "tokens"]).where("listed", "=", true).execute();
+  const listed = await readListedBasketTokens(deps.reads);
   return listed
     .filter((b) => b.tokens.length === wanted.size && b.tokens.every((t) => wanted.has(t.toLowerCase())))
     .map((b) => ({ address: getAddress(b.address), name: b.name, symbol: b.symbol }));

@@ -4,7 +4,7 @@
 // database again. Bounded by entry count and by size (the answer's serialized length).
 import { LRUCache } from "lru-cache";
 import type { Counter } from "prom-client";
-import { CursorCache } from "./activity/cursors.js";
+import { CursorCache } from "../adapters/db/cursors.js";
 import type { VersionSource } from "../adapters/db/projection-version.js";
 
 /** An answer as stored: the value, the version it was read at, when it was filled (ms). */

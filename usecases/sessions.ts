@@ -2,6 +2,7 @@
 // token (1 hour). Only the token's SHA-256 is stored. Every clock decision reads the `now` given.
 // The challenge's message is an EIP-4361 (Sign-In with Ethereum) message made by viem/siwe, so that
 // wallets recognise it and check its domain against the site asking; its nonce is the challenge id.
+import { findChallenge, findSession, insertChallenge, insertSession, spendChallenge } from "../adapters/db/sessions.js";
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import {
@@ -69,7 +70,7 @@ export async function createChallenge(db: Kysely<Database>, p: { owner: string; 
   const id = randomBytes(16).toString("hex");
   const expiresAt = new Date(p.now.getTime() + CHALLENGE_TTL_MS);
   const message = challengeMessage({ owner, challengeId: id, issuedAt: p.now, expiresAt, origin: p.origin });
-  await db.insertInto("session_challenge").values({ id, owner: owner.toLowerCase(), message, created_at: p.now, expires_at: expiresAt }).execute();
+  await insertChallenge(db, { id, owner, message, createdAt: p.now, expiresAt });
   return { challengeId: id, message, expiresAt: expiresAt.toISOString() };
 }
 
@@ -90,7 +91,7 @@ export type ExchangeParameters = { owner: string; challengeId: string; signature
  */
 export async function exchangeChallenge(db: Kysely<Database>, p: ExchangeParameters): Promise<Session> {
   const owner = getAddress(p.owner);
-  const challenge = await db.selectFrom("session_challenge").selectAll().where("id", "=", p.challengeId).executeTakeFirst();
+  const challenge = await findChallenge(db, p.challengeId);
   if (!challenge || challenge.expires_at.getTime() <= p.now.getTime()) throw new ApiError("CHALLENGE_EXPIRED");
   if (challenge.used_at) throw new ApiError("BAD_SIGNATURE", USED);
   // Another wallet's challenge is a definite no without the chain; otherwise ask it (may throw UNAVAILABLE).
@@ -98,13 +99,7 @@ export async function exchangeChallenge(db: Kysely<Database>, p: ExchangeParamet
     challenge.owner === owner.toLowerCase() &&
     siweValid(challenge.message, owner, challenge.id, p.now) &&
     (await signedBy({ owner, message: challenge.message, signature: p.signature, client: p.client }));
-  const spent = await db
-    .updateTable("session_challenge")
-    .set({ used_at: p.now })
-    .where("id", "=", challenge.id)
-    .where("used_at", "is", null)
-    .returning("id")
-    .executeTakeFirst();
+  const spent = await spendChallenge(db, challenge.id, p.now);
   // A concurrent exchange answered first: this one is a replay, whatever its signature.
   if (!spent) throw new ApiError("BAD_SIGNATURE", USED);
   if (challenge.owner !== owner.toLowerCase()) throw new ApiError("BAD_SIGNATURE", "The challenge was issued to another wallet");
@@ -112,10 +107,7 @@ export async function exchangeChallenge(db: Kysely<Database>, p: ExchangeParamet
 
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(p.now.getTime() + SESSION_TTL_MS);
-  await db
-    .insertInto("session")
-    .values({ token_hash: hashToken(token), owner: owner.toLowerCase(), created_at: p.now, expires_at: expiresAt })
-    .execute();
+  await insertSession(db, { tokenHash: hashToken(token), owner, createdAt: p.now, expiresAt });
   return { token, owner, expiresAt: expiresAt.toISOString() };
 }
 
@@ -158,7 +150,7 @@ async function signedBy(p: { owner: Address; message: string; signature: string;
 /** The owner of a live session token, or null (unknown, malformed or expired). */
 export async function sessionOwner(db: Kysely<Database>, token: string, now: Date): Promise<Address | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  const row = await db.selectFrom("session").select(["owner", "expires_at"]).where("token_hash", "=", hashToken(token)).executeTakeFirst();
+  const row = await findSession(db, hashToken(token));
   if (!row || row.expires_at.getTime() <= now.getTime()) return null;
   return getAddress(row.owner);
 }

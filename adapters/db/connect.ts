@@ -80,3 +80,8 @@ async function createSchema(db: Kysely<any>, schema: string): Promise<void> {
     if ((error as { code?: string }).code !== "23505") throw error;
   }
 }
+
+/** A round trip to Postgres (the readiness probe): resolves when it answers. */
+export async function postgresPing(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

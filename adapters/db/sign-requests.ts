@@ -48,6 +48,11 @@ export async function findLiveSignRequest(db: Kysely<Database>, id: string, now:
   return db.selectFrom("sign_request").selectAll().where("id", "=", id).where("expires_at", ">", now).executeTakeFirst();
 }
 
+/** The stored sign request `id`, expired or not (the sign page says which). */
+export async function findSignRequest(db: Kysely<Database>, id: string): Promise<SignRequestRow | undefined> {
+  return db.selectFrom("sign_request").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
 /**
  * Live sign requests one client may hold at once (issue 32: bounded state per client): with the 10-minute
  * lifetime, 300 is a prepare every 2 seconds, all unsigned. Past it, 429 RATE_LIMITED until some expire.

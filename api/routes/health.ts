@@ -4,7 +4,7 @@
 //   Not rate limited (a refused probe would take a healthy replica out), so it is answered from a
 //   readiness state refreshed at most once a second: a flood of probes costs one query a second.
 import { Hono } from "hono";
-import { sql } from "kysely";
+import { postgresPing } from "../../adapters/db/connect.js";
 import { ApiError } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
@@ -19,7 +19,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 async function postgresAnswers(deps: Pick<AppDeps, "db">): Promise<boolean> {
   try {
-    await within(sql`select 1`.execute(deps.db), PROBE_TIMEOUT_MS);
+    await within(postgresPing(deps.db), PROBE_TIMEOUT_MS);
     return true;
   } catch {
     return false;

@@ -10,9 +10,6 @@ import { repoRoot } from "../../adapters/config.js";
 const ROOMS = ["src", "domain", "contract", "adapters", "usecases", "api", "workers", "mcp", "client"];
 const MAX_LINES = 100;
 
-// Split by another helper of issue 35 on a branch not merged yet; remove each name once that branch is in.
-const PENDING_OTHER_HELPERS = new Set(["usecases/report-card/run-grading.ts matchNewCalls", "usecases/backtest-runs/finder.ts finderBacktest"]);
-
 type Long = { file: string; name: string; line: number; lines: number };
 
 function functionName(node: ts.FunctionLikeDeclaration): string {
@@ -73,7 +70,7 @@ describe("the product rooms", () => {
     const files = productFiles();
     expect(files.length).toBeGreaterThan(100);
     const long = files.flatMap((f) => longFunctions(f, readFileSync(join(repoRoot, f), "utf8")));
-    const named = long.filter((l) => !PENDING_OTHER_HELPERS.has(`${l.file} ${l.name}`)).map((l) => `${l.file}:${l.line} ${l.name} (${l.lines} lines)`);
+    const named = long.map((l) => `${l.file}:${l.line} ${l.name} (${l.lines} lines)`);
     expect(named).toEqual([]);
   });
 });

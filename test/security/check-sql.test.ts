@@ -4,12 +4,40 @@ import { describe, expect, it } from "vitest";
 import { ALLOWED, checkSql, findingsOf } from "../../scripts/check-sql.js";
 
 describe("scripts/check-sql.ts", () => {
-  it("finds no SQL built from strings in the service's code beyond the commented allow-list, and no stale entry", () => {
+  it("finds no SQL built from strings, nor any statement outside adapters/, beyond the commented allow-list, and no stale entry", () => {
     const result = checkSql();
     expect(result.files).toBeGreaterThan(50);
     expect(result.refused.map((f) => `${f.file}:${f.line} ${f.rule}: ${f.text}`)).toEqual([]);
     expect(result.unusedAllowed).toEqual([]);
     for (const entry of ALLOWED) expect(entry.why.length).toBeGreaterThan(10);
+    for (const entry of ALLOWED) expect(entry.file.startsWith("adapters/db/")).toBe(true);
+  });
+
+  it("refuses a query-builder call or a tagged sql template outside adapters/, and lets adapters/db/ hold them", () => {
+    const source = [
+      "await db.selectFrom('t').selectAll().where('id', '=', id).execute();",
+      "await sql`delete from t where id = ${id}`.execute(db);",
+      "const n = sql<number>`count(*)`;",
+      "await trx.insertInto('t').values(row).execute();",
+      "await db.updateTable('t').set({ a: 1 }).execute();",
+      "await db.deleteFrom('t').execute();",
+      "await db.with('w', (q) => q.selectFrom('t').selectAll()).selectFrom('w').selectAll().execute();",
+    ].join("\n");
+    const rules = findingsOf("usecases/x.ts", source).map((f) => `${f.line}:${f.rule}`);
+    expect(rules).toEqual([
+      "1:placement",
+      "2:placement",
+      "3:placement",
+      "4:placement",
+      "5:placement",
+      "6:placement",
+      "7:placement",
+      "7:placement",
+      "7:placement",
+    ]);
+    expect(findingsOf("adapters/db/x.ts", source)).toEqual([]);
+    // Words that are not kysely's: a `with` without a query callback, a tag other than `sql`.
+    expect(findingsOf("usecases/y.ts", "const a = z.with('x');\nconst b = html`<p>${x}</p>`;")).toEqual([]);
   });
 
   it("refuses unsafe calls, sql.raw / sql.lit / CompiledQuery.raw, untagged SQL templates and SQL concatenation", () => {
@@ -22,7 +50,7 @@ describe("scripts/check-sql.ts", () => {
       'await client.query("select * from users where name = \'" + name + "\'");',
       "const s = `UPDATE accounts SET owner = ${owner}`;",
     ].join("\n");
-    const rules = findingsOf("x.ts", source).map((f) => `${f.line}:${f.rule}`);
+    const rules = findingsOf("adapters/db/x.ts", source).map((f) => `${f.line}:${f.rule}`);
     expect(rules).toEqual(["1:unsafe", "2:raw", "3:raw", "4:raw", "5:template", "6:concat", "7:template"]);
   });
 
@@ -35,6 +63,6 @@ describe("scripts/check-sql.ts", () => {
       "const message = `Select a vault from the list: ${name}`;", // words, not SQL
       "const label = 'select' + suffix;",
     ].join("\n");
-    expect(findingsOf("y.ts", source)).toEqual([]);
+    expect(findingsOf("adapters/db/y.ts", source)).toEqual([]);
   });
 });

@@ -23,15 +23,14 @@
 //   rewinds further. That is safe: what the agent drops and is given again is identical.
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
-import { LRUCache } from "lru-cache";
-import type { ActivityCursorRow, Database } from "../../adapters/db/api-schema.js";
+import type { Database } from "../../adapters/db/api-schema.js";
+import { type ActivityCursor, CURSOR_TTL_MS, type CursorCache, findLiveCursor, saveCursor, storeDerivedCursor } from "../../adapters/db/cursors.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.js";
 import { readChangesAfter, readOwnerBlocks, readOwnerHead, readPoll, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
 import { DAY_MS } from "../../domain/price.js";
 
-/** Activity cursor validity (spec Limits). */
-export const CURSOR_TTL_MS = 14 * DAY_MS;
+export { CURSOR_TTL_MS };
 
 /**
  * Blocks behind a given block that a reorg can still replace. Ponder treats blocks older than its
@@ -43,29 +42,11 @@ export const REORG_WINDOW_BLOCKS = 64n;
 /** Most changes one answer carries; `more: true` means call again at once with the new cursor. */
 export const MAX_CHANGES_PER_CALL = 500;
 
-/** What a cursor id looks like; anything else is unknown without a lookup. */
-export const CURSOR_ID = /^[A-Za-z0-9_-]{22,64}$/;
-
 /**
  * A poll with no change answers the cursor it was given, unless that cursor is older than this: then
  * it issues the derived one (created now), so an agent that keeps polling never meets the expiry.
  */
 export const CURSOR_RENEW_MS = DAY_MS;
-
-/** One in this many issued cursors also sweeps expired ones. */
-const SWEEP_EVERY = 100;
-const SWEEP_BATCH = 1000;
-
-export type ActivityCursor = {
-  id: string;
-  /** Lowercase owner. */
-  owner: string;
-  /** Changes at or below this position were given (or predate the baseline). */
-  position: bigint;
-  /** Recent blocks whose changes were given, newest first (the block of `position` first). */
-  trail: BlockRef[];
-  createdAt: Date;
-};
 
 /**
  * The id of the baseline cursor of `owner` at this position and trail, the same all through one
@@ -83,129 +64,6 @@ export function baselineCursorId(owner: string, position: bigint, trail: readonl
 export function childCursorId(parentId: string, position: bigint, trail: readonly BlockRef[]): string {
   const state = [parentId, position.toString(), ...trail.map((b) => `${b.number}:${b.hash}`)].join("\n");
   return createHash("sha256").update(state).digest().subarray(0, 24).toString("base64url");
-}
-
-function fromRow(row: ActivityCursorRow): ActivityCursor {
-  const blocks = (row.trail as { blocks?: [string, string][] } | null)?.blocks ?? [];
-  return {
-    id: row.id,
-    owner: row.owner,
-    position: BigInt(row.position),
-    trail: blocks.map(([number, hash]) => ({ number: BigInt(number), hash })),
-    createdAt: row.created_at,
-  };
-}
-
-/** True when `cursor` belongs to `owner` (lowercase) and is younger than 14 days at `now`. */
-export const isLiveFor = (cursor: ActivityCursor, owner: string, now: Date): boolean =>
-  cursor.owner === owner && cursor.createdAt.getTime() > now.getTime() - CURSOR_TTL_MS;
-
-/**
- * Cursor rows kept in process: a row never changes once stored (an insert of an existing id does
- * nothing), so a poll with a known cursor skips its SELECT (owner and expiry are still checked on
- * every use), and a derived cursor known to be stored skips its INSERT. One per API process.
- */
-export class CursorCache {
-  readonly #found: LRUCache<string, ActivityCursor>;
-  readonly #stored: LRUCache<string, true>;
-
-  constructor(maxEntries: number) {
-    this.#found = new LRUCache({ max: Math.max(1, maxEntries) });
-    this.#stored = new LRUCache({ max: Math.max(1, maxEntries) });
-  }
-
-  get(id: string): ActivityCursor | undefined {
-    return this.#found.get(id);
-  }
-
-  remember(cursor: ActivityCursor): void {
-    this.#found.set(cursor.id, cursor);
-    this.#stored.set(cursor.id, true);
-  }
-
-  isStored(id: string): boolean {
-    return this.#stored.has(id);
-  }
-
-  markStored(id: string): void {
-    this.#stored.set(id, true);
-  }
-}
-
-/** The cursor with this id when it exists, belongs to `owner` and is younger than 14 days at `now`. */
-export async function findLiveCursor(db: Kysely<Database>, id: string, owner: string, now: Date, cache?: CursorCache): Promise<ActivityCursor | undefined> {
-  if (!CURSOR_ID.test(id)) return undefined;
-  const known = cache?.get(id);
-  if (known) return isLiveFor(known, owner.toLowerCase(), now) ? known : undefined;
-  const row = await db
-    .selectFrom("activity_cursor")
-    .selectAll()
-    .where("id", "=", id)
-    .where("owner", "=", owner.toLowerCase())
-    .where("created_at", ">", new Date(now.getTime() - CURSOR_TTL_MS))
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const cursor = fromRow(row);
-  cache?.remember(cursor);
-  return cursor;
-}
-
-/** A cursor as its activity_cursor row. */
-function cursorRow(cursor: Omit<ActivityCursor, "createdAt">, now: Date) {
-  const head = cursor.trail[0];
-  return {
-    id: cursor.id,
-    owner: cursor.owner.toLowerCase(),
-    position: cursor.position.toString(),
-    block_number: head ? head.number.toString() : null,
-    block_hash: head ? head.hash : null,
-    trail: { blocks: cursor.trail.map((b) => [b.number.toString(), b.hash] as [string, string]) },
-    created_at: now,
-  };
-}
-
-/**
- * Stores a cursor (created now) unless one with its id exists, and answers the stored one: a
- * derived id seen before keeps its first creation time.
- */
-export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<ActivityCursor> {
-  // A repeated baseline known in this process: no statement at all.
-  const known = cache?.get(cursor.id);
-  if (known) return known;
-  const row = await db
-    .insertInto("activity_cursor")
-    .values(cursorRow(cursor, now))
-    .onConflict((oc) => oc.column("id").doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  const stored = row ?? (await db.selectFrom("activity_cursor").selectAll().where("id", "=", cursor.id).executeTakeFirstOrThrow());
-  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
-  return fromRow(stored);
-}
-
-/**
- * Stores a derived cursor unless one with its id exists (a repeated poll): one statement, no
- * re-select, since a poll answers only the id (deterministic) and its parent's creation time.
- */
-async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<void> {
-  if (cache?.isStored(cursor.id)) return;
-  await db
-    .insertInto("activity_cursor")
-    .values(cursorRow(cursor, now))
-    .onConflict((oc) => oc.column("id").doNothing())
-    .execute();
-  cache?.markStored(cursor.id);
-  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
-}
-
-/** Deletes up to `limit` cursors that expired before `now`; answers how many. */
-export async function sweepExpiredCursors(db: Kysely<Database>, now: Date, limit = SWEEP_BATCH): Promise<number> {
-  const cutoff = new Date(now.getTime() - CURSOR_TTL_MS);
-  const result = await db
-    .deleteFrom("activity_cursor")
-    .where("id", "in", (eb) => eb.selectFrom("activity_cursor").select("id").where("created_at", "<=", cutoff).limit(limit))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
 }
 
 // ---------------------------------------------------------------- the pure parts

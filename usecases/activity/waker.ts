@@ -21,7 +21,8 @@
 // re-reads its feed, which answers `reorged`) and the poller rewinds. A reorg whose revert and
 // replacement commit between two ticks and leave an owner with no new rows is not seen here; that
 // owner's request answers `reorged` at its deadline, when the long poll reads the feed once more.
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
+import { activityOwnersAfter, newestActivityPosition } from "../../adapters/db/reads/activity-positions.js";
 import type { Logger } from "../../adapters/logger.js";
 import type { Projections } from "../../adapters/db/projections.js";
 
@@ -168,11 +169,7 @@ export class ActivityWaker {
   }
 
   async #newestPosition(): Promise<bigint> {
-    const row = await this.#reads
-      .selectFrom("activity")
-      .select((eb) => eb.fn.max("position").as("position"))
-      .executeTakeFirst();
-    return row?.position == null ? 0n : BigInt(row.position);
+    return newestActivityPosition(this.#reads);
   }
 
   async #tick(): Promise<void> {
@@ -180,13 +177,7 @@ export class ActivityWaker {
     const last = this.#last ?? 0n;
     const run = this.#run;
     try {
-      const rows = await this.#reads
-        .selectFrom("activity")
-        .select((eb) => [sql<string | null>`owner`.as("owner"), eb.fn.max("position").as("position")])
-        .where("position", ">", last)
-        .groupBy("owner")
-        .unionAll((eb) => eb.selectFrom("activity").select((eb2) => [sql<string | null>`null`.as("owner"), eb2.fn.max("position").as("position")]))
-        .execute();
+      const rows = await activityOwnersAfter(this.#reads, last);
       this.#ticks++;
       if (run !== this.#run) return; // stopped meanwhile
       let newest = last;

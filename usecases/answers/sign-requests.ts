@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import { getAddress, isAddress, type Address } from "viem";
 import type { Database } from "../../adapters/db/api-schema.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
-import { findLiveSignRequest, SIGN_REQUEST_ID } from "../../adapters/db/sign-requests.js";
+import { findLiveSignRequest, findSignRequest, SIGN_REQUEST_ID } from "../../adapters/db/sign-requests.js";
 import { describeSteps, type StepDescription } from "../../domain/bundles/describe.js";
 import { ApiError } from "../../domain/errors.js";
 import type { SignRequest } from "../../contract/sign-request.js";
@@ -47,7 +47,7 @@ export type SignPageView = {
 /** What the sign page shows for `id`, expired or not; undefined when no such request was stored. */
 export async function signPageView(db: Kysely<Database>, deployments: Deployments, id: string, now: Date): Promise<SignPageView | undefined> {
   if (!SIGN_REQUEST_ID.test(id)) return undefined;
-  const row = await db.selectFrom("sign_request").selectAll().where("id", "=", id).executeTakeFirst();
+  const row = await findSignRequest(db, id);
   if (!row) return undefined;
   const bundle = row.bundle as StoredBundle;
   const calls = bundle.walletSendCalls?.calls ?? bundle.steps ?? [];

@@ -11,7 +11,8 @@ import type { PriceSeries } from "../../domain/backtest/series.js";
 import { ApiError } from "../../domain/errors.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { getAddress } from "viem";
-import { hasSeries, loadSeries, readChartedToken, type CandleStep, type ChartedToken } from "./candles.js";
+import { readChartedToken, type ChartedToken } from "../../adapters/db/reads/candles.js";
+import { hasSeries, loadSeries, type CandleStep } from "./candles.js";
 import type { BacktestInputs } from "./jobs.js";
 import { DAY_S } from "../../domain/price.js";
 
@@ -58,6 +59,16 @@ export async function checkReplayable(ctx: BacktestContext, token: string, days:
 
 const holdPct = (s: PriceSeries) => pct((s.close[s.length - 1]! / s.open[0]! - 1) * 100);
 
+/** The head of a replay's answer: the token, the 10-minute candles replayed and the fee. */
+const replayHead = (token: ChartedToken, series: PriceSeries, feeBps: number) => ({
+  token: tokenRef(token),
+  from: iso(series.start[0]!),
+  to: iso(series.start[series.length - 1]! + 600),
+  candles: series.length,
+  candleMinutes: 10,
+  feeBps,
+});
+
 export async function gridBacktest(ctx: BacktestContext, i: BacktestInputs["grid"], asOf: number) {
   const { token, series } = await tokenSeries(ctx, i.token, ...replayWindow(i.days, asOf), "10m");
   const r = backtestGrid(series, {
@@ -70,12 +81,7 @@ export async function gridBacktest(ctx: BacktestContext, i: BacktestInputs["grid
   });
   const listed = r.tradeList.slice(-MAX_LISTED_TRADES);
   return {
-    token: tokenRef(token),
-    from: iso(series.start[0]!),
-    to: iso(series.start[series.length - 1]! + 600),
-    candles: series.length,
-    candleMinutes: 10,
-    feeBps: i.feeBps,
+    ...replayHead(token, series, i.feeBps),
     params: { buyPrice: priceString(i.buyPrice), sellPrice: priceString(i.sellPrice), amountUsd: i.amountUsd, repeat: i.repeat, days: i.days },
     trades: r.trades,
     buys: r.buys,
@@ -102,12 +108,7 @@ export async function ladderBacktest(ctx: BacktestContext, i: BacktestInputs["la
   const { token, series } = await tokenSeries(ctx, i.token, ...replayWindow(i.days, asOf), "10m");
   const r = backtestLadder(series, { side: i.side, levels: i.levels, feeBps: i.feeBps });
   return {
-    token: tokenRef(token),
-    from: iso(series.start[0]!),
-    to: iso(series.start[series.length - 1]! + 600),
-    candles: series.length,
-    candleMinutes: 10,
-    feeBps: i.feeBps,
+    ...replayHead(token, series, i.feeBps),
     side: i.side,
     days: i.days,
     levels: r.levels.map((l) => ({

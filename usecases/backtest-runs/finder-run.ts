@@ -27,7 +27,10 @@ export async function runFinderBacktest(deps: BacktestDeps, b: z.infer<typeof Fi
     feeBps: fee?.feeBps ?? 0,
   };
   const result = await runKind(deps, "finder-backtest", input);
-  const summary = { mode: result.mode, returnPct: result.returnPct ?? result.averageReturnPct ?? null, verdict: result.verdict ?? null };
+  const summary =
+    result.mode === "fixed"
+      ? { mode: result.mode, returnPct: result.returnPct ?? null, verdict: null }
+      : { mode: result.mode, returnPct: result.averageReturnPct ?? null, verdict: result.verdict ?? null };
   await logFinderRun(deps.db, input, sessionOwner ? { kind: "wallet", value: sessionOwner } : undefined, summary, deps.now(), client);
   return result;
 }

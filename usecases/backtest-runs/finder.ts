@@ -2,9 +2,11 @@
 // windows, stored in scan_result; the day's picks stored and followed on paper for 7 days), the
 // answers of its routes, its on-demand backtest and the log of those runs.
 import { createHash } from "node:crypto";
-import { sql, type ExpressionBuilder, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { getAddress } from "viem";
 import type { Database } from "../../adapters/db/api-schema.js";
+import { countRunsSince, insertFinderRun, runsOfIdentity } from "../../adapters/db/finder-runs.js";
+import { hasPicksOfDay, insertPicks, latestPicks, openPicksOf, picksWithPaper, updatePickPaper } from "../../adapters/db/strategy-picks.js";
 import { dipLadderLines, dipLadderRecord, runDipLadder } from "../../domain/backtest/dip-ladder.js";
 import { iso, pct, priceString, usd } from "../../domain/backtest/format.js";
 import { backtestGrid } from "../../domain/backtest/grid.js";
@@ -21,7 +23,8 @@ import {
   type FinderStyle,
   type PeriodResult,
 } from "../../domain/strategy-finder/board.js";
-import { loadSeries, readChartedTokens, readVaultSharePrices, type ChartedToken } from "./candles.js";
+import { readChartedTokens, type ChartedToken } from "../../adapters/db/reads/candles.js";
+import { loadSeries, readVaultSharePrices } from "./candles.js";
 import type { FinderBacktestInput } from "./jobs.js";
 import { asOfBucket } from "./jobs.js";
 import { dipPrepareBody, NOTE, tokenRef, tokenSeries, type BacktestContext } from "./answers.js";
@@ -323,8 +326,7 @@ const dayOf = (unix: number) => iso(unix).slice(0, 10);
 
 async function recordPicks(ctx: ScanContext, board: BoardPayload, chain: string | null) {
   const day = dayOf(board.asOfUnix);
-  const existing = await ctx.db.selectFrom("strategy_pick").select("id").where("day", "=", day).where(sameChain(chain)).executeTakeFirst();
-  if (existing) return;
+  if (await hasPicksOfDay(ctx.db, day, chain)) return;
   const ranked = rankBoard(boardEntries(board), { periodDays: 7 })
     .entries.filter((e) => e.subject.kind === "token" && e.result.returnPct > 0)
     .slice(0, PICKS_PER_DAY);
@@ -354,18 +356,13 @@ async function recordPicks(ctx: ScanContext, board: BoardPayload, chain: string 
       started_at: new Date(board.asOfUnix * 1000),
     });
   }
-  if (rows.length)
-    await ctx.db
-      .insertInto("strategy_pick")
-      .values(rows)
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+  if (rows.length) await insertPicks(ctx.db, rows);
 }
 
 /** Follows every pick not yet 7 days old on paper, from its start to now (or its 7th day). */
 async function followPicks(ctx: ScanContext, asOf: number, chain: string | null) {
   // Only this chain's picks: another chain's prices say nothing of them.
-  const open = await ctx.db.selectFrom("strategy_pick").selectAll().where("done", "=", false).where(sameChain(chain)).execute();
+  const open = await openPicksOf(ctx.db, chain);
   for (const p of open) {
     const start = Math.floor(new Date(p.started_at).getTime() / 1000);
     const end = Math.min(asOf, start + PAPER_DAYS * DAY);
@@ -392,22 +389,12 @@ async function followPicks(ctx: ScanContext, asOf: number, chain: string | null)
     }
     const hold = (s.close[s.length - 1]! / p.start_price - 1) * 100;
     const done = end >= start + PAPER_DAYS * DAY;
-    await ctx.db
-      .updateTable("strategy_pick")
-      .set({ paper: { returnPct, holdReturnPct: hold, trades, followedUntil: iso(end) }, done })
-      .where("id", "=", p.id)
-      .execute();
+    await updatePickPaper(ctx.db, p.id, { returnPct, holdReturnPct: hold, trades, followedUntil: iso(end) }, done);
   }
 }
 
-/** The picks of `chain` (null: of no known chain), as scans are tied to theirs (usecases/backtest-runs/scans.ts). */
-const sameChain = (chain: string | null) => (eb: ExpressionBuilder<Database, "strategy_pick">) =>
-  chain === null ? eb("chain", "is", null) : eb("chain", "=", chain);
-
 async function trackRecordSummary(db: Kysely<Database>, chain: string | undefined) {
-  let q = db.selectFrom("strategy_pick").select(["paper", "done"]).where("paper", "is not", null);
-  if (chain !== undefined) q = q.where(sameChain(chain.toLowerCase()));
-  const rows = await q.execute();
+  const rows = await picksWithPaper(db, chain);
   const done = rows.filter((r) => r.done);
   const returns = done.map((r) => Number((r.paper as { returnPct: number }).returnPct));
   return {
@@ -420,9 +407,7 @@ async function trackRecordSummary(db: Kysely<Database>, chain: string | undefine
 
 /** GET /v1/strategy-finder/track-record. With `chain` (the running chain's genesis hash), that chain's picks only. */
 export async function trackRecordAnswer(db: Kysely<Database>, chain?: string) {
-  let q = db.selectFrom("strategy_pick").selectAll().orderBy("day", "desc").orderBy("rank", "asc").limit(300);
-  if (chain !== undefined) q = q.where(sameChain(chain.toLowerCase()));
-  const rows = await q.execute();
+  const rows = await latestPicks(db, chain, 300);
   return {
     followDays: PAPER_DAYS,
     summary: await trackRecordSummary(db, chain),
@@ -451,77 +436,95 @@ export async function trackRecordAnswer(db: Kysely<Database>, chain?: string) {
 /** POST /v1/strategy-finder/backtest: walk-forward (variant) or fixed settings over a period. */
 export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInput, asOf: number) {
   const fixed = i.periodDays !== undefined || i.settings !== undefined;
-  if (!fixed) {
-    const days = i.days ?? 30;
-    const { token, series } = await tokenSeries(ctx, i.token, asOf - days * DAY, asOf, "1h");
-    if (i.strategy === "grid") {
-      const plan = planGrid(series, { amountUsd: i.budgetUsd, feeBps: i.feeBps, now: asOf, days });
-      const pick = i.variant === "tighter" ? plan.tighter : i.variant === "wider" ? plan.wider : plan.today;
-      return {
-        mode: "walk-forward" as const,
-        token: tokenRef(token),
-        strategy: i.strategy,
-        variant: i.variant ?? "standard",
-        budgetUsd: i.budgetUsd,
-        days,
-        feeBps: i.feeBps,
-        verdict: plan.verdict,
-        reasons: plan.reasons,
-        starts: plan.windows.map((w) => ({
-          start: iso(w.from),
-          end: iso(w.to),
-          returnPct: pct(w.returnPct),
-          pnlUsd: usd(w.profitUsd),
-          holdReturnPct: pct(w.holdReturnPct),
-          trades: w.roundTrips * 2,
-        })),
-        averageReturnPct: plan.averageReturnPct === null ? null : pct(plan.averageReturnPct),
-        worstReturnPct: plan.worstReturnPct === null ? null : pct(plan.worstReturnPct),
-        run: pick
-          ? {
-              route: "/v1/agent/prepare/grid",
-              body: {
-                action: "open",
-                token: tokenRef(token).address,
-                buyPrice: priceString(pick.buyPrice),
-                sellPrice: priceString(pick.sellPrice),
-                amountUsdg: usd(i.budgetUsd).toFixed(2),
-                repeat: true,
-              } as Record<string, unknown>,
-            }
-          : null,
-        note: NOTE,
-      };
-    }
-    const rec = dipLadderRecord(series, asOf, i.budgetUsd, i.feeBps);
-    const last = series.close[series.length - 1]!;
+  return fixed ? fixedBacktest(ctx, i, asOf) : walkForwardBacktest(ctx, i, asOf);
+}
+
+/** The head of a walk-forward answer: what was run, over how many days. */
+const walkForwardHead = (i: FinderBacktestInput, token: ChartedToken, days: number) => ({
+  mode: "walk-forward" as const,
+  token: tokenRef(token),
+  strategy: i.strategy,
+  variant: i.variant ?? "standard",
+  budgetUsd: i.budgetUsd,
+  days,
+  feeBps: i.feeBps,
+});
+
+/** The head of a fixed-settings answer: what was run, over which period. */
+const fixedHead = (i: FinderBacktestInput, token: ChartedToken, periodDays: number, from: number, asOf: number) => ({
+  mode: "fixed" as const,
+  token: tokenRef(token),
+  strategy: i.strategy,
+  budgetUsd: i.budgetUsd,
+  period: `${periodDays}d`,
+  feeBps: i.feeBps,
+  from: iso(from),
+  to: iso(asOf),
+});
+
+/** Walk-forward: the settings the planner would pick, tried from every start of the window. */
+async function walkForwardBacktest(ctx: BacktestContext, i: FinderBacktestInput, asOf: number) {
+  const days = i.days ?? 30;
+  const { token, series } = await tokenSeries(ctx, i.token, asOf - days * DAY, asOf, "1h");
+  if (i.strategy === "grid") {
+    const plan = planGrid(series, { amountUsd: i.budgetUsd, feeBps: i.feeBps, now: asOf, days });
+    const pick = i.variant === "tighter" ? plan.tighter : i.variant === "wider" ? plan.wider : plan.today;
     return {
-      mode: "walk-forward" as const,
-      token: tokenRef(token),
-      strategy: i.strategy,
-      variant: i.variant ?? "standard",
-      budgetUsd: i.budgetUsd,
-      days,
-      feeBps: i.feeBps,
-      verdict: rec.starts === 0 ? ("none" as const) : rec.averageReturnPct! > 0 ? ("good" as const) : ("weak" as const),
-      reasons: [`${rec.positiveStarts} of ${rec.starts} starts ended above the budget`],
-      starts: rec.runs.map((r) => ({
-        start: iso(r.start),
-        end: iso(r.end),
-        returnPct: pct(r.returnPct),
-        pnlUsd: usd(r.profitUsd),
-        holdReturnPct: pct(r.holdReturnPct),
-        trades: r.buys + r.sells,
+      ...walkForwardHead(i, token, days),
+      verdict: plan.verdict,
+      reasons: plan.reasons,
+      starts: plan.windows.map((w) => ({
+        start: iso(w.from),
+        end: iso(w.to),
+        returnPct: pct(w.returnPct),
+        pnlUsd: usd(w.profitUsd),
+        holdReturnPct: pct(w.holdReturnPct),
+        trades: w.roundTrips * 2,
       })),
-      averageReturnPct: rec.averageReturnPct === null ? null : pct(rec.averageReturnPct),
-      worstReturnPct: rec.worstReturnPct === null ? null : pct(rec.worstReturnPct),
-      run: {
-        route: "/v1/agent/prepare/ladder-strategy",
-        body: dipPrepareBody(token.address, dipLadderLines(last, i.budgetUsd, i.feeBps)) as Record<string, unknown>,
-      },
+      averageReturnPct: plan.averageReturnPct === null ? null : pct(plan.averageReturnPct),
+      worstReturnPct: plan.worstReturnPct === null ? null : pct(plan.worstReturnPct),
+      run: pick
+        ? {
+            route: "/v1/agent/prepare/grid",
+            body: {
+              action: "open",
+              token: tokenRef(token).address,
+              buyPrice: priceString(pick.buyPrice),
+              sellPrice: priceString(pick.sellPrice),
+              amountUsdg: usd(i.budgetUsd).toFixed(2),
+              repeat: true,
+            } as Record<string, unknown>,
+          }
+        : null,
       note: NOTE,
     };
   }
+  const rec = dipLadderRecord(series, asOf, i.budgetUsd, i.feeBps);
+  const last = series.close[series.length - 1]!;
+  return {
+    ...walkForwardHead(i, token, days),
+    verdict: rec.starts === 0 ? ("none" as const) : rec.averageReturnPct! > 0 ? ("good" as const) : ("weak" as const),
+    reasons: [`${rec.positiveStarts} of ${rec.starts} starts ended above the budget`],
+    starts: rec.runs.map((r) => ({
+      start: iso(r.start),
+      end: iso(r.end),
+      returnPct: pct(r.returnPct),
+      pnlUsd: usd(r.profitUsd),
+      holdReturnPct: pct(r.holdReturnPct),
+      trades: r.buys + r.sells,
+    })),
+    averageReturnPct: rec.averageReturnPct === null ? null : pct(rec.averageReturnPct),
+    worstReturnPct: rec.worstReturnPct === null ? null : pct(rec.worstReturnPct),
+    run: {
+      route: "/v1/agent/prepare/ladder-strategy",
+      body: dipPrepareBody(token.address, dipLadderLines(last, i.budgetUsd, i.feeBps)) as Record<string, unknown>,
+    },
+    note: NOTE,
+  };
+}
+
+/** Fixed settings over one period ending now. */
+async function fixedBacktest(ctx: BacktestContext, i: FinderBacktestInput, asOf: number) {
   const periodDays = i.periodDays ?? 7;
   const { token, series } = await tokenSeries(ctx, i.token, asOf - periodDays * DAY, asOf, "1h");
   const hold = (series.close[series.length - 1]! / series.open[0]! - 1) * 100;
@@ -532,14 +535,7 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
       throw new ApiError("INVALID_REQUEST", "settings: a grid needs buyPrice and sellPrice, sellPrice above buyPrice");
     const r = backtestGrid(series, { buyPrice: buy, sellPrice: sell, amountUsd: i.budgetUsd, repeat: true, feeBps: i.feeBps });
     return {
-      mode: "fixed" as const,
-      token: tokenRef(token),
-      strategy: i.strategy,
-      budgetUsd: i.budgetUsd,
-      period: `${periodDays}d`,
-      feeBps: i.feeBps,
-      from: iso(series.start[0]!),
-      to: iso(asOf),
+      ...fixedHead(i, token, periodDays, series.start[0]!, asOf),
       returnPct: pct(r.returnPct),
       pnlUsd: usd(r.profitUsd),
       holdReturnPct: pct(hold),
@@ -563,14 +559,7 @@ export async function finderBacktest(ctx: BacktestContext, i: FinderBacktestInpu
     fees += r.feesUsd;
   }
   return {
-    mode: "fixed" as const,
-    token: tokenRef(token),
-    strategy: i.strategy,
-    budgetUsd: i.budgetUsd,
-    period: `${periodDays}d`,
-    feeBps: i.feeBps,
-    from: iso(series.start[0]!),
-    to: iso(asOf),
+    ...fixedHead(i, token, periodDays, series.start[0]!, asOf),
     returnPct: pct((value / i.budgetUsd - 1) * 100),
     pnlUsd: usd(value - i.budgetUsd),
     holdReturnPct: pct(hold),
@@ -594,19 +583,16 @@ export async function logFinderRun(
   now: Date,
   client: string | null = null,
 ) {
-  await db
-    .insertInto("strategy_run")
-    .values({
-      client,
-      identity_kind: identity?.kind ?? null,
-      identity_value: identity ? identity.value.toLowerCase() : null,
-      token: input.token.toLowerCase(),
-      strategy: input.strategy,
-      input: input as unknown as Record<string, unknown>,
-      summary,
-      created_at: now,
-    })
-    .execute();
+  await insertFinderRun(db, {
+    client,
+    identity_kind: identity?.kind ?? null,
+    identity_value: identity ? identity.value.toLowerCase() : null,
+    token: input.token.toLowerCase(),
+    strategy: input.strategy,
+    input: input as unknown as Record<string, unknown>,
+    summary,
+    created_at: now,
+  });
 }
 
 /**
@@ -617,30 +603,13 @@ export const FINDER_RUNS_PER_CLIENT_PER_DAY = 200;
 
 /** The client's runs of the day before `now`, counted up to the bound, and when the oldest of them leaves the day. */
 export async function recentRunsOf(db: Kysely<Database>, client: string, now: Date): Promise<{ count: number; firstLeaves: Date | null }> {
-  const row = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom("strategy_run")
-        .select("created_at")
-        .where("client", "=", client)
-        .where("created_at", ">", new Date(now.getTime() - DAY_MS))
-        .orderBy("created_at")
-        .limit(FINDER_RUNS_PER_CLIENT_PER_DAY)
-        .as("recent"),
-    )
-    .select((eb) => [eb.fn.countAll<string>().as("n"), eb.fn.min("created_at").as("first")])
-    .executeTakeFirstOrThrow();
+  const row = await countRunsSince(db, client, new Date(now.getTime() - DAY_MS), FINDER_RUNS_PER_CLIENT_PER_DAY);
   return { count: Number(row.n), firstLeaves: row.first ? new Date(new Date(row.first as Date).getTime() + DAY_MS) : null };
 }
 
 /** GET /v1/strategy-finder/attempts: runs made with this wallet's owner session. */
 export async function attemptsAnswer(db: Kysely<Database>, kind: "wallet", value: string) {
-  const row = await db
-    .selectFrom("strategy_run")
-    .select([sql<string>`count(*)`.as("n"), sql<Date | null>`max(created_at)`.as("last")])
-    .where("identity_kind", "=", kind)
-    .where("identity_value", "=", value.toLowerCase())
-    .executeTakeFirst();
+  const row = await runsOfIdentity(db, kind, value);
   const last = row?.last ? new Date(row.last).toISOString() : null;
   return {
     kind,

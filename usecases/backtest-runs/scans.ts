@@ -4,12 +4,14 @@
 // the first one is stored).
 import type { Kysely } from "kysely";
 import type { Database } from "../../adapters/db/api-schema.js";
+import { findScanResult, upsertScanResult } from "../../adapters/db/scan-results.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { planGrid } from "../../domain/backtest/grid-plan.js";
 import { ApiError } from "../../domain/errors.js";
 import type { Logger } from "../../adapters/logger.js";
-import { loadSeries, readChartedTokens } from "./candles.js";
+import { readChartedTokens } from "../../adapters/db/reads/candles.js";
+import { loadSeries } from "./candles.js";
 import { gridPlanAnswer, ladderPlanAnswer, NOTE } from "./answers.js";
 import { asOfBucket } from "./jobs.js";
 import { DAY_S } from "../../domain/price.js";
@@ -52,11 +54,7 @@ export async function scanChain(ctx: ScanContext): Promise<string | null> {
 }
 
 export async function storeScan(db: Kysely<Database>, kind: ScanKind, key: string, payload: unknown, at: Date, chain: string | null = null) {
-  await db
-    .insertInto("scan_result")
-    .values({ kind, key, payload: payload as never, created_at: at, chain })
-    .onConflict((oc) => oc.columns(["kind", "key"]).doUpdateSet({ payload: payload as never, created_at: at, chain }))
-    .execute();
+  await upsertScanResult(db, kind, key, payload, at, chain);
 }
 
 /**
@@ -64,7 +62,7 @@ export async function storeScan(db: Kysely<Database>, kind: ScanKind, key: strin
  * With `chain` (the running chain's genesis hash), a scan of another chain, or of none known, is not served.
  */
 export async function readScan<T>(db: Kysely<Database>, kind: ScanKind, key = "latest", chain?: string): Promise<{ payload: T; at: Date }> {
-  const row = await db.selectFrom("scan_result").select(["payload", "created_at", "chain"]).where("kind", "=", kind).where("key", "=", key).executeTakeFirst();
+  const row = await findScanResult(db, kind, key);
   if (!row || (chain !== undefined && row.chain !== chain.toLowerCase())) {
     const message = `The scan is being prepared on this chain: retry in ${SCAN_RETRY_SECONDS} s`;
     throw new ApiError("SCAN_PREPARING", message, undefined, { headers: { "Retry-After": String(SCAN_RETRY_SECONDS) } });

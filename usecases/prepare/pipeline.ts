@@ -2,17 +2,11 @@
 // (the pure builder) → money-safety self-check → simulate the whole bundle → store the SignRequest and
 // file it for the report card in one transaction → the PrepareResult. Runs in the worker of the
 // `prepare` queue, or in the API's process when it has no job client.
-import { randomBytes } from "node:crypto";
 import { getAddress, type Address } from "viem";
 import { marketRegistryAbi } from "../../abis/index.js";
 import { simulateFunded } from "../../adapters/chain/bundle-funds.js";
-import {
-  createSignRequest,
-  LIVE_SIGN_REQUESTS_PER_CLIENT,
-  liveSignRequestsOf,
-  newSignRequestId,
-  SIGN_REQUEST_TTL_MS,
-} from "../../adapters/db/sign-requests.js";
+import { countOpenFilings, storePrepared } from "../../adapters/db/filings.js";
+import { LIVE_SIGN_REQUESTS_PER_CLIENT, liveSignRequestsOf, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
 import { callKey } from "../../domain/grading/rules.js";
 import {
   allowListOf,
@@ -40,12 +34,7 @@ export const OPEN_FILINGS_CAP = 1000;
 
 /** Whether one more filing fits under the caps: counts at most CAP+1 rows of the partial indexes. */
 async function underCaps(db: PrepareContext["db"], owner: string, filer: PrepareFiler): Promise<boolean> {
-  const count = async (column: "owner" | "client", value: string, withoutSession: boolean) => {
-    let q = db.selectFrom("filing").select("id").where("matchable", "=", true).where(column, "=", value);
-    if (withoutSession) q = q.where("owner_session", "=", false);
-    const rows = await q.limit(OPEN_FILINGS_CAP).execute();
-    return rows.length;
-  };
+  const count = (column: "owner" | "client", value: string, withoutSession: boolean) => countOpenFilings(db, column, value, withoutSession, OPEN_FILINGS_CAP);
   // The owner's own (session) filings are not counted against the owner: strangers cannot use up its room.
   if (!filer.ownerSession && (await count("owner", owner, true)) >= OPEN_FILINGS_CAP) return false;
   if (filer.client && (await count("client", filer.client, false)) >= OPEN_FILINGS_CAP) return false;
@@ -199,25 +188,19 @@ export async function runPrepare<K extends PrepareKind>(
   // A caller that has gone gets nothing: no sign request or filing is stored for an answer no one reads.
   if (await ctx.callerGone?.()) throw new CallerGoneError("the caller gave up before the bundle was stored");
 
-  await ctx.db.transaction().execute(async (trx) => {
-    await createSignRequest(trx, { id, owner, kind: bundle.kind, bundle: result as unknown as Record<string, unknown>, now, client: filer.client });
-    if (!filed) return;
-    await trx
-      .insertInto("filing")
-      .values({
-        id: randomBytes(16).toString("hex"),
-        sign_request_id: id,
-        owner: owner.toLowerCase(),
-        agent_tag: body.agentTag ?? null,
+  const signRequest = { id, owner, kind: bundle.kind, bundle: result as unknown as Record<string, unknown>, now, client: filer.client };
+  const filing = filed
+    ? {
+        owner,
+        agentTag: body.agentTag ?? null,
         kind: bundle.kind,
         steps,
-        chain_price: chainPrice,
-        created_at: now,
-        call_key: callKey(steps),
-        owner_session: filer.ownerSession,
+        chainPrice,
+        callKey: callKey(steps),
+        ownerSession: filer.ownerSession,
         client: filer.client,
-      })
-      .execute();
-  });
+      }
+    : undefined;
+  await storePrepared(ctx.db, signRequest, filing);
   return result;
 }

@@ -3,9 +3,10 @@
 // and bundles never signed (`signed: false`). The card lists the newest 500 actions, but its hit rates
 // count every graded action on record (a matched filing is never deleted): the window is the owner's
 // whole record. Unsigned filings never count.
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { getAddress } from "viem";
 import type { Database } from "../../adapters/db/api-schema.js";
+import { readCardRows, readGradedCounts } from "../../adapters/db/report-card.js";
 import {
   groupByAgent,
   hitRateOfCounts,
@@ -32,31 +33,9 @@ export type ReportCard = {
 };
 
 export async function readReportCard(db: Kysely<Database>, p: { owner: string; view: "public" | "private"; agent?: string; now: Date }): Promise<ReportCard> {
-  let q = db
-    .selectFrom("filing")
-    .leftJoin("report_action", "report_action.filing_id", "filing.id")
-    .select([
-      "filing.id",
-      "filing.agent_tag",
-      "filing.kind",
-      "filing.steps",
-      "filing.created_at",
-      "report_action.state",
-      "report_action.reason",
-      "report_action.hit",
-      "report_action.note",
-      "report_action.executed_at",
-      "report_action.graded_at",
-      "report_action.tx_hash",
-      "report_action.figures",
-    ])
-    .where("filing.owner", "=", p.owner.toLowerCase())
-    .orderBy("filing.created_at", "desc")
-    .limit(CARD_ACTION_LIMIT);
-  if (p.agent) q = q.where("filing.agent_tag", "=", p.agent);
   // Public: executed actions credited to the filing; never a filing that lost, was credited to none or never signed.
-  if (p.view === "public") q = q.where("report_action.tx_hash", "is not", null).where("report_action.on_public_card", "=", true);
-  const [rows, counts] = await Promise.all([q.execute(), gradedCounts(db, p.owner, p.agent)]);
+  const cardRows = readCardRows(db, { owner: p.owner, agent: p.agent, publicOnly: p.view === "public", limit: CARD_ACTION_LIMIT });
+  const [rows, counts] = await Promise.all([cardRows, gradedCounts(db, p.owner, p.agent)]);
 
   const actions = rows.map((r): CardAction & { signed: boolean } => {
     const plan = planAction(r.kind, r.steps as FiledStep[]);
@@ -104,20 +83,6 @@ export async function readReportCard(db: Kysely<Database>, p: { owner: string; v
  * old: graded with a verdict and matched to a mined transaction (an unsigned filing never counts).
  */
 async function gradedCounts(db: Kysely<Database>, owner: string, agent: string | undefined): Promise<Map<string | null, GradedCounts>> {
-  let q = db
-    .selectFrom("report_action")
-    .innerJoin("filing", "filing.id", "report_action.filing_id")
-    .select([
-      "filing.agent_tag",
-      sql<string>`count(*) filter (where ${sql.ref("report_action.hit")})`.as("hits"),
-      sql<string>`count(*) filter (where not ${sql.ref("report_action.hit")})`.as("misses"),
-    ])
-    .where("report_action.owner", "=", owner.toLowerCase())
-    .where("report_action.state", "=", "graded")
-    .where("report_action.hit", "is not", null)
-    .where("report_action.tx_hash", "is not", null)
-    .groupBy("filing.agent_tag");
-  if (agent) q = q.where("filing.agent_tag", "=", agent);
-  const rows = await q.execute();
+  const rows = await readGradedCounts(db, owner, agent);
   return new Map(rows.map((r) => [r.agent_tag, { hits: Number(r.hits), misses: Number(r.misses) }]));
 }

@@ -6,7 +6,14 @@
 import type { Job, Queue } from "bullmq";
 import type { Kysely } from "kysely";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { sweepExpiredCursors } from "../../usecases/activity/cursors.js";
+import { sweepExpiredCursors } from "../../adapters/db/cursors.js";
+import {
+  deleteExpiredChallenges,
+  deleteExpiredSessions,
+  deleteSignRequestsExpiredBy,
+  deleteStrategyRunsBy,
+  deleteUnmatchedFilingsBy,
+} from "../../adapters/db/purge.js";
 import type { Logger } from "../../adapters/logger.js";
 import { DAY_MS } from "../../domain/price.js";
 
@@ -42,63 +49,19 @@ export async function purgeExpired(ctx: PurgeContext): Promise<PurgeSummary> {
     }
     return total;
   };
-  const count = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);
   const { db } = ctx;
 
-  const challenges = await drain(async () =>
-    count(
-      await db
-        .deleteFrom("session_challenge")
-        .where("id", "in", (eb) => eb.selectFrom("session_challenge").select("id").where("expires_at", "<=", now).limit(batch))
-        .executeTakeFirstOrThrow(),
-    ),
-  );
-  const sessions = await drain(async () =>
-    count(
-      await db
-        .deleteFrom("session")
-        .where("token_hash", "in", (eb) => eb.selectFrom("session").select("token_hash").where("expires_at", "<=", now).limit(batch))
-        .executeTakeFirstOrThrow(),
-    ),
-  );
+  const challenges = await drain(() => deleteExpiredChallenges(db, now, batch));
+  const sessions = await drain(() => deleteExpiredSessions(db, now, batch));
   // Filings keep their row: the foreign key sets their sign_request_id to null.
   const signCutoff = new Date(now.getTime() - RETENTION.signRequestAfterExpiryMs);
-  const signRequests = await drain(async () =>
-    count(
-      await db
-        .deleteFrom("sign_request")
-        .where("id", "in", (eb) => eb.selectFrom("sign_request").select("id").where("expires_at", "<=", signCutoff).limit(batch))
-        .executeTakeFirstOrThrow(),
-    ),
-  );
+  const signRequests = await drain(() => deleteSignRequestsExpiredBy(db, signCutoff, batch));
   const cursors = await drain(() => sweepExpiredCursors(db, now, batch));
   // Never-matched filings only (no transaction on their report_action); their report_action row goes with them (cascade).
   const filingCutoff = new Date(now.getTime() - RETENTION.unmatchedFilingMs);
-  const filings = await drain(async () =>
-    count(
-      await db
-        .deleteFrom("filing")
-        .where("id", "in", (eb) =>
-          eb
-            .selectFrom("filing")
-            .leftJoin("report_action", "report_action.filing_id", "filing.id")
-            .select("filing.id")
-            .where("filing.created_at", "<=", filingCutoff)
-            .where("report_action.tx_hash", "is", null)
-            .limit(batch),
-        )
-        .executeTakeFirstOrThrow(),
-    ),
-  );
+  const filings = await drain(() => deleteUnmatchedFilingsBy(db, filingCutoff, batch));
   const runCutoff = new Date(now.getTime() - RETENTION.strategyRunMs);
-  const strategyRuns = await drain(async () =>
-    count(
-      await db
-        .deleteFrom("strategy_run")
-        .where("id", "in", (eb) => eb.selectFrom("strategy_run").select("id").where("created_at", "<=", runCutoff).limit(batch))
-        .executeTakeFirstOrThrow(),
-    ),
-  );
+  const strategyRuns = await drain(() => deleteStrategyRunsBy(db, runCutoff, batch));
   return { challenges, sessions, signRequests, cursors, filings, strategyRuns };
 }
 

@@ -1,5 +1,6 @@
 // The deployments' contracts a resolver calls: a named singleton (503 NOT_DEPLOYED when missing), USDG,
 // and an agent vault (deployments and projection agree, or 404 NOT_AGENT_VAULT).
+import { vaultRowOf } from "../../../adapters/db/reads/vault-requests.js";
 import { getAddress, type Address } from "viem";
 import type { DeployedVault } from "../../../adapters/chain/deployments.js";
 import type { Projections } from "../../../adapters/db/projections.js";
@@ -22,11 +23,7 @@ export type AgentVault = { deployed: DeployedVault; row: Projections["vault"] };
 export async function agentVault(ctx: PrepareContext, vault: string): Promise<AgentVault> {
   const deployed = ctx.deployments.vaults.find((v) => sameAddress(v.address, vault));
   if (!deployed?.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
-  const row = await ctx.reads
-    .selectFrom("vault")
-    .selectAll()
-    .where("address", "=", vault.toLowerCase() as `0x${string}`)
-    .executeTakeFirst();
+  const row = await vaultRowOf(ctx.reads, vault);
   if (!row?.agent) throw new ApiError("NOT_AGENT_VAULT", `${vault} is not a vault agents may use`);
   return { deployed, row };
 }

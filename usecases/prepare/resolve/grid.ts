@@ -2,6 +2,7 @@
 // (422 UNKNOWN_TOKEN, MARKET_NOT_OPEN, AMOUNT_TOO_SMALL under the strategy's minimum; the USDG as
 // amountUsdg, or amount, its older name), or close, setRepeat, collect the owner's own grid
 // (404 NOT_FOUND, 422 NOT_YOUR_GRID, GRID_CLOSED, NOTHING_TO_COLLECT).
+import { gridById } from "../../../adapters/db/reads/positions.js";
 import type { Address } from "viem";
 import { gridStrategyAbi, poolAbi } from "../../../abis/index.js";
 import { buildGrid } from "../../../domain/bundles/index.js";
@@ -67,7 +68,7 @@ export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
 
   if (body.id === undefined) throw invalid("id", `is required for action ${action}`);
   const id = toId("id", body.id);
-  const grid = await ctx.reads.selectFrom("grid").select(["owner", "token", "state"]).where("id", "=", id).executeTakeFirst();
+  const grid = await gridById(ctx.reads, id);
   if (!grid) throw new ApiError("NOT_FOUND", `no grid ${id}`);
   if (!sameAddress(grid.owner, owner)) throw new ApiError("NOT_YOUR_GRID", `grid ${id} belongs to another wallet`);
   if (grid.state === "closed") throw new ApiError("GRID_CLOSED", `grid ${id} is closed`);

@@ -6,6 +6,7 @@
 // agent account's LADDER call (bundle kind account-agent-call) and the ladder belongs to the account
 // (404 ACCOUNTS_DISABLED, 422 NO_AGENT_ACCOUNT, and an open is first checked against the account's own
 // limits: ACCOUNT_FLOOR, ACCOUNT_CEILING, ACCOUNT_BUDGET, ACCOUNT_FEE_CAP, ACCOUNT_SPREAD).
+import { agentAccountsOf, ladderById } from "../../../adapters/db/reads/positions.js";
 import { getAddress, isAddressEqual, zeroAddress, type Address } from "viem";
 import { agentAccountAbi, agentAccountFactoryAbi, ladderStrategyAbi } from "../../../abis/index.js";
 import { accountLimitRefusal, buildLadderStrategy } from "../../../domain/bundles/index.js";
@@ -82,7 +83,7 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
   if (body.id === undefined) throw invalid("id", `is required for action ${action}`);
   if (body.mask === undefined) throw invalid("mask", `is required for action ${action}`);
   const id = toId("id", body.id);
-  const row = await ctx.reads.selectFrom("ladder").select(["owner", "token", "state"]).where("id", "=", id).executeTakeFirst();
+  const row = await ladderById(ctx.reads, id);
   if (!row) throw new ApiError("NOT_FOUND", `no ladder ${id}`);
   if (!sameAddress(row.owner, ladderOwner))
     throw new ApiError("NOT_YOUR_LADDER", `ladder ${id} belongs to another ${account ? "owner than the account" : "wallet"}`);
@@ -132,13 +133,7 @@ async function agentAccountOf(ctx: PrepareContext, body: LadderStrategyBody, own
   const own = await readFactory<Address>("accountOf", [owner]);
   if (!isAddressEqual(own, zeroAddress)) return own;
   // Owner and agent are immutable in an account: the index can be late (a block or two), never wrong.
-  const rows = await ctx.reads
-    .selectFrom("agentAccount")
-    .select(["address", "owner"])
-    .where("agent", "=", owner.toLowerCase() as Address)
-    .orderBy("address")
-    .limit(LISTED_ACCOUNTS)
-    .execute();
+  const rows = await agentAccountsOf(ctx.reads, owner, LISTED_ACCOUNTS);
   if (rows.length === 0) {
     throw new ApiError(
       "NO_AGENT_ACCOUNT",

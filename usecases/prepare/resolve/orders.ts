@@ -3,6 +3,7 @@
 // 422 MARKET_NOT_OPEN; each order worth at least the hook's minimum: 422 AMOUNT_TOO_SMALL with the
 // minimum), actions against the order's projection (404 NOT_FOUND, 422 NOT_YOUR_ORDER, ORDER_CLOSED,
 // NOTHING_FILLED, NOTHING_TO_CLAIM).
+import { limitOrderById } from "../../../adapters/db/reads/positions.js";
 import type { Address } from "viem";
 import { limitOrderHookAbi, poolAbi } from "../../../abis/index.js";
 import { buildLadder, buildLimitOrder, buildOrderAction } from "../../../domain/bundles/index.js";
@@ -89,11 +90,7 @@ export const resolveLadder: Resolver<"ladder"> = async (ctx, body, owner) => {
 export const resolveOrderAction: Resolver<"order-action"> = async (ctx, body, owner) => {
   const hook = contract(ctx, "limitOrderHook");
   const id = toId("id", body.id);
-  const order = await ctx.reads
-    .selectFrom("limitOrder")
-    .select(["owner", "token", "state", "filledIn", "owed0", "owed1"])
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const order = await limitOrderById(ctx.reads, id);
   if (!order) throw new ApiError("NOT_FOUND", `no order ${id}`);
   if (!sameAddress(order.owner, owner)) throw new ApiError("NOT_YOUR_ORDER", `order ${id} belongs to another wallet`);
   const { action } = body;

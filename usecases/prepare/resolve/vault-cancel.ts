@@ -1,6 +1,7 @@
 // vault-cancel-deposit and vault-cancel-withdraw: take back one of the owner's pending queue requests.
 // The request is read from the projections: unknown 404 NOT_FOUND, another wallet's 422
 // NOT_YOUR_REQUEST, settled or cancelled 422 REQUEST_NOT_PENDING.
+import { depositRequestOf, withdrawalRequestOf } from "../../../adapters/db/reads/vault-requests.js";
 import { buildVaultCancelDeposit, buildVaultCancelWithdraw } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { Resolver } from "../types.js";
@@ -22,12 +23,7 @@ export const resolveVaultCancelDeposit: Resolver<"vault-cancel-deposit"> = async
   const id = toId("id", body.id);
   const queue = deployed.family === "merged" ? deployed.address : deployed.family === "up" ? deployed.depositQueue : undefined;
   if (!queue) throw invalid("vault", "stock-token vaults take deposits at once and have no requests to cancel");
-  const request = await ctx.reads
-    .selectFrom("depositRequest")
-    .select(["owner", "state"])
-    .where("queue", "=", queue.toLowerCase() as `0x${string}`)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const request = await depositRequestOf(ctx.reads, queue, id);
   checkRequest(request, owner, "deposit", id);
   const bundle = build(() => buildVaultCancelDeposit({ family: deployed.family, owner, vault: deployed.address, id, depositQueue: deployed.depositQueue }));
   return { bundle, priceToken: deployed.token };
@@ -38,12 +34,7 @@ export const resolveVaultCancelWithdraw: Resolver<"vault-cancel-withdraw"> = asy
   const id = toId("id", body.id);
   const queue = deployed.family === "merged" ? deployed.redeemQueue : deployed.family === "up" ? deployed.withdrawalQueue : undefined;
   if (!queue) throw invalid("vault", "this vault has no withdrawal queue");
-  const request = await ctx.reads
-    .selectFrom("withdrawalRequest")
-    .select(["owner", "state"])
-    .where("queue", "=", queue.toLowerCase() as `0x${string}`)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const request = await withdrawalRequestOf(ctx.reads, queue, id);
   checkRequest(request, owner, "withdrawal", id);
   const bundle = build(() =>
     buildVaultCancelWithdraw({

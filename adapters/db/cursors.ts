@@ -1,0 +1,152 @@
+// Activity cursors as stored (`activity_cursor` in the API's schema, usable for 14 days): find a live
+// one, save a cursor (answering the stored one), store a derived one, sweep expired ones, and the
+// in-process cache of rows that never change once stored. The poll logic is usecases/activity/cursors.ts.
+import type { Kysely } from "kysely";
+import { LRUCache } from "lru-cache";
+import type { ActivityCursorRow, Database } from "./api-schema.js";
+import type { BlockRef } from "./reads/activity.js";
+import { DAY_MS } from "../../domain/price.js";
+
+/** Activity cursor validity (spec Limits). */
+export const CURSOR_TTL_MS = 14 * DAY_MS;
+
+/** What a cursor id looks like; anything else is unknown without a lookup. */
+export const CURSOR_ID = /^[A-Za-z0-9_-]{22,64}$/;
+
+/** One in this many issued cursors also sweeps expired ones. */
+const SWEEP_EVERY = 100;
+const SWEEP_BATCH = 1000;
+
+export type ActivityCursor = {
+  id: string;
+  /** Lowercase owner. */
+  owner: string;
+  /** Changes at or below this position were given (or predate the baseline). */
+  position: bigint;
+  /** Recent blocks whose changes were given, newest first (the block of `position` first). */
+  trail: BlockRef[];
+  createdAt: Date;
+};
+
+function fromRow(row: ActivityCursorRow): ActivityCursor {
+  const blocks = (row.trail as { blocks?: [string, string][] } | null)?.blocks ?? [];
+  return {
+    id: row.id,
+    owner: row.owner,
+    position: BigInt(row.position),
+    trail: blocks.map(([number, hash]) => ({ number: BigInt(number), hash })),
+    createdAt: row.created_at,
+  };
+}
+
+/** True when `cursor` belongs to `owner` (lowercase) and is younger than 14 days at `now`. */
+export const isLiveFor = (cursor: ActivityCursor, owner: string, now: Date): boolean =>
+  cursor.owner === owner && cursor.createdAt.getTime() > now.getTime() - CURSOR_TTL_MS;
+
+/**
+ * Cursor rows kept in process: a row never changes once stored (an insert of an existing id does
+ * nothing), so a poll with a known cursor skips its SELECT (owner and expiry are still checked on
+ * every use), and a derived cursor known to be stored skips its INSERT. One per API process.
+ */
+export class CursorCache {
+  readonly #found: LRUCache<string, ActivityCursor>;
+  readonly #stored: LRUCache<string, true>;
+
+  constructor(maxEntries: number) {
+    this.#found = new LRUCache({ max: Math.max(1, maxEntries) });
+    this.#stored = new LRUCache({ max: Math.max(1, maxEntries) });
+  }
+
+  get(id: string): ActivityCursor | undefined {
+    return this.#found.get(id);
+  }
+
+  remember(cursor: ActivityCursor): void {
+    this.#found.set(cursor.id, cursor);
+    this.#stored.set(cursor.id, true);
+  }
+
+  isStored(id: string): boolean {
+    return this.#stored.has(id);
+  }
+
+  markStored(id: string): void {
+    this.#stored.set(id, true);
+  }
+}
+
+/** The cursor with this id when it exists, belongs to `owner` and is younger than 14 days at `now`. */
+export async function findLiveCursor(db: Kysely<Database>, id: string, owner: string, now: Date, cache?: CursorCache): Promise<ActivityCursor | undefined> {
+  if (!CURSOR_ID.test(id)) return undefined;
+  const known = cache?.get(id);
+  if (known) return isLiveFor(known, owner.toLowerCase(), now) ? known : undefined;
+  const row = await db
+    .selectFrom("activity_cursor")
+    .selectAll()
+    .where("id", "=", id)
+    .where("owner", "=", owner.toLowerCase())
+    .where("created_at", ">", new Date(now.getTime() - CURSOR_TTL_MS))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const cursor = fromRow(row);
+  cache?.remember(cursor);
+  return cursor;
+}
+
+/** A cursor as its activity_cursor row. */
+function cursorRow(cursor: Omit<ActivityCursor, "createdAt">, now: Date) {
+  const head = cursor.trail[0];
+  return {
+    id: cursor.id,
+    owner: cursor.owner.toLowerCase(),
+    position: cursor.position.toString(),
+    block_number: head ? head.number.toString() : null,
+    block_hash: head ? head.hash : null,
+    trail: { blocks: cursor.trail.map((b) => [b.number.toString(), b.hash] as [string, string]) },
+    created_at: now,
+  };
+}
+
+/**
+ * Stores a cursor (created now) unless one with its id exists, and answers the stored one: a
+ * derived id seen before keeps its first creation time.
+ */
+export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<ActivityCursor> {
+  // A repeated baseline known in this process: no statement at all.
+  const known = cache?.get(cursor.id);
+  if (known) return known;
+  const row = await db
+    .insertInto("activity_cursor")
+    .values(cursorRow(cursor, now))
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  const stored = row ?? (await db.selectFrom("activity_cursor").selectAll().where("id", "=", cursor.id).executeTakeFirstOrThrow());
+  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
+  return fromRow(stored);
+}
+
+/**
+ * Stores a derived cursor unless one with its id exists (a repeated poll): one statement, no
+ * re-select, since a poll answers only the id (deterministic) and its parent's creation time.
+ */
+export async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<void> {
+  if (cache?.isStored(cursor.id)) return;
+  await db
+    .insertInto("activity_cursor")
+    .values(cursorRow(cursor, now))
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+  cache?.markStored(cursor.id);
+  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
+}
+
+/** Deletes up to `limit` cursors that expired before `now`; answers how many. */
+export async function sweepExpiredCursors(db: Kysely<Database>, now: Date, limit = SWEEP_BATCH): Promise<number> {
+  const cutoff = new Date(now.getTime() - CURSOR_TTL_MS);
+  const result = await db
+    .deleteFrom("activity_cursor")
+    .where("id", "in", (eb) => eb.selectFrom("activity_cursor").select("id").where("created_at", "<=", cutoff).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

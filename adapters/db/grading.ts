@@ -1,0 +1,114 @@
+// The grading pass's statements on the API's schema: filings (matchable, their call keys), report
+// actions (stored per filing, the transactions already credited) and the settling of closed windows.
+import type { Kysely } from "kysely";
+import type { Database, FilingRow } from "./api-schema.js";
+
+type Db = Kysely<Database>;
+
+/** A filing with its report action's match (the rows a grading pass grades). */
+export type PendingRow = FilingRow & {
+  action_figures: Record<string, unknown> | null;
+  action_executed_at: Date | null;
+  action_tx: string | null;
+  action_block: string | null;
+};
+
+/** Matched filings whose report action is not in a `final` state (of `owner` when given), oldest first. */
+export async function readPendingActions(db: Db, final: string[], owner: string | undefined): Promise<PendingRow[]> {
+  let q = db
+    .selectFrom("report_action")
+    .innerJoin("filing", "filing.id", "report_action.filing_id")
+    .selectAll("filing")
+    .select([
+      "report_action.figures as action_figures",
+      "report_action.executed_at as action_executed_at",
+      "report_action.tx_hash as action_tx",
+      "report_action.executed_block as action_block",
+    ])
+    .where("report_action.tx_hash", "is not", null)
+    .where("report_action.state", "not in", final)
+    .orderBy("filing.created_at")
+    .orderBy("filing.id");
+  if (owner) q = q.where("report_action.owner", "=", owner);
+  return (await q.execute()) as PendingRow[];
+}
+
+/**
+ * Filings whose window closed (made more than 10 minutes before the indexed chain's time, or a week ago
+ * on an idle chain) leave the matchable set: never signed. One statement; the card words them from
+ * their age (usecases/report-card/card.ts), so nothing else is stored.
+ * Answers how many.
+ */
+export async function settleClosedFilings(db: Db, p: { before: Date; staleBefore: Date; owner?: string }): Promise<number> {
+  let q = db
+    .updateTable("filing")
+    .set({ matchable: false })
+    .where("matchable", "=", true)
+    .where((eb) => eb.or([eb("created_at", "<", p.before), eb("created_at", "<", p.staleBefore)]));
+  if (p.owner) q = q.where("owner", "=", p.owner);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** When the oldest matchable filing (of `owner` when given) was made. */
+export async function oldestMatchableAt(db: Db, owner: string | undefined): Promise<Date | undefined> {
+  let q = db.selectFrom("filing").select("created_at").where("matchable", "=", true).orderBy("created_at").limit(1);
+  if (owner) q = q.where("owner", "=", owner);
+  return (await q.executeTakeFirst())?.created_at;
+}
+
+/** Matchable filings of these (owner, call_key) pairs made at `since` or later, oldest first. */
+export async function matchableFilingsOf(db: Db, pairs: [string, string][], since: Date): Promise<FilingRow[]> {
+  return (await db
+    .selectFrom("filing")
+    .selectAll()
+    .where("matchable", "=", true)
+    .where((eb) => eb.or(pairs.map(([o, k]) => eb.and([eb("owner", "=", o), eb("call_key", "=", k)]))))
+    .where("created_at", ">=", since)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute()) as FilingRow[];
+}
+
+/** These filings leave the matchable set (1000 per statement). */
+export async function markUnmatchable(db: Db, ids: string[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 1000)
+    await db
+      .updateTable("filing")
+      .set({ matchable: false })
+      .where("id", "in", ids.slice(i, i + 1000))
+      .execute();
+}
+
+export type StoredAction = {
+  state: string;
+  reason: string | null;
+  note: string;
+  hit: boolean | null;
+  figures: Record<string, unknown>;
+  tx_hash?: string;
+  executed_at?: Date;
+  executed_block?: string;
+  graded_at?: Date;
+  on_public_card?: boolean;
+};
+
+/** The filing's report action, inserted or replaced. */
+export async function storeReportAction(db: Db, filing: Pick<FilingRow, "id" | "owner">, s: StoredAction): Promise<void> {
+  const values = { ...s, updated_at: new Date() };
+  await db
+    .insertInto("report_action")
+    .values({ filing_id: filing.id, owner: filing.owner, ...values })
+    .onConflict((oc) => oc.column("filing_id").doUpdateSet(values))
+    .execute();
+}
+
+/** The owners' report actions executed at `since` or later: owner and figures (their transactions). */
+export const creditedActionsSince = (db: Db, owners: string[], since: Date) =>
+  db
+    .selectFrom("report_action")
+    .select(["owner", "figures"])
+    .where("owner", "in", owners)
+    .where("tx_hash", "is not", null)
+    .where("executed_at", ">=", since)
+    .execute();

@@ -1,0 +1,115 @@
+// The grading pass's reads of the projections: mined calls (to match filings), the indexed chain time,
+// the changes a transaction logged, queue requests and orders, and prices at a time.
+import { sql, type Kysely } from "kysely";
+import type { Projections } from "../projections.js";
+
+type Reads = Kysely<Projections>;
+type Hex = `0x${string}`;
+
+/** Successful mined calls at `since` (unix seconds) or later (from `owner` when given), in block order. */
+export async function minedCallsSince(reads: Reads, since: number, owner: string | undefined) {
+  let q = reads
+    .selectFrom("executedCall")
+    .select(["txHash", "from", "to", "input", "blockNumber", "timestamp"])
+    .where("success", "=", true)
+    .where("timestamp", ">=", since)
+    .orderBy("blockNumber")
+    .orderBy("txHash");
+  if (owner) q = q.where("from", "=", owner as Hex);
+  return q.execute();
+}
+
+export type CallQuery = { from: string; to: string; input: string; fromBlock: bigint; fromTime: number; toTime: number };
+
+/** Up to 50 successful calls from `from` to `to` with exactly `input`, at `fromBlock` or later, within the times, in block order. */
+export const minedCallsOf = (reads: Reads, q: CallQuery) =>
+  reads
+    .selectFrom("executedCall")
+    .select(["txHash", "blockNumber", "timestamp"])
+    .where("from", "=", q.from as Hex)
+    .where("to", "=", q.to.toLowerCase() as Hex)
+    .where("input", "=", q.input.toLowerCase() as Hex)
+    .where("success", "=", true)
+    .where("blockNumber", ">=", q.fromBlock)
+    .where("timestamp", ">=", q.fromTime)
+    .where("timestamp", "<=", q.toTime)
+    .orderBy("blockNumber")
+    .limit(50)
+    .execute();
+
+/** The chain time the indexer has reached: the newest indexed trade or change. */
+export async function indexedChainTime(reads: Reads): Promise<number> {
+  const [swap, change] = await Promise.all([
+    reads.selectFrom("poolSwap").select(sql<number>`max(timestamp)`.as("t")).executeTakeFirst(),
+    reads.selectFrom("activity").select(sql<number>`max(timestamp)`.as("t")).executeTakeFirst(),
+  ]);
+  return Math.max(Number(swap?.t ?? 0), Number(change?.t ?? 0));
+}
+
+/** The changes the transactions logged for the owner. */
+export const changesOf = (reads: Reads, owner: string, txs: string[]) =>
+  reads
+    .selectFrom("activity")
+    .select(["kind", "subject", "contract", "data", "timestamp"])
+    .where("owner", "=", owner as Hex)
+    .where("txHash", "in", txs as Hex[])
+    .execute();
+
+/** A deposit or withdrawal request's state, when it changed, and its vault. */
+export const queueRequestState = (reads: Reads, table: "depositRequest" | "withdrawalRequest", queue: string, id: bigint) =>
+  reads
+    .selectFrom(table)
+    .select(["state", "updatedAt", "vault"])
+    .where("queue", "=", queue as Hex)
+    .where("id", "=", id)
+    .executeTakeFirst();
+
+export const ordersByIds = (reads: Reads, ids: bigint[]) =>
+  reads.selectFrom("limitOrder").select(["id", "state", "filledIn", "filledOut"]).where("id", "in", ids).execute();
+
+/** The time of the owner's last fill of these orders, if any. */
+export async function lastFillOf(reads: Reads, owner: string, ids: bigint[]): Promise<number | null> {
+  const fills = await reads
+    .selectFrom("activity")
+    .select(sql<number>`max(timestamp)`.as("t"))
+    .where("owner", "=", owner as Hex)
+    .where("kind", "=", "order.filled")
+    .where("subject", "in", ids.map(String))
+    .executeTakeFirst();
+  return fills?.t != null ? Number(fills.t) : null;
+}
+
+/** The priceX18 of the last indexed pool trade of `token` at or before `at`. */
+export async function lastTradePriceX18(reads: Reads, token: string, at: number): Promise<bigint | null> {
+  const row = await reads
+    .selectFrom("poolSwap")
+    // Ponder names the column price_x_18, which CamelCasePlugin would ask for as price_x18.
+    .select(sql<bigint>`price_x_18`.as("price"))
+    .where("token", "=", token as Hex)
+    .where("timestamp", "<=", at)
+    .orderBy("timestamp", "desc")
+    .orderBy("blockNumber", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? BigInt(row.price) : null;
+}
+
+/** A vault's last snapshot at or before `at`: total assets and supply. */
+export const vaultSnapshotAt = (reads: Reads, vault: string, at: number) =>
+  reads
+    .selectFrom("vaultSnapshot")
+    .select(["totalAssets", "totalSupply"])
+    .where("vault", "=", vault as Hex)
+    .where("timestamp", "<=", at)
+    .orderBy("timestamp", "desc")
+    .limit(1)
+    .executeTakeFirst();
+
+export const tokenDecimals = async (reads: Reads, token: string): Promise<number | undefined> =>
+  (
+    await reads
+      .selectFrom("token")
+      .select("decimals")
+      .where("address", "=", token as Hex)
+      .executeTakeFirst()
+  )?.decimals;
