@@ -83,25 +83,33 @@ const howToPay = (pricePerDayUsdg: number) =>
 /** The routes' definitions: the paid ones name the price per day (X402_PRICE_PER_DAY_USDG). */
 function routeDefinitions(pricePerDayUsdg: number) {
   const pay = howToPay(pricePerDayUsdg);
-  const gridBacktest = createRoute({
-    method: "post",
-    path: "/backtest/grid",
-    tags: TAGS,
-    summary: "Replay a grid over past candles",
-    description: `Replays a repeating buy line and sell line over 10-minute candles (days at most 90; free up to 30) at the grid strategy's live fee, and gives trades, round trips, fees, profit and end value.${pay}${rules}`,
-    request: { headers: PaymentHeaders, body: { content: { "application/json": { schema: GridBacktestBody } }, required: true } },
-    responses: responses(GridBacktestResult, "The replay", ["NO_CANDLES"], PAID),
-  });
-
-  const ladderBacktest = createRoute({
-    method: "post",
-    path: "/backtest/ladder",
-    tags: TAGS,
-    summary: "Replay one-shot limit orders over past candles",
-    description: `Replays 1-20 one-shot limit orders (levels) over 10-minute candles at the limit-order hook's live commission, and gives the fills per level. Days at most 90; free up to 30.${pay}${rules}`,
-    request: { headers: PaymentHeaders, body: { content: { "application/json": { schema: LadderBacktestBody } }, required: true } },
-    responses: responses(LadderBacktestResult, "Fills per level", ["NO_CANDLES"], PAID),
-  });
+  /** A paid replay: POST with a JSON body; the replay, or NO_CANDLES, or 402 past the free window. */
+  const paidReplay = <B extends z.ZodType, R extends z.ZodType>(path: string, summary: string, description: string, body: B, result: R, what: string) =>
+    createRoute({
+      method: "post",
+      path,
+      tags: TAGS,
+      summary,
+      description: `${description}${pay}${rules}`,
+      request: { headers: PaymentHeaders, body: { content: { "application/json": { schema: body } }, required: true } },
+      responses: responses(result, what, ["NO_CANDLES"], PAID),
+    });
+  const gridBacktest = paidReplay(
+    "/backtest/grid",
+    "Replay a grid over past candles",
+    "Replays a repeating buy line and sell line over 10-minute candles (days at most 90; free up to 30) at the grid strategy's live fee, and gives trades, round trips, fees, profit and end value.",
+    GridBacktestBody,
+    GridBacktestResult,
+    "The replay",
+  );
+  const ladderBacktest = paidReplay(
+    "/backtest/ladder",
+    "Replay one-shot limit orders over past candles",
+    "Replays 1-20 one-shot limit orders (levels) over 10-minute candles at the limit-order hook's live commission, and gives the fills per level. Days at most 90; free up to 30.",
+    LadderBacktestBody,
+    LadderBacktestResult,
+    "Fills per level",
+  );
 
   const rangesRoute = createRoute({
     method: "get",

@@ -2,15 +2,8 @@
 // with field_source and operator). Transaction fields are `ethereum_transaction` conditions; arguments are
 // `ethereum_calldata` conditions decoded with the function's ABI, which reads them by position. Pure.
 import type { AbiFunction } from "viem";
-import {
-  POLICY_CHAIN_ID,
-  POLICY_NOTES,
-  policyDocument,
-  WALLET_PLACEHOLDER,
-  type AllowRule,
-  type PolicyDeployments,
-  type PolicyDocument,
-} from "./allow-list.js";
+import type { AllowRule, PolicyDeployments, PolicyDocument } from "./allow-list.js";
+import { POLICY_CHAIN_ID, POLICY_NOTES, policyDocument, WALLET_PLACEHOLDER } from "./allow-list.js";
 
 export type PrivyCondition =
   | { field_source: "ethereum_transaction"; field: "to" | "value" | "chain_id"; operator: "eq" | "in"; value: string | string[] }

@@ -1,15 +1,8 @@
 // Turnkey's policy document: one ALLOW policy per allow-list rule, its condition in Turnkey's policy
 // language (`eth.tx.to`, `eth.tx.data[a..b]`, `eth.tx.chain_id`, `eth.tx.value`, single-quoted strings),
 // its consensus naming the agent's non-root user. Pure.
-import {
-  POLICY_CHAIN_ID,
-  POLICY_NOTES,
-  policyDocument,
-  WALLET_PLACEHOLDER,
-  type AllowRule,
-  type PolicyDeployments,
-  type PolicyDocument,
-} from "./allow-list.js";
+import type { AllowRule, PolicyDeployments, PolicyDocument } from "./allow-list.js";
+import { POLICY_CHAIN_ID, POLICY_NOTES, policyDocument, WALLET_PLACEHOLDER } from "./allow-list.js";
 
 export const TURNKEY_USER_PLACEHOLDER = "<USER_ID>";
 
