@@ -8,7 +8,8 @@
 import { doableNow } from "../../usecases/backtest-runs/finder-doable.js";
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { attemptsAnswer, boardAnswer, FINDER_RUNS_PER_CLIENT_PER_DAY, tokenAnswer, trackRecordAnswer } from "../../usecases/backtest-runs/finder.js";
+import { FINDER_RUNS_PER_CLIENT_PER_DAY } from "../../usecases/backtest-runs/finder.js";
+import { attemptsAnswer, boardAnswer, tokenAnswer, trackRecordAnswer } from "../../usecases/backtest-runs/finder-answers.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { sessionOwner } from "../../usecases/sessions.js";

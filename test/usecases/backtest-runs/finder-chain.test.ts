@@ -3,7 +3,7 @@
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../../adapters/db/api-schema.js";
-import { trackRecordAnswer } from "../../../usecases/backtest-runs/finder.js";
+import { trackRecordAnswer } from "../../../usecases/backtest-runs/finder-answers.js";
 import { createTestDatabase, migratedDb, type TestDatabase } from "../../api/support.js";
 
 let database: TestDatabase;
