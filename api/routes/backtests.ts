@@ -121,45 +121,64 @@ function routeDefinitions(pricePerDayUsdg: number) {
     responses: responses(RangesResult, "The best ranges", ["NO_CANDLES"], PAID),
   });
 
-  const gridPlan = createRoute({
-    method: "get",
-    path: "/grid/plan",
-    tags: TAGS,
-    summary: "Today's grid lines from a walk-forward",
-    description: `Walks forward over stored hourly prices (each week's lines are picked on the week before, then tested on it) at the grid strategy's live fee: today's buy and sell lines (the inputs of the grid prepare), a tighter and a wider choice, the verdict (good, weak or none, with reasons), the weekly results and the average and worst week.${rules}`,
-    request: { query: GridPlanQuery },
-    responses: responses(GridPlanAnswer, "The plan", ["NO_CANDLES", "GAP_TOO_TIGHT"]),
-  });
+  /** A free GET with a query: the answer, or one of `codes`. */
+  const freeGet = <Q extends z.ZodObject, A extends z.ZodType>(
+    path: string,
+    summary: string,
+    description: string,
+    query: Q,
+    answer: A,
+    what: string,
+    codes: ErrorCode[],
+  ) =>
+    createRoute({
+      method: "get",
+      path,
+      tags: TAGS,
+      summary,
+      description: `${description}${rules}`,
+      request: { query },
+      responses: responses(answer, what, codes),
+    });
+  const gridPlan = freeGet(
+    "/grid/plan",
+    "Today's grid lines from a walk-forward",
+    "Walks forward over stored hourly prices (each week's lines are picked on the week before, then tested on it) at the grid strategy's live fee: today's buy and sell lines (the inputs of the grid prepare), a tighter and a wider choice, the verdict (good, weak or none, with reasons), the weekly results and the average and worst week.",
+    GridPlanQuery,
+    GridPlanAnswer,
+    "The plan",
+    ["NO_CANDLES", "GAP_TOO_TIGHT"],
+  );
 
-  const ladderPlan = createRoute({
-    method: "get",
-    path: "/ladder/plan",
-    tags: TAGS,
-    summary: "The dip ladder on one token",
-    description: `The dip ladder: 5 buys 10% apart below the price, each selling at +50% after fees, repeating (a ladder strategy). Its record on this token at the amount (started at every UTC midnight of the last 30 days, held a week), the verdict with reasons, today's lines and the exact ladder-strategy prepare body.${rules}`,
-    request: { query: LadderPlanQuery },
-    responses: responses(LadderPlanAnswer, "The plan", ["NO_CANDLES"]),
-  });
+  const ladderPlan = freeGet(
+    "/ladder/plan",
+    "The dip ladder on one token",
+    "The dip ladder: 5 buys 10% apart below the price, each selling at +50% after fees, repeating (a ladder strategy). Its record on this token at the amount (started at every UTC midnight of the last 30 days, held a week), the verdict with reasons, today's lines and the exact ladder-strategy prepare body.",
+    LadderPlanQuery,
+    LadderPlanAnswer,
+    "The plan",
+    ["NO_CANDLES"],
+  );
 
-  const gridTokens = createRoute({
-    method: "get",
-    path: "/grid/tokens",
-    tags: TAGS,
-    summary: "The latest grid scan",
-    description: `The latest grid scan of every charted token at the live strategy fee (every 10 minutes, and as soon as the index is ready; 60 days of hourly prices, 200 USDG): good tokens first, then weak ones with their reasons. Each has today's lines (buyPrice, sellPrice, amountUsdg of the grid prepare) and its weekly walk-forward results. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.${rules}`,
-    request: { query: GridTokensQuery },
-    responses: responses(GridTokensAnswer, "The scan", ["SCAN_PREPARING"]),
-  });
+  const gridTokens = freeGet(
+    "/grid/tokens",
+    "The latest grid scan",
+    "The latest grid scan of every charted token at the live strategy fee (every 10 minutes, and as soon as the index is ready; 60 days of hourly prices, 200 USDG): good tokens first, then weak ones with their reasons. Each has today's lines (buyPrice, sellPrice, amountUsdg of the grid prepare) and its weekly walk-forward results. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.",
+    GridTokensQuery,
+    GridTokensAnswer,
+    "The scan",
+    ["SCAN_PREPARING"],
+  );
 
-  const ladderTokens = createRoute({
-    method: "get",
-    path: "/ladder/tokens",
-    tags: TAGS,
-    summary: "The latest dip-ladder scan",
-    description: `The dip ladder (5 buys 10% apart, each selling at +50% after fees, repeating) run on every scanned token, good first, each with its record (500 USD started at any midnight in the last 30 days, held a week), today's lines and warnings. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.${rules}`,
-    request: { query: LadderTokensQuery },
-    responses: responses(LadderTokensAnswer, "The scan", ["SCAN_PREPARING"]),
-  });
+  const ladderTokens = freeGet(
+    "/ladder/tokens",
+    "The latest dip-ladder scan",
+    "The dip ladder (5 buys 10% apart, each selling at +50% after fees, repeating) run on every scanned token, good first, each with its record (500 USD started at any midnight in the last 30 days, held a week), today's lines and warnings. 503 SCAN_PREPARING (with Retry-After) until the first scan of this chain is stored.",
+    LadderTokensQuery,
+    LadderTokensAnswer,
+    "The scan",
+    ["SCAN_PREPARING"],
+  );
   return { gridBacktest, ladderBacktest, rangesRoute, gridPlan, ladderPlan, gridTokens, ladderTokens };
 }
 
