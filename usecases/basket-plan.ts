@@ -20,7 +20,7 @@ import { simulateLookback } from "../domain/basket-plan/lookback.js";
 import { nameProblem, suggestName, symbolProblem, type NameProblem } from "../domain/basket-plan/names.js";
 import { x18ToPct } from "../domain/basket-plan/weights.js";
 import { ApiError } from "../domain/errors.js";
-import { isoTime, priceUsd } from "../domain/format.js";
+import { isoTime, priceFloat } from "../domain/format.js";
 import type { BasketLookback, BasketPlan, BasketPlanBody } from "../contract/basket-plan.js";
 import { DAY_S, USDG_DECIMALS } from "../domain/price.js";
 
@@ -159,7 +159,7 @@ async function lookbackOf(deps: BasketPlanDeps, tokens: Address[], weights: bigi
   const wantedFrom = to - body.days * DAY;
   const rows = await readHourlyCloses(deps.reads, charted, wantedFrom - DAY, to);
   const series = new Map<string, { start: number; close: number }[]>(charted.map((t) => [t, []]));
-  for (const r of rows) series.get(r.token.toLowerCase())!.push({ start: r.start, close: priceUsd(r.close) });
+  for (const r of rows) series.get(r.token.toLowerCase())!.push({ start: r.start, close: priceFloat(r.close) });
   // The window starts once every token has a price.
   const firsts = charted.map((t) => series.get(t)![0]?.start);
   if (firsts.some((f) => f === undefined)) {

@@ -5,14 +5,14 @@ import type { Kysely } from "kysely";
 import { fillCandles, type CandleIn } from "../../domain/candles.js";
 import { toSeries, type PriceSeries } from "../../domain/backtest/series.js";
 import type { Projections } from "../../adapters/db/projections.js";
-import { priceUsd } from "../../domain/format.js";
+import { priceFloat } from "../../domain/format.js";
 import { hasCandleBy, readCandleWindow, readVaultSnapshotWindow } from "../../adapters/db/reads/candles.js";
 
 export type CandleStep = "10m" | "1h";
 const STEP_SECONDS: Record<CandleStep, number> = { "10m": 600, "1h": 3600 };
 const TABLE = { "10m": "candle10m", "1h": "candle1h" } as const;
 
-const toNumber = priceUsd;
+const toNumber = priceFloat;
 
 /** Candles of `token` with start in [from, to], filled; the last candle before `from` carries its close in. */
 export async function loadSeries(reads: Kysely<Projections>, token: string, from: number, to: number, step: CandleStep): Promise<PriceSeries> {
