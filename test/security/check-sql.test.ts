@@ -54,6 +54,14 @@ describe("scripts/check-sql.ts", () => {
     expect(rules).toEqual(["1:unsafe", "2:raw", "3:raw", "4:raw", "5:template", "6:concat", "7:template"]);
   });
 
+  it("names a sql.lit call with its argument, so an allow-list entry for sql.lit(DAY_S) covers no other sql.lit in its file", () => {
+    const [lit] = findingsOf("adapters/db/reads/prices.ts", "const d = sql<number>`(${sql.ref('start')} / ${sql.lit(name)})`;");
+    expect(lit).toMatchObject({ rule: "raw", text: "sql.lit(name)" });
+    const entries = ALLOWED.filter((a) => a.file === "adapters/db/reads/prices.ts" && a.rule === "raw");
+    expect(entries.map((a) => a.contains)).toEqual(["sql.lit(DAY_S)"]);
+    expect(entries.some((a) => lit!.text.includes(a.contains))).toBe(false);
+  });
+
   it("lets parameterised SQL pass: tagged templates, the query builder, identifiers through sql.ref / sql.id", () => {
     const source = [
       "await sql`select * from t where id = ${id}`;",
