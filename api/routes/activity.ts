@@ -3,7 +3,8 @@
 // description below, which is what the OpenAPI document, skill.md and llms.txt show.
 import { createRoute, z } from "@hono/zod-openapi";
 import { activityFeed } from "../../usecases/activity/feed.js";
-import { CURSOR_TTL_MS, CursorNotFoundError, MAX_CHANGES_PER_CALL } from "../../usecases/activity/cursors.js";
+import { CURSOR_TTL_MS } from "../../adapters/db/cursors.js";
+import { CursorNotFoundError, MAX_CHANGES_PER_CALL } from "../../usecases/activity/cursors.js";
 import { ApiError } from "../../domain/errors.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { JSON_HEADERS } from "../envelope.js";

@@ -30,8 +30,6 @@ import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.
 import { readChangesAfter, readOwnerBlocks, readOwnerHead, readPoll, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
 import { DAY_MS } from "../../domain/price.js";
 
-export { CURSOR_TTL_MS };
-
 /**
  * Blocks behind a given block that a reorg can still replace. Ponder treats blocks older than its
  * finality depth as final (30 blocks on chains it does not know, such as 4663) and cannot revert

@@ -13,7 +13,8 @@ import { isoTime } from "../../domain/format.js";
 import type { ActivityChange } from "../../contract/accounts.js";
 import { answerBody } from "../answer-body.js";
 import { activityKey, cachedAnswer, type ActivityEntry, type ReadCache } from "../read-cache.js";
-import { CURSOR_RENEW_MS, CURSOR_TTL_MS, pollActivity, type ActivityAnswer } from "./cursors.js";
+import { CURSOR_TTL_MS } from "../../adapters/db/cursors.js";
+import { CURSOR_RENEW_MS, pollActivity, type ActivityAnswer } from "./cursors.js";
 import { longPoll } from "./long-poll.js";
 import { ActivityWaker } from "./waker.js";
 
