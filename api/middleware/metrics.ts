@@ -30,30 +30,18 @@ function registered<M extends Metric>(registry: Registry, metric: M): M {
 const counter = (registry: Registry): Counter<Labels> =>
   registered(registry, new Counter({ name: "http_requests_total", help: "HTTP requests answered", labelNames: ["method", "route", "status"], registers: [] }));
 
-const histogram = (registry: Registry): Histogram<Labels> =>
-  registered(
-    registry,
-    new Histogram({
-      name: "http_request_duration_seconds",
-      help: "Time to answer an HTTP request",
-      labelNames: ["method", "route", "status"],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [],
-    }),
-  );
+/** A latency histogram of HTTP answers, labelled as the request counter. */
+const httpHistogram = (registry: Registry, name: string, help: string, buckets: number[]): Histogram<Labels> =>
+  registered(registry, new Histogram({ name, help, labelNames: ["method", "route", "status"], buckets, registers: [] }));
 
-/** The latency of long polls, apart: they wait up to 30 s (MAX_WAIT_MS) by design. */
-const longPollHistogram = (registry: Registry): Histogram<Labels> =>
-  registered(
-    registry,
-    new Histogram({
-      name: "http_long_poll_duration_seconds",
-      help: "Time to answer a long poll (GET activity with a cursor and waitMs > 0), which waits up to 30 s for a change",
-      labelNames: ["method", "route", "status"],
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30, 35],
-      registers: [],
-    }),
-  );
+/** Answers take 1 ms to 10 s. */
+const ANSWER_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Long polls wait up to 30 s (MAX_WAIT_MS) by design: one that waits it out lands below the top bucket. */
+const LONG_POLL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 25, 30, 35];
+const LONG_POLL_HELP = "Time to answer a long poll (GET activity with a cursor and waitMs > 0), which waits up to 30 s for a change";
+
+const histogram = (registry: Registry) => httpHistogram(registry, "http_request_duration_seconds", "Time to answer an HTTP request", ANSWER_BUCKETS);
+const longPollHistogram = (registry: Registry) => httpHistogram(registry, "http_long_poll_duration_seconds", LONG_POLL_HELP, LONG_POLL_BUCKETS);
 
 /** Answers of the cached read routes (accounts, activity) by result: hit, miss, or bypass (tracker unusable, long poll). */
 export function readCacheCounter(registry: Registry): Counter<"route" | "result"> {

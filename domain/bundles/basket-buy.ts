@@ -26,16 +26,11 @@ export type BuildBasketBuyParameters = {
   deadline: bigint;
 };
 
-export type BuildBasketBuyReturnType = Bundle<"basket-buy">;
-
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildBasketBuyErrorType = BundleError;
-
 /**
  * Approve exactly `amountIn` of tokenIn to the zap, then `buy(pool, tokenIn, amountIn, legs, minBptOut,
  * recipient: owner, deadline)`. A buy call over 32,000 bytes is ROUTE_TOO_LARGE.
  */
-export function buildBasketBuy(parameters: BuildBasketBuyParameters): BuildBasketBuyReturnType {
+export function buildBasketBuy(parameters: BuildBasketBuyParameters): Bundle<"basket-buy"> {
   const owner = checkAddress("owner", parameters.owner);
   const zap = checkAddress("zap", parameters.zap);
   const pool = checkAddress("pool", parameters.pool);

@@ -43,17 +43,12 @@ export type BuildBasketMakeParameters = {
   deadline: bigint;
 };
 
-export type BuildBasketMakeReturnType = Bundle<"basket-make">;
-
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildBasketMakeErrorType = BundleError;
-
 /**
  * Approve exactly `amountIn` of tokenIn to the maker, then `make(basket, tokenIn, amountIn, legs, minBptOut,
  * recipient: owner, deadline)`. Checks the basket's shape as the maker does (TOKEN_COUNT, DUPLICATE_TOKEN,
  * WEIGHT_TOO_SMALL, WEIGHTS_SUM, MAKE_FEE); names and symbols are the API's to check.
  */
-export function buildBasketMake(parameters: BuildBasketMakeParameters): BuildBasketMakeReturnType {
+export function buildBasketMake(parameters: BuildBasketMakeParameters): Bundle<"basket-make"> {
   const owner = checkAddress("owner", parameters.owner);
   const maker = checkAddress("maker", parameters.maker);
   const tokenIn = checkAddress("tokenIn", parameters.tokenIn);

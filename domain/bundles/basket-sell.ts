@@ -26,16 +26,11 @@ export type BuildBasketSellParameters = {
   deadline: bigint;
 };
 
-export type BuildBasketSellReturnType = Bundle<"basket-sell">;
-
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildBasketSellErrorType = BundleError;
-
 /**
  * Approve exactly `bptIn` basket tokens to the zap, then `sell(pool, bptIn, tokenOut, legs, minOut,
  * recipient: owner, deadline)`. A sell call over 32,000 bytes is ROUTE_TOO_LARGE.
  */
-export function buildBasketSell(parameters: BuildBasketSellParameters): BuildBasketSellReturnType {
+export function buildBasketSell(parameters: BuildBasketSellParameters): Bundle<"basket-sell"> {
   const owner = checkAddress("owner", parameters.owner);
   const zap = checkAddress("zap", parameters.zap);
   const pool = checkAddress("pool", parameters.pool);

@@ -32,17 +32,12 @@ export type BuildGridParameters = {
   id?: bigint;
 };
 
-export type BuildGridReturnType = Bundle<"grid">;
-
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildGridErrorType = BundleError;
-
 /**
  * open / openWithMarket: approve exactly `amountUsdg` USDG to the strategy, then
  * `open({token, buyPriceX18, sellPriceX18, amountUsdg, repeat})` or `openWithMarket(that, minTokenOut)`.
  * close, setRepeat, collect: one step, `close(id)`, `setRepeat(id, repeat)`, `collect(id)`.
  */
-export function buildGrid(parameters: BuildGridParameters): BuildGridReturnType {
+export function buildGrid(parameters: BuildGridParameters): Bundle<"grid"> {
   const owner = checkAddress("owner", parameters.owner);
   const strategy = checkAddress("strategy", parameters.strategy);
   const action = checkChoice("action", parameters.action, gridActions);

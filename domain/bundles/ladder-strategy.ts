@@ -70,9 +70,6 @@ export type BuildLadderStrategyParameters = {
 
 export type BuildLadderStrategyReturnType = Bundle<"ladder-strategy" | "account-agent-call">;
 
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildLadderStrategyErrorType = BundleError;
-
 /**
  * From the wallet: open approves exactly the parts' total (USDG, or the token for sellFirst) to the
  * strategy, then `open(token, legs, sellFirst, repeat, oneWay)`; close, setRepeat and collect are one step

@@ -27,16 +27,11 @@ export type BuildLadderParameters = {
   orders: readonly LadderOrder[];
 };
 
-export type BuildLadderReturnType = Bundle<"ladder">;
-
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildLadderErrorType = BundleError;
-
 /**
  * One approval of exactly the orders' total input to the hook, then one
  * `create(token, sellToken, amountIn, priceX18)` per order, in the given order.
  */
-export function buildLadder(parameters: BuildLadderParameters): BuildLadderReturnType {
+export function buildLadder(parameters: BuildLadderParameters): Bundle<"ladder"> {
   const owner = checkAddress("owner", parameters.owner);
   const hook = checkAddress("hook", parameters.hook);
   const usdg = checkAddress("usdg", parameters.usdg);

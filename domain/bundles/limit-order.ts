@@ -1,7 +1,7 @@
 // limit-order: one order on the limit-order hook.
 import { encodeFunctionData, type Address, type Hex } from "viem";
 import { limitOrderHookAbi } from "../../abis/index.js";
-import type { Bundle, BundleError } from "./types.js";
+import type { Bundle } from "./types.js";
 import { checkAddress, checkAmount, checkBoolean, checkUint, required } from "./checks.js";
 import { approvalParam, approveStep, step } from "./steps.js";
 
@@ -24,16 +24,11 @@ export type BuildLimitOrderParameters = {
   minAmountOut?: bigint;
 };
 
-export type BuildLimitOrderReturnType = Bundle<"limit-order">;
-
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildLimitOrderErrorType = BundleError;
-
 /**
  * Approve exactly `amountIn` of the input (the token when `sellToken`, else USDG) to the hook, then
  * `create(token, sellToken, amountIn, priceX18)`, or `createMarketOrder(token, sellToken, amountIn, minAmountOut)` when `market`.
  */
-export function buildLimitOrder(parameters: BuildLimitOrderParameters): BuildLimitOrderReturnType {
+export function buildLimitOrder(parameters: BuildLimitOrderParameters): Bundle<"limit-order"> {
   const owner = checkAddress("owner", parameters.owner);
   const hook = checkAddress("hook", parameters.hook);
   const usdg = checkAddress("usdg", parameters.usdg);

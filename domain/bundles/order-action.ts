@@ -1,7 +1,7 @@
 // order-action: cancel, claim or realize one of the owner's orders on the limit-order hook.
 import { encodeFunctionData, type Address } from "viem";
 import { limitOrderHookAbi } from "../../abis/index.js";
-import type { BundleError, Bundle } from "./types.js";
+import type { Bundle } from "./types.js";
 import { checkAddress, checkChoice, checkUint } from "./checks.js";
 import { step } from "./steps.js";
 
@@ -17,13 +17,8 @@ export type BuildOrderActionParameters = {
   id: bigint;
 };
 
-export type BuildOrderActionReturnType = Bundle<"order-action">;
-
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildOrderActionErrorType = BundleError;
-
 /** One step: the hook's `cancel`, `claim0`, `claim1`, `claimBoth` or `realize` of `id`. */
-export function buildOrderAction(parameters: BuildOrderActionParameters): BuildOrderActionReturnType {
+export function buildOrderAction(parameters: BuildOrderActionParameters): Bundle<"order-action"> {
   const owner = checkAddress("owner", parameters.owner);
   const hook = checkAddress("hook", parameters.hook);
   const id = checkUint("id", parameters.id);

@@ -22,17 +22,12 @@ export type BuildSwapParameters = {
   route: RouteCalldata;
 };
 
-export type BuildSwapReturnType = Bundle<"swap">;
-
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildSwapErrorType = BundleError;
-
 /**
  * Approve exactly `amountIn` of tokenIn to the router, then `swap({tokenIn, tokenOut, amountIn, minAmountOut,
  * recipient: owner, aggregator: route.to, route: route.data})`. Native ETH in is NATIVE_ETH_IN; the same
  * token on both sides is SAME_TOKEN.
  */
-export function buildSwap(parameters: BuildSwapParameters): BuildSwapReturnType {
+export function buildSwap(parameters: BuildSwapParameters): Bundle<"swap"> {
   const owner = checkAddress("owner", parameters.owner);
   const router = checkAddress("router", parameters.router);
   const tokenIn = checkAddress("tokenIn", parameters.tokenIn);

@@ -80,7 +80,7 @@ export type BundleErrorCode = Extract<
 /** The spec's Error.details fields a builder fills (`part` counts from 1). */
 export type BundleErrorDetails = Pick<ErrorDetails, "part" | "minimum" | "unit" | "priceUsd" | "limitUsd" | "token">;
 
-/** A builder's refusal: `code` is the catalog code the API answers with, `details` the spec's details. */
+/** A builder's refusal, and the only error every builder throws: `code` is the catalog code the API answers with, `details` the spec's details. */
 export class BundleError extends Error {
   override name = "BundleError";
   constructor(

@@ -18,9 +18,6 @@ export type BuildVaultCancelDepositParameters = {
 
 export type BuildVaultCancelDepositReturnType = Bundle<"vault-cancel-deposit" | "up-vault-cancel">;
 
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildVaultCancelDepositErrorType = BundleError;
-
 /**
  * One step: merged `vault.cancelDeposit(id)`; up `depositQueue.cancel(id)` (bundle kind up-vault-cancel).
  * Stock-token vaults take deposits at once and have no request to cancel (INVALID_REQUEST).

@@ -20,9 +20,6 @@ export type BuildVaultCancelWithdrawParameters = {
 
 export type BuildVaultCancelWithdrawReturnType = Bundle<"vault-cancel-withdraw" | "up-vault-cancel">;
 
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildVaultCancelWithdrawErrorType = BundleError;
-
 /**
  * One step: merged `redeemQueue.cancel(id)`; up `withdrawalQueue.cancel(id)` (bundle kind up-vault-cancel).
  * Stock-token vaults have no withdrawal queue (INVALID_REQUEST).

@@ -1,7 +1,7 @@
 // vault-deposit: USDG into a vault of any family.
 import { encodeFunctionData, type Address, type Hex } from "viem";
 import { mergedVaultAbi, stockVaultRouterAbi, upDepositQueueAbi } from "../../abis/index.js";
-import type { Bundle, BundleError, VaultFamily } from "./types.js";
+import type { Bundle, VaultFamily } from "./types.js";
 import { checkAddress, checkAmount, checkHex, checkUint, required, unknownChoice } from "./checks.js";
 import { approvalParam, approveStep, step } from "./steps.js";
 
@@ -26,9 +26,6 @@ export type BuildVaultDepositParameters = {
 };
 
 export type BuildVaultDepositReturnType = Bundle<"vault-deposit" | "up-vault-deposit" | "stock-vault-deposit">;
-
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildVaultDepositErrorType = BundleError;
 
 /**
  * Approve exactly `assets` USDG to the contract that pulls it, then request the deposit for `owner`:

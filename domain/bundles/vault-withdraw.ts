@@ -36,9 +36,6 @@ export type BuildVaultWithdrawParameters = {
 
 export type BuildVaultWithdrawReturnType = Bundle<"vault-withdraw" | "up-vault-withdraw" | "stock-vault-withdraw">;
 
-/** What the builder throws: a BundleError with a catalog code. */
-export type BuildVaultWithdrawErrorType = BundleError;
-
 const kindOf = { merged: "vault-withdraw", up: "up-vault-withdraw", "stock-token": "stock-vault-withdraw" } as const;
 const modesOf: Record<VaultFamily, readonly VaultWithdrawMode[]> = {
   merged: ["usdg", "in-kind", "queue"],

@@ -24,7 +24,7 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { type ActivityCursor, CURSOR_TTL_MS, type CursorCache, findLiveCursor, saveCursor, storeDerivedCursor } from "../../adapters/db/cursors.js";
+import { type ActivityCursor, type CursorCache, findLiveCursor, saveCursor, storeDerivedCursor } from "../../adapters/db/cursors.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.js";
 import { readChangesAfter, readOwnerBlocks, readOwnerHead, readPoll, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
