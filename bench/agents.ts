@@ -18,8 +18,8 @@ export type PollingAgents = {
   failures: string[];
   /** Owner → the position its baseline answered. */
   baselines: Map<string, string>;
-  /** Owner → the changes its agent was given, in order, each with when its answer arrived (performance.now()). */
-  delivered: Map<string, (Change & { at: number })[]>;
+  /** Owner → the changes its agent was given, in order, each with when the poll that carried it was sent and answered (performance.now()). */
+  delivered: Map<string, (Change & { asked: number; at: number })[]>;
   /** Resolves once every agent has stopped (after `stop` aborts). */
   done: Promise<void>;
 };
@@ -53,16 +53,17 @@ export function startPollingAgents(owners: string[], pool: Agent, baseOf: (index
     if (!first) return;
     agents.baselines.set(owner, first.after);
     // A baseline gives no change; anything here is a fault too.
-    const got = first.changes.map((c) => ({ id: c.id, txHash: c.txHash, at: performance.now() }));
+    const got = first.changes.map((c) => ({ id: c.id, txHash: c.txHash, asked: 0, at: performance.now() }));
     agents.delivered.set(owner, got);
     let cursor = first.cursor;
     while (!stop.aborted) {
       const t0 = Date.now();
+      const asked = performance.now();
       const answer = await poll(owner, index, cursor);
       if (!answer) return;
       if (answer.reorged) agents.failures.push(`${owner}: reorged on a still chain`);
       const at = performance.now();
-      for (const c of answer.changes) got.push({ id: c.id, txHash: c.txHash, at });
+      for (const c of answer.changes) got.push({ id: c.id, txHash: c.txHash, asked, at });
       cursor = answer.cursor;
       const rest = answer.more ? 0 : 1000 - (Date.now() - t0);
       if (rest > 0) await new Promise((r) => setTimeout(r, rest));

@@ -17,7 +17,7 @@
 //
 // `npx tsx bench/changing-answers.ts` (CHANGING_AGENTS 2000, CHANGING_SECONDS 60, CHANGING_SHARE 0.1,
 // CHANGING_APIS 1, CHANGING_ROUTING owner).
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -31,9 +31,13 @@ import { startStack } from "../test/helpers/stack.js";
 import { baselinesTaken, startPollingAgents } from "./agents.js";
 import { cacheCounts } from "./read-speed.js";
 import {
+  backendSides,
   cpuSeconds,
   postgresCpu,
+  postgresCpuOf,
   postgresCpuSince,
+  resetStatementCounters,
+  statementCounters,
   repoRoot,
   isMain,
   log,
@@ -140,6 +144,7 @@ export async function benchChangingAnswers({
     const perBlock = Math.max(1, Math.ceil(agents * changeShare));
     const sentTo = new Map<string, string[]>(); // owner → tx hashes of its changes, in block order
     const receiptAt = new Map<string, number>(); // tx hash → when the writer held its receipt
+    const blockOf = new Map<string, number>(); // tx hash → its block
     const cache0 = await Promise.all(replicas.map((r) => cacheCounts(r.metricsUrl, "activity")));
     const cpu0 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
     const database = new URL(stack.databaseUrl).pathname.slice(1);
@@ -147,6 +152,18 @@ export async function benchChangingAnswers({
     const xacts = async () =>
       Number((await sql<{ n: string }[]>`select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = current_database()`)[0]!.n);
     const xact0 = await xacts();
+    // When each block's index commit is heard: Ponder's live-query NOTIFY, sent at commit, as the API's
+    // version tracker hears it; the block is read from the checkpoint it committed.
+    const indexedAt = new Map<number, number>();
+    const heard = async () => {
+      const t = performance.now();
+      const [row] = await sql<{ c: string }[]>`select latest_checkpoint as c from ${sql(stack.schema)}._ponder_checkpoint`;
+      // Ponder's checkpoint: 10 digits of timestamp, 16 of chain id, then 16 of block number.
+      const block = row ? Number(row.c.slice(26, 42)) : 0;
+      if (!indexedAt.has(block)) indexedAt.set(block, t);
+    };
+    const listeners = await Promise.all([stack.schema, stack.viewsSchema].map((s) => sql.listen(`${s}_live_query`, () => void heard().catch(() => {}))));
+    const counting = await resetStatementCounters(sql);
     const polls0 = agentsRun.polls;
     const started = performance.now();
     agentsRun.measuring = true;
@@ -172,6 +189,7 @@ export async function benchChangingAnswers({
         });
         const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
         receiptAt.set(hash.toLowerCase(), performance.now());
+        blockOf.set(hash.toLowerCase(), Number(receipt.blockNumber));
         if (receipt.status !== "success") throw new Error(`block ${blocks}: reverted`);
         for (const to of chosen) sentTo.set(to, [...(sentTo.get(to) ?? []), hash.toLowerCase()]);
         blocks++;
@@ -186,6 +204,8 @@ export async function benchChangingAnswers({
     const cache1 = await Promise.all(replicas.map((r) => cacheCounts(r.metricsUrl, "activity")));
     const cpu1 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
     const pgCpu1 = postgresCpu(database);
+    const sides = await backendSides(sql, stack.schema);
+    const statements = counting ? await statementCounters(sql) : [];
     const xact1 = await xacts();
     const windowPolls = agentsRun.polls - polls0;
     agentsRun.measuring = false;
@@ -202,6 +222,7 @@ export async function benchChangingAnswers({
     await new Promise((r) => setTimeout(r, 2_500));
     stop.abort();
     await agentsRun.done;
+    for (const l of listeners) await l.unlisten().catch(() => {});
 
     // Every change sent, against what its owner's agent was given: once each, in order, nothing else.
     const rows = await sql<{ owner: string; position: string; tx_hash: string }[]>`
@@ -213,6 +234,10 @@ export async function benchChangingAnswers({
     let exactlyOnce = 0;
     let wrongOwners = 0;
     const visible: number[] = [];
+    // block to visible, in three parts: receipt to index commit, commit to the poll that carried it being sent, and that poll's answer.
+    const indexing: number[] = [];
+    const pollWait: number[] = [];
+    const answering: number[] = [];
     for (const owner of owners) {
       const want = sentTo.get(owner) ?? [];
       const got = delivered.get(owner) ?? [];
@@ -223,11 +248,20 @@ export async function benchChangingAnswers({
       else if (++wrongOwners <= 5) findings.push(`${owner}: given [${got.map((c) => c.txHash.slice(0, 10))}], sent [${want.map((h) => h.slice(0, 10))}]`);
       for (const c of got) {
         const mined = receiptAt.get(c.txHash.toLowerCase());
-        if (mined !== undefined) visible.push(c.at - mined);
+        if (mined === undefined) continue;
+        visible.push(c.at - mined);
+        const committed = indexedAt.get(blockOf.get(c.txHash.toLowerCase()) ?? -1);
+        if (committed === undefined) continue;
+        indexing.push(committed - mined);
+        pollWait.push(Math.max(0, c.asked - committed));
+        answering.push(c.at - Math.max(c.asked, committed));
       }
     }
     latencies.sort((a, b) => a - b);
-    visible.sort((a, b) => a - b);
+    for (const list of [visible, indexing, pollWait, answering]) list.sort((a, b) => a - b);
+    const changedOwners = Math.max(1, blocks * perBlock);
+    const indexerPgMs = postgresCpuOf(pgCpu0, pgCpu1, (pid) => sides.get(pid) === "indexer") * 1000;
+    const apiPgMs = postgresCpuOf(pgCpu0, pgCpu1, (pid) => sides.get(pid) !== "indexer") * 1000;
     const hits = cache1.reduce((n, c, i) => n + c.hit - cache0[i]!.hit, 0);
     const answered = cache1.reduce((n, c, i) => n + c.hit + c.miss + c.bypass - cache0[i]!.hit - cache0[i]!.miss - cache0[i]!.bypass, 0);
     const hitRate = answered > 0 ? hits / answered : NaN;
@@ -272,13 +306,33 @@ export async function benchChangingAnswers({
       { name: "API CPU per poll", value: apiCpuMsPerPoll, unit: "ms" },
       { name: "Postgres CPU per poll (the same, over the polls)", value: (postgresCpuSince(pgCpu0, pgCpu1) * 1000) / Math.max(1, windowPolls), unit: "ms" },
       { name: "block to visible p50", value: percentile(visible, 50), unit: "ms" },
-      { name: "block to visible p99", value: percentile(visible, 99), unit: "ms" },
+      { name: "block to visible p99", value: percentile(visible, 99), unit: "ms", target: "< 1000" },
+      {
+        name: "  indexing lag (receipt to index commit) p50 / p99",
+        value: `${percentile(indexing, 50).toFixed(0)} / ${percentile(indexing, 99).toFixed(0)}`,
+        unit: "ms",
+      },
+      {
+        name: "  poll interval (commit to the carrying poll) p50 / p99",
+        value: `${percentile(pollWait, 50).toFixed(0)} / ${percentile(pollWait, 99).toFixed(0)}`,
+        unit: "ms",
+      },
+      {
+        name: "  answer (that poll, tracker and barrier included) p50 / p99",
+        value: `${percentile(answering, 50).toFixed(0)} / ${percentile(answering, 99).toFixed(0)}`,
+        unit: "ms",
+      },
+      { name: "Postgres CPU of the indexer's backends per block", value: indexerPgMs / Math.max(1, blocks), unit: "ms" },
+      { name: "Postgres CPU of the indexer's backends per changed owner", value: indexerPgMs / changedOwners, unit: "ms", target: "≤ 1" },
+      { name: "Postgres CPU of the API's backends per poll", value: apiPgMs / Math.max(1, windowPolls), unit: "ms" },
       { name: "changes sent", value: sent },
       { name: "changes delivered exactly once, in order", value: exactlyOnce, target: `= ${sent}`, pass: exactlyOnce === sent && sent > 0 },
       { name: "failed polls (non-200 or no answer)", value: failedPolls, target: "0", pass: failedPolls === 0 },
       { name: "writer errors", value: writeErrors },
       { name: "API RSS, largest sample", value: Math.max(...rss, ...replicas.map((r) => rssMiB(r.child.pid!))), unit: "MiB" },
     ];
+    if (statements.length)
+      writeFileSync(join(repoRoot, "bench", "results", `${name}-statements.json`), `${JSON.stringify({ blocks, changedOwners, statements }, null, 2)}\n`);
     return {
       name,
       figures,
@@ -286,6 +340,12 @@ export async function benchChangingAnswers({
         `measured over the writer's ${windowS.toFixed(0)} s; client: one keep-alive pool of ${SOCKETS} sockets, latency from request to answer, queueing for a socket included`,
         "block to visible: from the writer holding the block's receipt to the poll answer that first carries the change (agents poll once a second, so about 500 ms of it is the poll interval)",
         `model: an owner's answer stands for ${pollsPerAnswer.toFixed(1)} polls (polls/s over changes/s) and ${(bypassShare * 100).toFixed(1)}% of polls bypass the cache; the first after a change and the first with the new cursor at each replica it reaches miss; per-request costs ${costs ? `from the last read-speed run (activity polls: API ${costs.apiHitMs} ms a hit, ${costs.apiMissMs} ms a miss; Postgres ${costs.pgTxHit} / ${costs.pgTxMiss} transactions and ${costs.pgMissMs} ms a miss)` : "unknown (no bench/results/read-speed.json: run read-speed first)"}`,
+        ...statements
+          .slice(0, 15)
+          .map(
+            (r) =>
+              `statement: ${(r.totalMs / changedOwners).toFixed(3)} ms per changed owner, ${(r.calls / Math.max(1, blocks)).toFixed(1)} calls per block${r.toplevel ? "" : " (nested)"}: ${r.query.slice(0, 160)}`,
+          ),
         ...failures.slice(0, 5).map((f) => `failed poll: ${f}`),
         ...findings.map((f) => `not exactly once: ${f}`),
       ],

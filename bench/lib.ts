@@ -440,3 +440,60 @@ export function postgresCpuSince(before: Map<number, number>, after: Map<number,
   for (const [pid, seconds] of after) total += Math.max(0, seconds - (before.get(pid) ?? 0));
   return total;
 }
+
+// ------------------------------------------------------------------------------ Postgres's own counters
+
+/** Which side a backend of the bench database works for, by its application_name: Ponder names its pools `<schema>_…` and `ponder_sync`. */
+export type BackendSide = "indexer" | "api";
+
+export async function backendSides(sql: postgres.Sql, schema: string): Promise<Map<number, BackendSide>> {
+  const rows = await sql<{ pid: number; app: string }[]>`
+    select pid, application_name as app from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+  return new Map(rows.map((r) => [r.pid, r.app.startsWith(`${schema}_`) || r.app === "ponder_sync" ? "indexer" : "api"]));
+}
+
+/** postgresCpuSince, counting only the backends `keep` accepts. */
+export function postgresCpuOf(before: Map<number, number>, after: Map<number, number>, keep: (pid: number) => boolean): number {
+  return postgresCpuSince(before, new Map([...after].filter(([pid]) => keep(pid))));
+}
+
+export type StatementRow = {
+  query: string;
+  calls: number;
+  totalMs: number;
+  rows: number;
+  toplevel: boolean;
+  blksHit: number;
+  blksRead: number;
+  walBytes: number;
+};
+
+/**
+ * pg_stat_statements in the bench database, when the server preloads it (bench/tools/counting-postgres.ts
+ * starts one that does): true once the counters are reset, false when the server cannot count.
+ */
+export async function resetStatementCounters(sql: postgres.Sql): Promise<boolean> {
+  const [row] = await sql<{ loaded: boolean }[]>`select current_setting('shared_preload_libraries') like '%pg_stat_statements%' as loaded`;
+  if (!row?.loaded) return false;
+  await sql`create extension if not exists pg_stat_statements`;
+  await sql`select pg_stat_statements_reset()`;
+  return true;
+}
+
+/** The bench database's statements since the reset, by total execution time; nested ones (triggers) included when `pg_stat_statements.track = all`. */
+export async function statementCounters(sql: postgres.Sql, limit = 30): Promise<StatementRow[]> {
+  const rows = await sql<{ query: string; calls: string; total: number; rows: string; toplevel: boolean; hit: string; read: string; wal: string }[]>`
+    select query, calls::text, total_exec_time as total, rows::text, toplevel, shared_blks_hit::text as hit, shared_blks_read::text as read, wal_bytes::text as wal
+    from pg_stat_statements s join pg_database d on d.oid = s.dbid
+    where d.datname = current_database() order by total_exec_time desc limit ${limit}`;
+  return rows.map((r) => ({
+    query: r.query.replace(/\s+/g, " ").trim(),
+    calls: Number(r.calls),
+    totalMs: r.total,
+    rows: Number(r.rows),
+    toplevel: r.toplevel,
+    blksHit: Number(r.hit),
+    blksRead: Number(r.read),
+    walBytes: Number(r.wal),
+  }));
+}
