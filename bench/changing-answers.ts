@@ -16,7 +16,8 @@
 // Beside the measured figures it prints the capacity model's prediction (bench/README.md "Capacity").
 //
 // `npx tsx bench/changing-answers.ts` (CHANGING_AGENTS 2000, CHANGING_SECONDS 60, CHANGING_SHARE 0.1,
-// CHANGING_APIS 1, CHANGING_ROUTING owner).
+// CHANGING_APIS 1, CHANGING_ROUTING owner; CHANGING_BASELINE=1 also runs the minimal Ponder app live on the
+// same devnet, for the write side's ratio to it; CHANGING_HISTORY_ROWS 1,000,000 rows of other owners' history).
 import { readFileSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { join } from "node:path";
@@ -40,6 +41,10 @@ import {
   statementCounters,
   repoRoot,
   isMain,
+  startIndexer,
+  treeCpuSeconds,
+  waitReady,
+  type Indexer,
   log,
   percentile,
   printMachine,
@@ -57,7 +62,17 @@ const SOCKETS = 256;
 const WALLETS = Array.from({ length: 10 }, (_, i) => i);
 
 export type Routing = "owner" | "random";
-export type ChangingOptions = { agents?: number; seconds?: number; changeShare?: number; apis?: number; routing?: Routing };
+export type ChangingOptions = {
+  agents?: number;
+  seconds?: number;
+  changeShare?: number;
+  apis?: number;
+  routing?: Routing;
+  /** Activity rows of other owners already in the log before the window (a deployment's history; 0 for none). */
+  historyRows?: number;
+  /** Also run the minimal Ponder app (bench/baseline-app: each event one row) live on the same devnet, into its own database: its Postgres CPU per event. */
+  baseline?: boolean;
+};
 
 /**
  * The capacity model (bench/README.md): a poll's cache hit rate when each answer stays the same for
@@ -94,12 +109,39 @@ function lastReadCosts(): ReadCosts | undefined {
   }
 }
 
+const HISTORY_OWNERS = 50_000;
+
+/**
+ * The history a deployment in service holds: `rows` changes of other owners, spread over blocks 1 to
+ * head - 1 (below every position the window writes, so the version tracker never takes them for new),
+ * then ANALYZE, as autovacuum keeps a settled database. Without it the log starts with a few hundred
+ * rows and grows 30-fold in the window, and the API's statements keep plans made for the small table.
+ * Written past Ponder's triggers (no reorg may revert them), as bench/read-speed.ts loads its rows.
+ */
+async function loadHistory(sql: postgres.Sql, schema: string, rows: number, head: number) {
+  const blocks = Math.max(1, head - 2);
+  await sql.begin(async (tx) => {
+    await tx.unsafe("set local session_replication_role = replica");
+    await tx.unsafe(`
+      insert into "${schema}".activity (owner, position, kind, subject, contract, data, tx_hash, block_number, block_hash, log_index, timestamp)
+      select '0x' || substr(md5('history-owner-' || (i % ${HISTORY_OWNERS})), 1, 32) || lpad(to_hex(i % ${HISTORY_OWNERS}), 8, '0'),
+             (1 + i::bigint * ${blocks} / ${rows}) * 1000000 + i % 999999,
+             'vault.shares', '0x' || repeat('ab', 20), '0x' || repeat('ab', 20), json_build_object('delta', i::text),
+             '0x' || md5('tx-' || i) || md5('tx2-' || i), 1 + i::bigint * ${blocks} / ${rows},
+             '0x' || md5('block-' || i) || md5('hash-' || i), 0, 1700000000 + i % 86400
+      from generate_series(0, ${rows - 1}) i`);
+  });
+  await sql.unsafe(`analyze "${schema}".activity`);
+}
+
 export async function benchChangingAnswers({
   agents = 2000,
   seconds = 60,
   changeShare = 0.1,
   apis = 1,
   routing = "owner",
+  baseline = false,
+  historyRows = 1_000_000,
 }: ChangingOptions = {}): Promise<BenchResult> {
   const name = apis === 1 ? "changing-answers" : `changing-answers-${apis}-apis-${routing}`;
   log(`${name}: a still devnet, its indexer, ${apis} API process(es); ${agents} agents for ${seconds} s, ${changeShare * 100}% of owners changing per block`);
@@ -110,7 +152,20 @@ export async function benchChangingAnswers({
   const stop = new AbortController();
   const pool = new Agent({ keepAlive: true, maxSockets: SOCKETS });
   const replicas: ApiProcess[] = [];
+  let minimal: Indexer | undefined;
   try {
+    if (baseline) {
+      minimal = await startIndexer("baseline", { deploymentsFile: stack.deploymentsFile, port: Number(new URL(stack.rpcUrl).port) });
+      await waitReady(minimal);
+      log("the minimal Ponder app is live on the same devnet");
+    }
+    if (historyRows > 0) {
+      const t0 = performance.now();
+      await loadHistory(sql, stack.schema, historyRows, Number(await createPublicClient({ transport: http(stack.rpcUrl) }).getBlockNumber()));
+      log(
+        `${historyRows} activity rows of ${HISTORY_OWNERS} other owners loaded below the head, and analyzed, in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+      );
+    }
     for (let i = 0; i < apis; i++) replicas.push(await startApi(stack, deployment, { name: `api${i}`, env: { TRUST_PROXY_HOPS: "1", LOG_LEVEL: "warn" } }));
 
     // The writer: a test wallet holding a vault's shares, which lets Multicall3 move them.
@@ -149,6 +204,9 @@ export async function benchChangingAnswers({
     const cpu0 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
     const database = new URL(stack.databaseUrl).pathname.slice(1);
     const pgCpu0 = postgresCpu(database);
+    const minimalCpu0 = minimal ? postgresCpu(minimal.db.name) : undefined;
+    // The rest of the machine's CPU in the window: the indexer and the devnet (process trees), and this process (the agents and the writer).
+    const others0 = { indexer: treeCpuSeconds(stack.indexer?.pid) ?? 0, devnet: treeCpuSeconds(stack.devnet.pid) ?? 0, load: process.cpuUsage() };
     const xacts = async () =>
       Number((await sql<{ n: string }[]>`select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = current_database()`)[0]!.n);
     const xact0 = await xacts();
@@ -204,6 +262,15 @@ export async function benchChangingAnswers({
     const cache1 = await Promise.all(replicas.map((r) => cacheCounts(r.metricsUrl, "activity")));
     const cpu1 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
     const pgCpu1 = postgresCpu(database);
+    const others = {
+      indexer: (treeCpuSeconds(stack.indexer?.pid) ?? 0) - others0.indexer,
+      devnet: (treeCpuSeconds(stack.devnet.pid) ?? 0) - others0.devnet,
+      load: (() => {
+        const u = process.cpuUsage(others0.load);
+        return (u.user + u.system) / 1e6;
+      })(),
+    };
+    const minimalCpuMs = minimal && minimalCpu0 ? postgresCpuSince(minimalCpu0, postgresCpu(minimal.db.name)) * 1000 : undefined;
     const sides = await backendSides(sql, stack.schema);
     const statements = counting ? await statementCounters(sql) : [];
     const xact1 = await xacts();
@@ -325,6 +392,20 @@ export async function benchChangingAnswers({
       { name: "Postgres CPU of the indexer's backends per block", value: indexerPgMs / Math.max(1, blocks), unit: "ms" },
       { name: "Postgres CPU of the indexer's backends per changed owner", value: indexerPgMs / changedOwners, unit: "ms", target: "≤ 1" },
       { name: "Postgres CPU of the API's backends per poll", value: apiPgMs / Math.max(1, windowPolls), unit: "ms" },
+      {
+        name: "CPU per block: indexer / its Postgres / API / its Postgres / devnet / agents and writer",
+        value: [others.indexer * 1000, indexerPgMs, cpu1.reduce((n, c, i) => n + c - cpu0[i]!, 0) * 1000, apiPgMs, others.devnet * 1000, others.load * 1000]
+          .map((ms) => (ms / Math.max(1, blocks)).toFixed(0))
+          .join(" / "),
+        unit: "ms",
+      },
+      ...(minimalCpuMs !== undefined
+        ? [
+            // Each changed owner is one Transfer event: the minimal app writes one row for it.
+            { name: "minimal Ponder app: Postgres CPU per event", value: minimalCpuMs / changedOwners, unit: "ms" },
+            { name: "ours per changed owner / minimal app per event", value: indexerPgMs / Math.max(1e-9, minimalCpuMs) },
+          ]
+        : []),
       { name: "changes sent", value: sent },
       { name: "changes delivered exactly once, in order", value: exactlyOnce, target: `= ${sent}`, pass: exactlyOnce === sent && sent > 0 },
       { name: "failed polls (non-200 or no answer)", value: failedPolls, target: "0", pass: failedPolls === 0 },
@@ -354,6 +435,7 @@ export async function benchChangingAnswers({
     stop.abort();
     pool.destroy();
     for (const r of replicas) await r.stop();
+    await minimal?.stop();
     await sql.end().catch(() => {});
     await dropDeployment(stack, deployment, redis).catch(() => {});
     redis.disconnect();
@@ -369,6 +451,8 @@ if (isMain(import.meta.url)) {
     changeShare: Number(process.env.CHANGING_SHARE ?? 0.1),
     apis: Number(process.env.CHANGING_APIS ?? 1),
     routing: (process.env.CHANGING_ROUTING ?? "owner") as Routing,
+    baseline: process.env.CHANGING_BASELINE === "1",
+    historyRows: Number(process.env.CHANGING_HISTORY_ROWS ?? 1_000_000),
   });
   printResult(result);
   saveResult(result);

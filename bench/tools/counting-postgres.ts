@@ -1,6 +1,7 @@
 // A private Postgres that counts per statement, for the write-side and read-side profiles (issue 33):
 // pg_stat_statements (nested statements too: Ponder's reorg triggers), track_io_timing, and auto_explain
-// for statements over 200 ms. The machine's own Postgres is left as it is.
+// for statements over 200 ms (COUNTING_PG_EXPLAIN_MS: another bound, with
+// timings and buffers, for a 5% sample). The machine's own Postgres is left as it is.
 //
 //   npx tsx bench/tools/counting-postgres.ts start   # prints TEST_POSTGRES_ADMIN_URL=… for the benchmarks
 //   TEST_POSTGRES_ADMIN_URL=postgresql://postgres@127.0.0.1:55432/postgres npx tsx bench/changing-answers.ts
@@ -27,7 +28,9 @@ const settings = [
   "-c shared_preload_libraries=pg_stat_statements,auto_explain",
   "-c pg_stat_statements.track=all",
   "-c track_io_timing=on",
-  "-c auto_explain.log_min_duration=200",
+  `-c auto_explain.log_min_duration=${process.env.COUNTING_PG_EXPLAIN_MS ?? 200}`,
+  // With COUNTING_PG_EXPLAIN_MS low (a plan hunt), plans with their timings and buffers, for a sample of the statements.
+  ...(process.env.COUNTING_PG_EXPLAIN_MS ? ["-c auto_explain.log_analyze=on", "-c auto_explain.log_buffers=on", "-c auto_explain.sample_rate=0.05"] : []),
   "-c auto_explain.log_nested_statements=on",
 ];
 
