@@ -128,16 +128,20 @@ export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCurs
 
 /**
  * Stores a derived cursor unless one with its id exists (a repeated poll): one statement, no
- * re-select, since a poll answers only the id (deterministic) and its parent's creation time.
+ * re-select, since a poll answers only the id (deterministic) and its parent's creation time. A row
+ * this call inserted is kept in `cache` whole, so the agent's next poll with it selects nothing; one that
+ * existed is only marked stored (its creation time is the first insert's, not known here).
  */
 export async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<void> {
   if (cache?.isStored(cursor.id)) return;
-  await db
+  const inserted = await db
     .insertInto("activity_cursor")
     .values(cursorRow(cursor, now))
     .onConflict((oc) => oc.column("id").doNothing())
-    .execute();
-  cache?.markStored(cursor.id);
+    .returning("created_at")
+    .executeTakeFirst();
+  if (inserted) cache?.remember({ ...cursor, owner: cursor.owner.toLowerCase(), createdAt: inserted.created_at });
+  else cache?.markStored(cursor.id);
   if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
 }
 
