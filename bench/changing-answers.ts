@@ -272,7 +272,7 @@ export async function benchChangingAnswers({
     };
     const minimalCpuMs = minimal && minimalCpu0 ? postgresCpuSince(minimalCpu0, postgresCpu(minimal.db.name)) * 1000 : undefined;
     const sides = await backendSides(sql, stack.schema);
-    const statements = counting ? await statementCounters(sql) : [];
+    const statements = counting ? await statementCounters(sql, 80) : [];
     const xact1 = await xacts();
     const windowPolls = agentsRun.polls - polls0;
     agentsRun.measuring = false;

@@ -4,7 +4,10 @@
 import type { Kysely } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "./api-schema.js";
-import type { BlockRef } from "./reads/activity.js";
+import type { Projections } from "./projections.js";
+import { type ActivityRow, BLOCKS_JSON, type BlockRef, CHANGE_JSON, parsePoll, readPoll } from "./reads/activity.js";
+import { runStatement, type StatementText } from "./reads/statement.js";
+import { POSITIONS_PER_BLOCK } from "../../domain/activity-position.js";
 import { DAY_MS } from "../../domain/price.js";
 
 /** Activity cursor validity (spec Limits). */
@@ -28,7 +31,7 @@ export type ActivityCursor = {
   createdAt: Date;
 };
 
-function fromRow(row: ActivityCursorRow): ActivityCursor {
+function fromRow(row: Pick<ActivityCursorRow, "id" | "owner" | "position" | "trail" | "created_at">): ActivityCursor {
   const blocks = (row.trail as { blocks?: [string, string][] } | null)?.blocks ?? [];
   return {
     id: row.id,
@@ -91,6 +94,89 @@ export async function findLiveCursor(db: Kysely<Database>, id: string, owner: st
   const cursor = fromRow(row);
   cache?.remember(cursor);
   return cursor;
+}
+
+/** The qualified name of `db`'s cursor table (its schema read off a compiled query, once per Kysely). */
+const cursorTables = new WeakMap<object, string>();
+function cursorTable(db: Kysely<Database>): string {
+  let name = cursorTables.get(db);
+  if (!name) {
+    name = /from ("[^"]+"\."activity_cursor"|"activity_cursor")/.exec(db.selectFrom("activity_cursor").select("id").compile().sql)?.[1] ?? '"activity_cursor"';
+    cursorTables.set(db, name);
+  }
+  return name;
+}
+
+// A poll whose cursor this process does not hold, in one round trip: the cursor row ($1, live for owner
+// $2 after $3), the owner's blocks over its trail (the reorg check) and up to $4 changes after its position.
+// $5 is POSITIONS_PER_BLOCK. The trail's blocks are stored newest first. One statement text per cursor table.
+const pollByCursorStatements = new Map<string, StatementText>();
+function pollByCursorStatement(cursors: string): StatementText {
+  let statement = pollByCursorStatements.get(cursors);
+  if (!statement) {
+    statement = (t) => `
+with k as (
+  select k.*, (k.trail->'blocks'->-1->>0)::numeric * $5::numeric as trail_from, ((k.trail->'blocks'->0->>0)::numeric + 1) * $5::numeric - 1 as trail_to
+  from ${cursors} k where k.id = $1 and k.owner = $2 and k.created_at > $3::timestamptz
+)
+select
+  (select json_build_object('id', k.id, 'owner', k.owner, 'position', k.position::text, 'trail', k.trail, 'created_at', k.created_at) from k)::text as cursor,
+  (select ${BLOCKS_JSON}
+     from (select distinct a.block_number, a.block_hash from k, ${t("activity")} a
+           where k.trail_from is not null and a.owner = $2 and a.position >= k.trail_from and a.position <= k.trail_to) b)::text as blocks,
+  (select coalesce(json_agg(${CHANGE_JSON} order by c.position), '[]')
+     from (select a.* from k, ${t("activity")} a where a.owner = $2 and a.position > k.position order by a.position limit $4) c)::text as changes`;
+    pollByCursorStatements.set(cursors, statement);
+  }
+  return statement;
+}
+
+/** The blocks a cursor's trail spans, oldest to newest; undefined for an empty trail. */
+function trailRange(cursor: ActivityCursor): { fromBlock: bigint; toBlock: bigint } | undefined {
+  const newest = cursor.trail[0];
+  const oldest = cursor.trail[cursor.trail.length - 1];
+  return newest && oldest ? { fromBlock: oldest.number, toBlock: newest.number } : undefined;
+}
+
+/**
+ * The cursor with this id when it is live for `owner` (as findLiveCursor), and what a poll at it reads
+ * (readPoll over its trail, up to `limit` changes after its position). A cursor held in `cache` costs the
+ * poll statement alone; any other is read in that same statement, and then kept.
+ */
+export async function readPollAtCursor(
+  db: Kysely<Database>,
+  reads: Kysely<Projections>,
+  id: string,
+  owner: string,
+  now: Date,
+  limit: number,
+  cache?: CursorCache,
+): Promise<{ cursor: ActivityCursor; blocks: BlockRef[]; changes: ActivityRow[] } | undefined> {
+  if (!CURSOR_ID.test(id)) return undefined;
+  const held = cache?.get(id);
+  if (held) {
+    if (!isLiveFor(held, owner.toLowerCase(), now)) return undefined;
+    return { cursor: held, ...(await readPoll(reads, owner, held.position, limit, trailRange(held))) };
+  }
+  const [row] = await runStatement<{ cursor: string | null; blocks: string; changes: string }>(reads, pollByCursorStatement(cursorTable(db)), [
+    id,
+    owner.toLowerCase(),
+    new Date(now.getTime() - CURSOR_TTL_MS).toISOString(),
+    limit,
+    POSITIONS_PER_BLOCK.toString(),
+  ]);
+  // Postgres answers one row, the cursor null when it is not live for owner. No row at all comes from
+  // a reads pool that runs nothing (a test's, with no projections): the cursor is then read on its own.
+  if (!row) {
+    const cursor = await findLiveCursor(db, id, owner, now, cache);
+    return cursor && { cursor, ...(await readPoll(reads, owner, cursor.position, limit, trailRange(cursor))) };
+  }
+  if (!row.cursor) return undefined;
+  // The row as JSON: its time as text.
+  const wire = JSON.parse(row.cursor) as Pick<ActivityCursorRow, "id" | "owner" | "position" | "trail"> & { created_at: string };
+  const cursor = fromRow({ ...wire, created_at: new Date(wire.created_at) });
+  cache?.remember(cursor);
+  return { cursor, ...parsePoll(row) };
 }
 
 /** A cursor as its activity_cursor row. */

@@ -24,10 +24,10 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { type ActivityCursor, type CursorCache, findLiveCursor, saveCursor, storeDerivedCursor } from "../../adapters/db/cursors.js";
+import { type ActivityCursor, type CursorCache, readPollAtCursor, saveCursor, storeDerivedCursor } from "../../adapters/db/cursors.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.js";
-import { readChangesAfter, readOwnerBlocks, readOwnerHead, readPoll, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
+import { readChangesAfter, readOwnerBlocks, readOwnerHead, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
 import { DAY_MS } from "../../domain/price.js";
 
 /**
@@ -168,21 +168,12 @@ export async function pollActivity(p: PollActivityParameters): Promise<ActivityA
     return { cursor: cursor.id, since: cursor.createdAt, now: p.now, after: position, changes: [], more: false, reorged: false };
   }
 
-  const parent = await findLiveCursor(p.db, p.cursorId, owner, p.now, p.cursors);
-  if (!parent) throw new CursorNotFoundError("unknown or expired cursor");
-
-  // The trail check and the changes after the cursor's position are read together: without a reorg
-  // (the usual case) the poll resumes at that position; after one, the changes are read again from
-  // the last common point.
-  const newest = parent.trail[0];
-  const oldest = parent.trail[parent.trail.length - 1];
-  const { blocks: canonical, changes: rowsAtCursor } = await readPoll(
-    p.reads,
-    owner,
-    parent.position,
-    limit + 1,
-    newest && oldest ? { fromBlock: oldest.number, toBlock: newest.number } : undefined,
-  );
+  // The cursor, the trail check and the changes after the cursor's position are read together: without
+  // a reorg (the usual case) the poll resumes at that position; after one, the changes are read again
+  // from the last common point.
+  const read = await readPollAtCursor(p.db, p.reads, p.cursorId, owner, p.now, limit + 1, p.cursors);
+  if (!read) throw new CursorNotFoundError("unknown or expired cursor");
+  const { cursor: parent, blocks: canonical, changes: rowsAtCursor } = read;
   const resume = resumePoint(parent, canonical);
 
   const rows = !resume.reorged && resume.after === parent.position ? rowsAtCursor : await readChangesAfter(p.reads, owner, resume.after, limit + 1);

@@ -60,18 +60,33 @@ export async function readOwnerBlocks(reads: Kysely<Projections>, owner: string,
 /** A change as the poll statement answers it (JSON: the big integers as decimal strings). */
 type WireChange = Omit<ActivityRow, "position" | "blockNumber"> & { position: string; blockNumber: string };
 
+/** A change as a JSON object, built by Postgres from the activity row `c`. */
+export const CHANGE_JSON = `json_build_object(
+       'owner', c.owner, 'position', c.position::text, 'kind', c.kind, 'subject', c.subject, 'contract', c.contract, 'data', c.data,
+       'txHash', c.tx_hash, 'blockNumber', c.block_number::text, 'blockHash', c.block_hash, 'logIndex', c.log_index, 'timestamp', c.timestamp)`;
+
+/** The distinct blocks (JSON) of `a`'s rows, as the trail check reads them. */
+export const BLOCKS_JSON = "coalesce(json_agg(json_build_object('number', b.block_number::text, 'hash', b.block_hash)), '[]')";
+
 // One poll, one round trip: the owner's blocks over the cursor's trail (the reorg check) and up to
 // $3 changes after $2, as JSON texts assembled by Postgres; both halves read the (owner, position) key.
 const pollStatement: StatementText = (t) => `
 select
-  (select coalesce(json_agg(json_build_object('number', b.block_number::text, 'hash', b.block_hash)), '[]')
+  (select ${BLOCKS_JSON}
      from (select distinct a.block_number, a.block_hash from ${t("activity")} a
            where $4::numeric is not null and a.owner = $1 and a.position >= $4::numeric and a.position <= $5::numeric) b)::text as blocks,
-  (select coalesce(json_agg(json_build_object(
-       'owner', c.owner, 'position', c.position::text, 'kind', c.kind, 'subject', c.subject, 'contract', c.contract, 'data', c.data,
-       'txHash', c.tx_hash, 'blockNumber', c.block_number::text, 'blockHash', c.block_hash, 'logIndex', c.log_index, 'timestamp', c.timestamp)
-       order by c.position), '[]')
+  (select coalesce(json_agg(${CHANGE_JSON} order by c.position), '[]')
      from (select * from ${t("activity")} a where a.owner = $1 and a.position > $2::numeric order by a.position limit $3) c)::text as changes`;
+
+/** The poll statement's two JSON texts, parsed: blocks newest first, changes in position order. */
+export function parsePoll(row: { blocks: string; changes: string } | undefined): { blocks: BlockRef[]; changes: ActivityRow[] } {
+  if (!row) return { blocks: [], changes: [] };
+  const blocks = (JSON.parse(row.blocks) as { number: string; hash: string }[])
+    .map((b) => ({ number: BigInt(b.number), hash: b.hash.toLowerCase() }))
+    .sort((a, b) => (a.number === b.number ? 0 : a.number > b.number ? -1 : 1));
+  const changes = (JSON.parse(row.changes) as WireChange[]).map((c) => ({ ...c, position: BigInt(c.position), blockNumber: BigInt(c.blockNumber) }));
+  return { blocks, changes };
+}
 
 /**
  * What a poll reads, in one statement: the owner's blocks in `trail` (fromBlock..toBlock, as
@@ -93,10 +108,5 @@ export async function readPoll(
     within ? (within.fromBlock * POSITIONS_PER_BLOCK).toString() : null,
     within ? lastPositionOf(within.toBlock).toString() : null,
   ]);
-  if (!row) return { blocks: [], changes: [] };
-  const blocks = (JSON.parse(row.blocks) as { number: string; hash: string }[])
-    .map((b) => ({ number: BigInt(b.number), hash: b.hash.toLowerCase() }))
-    .sort((a, b) => (a.number === b.number ? 0 : a.number > b.number ? -1 : 1));
-  const changes = (JSON.parse(row.changes) as WireChange[]).map((c) => ({ ...c, position: BigInt(c.position), blockNumber: BigInt(c.blockNumber) }));
-  return { blocks, changes };
+  return parsePoll(row);
 }

@@ -1,13 +1,29 @@
 // The cursor rows an API process keeps: a derived cursor it inserted is known whole, so the agent's next
 // poll with it costs no SELECT; one another process (or an earlier poll) inserted keeps its first
 // creation time, which only the table knows.
-import { describe, expect, it } from "vitest";
-import { CursorCache, findLiveCursor, storeDerivedCursor } from "../../../adapters/db/cursors.js";
+import type { Kysely } from "kysely";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CursorCache, findLiveCursor, readPollAtCursor, storeDerivedCursor } from "../../../adapters/db/cursors.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
 import { useApiFixture } from "../../api/support.js";
+import { branchHash, createActivityView, insertChange } from "../../helpers/activity-view.js";
 
 const api = useApiFixture();
 const OWNER = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
 const trail = [{ number: 12n, hash: `0x${"ab".repeat(32)}` }];
+const VIEWS = "cursor_views";
+
+let sql: postgres.Sql;
+let reads: Kysely<Projections>;
+beforeAll(async () => {
+  sql = postgres(api.database.url, { max: 1, onnotice: () => {} });
+  await createActivityView(sql, VIEWS);
+  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: api.database.url, max: 1 }), viewsSchema: VIEWS });
+});
+afterAll(async () => {
+  await Promise.allSettled([reads?.destroy(), sql?.end()]);
+});
 
 describe("storeDerivedCursor", () => {
   it("remembers the cursor it inserted, with the stored creation time, and then answers it with no SELECT", async () => {
@@ -29,5 +45,52 @@ describe("storeDerivedCursor", () => {
     expect(cache.get("derived-cursor-bbbbbbbbbbbb")).toBeUndefined();
     expect(cache.isStored("derived-cursor-bbbbbbbbbbbb")).toBe(true);
     expect((await findLiveCursor(api.db, "derived-cursor-bbbbbbbbbbbb", OWNER, later, cache))?.createdAt).toEqual(first);
+  });
+});
+
+describe("readPollAtCursor", () => {
+  const change = (block: number, logIndex: number, branch = "a") =>
+    insertChange(sql, VIEWS, { block, logIndex, owner: OWNER, branch, kind: "vault.shares", vault: OWNER, data: { delta: "1" } });
+
+  it("reads a cursor it does not hold with the poll (its trail's blocks and the changes after it), then holds it", async () => {
+    await change(20, 1);
+    await change(21, 2, "b");
+    await change(22, 3);
+    const now = new Date("2026-11-27T10:00:00.000Z");
+    // A cursor at block 20's change, with a trail of blocks 20 (as it is) and 21 (on another branch than the log's).
+    const cursorTrail = [
+      { number: 21n, hash: branchHash(21, "a") },
+      { number: 20n, hash: branchHash(20, "a") },
+    ];
+    await storeDerivedCursor(api.db, { id: "poll-cursor-cccccccccccc", owner: OWNER, position: 21_000_020n, trail: cursorTrail }, now);
+    const cache = new CursorCache(10);
+    const read = await readPollAtCursor(api.db, reads, "poll-cursor-cccccccccccc", OWNER.toUpperCase(), now, 10, cache);
+    expect(read?.cursor).toEqual({ id: "poll-cursor-cccccccccccc", owner: OWNER, position: 21_000_020n, trail: cursorTrail, createdAt: now });
+    // What the log holds over the trail (blocks 20..21, newest first) and the changes after the position.
+    expect(read?.blocks).toEqual([
+      { number: 21n, hash: branchHash(21, "b") },
+      { number: 20n, hash: branchHash(20, "a") },
+    ]);
+    expect(read?.changes.map((c) => c.position)).toEqual([22_000_030n]);
+    expect(cache.get("poll-cursor-cccccccccccc")?.position).toBe(21_000_020n);
+    // Held now: the same answer from the poll statement alone, even with the row gone.
+    await api.db.deleteFrom("activity_cursor").where("id", "=", "poll-cursor-cccccccccccc").execute();
+    const again = await readPollAtCursor(api.db, reads, "poll-cursor-cccccccccccc", OWNER, now, 10, cache);
+    expect({ blocks: again?.blocks, changes: again?.changes }).toEqual({ blocks: read?.blocks, changes: read?.changes });
+  });
+
+  it("answers nothing for a foreign, expired, unknown or malformed cursor, held or not", async () => {
+    const then = new Date("2026-11-01T00:00:00.000Z");
+    await storeDerivedCursor(api.db, { id: "poll-cursor-dddddddddddd", owner: OWNER, position: 1n, trail: [] }, then);
+    const other = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";
+    const inTime = new Date("2026-11-02T00:00:00.000Z");
+    const expired = new Date("2026-11-16T00:00:01.000Z");
+    for (const cache of [undefined, new CursorCache(10)]) {
+      expect(await readPollAtCursor(api.db, reads, "poll-cursor-dddddddddddd", other, inTime, 10, cache)).toBeUndefined();
+      expect(await readPollAtCursor(api.db, reads, "poll-cursor-dddddddddddd", OWNER, expired, 10, cache)).toBeUndefined();
+      expect(await readPollAtCursor(api.db, reads, "poll-cursor-eeeeeeeeeeee", OWNER, inTime, 10, cache)).toBeUndefined();
+      expect(await readPollAtCursor(api.db, reads, "short", OWNER, inTime, 10, cache)).toBeUndefined();
+      expect((await readPollAtCursor(api.db, reads, "poll-cursor-dddddddddddd", OWNER, inTime, 10, cache))?.cursor.createdAt).toEqual(then);
+    }
   });
 });
