@@ -1,6 +1,7 @@
 // Agents that poll their activity feed once a second, as the load benchmarks run them: each on its own
 // owner and its own client (X-Forwarded-For, the API trusting one proxy hop), over one keep-alive pool.
-// Each takes a baseline, then polls with the cursor it was last given (at once when `more`), and keeps
+// Each takes a baseline, then polls with the cursor it was last given (at once when `more`, or as a long
+// poll sent again on each answer when `waitMs` is set), and keeps
 // every change it is given, with when its answer arrived.
 import type { Agent } from "node:http";
 import { httpGet } from "./lib.js";
@@ -31,12 +32,19 @@ const clientOf = (index: number) => `10.${(index >> 16) & 255}.${(index >> 8) & 
  * Starts one agent per owner, their baselines spread over the first second. `baseOf(index)` is the API
  * agent `index` asks this time (one, or a replica of several).
  */
-export function startPollingAgents(owners: string[], pool: Agent, baseOf: (index: number) => string, stop: AbortSignal): PollingAgents {
+export function startPollingAgents(
+  owners: string[],
+  pool: Agent,
+  baseOf: (index: number) => string,
+  stop: AbortSignal,
+  /** > 0: each poll with a cursor is a long poll (`waitMs`), sent again at once on its answer; 0: a poll a second. */
+  waitMs = 0,
+): PollingAgents {
   const agents: Omit<PollingAgents, "done"> = { polls: 0, latencies: [], measuring: true, failures: [], baselines: new Map(), delivered: new Map() };
   const poll = async (owner: string, index: number, cursor?: string): Promise<Activity | undefined> => {
     const t0 = performance.now();
     try {
-      const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
+      const query = cursor ? `?cursor=${encodeURIComponent(cursor)}${waitMs > 0 ? `&waitMs=${waitMs}` : ""}` : "";
       const { status, text } = await httpGet(pool, `${baseOf(index)}/v1/agent/accounts/${owner}/activity${query}`, { "X-Forwarded-For": clientOf(index) });
       if (agents.measuring) agents.latencies.push(performance.now() - t0);
       agents.polls++;
@@ -65,7 +73,7 @@ export function startPollingAgents(owners: string[], pool: Agent, baseOf: (index
       const at = performance.now();
       for (const c of answer.changes) got.push({ id: c.id, txHash: c.txHash, asked, at });
       cursor = answer.cursor;
-      const rest = answer.more ? 0 : 1000 - (Date.now() - t0);
+      const rest = answer.more || waitMs > 0 ? 0 : 1000 - (Date.now() - t0);
       if (rest > 0) await new Promise((r) => setTimeout(r, rest));
     }
   };

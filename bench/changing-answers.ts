@@ -17,7 +17,8 @@
 //
 // `npx tsx bench/changing-answers.ts` (CHANGING_AGENTS 2000, CHANGING_SECONDS 60, CHANGING_SHARE 0.1,
 // CHANGING_APIS 1, CHANGING_ROUTING owner; CHANGING_BASELINE=1 also runs the minimal Ponder app live on the
-// same devnet, for the write side's ratio to it; CHANGING_HISTORY_ROWS 1,000,000 rows of other owners' history).
+// same devnet, for the write side's ratio to it; CHANGING_HISTORY_ROWS 1,000,000 rows of other owners' history;
+// CHANGING_WAIT_MS=25000: the agents long-poll instead).
 import { readFileSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { join } from "node:path";
@@ -68,6 +69,8 @@ export type ChangingOptions = {
   changeShare?: number;
   apis?: number;
   routing?: Routing;
+  /** > 0: agents long-poll (`waitMs`, sent again on each answer) instead of polling once a second. */
+  waitMs?: number;
   /** Activity rows of other owners already in the log before the window (a deployment's history; 0 for none). */
   historyRows?: number;
   /** Also run the minimal Ponder app (bench/baseline-app: each event one row) live on the same devnet, into its own database: its Postgres CPU per event. */
@@ -142,15 +145,17 @@ export async function benchChangingAnswers({
   routing = "owner",
   baseline = false,
   historyRows = 1_000_000,
+  waitMs = 0,
 }: ChangingOptions = {}): Promise<BenchResult> {
-  const name = apis === 1 ? "changing-answers" : `changing-answers-${apis}-apis-${routing}`;
+  const name = `${apis === 1 ? "changing-answers" : `changing-answers-${apis}-apis-${routing}`}${waitMs > 0 ? "-long-poll" : ""}`;
   log(`${name}: a still devnet, its indexer, ${apis} API process(es); ${agents} agents for ${seconds} s, ${changeShare * 100}% of owners changing per block`);
   const stack = await startStack({ historyDays: 1, simIntervalMs: 3_600_000 });
   const deployment = newDeployment();
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   const sql = postgres(stack.databaseUrl, { max: 2, onnotice: () => {} });
   const stop = new AbortController();
-  const pool = new Agent({ keepAlive: true, maxSockets: SOCKETS });
+  // A long poll holds its socket while it waits: one socket per agent then.
+  const pool = new Agent({ keepAlive: true, maxSockets: waitMs > 0 ? agents + 16 : SOCKETS });
   const replicas: ApiProcess[] = [];
   let minimal: Indexer | undefined;
   try {
@@ -187,7 +192,7 @@ export async function benchChangingAnswers({
 
     const owners = Array.from({ length: agents }, (_, i) => `0x${"cd".repeat(10)}${(i + 1).toString(16).padStart(20, "0")}`);
     const replicaOf = (index: number) => replicas[routing === "owner" ? index % apis : Math.floor(Math.random() * apis)]!;
-    const agentsRun = startPollingAgents(owners, pool, (index) => replicaOf(index).url, stop.signal);
+    const agentsRun = startPollingAgents(owners, pool, (index) => replicaOf(index).url, stop.signal, waitMs);
     const { latencies, failures, delivered, baselines } = agentsRun;
     // Latencies count from the writer's first block (the baselines' burst is not the steady state).
     agentsRun.measuring = false;
@@ -205,6 +210,7 @@ export async function benchChangingAnswers({
     const database = new URL(stack.databaseUrl).pathname.slice(1);
     const pgCpu0 = postgresCpu(database);
     const minimalCpu0 = minimal ? postgresCpu(minimal.db.name) : undefined;
+    const minimalNode0 = treeCpuSeconds(minimal?.process.pid) ?? 0;
     // The rest of the machine's CPU in the window: the indexer and the devnet (process trees), and this process (the agents and the writer).
     const others0 = { indexer: treeCpuSeconds(stack.indexer?.pid) ?? 0, devnet: treeCpuSeconds(stack.devnet.pid) ?? 0, load: process.cpuUsage() };
     const xacts = async () =>
@@ -271,6 +277,7 @@ export async function benchChangingAnswers({
       })(),
     };
     const minimalCpuMs = minimal && minimalCpu0 ? postgresCpuSince(minimalCpu0, postgresCpu(minimal.db.name)) * 1000 : undefined;
+    const minimalNodeMs = ((treeCpuSeconds(minimal?.process.pid) ?? 0) - minimalNode0) * 1000;
     const sides = await backendSides(sql, stack.schema);
     const statements = counting ? await statementCounters(sql, 80) : [];
     const xact1 = await xacts();
@@ -404,6 +411,7 @@ export async function benchChangingAnswers({
             // Each changed owner is one Transfer event: the minimal app writes one row for it.
             { name: "minimal Ponder app: Postgres CPU per event", value: minimalCpuMs / changedOwners, unit: "ms" },
             { name: "ours per changed owner / minimal app per event", value: indexerPgMs / Math.max(1e-9, minimalCpuMs) },
+            { name: "minimal Ponder app: its process CPU per event (ours: the indexer's per changed owner)", value: `${(minimalNodeMs / changedOwners).toFixed(3)} (${((others.indexer * 1000) / changedOwners).toFixed(3)})`, unit: "ms" },
           ]
         : []),
       { name: "changes sent", value: sent },
@@ -453,6 +461,7 @@ if (isMain(import.meta.url)) {
     routing: (process.env.CHANGING_ROUTING ?? "owner") as Routing,
     baseline: process.env.CHANGING_BASELINE === "1",
     historyRows: Number(process.env.CHANGING_HISTORY_ROWS ?? 1_000_000),
+    waitMs: Number(process.env.CHANGING_WAIT_MS ?? 0),
   });
   printResult(result);
   saveResult(result);

@@ -1,7 +1,7 @@
 // Activity cursors as stored (`activity_cursor` in the API's schema, usable for 14 days): find a live
 // one, save a cursor (answering the stored one), store a derived one, sweep expired ones, and the
 // in-process cache of rows that never change once stored. The poll logic is usecases/activity/cursors.ts.
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "./api-schema.js";
 import type { Projections } from "./projections.js";
@@ -234,9 +234,11 @@ export async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<Acti
 /** Deletes up to `limit` cursors that expired before `now`; answers how many. */
 export async function sweepExpiredCursors(db: Kysely<Database>, now: Date, limit = SWEEP_BATCH): Promise<number> {
   const cutoff = new Date(now.getTime() - CURSOR_TTL_MS);
+  // `= any(array(…))`, not `in (…)`: the rows go by primary key, where a table not yet analyzed (a young
+  // deployment's) gets `in` planned as a hash join over a scan of every cursor.
   const result = await db
     .deleteFrom("activity_cursor")
-    .where("id", "in", (eb) => eb.selectFrom("activity_cursor").select("id").where("created_at", "<=", cutoff).limit(limit))
+    .where(({ ref, selectFrom }) => sql<boolean>`${ref("id")} = any(array${selectFrom("activity_cursor").select("id").where("created_at", "<=", cutoff).limit(limit)})`)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
