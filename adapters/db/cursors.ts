@@ -109,7 +109,8 @@ function cursorTable(db: Kysely<Database>): string {
 
 // A poll whose cursor this process does not hold, in one round trip: the cursor row ($1, live for owner
 // $2 after $3), the owner's blocks over its trail (the reorg check) and up to $4 changes after its position.
-// $5 is POSITIONS_PER_BLOCK. The trail's blocks are stored newest first. One statement text per cursor table.
+// $5 is POSITIONS_PER_BLOCK. The trail's blocks are stored newest first. LATERAL: each half reads the
+// (owner, position) key from the cursor's position, never all of the owner's rows. One text per cursor table.
 const pollByCursorStatements = new Map<string, StatementText>();
 function pollByCursorStatement(cursors: string): StatementText {
   let statement = pollByCursorStatements.get(cursors);
@@ -122,10 +123,10 @@ with k as (
 select
   (select json_build_object('id', k.id, 'owner', k.owner, 'position', k.position::text, 'trail', k.trail, 'created_at', k.created_at) from k)::text as cursor,
   (select ${BLOCKS_JSON}
-     from (select distinct a.block_number, a.block_hash from k, ${t("activity")} a
+     from k, lateral (select distinct a.block_number, a.block_hash from ${t("activity")} a
            where k.trail_from is not null and a.owner = $2 and a.position >= k.trail_from and a.position <= k.trail_to) b)::text as blocks,
   (select coalesce(json_agg(${CHANGE_JSON} order by c.position), '[]')
-     from (select a.* from k, ${t("activity")} a where a.owner = $2 and a.position > k.position order by a.position limit $4) c)::text as changes`;
+     from k, lateral (select a.* from ${t("activity")} a where a.owner = $2 and a.position > k.position order by a.position limit $4) c)::text as changes`;
     pollByCursorStatements.set(cursors, statement);
   }
   return statement;
