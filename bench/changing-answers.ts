@@ -411,7 +411,11 @@ export async function benchChangingAnswers({
             // Each changed owner is one Transfer event: the minimal app writes one row for it.
             { name: "minimal Ponder app: Postgres CPU per event", value: minimalCpuMs / changedOwners, unit: "ms" },
             { name: "ours per changed owner / minimal app per event", value: indexerPgMs / Math.max(1e-9, minimalCpuMs) },
-            { name: "minimal Ponder app: its process CPU per event (ours: the indexer's per changed owner)", value: `${(minimalNodeMs / changedOwners).toFixed(3)} (${((others.indexer * 1000) / changedOwners).toFixed(3)})`, unit: "ms" },
+            {
+              name: "minimal Ponder app: its process CPU per event (ours: the indexer's per changed owner)",
+              value: `${(minimalNodeMs / changedOwners).toFixed(3)} (${((others.indexer * 1000) / changedOwners).toFixed(3)})`,
+              unit: "ms",
+            },
           ]
         : []),
       { name: "changes sent", value: sent },
