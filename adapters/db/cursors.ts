@@ -239,7 +239,10 @@ export async function sweepExpiredCursors(db: Kysely<Database>, now: Date, limit
   // deployment's) gets `in` planned as a hash join over a scan of every cursor.
   const result = await db
     .deleteFrom("activity_cursor")
-    .where(({ ref, selectFrom }) => sql<boolean>`${ref("id")} = any(array${selectFrom("activity_cursor").select("id").where("created_at", "<=", cutoff).limit(limit)})`)
+    .where(
+      ({ ref, selectFrom }) =>
+        sql<boolean>`${ref("id")} = any(array${selectFrom("activity_cursor").select("id").where("created_at", "<=", cutoff).limit(limit)})`,
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
