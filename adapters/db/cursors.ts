@@ -132,6 +132,29 @@ select
   return statement;
 }
 
+/**
+ * Whether the reads pool connects to the database that holds `db`'s cursor table, asked once per pair. The
+ * service gives both the one DATABASE_URL; tests may put the API's schema in a database of its own, and a
+ * reads pool that runs nothing (a test's, with no projections) answers no row.
+ */
+const shared = new WeakMap<object, WeakMap<object, Promise<boolean>>>();
+function sharesDatabase(db: Kysely<Database>, reads: Kysely<Projections>): Promise<boolean> {
+  let byReads = shared.get(db);
+  if (!byReads) shared.set(db, (byReads = new WeakMap()));
+  let answer = byReads.get(reads);
+  if (!answer) {
+    answer = Promise.all([
+      sql<{ name: string }>`select current_database() as name`.execute(db),
+      runStatement<{ name: string }>(reads, currentDatabase, []),
+    ]).then(([mine, theirs]) => mine.rows[0]?.name !== undefined && mine.rows[0].name === theirs[0]?.name);
+    // A failed answer is asked again next time, not kept.
+    answer.catch(() => byReads.delete(reads));
+    byReads.set(reads, answer);
+  }
+  return answer;
+}
+const currentDatabase: StatementText = () => "select current_database() as name";
+
 /** The blocks a cursor's trail spans, oldest to newest; undefined for an empty trail. */
 function trailRange(cursor: ActivityCursor): { fromBlock: bigint; toBlock: bigint } | undefined {
   const newest = cursor.trail[0];
@@ -159,6 +182,10 @@ export async function readPollAtCursor(
     if (!isLiveFor(held, owner.toLowerCase(), now)) return undefined;
     return { cursor: held, ...(await readPoll(reads, owner, held.position, limit, trailRange(held))) };
   }
+  if (!(await sharesDatabase(db, reads))) {
+    const cursor = await findLiveCursor(db, id, owner, now, cache);
+    return cursor && { cursor, ...(await readPoll(reads, owner, cursor.position, limit, trailRange(cursor))) };
+  }
   const [row] = await runStatement<{ cursor: string | null; blocks: string; changes: string }>(reads, pollByCursorStatement(cursorTable(db)), [
     id,
     owner.toLowerCase(),
@@ -166,13 +193,7 @@ export async function readPollAtCursor(
     limit,
     POSITIONS_PER_BLOCK.toString(),
   ]);
-  // Postgres answers one row, the cursor null when it is not live for owner. No row at all comes from
-  // a reads pool that runs nothing (a test's, with no projections): the cursor is then read on its own.
-  if (!row) {
-    const cursor = await findLiveCursor(db, id, owner, now, cache);
-    return cursor && { cursor, ...(await readPoll(reads, owner, cursor.position, limit, trailRange(cursor))) };
-  }
-  if (!row.cursor) return undefined;
+  if (!row?.cursor) return undefined;
   // The row as JSON: its time as text.
   const wire = JSON.parse(row.cursor) as Pick<ActivityCursorRow, "id" | "owner" | "position" | "trail"> & { created_at: string };
   const cursor = fromRow({ ...wire, created_at: new Date(wire.created_at) });

@@ -6,7 +6,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CursorCache, findLiveCursor, readPollAtCursor, storeDerivedCursor } from "../../../adapters/db/cursors.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
-import { useApiFixture } from "../../api/support.js";
+import { createTestDatabase, useApiFixture } from "../../api/support.js";
 import { branchHash, createActivityView, insertChange } from "../../helpers/activity-view.js";
 
 const api = useApiFixture();
@@ -91,6 +91,25 @@ describe("readPollAtCursor", () => {
       expect(await readPollAtCursor(api.db, reads, "poll-cursor-eeeeeeeeeeee", OWNER, inTime, 10, cache)).toBeUndefined();
       expect(await readPollAtCursor(api.db, reads, "short", OWNER, inTime, 10, cache)).toBeUndefined();
       expect((await readPollAtCursor(api.db, reads, "poll-cursor-dddddddddddd", OWNER, inTime, 10, cache))?.cursor.createdAt).toEqual(then);
+    }
+  });
+
+  it("reads the cursor on its own when the projections are in another database than the cursors", async () => {
+    const other = await createTestDatabase();
+    const otherSql = postgres(other.url, { max: 1, onnotice: () => {} });
+    const otherReads = createProjectionsDb({ sql: createProjectionsPostgres({ url: other.url, max: 1 }), viewsSchema: VIEWS });
+    try {
+      await createActivityView(otherSql, VIEWS);
+      await insertChange(otherSql, VIEWS, { block: 30, logIndex: 1, owner: OWNER, branch: "a", kind: "vault.shares", vault: OWNER, data: { delta: "1" } });
+      const now = new Date("2026-11-27T10:00:00.000Z");
+      await storeDerivedCursor(api.db, { id: "poll-cursor-ffffffffffff", owner: OWNER, position: 29_000_000n, trail: [] }, now);
+      const read = await readPollAtCursor(api.db, otherReads, "poll-cursor-ffffffffffff", OWNER, now, 10, new CursorCache(10));
+      expect(read?.cursor.position).toBe(29_000_000n);
+      expect(read?.changes.map((c) => c.position)).toEqual([30_000_010n]);
+      expect(await readPollAtCursor(api.db, otherReads, "poll-cursor-gggggggggggg", OWNER, now, 10)).toBeUndefined();
+    } finally {
+      await Promise.allSettled([otherReads.destroy(), otherSql.end()]);
+      await other.drop();
     }
   });
 });
