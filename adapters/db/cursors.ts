@@ -177,12 +177,8 @@ export async function readPollAtCursor(
   cache?: CursorCache,
 ): Promise<{ cursor: ActivityCursor; blocks: BlockRef[]; changes: ActivityRow[] } | undefined> {
   if (!CURSOR_ID.test(id)) return undefined;
-  const held = cache?.get(id);
-  if (held) {
-    if (!isLiveFor(held, owner.toLowerCase(), now)) return undefined;
-    return { cursor: held, ...(await readPoll(reads, owner, held.position, limit, trailRange(held))) };
-  }
-  if (!(await sharesDatabase(db, reads))) {
+  // Held (findLiveCursor answers from the cache), or out of the statement's reach: the cursor, then the poll.
+  if (cache?.get(id) || !(await sharesDatabase(db, reads))) {
     const cursor = await findLiveCursor(db, id, owner, now, cache);
     return cursor && { cursor, ...(await readPoll(reads, owner, cursor.position, limit, trailRange(cursor))) };
   }
