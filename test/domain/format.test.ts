@@ -1,7 +1,7 @@
 // The pairs an answer gives for an amount and a price (domain/format.ts): the display figure beside the exact one.
 import { describe, expect, it } from "vitest";
-import { formatUnits } from "viem";
-import { amountPair, priceFloat, pricePair } from "../../domain/format.js";
+import { formatUnits, getAddress } from "viem";
+import { amountPair, checksum, priceFloat, pricePair } from "../../domain/format.js";
 
 describe("answer pairs", () => {
   it("a price: USD as a number beside the exact priceX18, from a bigint or a numeric string", () => {
@@ -21,5 +21,22 @@ describe("priceFloat (candle prices in simulations)", () => {
       const exact = Number(formatUnits(x, 18));
       expect(Math.abs(priceFloat(x) - exact)).toBeLessThanOrEqual(Number.EPSILON * Math.abs(exact));
     }
+  });
+});
+
+describe("checksum (remembered)", () => {
+  it("answers viem's checksum for any case, the same again from memory, and refuses what is not an address", () => {
+    const lower = "0xcabee62adfb2a4d4172fc2f7536f324fc52c274a";
+    expect(checksum(lower)).toBe("0xCABEe62adFB2a4d4172Fc2F7536f324FC52C274a");
+    expect(checksum(lower)).toBe(getAddress(lower));
+    expect(checksum(lower.toUpperCase().replace("0X", "0x"))).toBe(getAddress(lower));
+    expect(() => checksum("0x1234")).toThrow(/invalid/i);
+    expect(() => checksum("0x1234")).toThrow(/invalid/i);
+  });
+
+  it("stays right past the number it remembers (the memory starts again, answers do not change)", () => {
+    const addresses = Array.from({ length: 25_000 }, (_, i) => `0x${i.toString(16).padStart(40, "0")}`);
+    for (const a of addresses) checksum(a);
+    for (const a of [addresses[0]!, addresses[12_345]!, addresses[24_999]!]) expect(checksum(a)).toBe(getAddress(a));
   });
 });

@@ -3,13 +3,12 @@
 // and the long poll around the poll of usecases/activity/cursors.ts.
 import type { z } from "@hono/zod-openapi";
 import type { Kysely } from "kysely";
-import { getAddress } from "viem";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { ACTIVITY_TABLE } from "../../adapters/db/projection-version.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import type { ActivityRow } from "../../adapters/db/reads/activity.js";
 import type { Logger } from "../../adapters/logger.js";
-import { isoTime } from "../../domain/format.js";
+import { checksum, isoTime } from "../../domain/format.js";
 import type { ActivityChange } from "../../contract/accounts.js";
 import { answerBody } from "../answer-body.js";
 import { activityKey, cachedAnswer, type ActivityEntry, type ReadCache } from "../read-cache.js";
@@ -19,7 +18,7 @@ import { longPoll } from "./long-poll.js";
 import { ActivityWaker } from "./waker.js";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const checksumIfAddress = <T>(value: T): T | `0x${string}` => (typeof value === "string" && ADDRESS.test(value) ? getAddress(value) : value);
+const checksumIfAddress = <T>(value: T): T | `0x${string}` => (typeof value === "string" && ADDRESS.test(value) ? checksum(value) : value);
 
 /** A change as answered: checksummed addresses, the block's time in ISO 8601. */
 export function formatChange(row: ActivityRow): z.infer<typeof ActivityChange> {
@@ -27,7 +26,7 @@ export function formatChange(row: ActivityRow): z.infer<typeof ActivityChange> {
     id: row.position.toString(),
     kind: row.kind,
     subject: checksumIfAddress(row.subject),
-    contract: getAddress(row.contract),
+    contract: checksum(row.contract),
     data: Object.fromEntries(Object.entries(row.data ?? {}).map(([key, value]) => [key, checksumIfAddress(value)])),
     txHash: row.txHash,
     block: Number(row.blockNumber),

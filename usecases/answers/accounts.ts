@@ -10,11 +10,11 @@
 // `closedDays` days (default 7), newest first. An owner with nothing has empty lists.
 import type { z } from "@hono/zod-openapi";
 import type { Kysely } from "kysely";
-import { formatUnits, getAddress, zeroAddress } from "viem";
+import { formatUnits, zeroAddress } from "viem";
 import type { Deployments, VaultFamily } from "../../adapters/chain/deployments.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { type AccountRows, readAccountRows } from "../../adapters/db/reads/accounts.js";
-import { amountPair, isoTime, pricePair, priceUsd } from "../../domain/format.js";
+import { amountPair, checksum, isoTime, pricePair, priceUsd } from "../../domain/format.js";
 import { DAY_S, ONE_X18, tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
 import { convertToAssets, vaultTotalAssets } from "../../domain/vault-figures.js";
 import type * as schema from "../../contract/accounts.js";
@@ -78,11 +78,11 @@ type Pricing = {
 function pricing(wireTokens: Rows["tokens"], usdgAddress: Hex | undefined): Pricing {
   const tokens = new Map(wireTokens.map((t) => [lower(t.address), { symbol: t.symbol, decimals: t.decimals, priceX18: BigInt(t.priceX18) }]));
   const usdg: TokenRef = usdgAddress
-    ? { address: getAddress(usdgAddress), symbol: tokens.get(usdgAddress)?.symbol ?? "USDG", decimals: tokens.get(usdgAddress)?.decimals ?? USDG_DECIMALS }
-    : { address: getAddress(zeroAddress), symbol: "USDG", decimals: USDG_DECIMALS };
+    ? { address: checksum(usdgAddress), symbol: tokens.get(usdgAddress)?.symbol ?? "USDG", decimals: tokens.get(usdgAddress)?.decimals ?? USDG_DECIMALS }
+    : { address: checksum(zeroAddress), symbol: "USDG", decimals: USDG_DECIMALS };
   const tokenRef = (address: string): TokenRef => {
     const row = tokens.get(lower(address));
-    return { address: getAddress(address), symbol: row?.symbol ?? null, decimals: row?.decimals ?? 18 };
+    return { address: checksum(address), symbol: row?.symbol ?? null, decimals: row?.decimals ?? 18 };
   };
   const usdOf = (address: string, amount: bigint): number | null => {
     if (usdgAddress && lower(address) === usdgAddress) return Number(formatUnits(amount, usdg.decimals));
@@ -106,7 +106,7 @@ function vaultShares(positions: Rows["vaults"], deployments: Deployments, { usdg
     const shares = big(row.shares);
     const value = supply > 0n ? convertToAssets(shares, { family, totalAssets, totalSupply: supply }) : null;
     return {
-      vault: getAddress(row.vault),
+      vault: checksum(row.vault),
       name: vaultNames.get(lower(row.vault)) ?? null,
       family,
       agent: row.agent,
@@ -126,12 +126,12 @@ type QueueRow = Rows["deposits"][number] | Rows["withdrawals"][number];
 /** The fields a deposit and a withdrawal queue entry share, in the answer's order up to the amounts. */
 function queueEntryHead<S extends string>(row: QueueRow) {
   return {
-    vault: getAddress(row.vault),
-    queue: getAddress(row.queue),
+    vault: checksum(row.vault),
+    queue: checksum(row.queue),
     id: row.id.toString(),
     state: row.state as S,
-    owner: getAddress(row.owner),
-    receiver: getAddress(row.receiver),
+    owner: checksum(row.owner),
+    receiver: checksum(row.receiver),
   };
 }
 
@@ -254,7 +254,7 @@ function basketHoldings(holdings: Rows["holdings"], { usdOf }: Pricing): BasketH
     });
     const valueUsd = poolUsd === null || supply === 0n ? null : poolUsd * Number(formatUnits((balance * ONE_X18) / supply, 18));
     return {
-      basket: getAddress(row.basket),
+      basket: checksum(row.basket),
       name: row.name,
       symbol: row.symbol,
       listed: row.listed,
@@ -290,7 +290,7 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<{ accou
   const queues = queueRequests(wire, p.deployments, prices);
   const valuedUntilMs = Math.max(0, ...vaults.map((v) => (v.valuedAt ? Date.parse(v.valuedAt) : 0)));
   const account: Account = {
-    owner: getAddress(owner),
+    owner: checksum(owner),
     asOf: answerTime(p.now, valuedUntilMs),
     closedSince: isoTime(cutoff),
     vaults,
