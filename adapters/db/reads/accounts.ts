@@ -76,13 +76,14 @@ export type AccountRows = {
 
 /** The statement ($1 owner, $2 cutoff in unix seconds, $3 USDG address or null, $4 MAX_CLOSED_ITEMS). */
 const accountStatement: StatementText = (t) => {
-  // Open items, plus the newest `$4` ended ones since the cutoff. `newest` orders by an expression
-  // (`x.id + 0`), never by a bare primary key: otherwise the planner may walk the whole key index
-  // backwards hunting for this owner's 200 rows instead of looking the owner up.
+  // Open items, plus the newest `$4` ended ones since the cutoff, from one lookup of the owner's rows:
+  // each row numbered within its class (open or ended) by `newest`, the ended kept up to `$4`. A union of
+  // the two classes looked the owner up twice in each table, a tenth more of the statement's CPU.
   const openAndEnded = (table: string, columns: string, who: string, open: string, newest: string) => `
-    (select ${columns} from ${t(table)} x where ${who} and ${open})
-    union all
-    (select ${columns} from ${t(table)} x where ${who} and not (${open}) and x.updated_at >= $2 order by ${newest} limit $4)`;
+    select ${columns} from (
+      select x.*, row_number() over (partition by ${open} order by ${newest}) as nth
+      from ${t(table)} x where ${who} and (${open} or x.updated_at >= $2)) x
+    where ${open} or x.nth <= $4`;
   const depositColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.assets::text as assets, x.min_shares::text as "minShares", x.state,
       x.shares::text as shares, x.requested_at as "requestedAt", x.updated_at as "updatedAt"`;
   const withdrawalColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.shares::text as shares, x.min_assets_out::text as "minAssetsOut", x.state,
@@ -109,9 +110,9 @@ with
     where v_p.owner = $1 and v_p.shares > 0),
   d as (${openAndEnded("deposit_request", depositColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
   w as (${openAndEnded("withdrawal_request", withdrawalColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
-  o as (${openAndEnded("limit_order", orderColumns, "x.owner = $1", "x.state <> 'closed'", "x.id + 0 desc")}),
-  g as (${openAndEnded("grid", gridColumns, "x.owner = $1", "x.state <> 'closed'", "x.id + 0 desc")}),
-  l as (${openAndEnded("ladder", ladderColumns, "x.owner = $1", "x.state <> 'closed'", "x.id + 0 desc")}),
+  o as (${openAndEnded("limit_order", orderColumns, "x.owner = $1", "x.state <> 'closed'", "x.id desc")}),
+  g as (${openAndEnded("grid", gridColumns, "x.owner = $1", "x.state <> 'closed'", "x.id desc")}),
+  l as (${openAndEnded("ladder", ladderColumns, "x.owner = $1", "x.state <> 'closed'", "x.id desc")}),
   b as (
     select bb.basket, bb.balance::text as balance, bb.updated_at as "updatedAt", k.name, k.symbol, k.listed, k.tokens, k.balances, k.total_supply::text as "totalSupply"
     from ${t("basket_balance")} bb join ${t("basket")} k on k.address = bb.basket

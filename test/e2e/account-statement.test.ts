@@ -1,0 +1,191 @@
+// What the account statement (adapters/db/reads/accounts.ts) lists: every open item whatever its age, the
+// ended ones since the cutoff only, the newest MAX_CLOSED_ITEMS of each kind (newest by the kind's own
+// order: a queue entry's request time, an order's, grid's or ladder's id), a queue entry the owner
+// receives, only positions and balances above zero, and the tokens they name. Over stand-in tables with
+// the indexer's own columns (`create table … (like <views>.<table>)`) in a schema of the test's own, so
+// the shared stack's projections are not touched.
+import type { Kysely } from "kysely";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
+import { MAX_CLOSED_ITEMS, readAccountRows } from "../../adapters/db/reads/accounts.js";
+
+const stack = inject("stack");
+const SCHEMA = `account_statement_${process.pid}`;
+const TABLES = [
+  "vault_position",
+  "vault",
+  "token",
+  "deposit_request",
+  "withdrawal_request",
+  "limit_order",
+  "grid",
+  "ladder",
+  "ladder_leg",
+  "basket_balance",
+  "basket",
+  "market",
+];
+const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+const OWNER = address(0xa11ce);
+const OTHER = address(0xb0b);
+const USDG = address(0x05d6);
+const STOCK = address(0x570c);
+const TRADED = address(0x7ade);
+const VAULT = address(0x7a01);
+const EMPTY_VAULT = address(0x7a02);
+const QUEUE = address(0x9e0e);
+const BASKET = address(0xba5);
+const CUTOFF = 1_800_000_000;
+
+let sql: postgres.Sql;
+let reads: Kysely<Projections>;
+
+beforeAll(async () => {
+  sql = postgres(stack.databaseUrl, { max: 1, onnotice: () => {} });
+  await sql`create schema ${sql(SCHEMA)}`;
+  for (const table of TABLES) await sql`create table ${sql(SCHEMA)}.${sql(table)} (like ${sql(stack.viewsSchema)}.${sql(table)})`;
+  const insert = (table: string, rows: Record<string, unknown>[]) => sql`insert into ${sql(SCHEMA)}.${sql(table)} ${sql(rows as never)}`;
+
+  await insert("token", [
+    { address: USDG, symbol: "USDG", decimals: 6, price_x_18: "1000000000000000000" },
+    { address: STOCK, symbol: "STK", decimals: 18, price_x_18: "2000000000000000000" },
+    { address: TRADED, symbol: "TRD", decimals: 18, price_x_18: "3000000000000000000" },
+    { address: address(0xdead), symbol: "NOPE", decimals: 18, price_x_18: "1" },
+  ]);
+  await insert("vault", [
+    {
+      address: VAULT,
+      family: "stock-token",
+      token: STOCK,
+      agent: false,
+      status: "active",
+      total_assets: "10",
+      usdg_assets: "0",
+      token_assets: "10",
+      total_supply: "10",
+      updated_at: CUTOFF,
+    },
+    {
+      address: EMPTY_VAULT,
+      family: "merged",
+      token: USDG,
+      agent: false,
+      status: "active",
+      total_assets: "0",
+      usdg_assets: "0",
+      token_assets: "0",
+      total_supply: "0",
+      updated_at: CUTOFF,
+    },
+  ]);
+  await insert("vault_position", [
+    { vault: VAULT, owner: OWNER, shares: "5", updated_at: CUTOFF - 9_000 },
+    { vault: EMPTY_VAULT, owner: OWNER, shares: "0", updated_at: CUTOFF },
+  ]);
+  await insert("market", [{ token: TRADED, quote_is0: true }]);
+
+  // Orders: one open and old, 205 closed since the cutoff (ids 2-206), 3 closed before it, another owner's.
+  const order = (id: number, state: string, updatedAt: number, owner = OWNER) => ({
+    id: String(id),
+    owner,
+    token: TRADED,
+    state,
+    created_at: updatedAt,
+    updated_at: updatedAt,
+  });
+  await insert("limit_order", [
+    order(1, "open", CUTOFF - 50_000),
+    ...Array.from({ length: 205 }, (_, i) => order(2 + i, "closed", CUTOFF + 10 + i)),
+    ...[207, 208, 209].map((id) => order(id, "closed", CUTOFF - 10)),
+    order(300, "closed", CUTOFF + 5_000, OTHER),
+  ]);
+  const grid = (id: number, state: string, updatedAt: number) => ({ id: String(id), owner: OWNER, token: STOCK, state, updated_at: updatedAt });
+  await insert("grid", [grid(10, "active", CUTOFF - 1), grid(11, "closed", CUTOFF), grid(12, "closed", CUTOFF - 1), grid(13, "stopped", CUTOFF - 99_999)]);
+  await insert("ladder", [
+    { id: "5", owner: OWNER, token: TRADED, state: "active", updated_at: CUTOFF - 1 },
+    { id: "6", owner: OWNER, token: TRADED, state: "closed", updated_at: CUTOFF - 1 },
+  ]);
+  await insert("ladder_leg", [
+    { ladder_id: "5", leg: 1, buy_price_x_18: "2", sell_price_x_18: "3", amount: "7", trades: 0, finished: false },
+    { ladder_id: "5", leg: 0, buy_price_x_18: "1", sell_price_x_18: "2", amount: "7", trades: 1, finished: true },
+  ]);
+
+  // Deposits: pending ones (the owner's, and one the owner only receives), 202 settled since the cutoff
+  // whose request times fall as their ids and update times rise (the newest 200 by request time are ids
+  // 1-200; by update time they would be 3-202), and one settled before the cutoff.
+  const deposit = (id: number, state: string, requestedAt: number, updatedAt: number, owner = OWNER, receiver = OWNER) => ({
+    queue: QUEUE,
+    id: String(id),
+    vault: VAULT,
+    owner,
+    receiver,
+    assets: "1",
+    min_shares: "0",
+    state,
+    requested_at: requestedAt,
+    updated_at: updatedAt,
+  });
+  await insert("deposit_request", [
+    deposit(1000, "pending", CUTOFF - 80_000, CUTOFF - 80_000),
+    deposit(1001, "pending", CUTOFF - 70_000, CUTOFF - 70_000, OTHER, OWNER),
+    deposit(1002, "pending", CUTOFF - 60_000, CUTOFF - 60_000, OTHER, OTHER),
+    ...Array.from({ length: 202 }, (_, i) => deposit(1 + i, "settled", CUTOFF - 1_000 - i, CUTOFF + 1 + i)),
+    deposit(2000, "settled", CUTOFF + 50, CUTOFF - 1),
+  ]);
+  await insert("withdrawal_request", [
+    {
+      queue: QUEUE,
+      id: "1",
+      vault: VAULT,
+      owner: OTHER,
+      receiver: OWNER,
+      shares: "1",
+      min_assets_out: "0",
+      state: "completed",
+      requested_at: CUTOFF,
+      updated_at: CUTOFF,
+    },
+  ]);
+  await insert("basket", [
+    { address: BASKET, name: "B", symbol: "B", listed: true, tokens: sql.json([TRADED.toUpperCase()]), balances: sql.json([]), total_supply: "1" },
+  ]);
+  await insert("basket_balance", [
+    { basket: BASKET, owner: OWNER, balance: "4", updated_at: CUTOFF },
+    { basket: BASKET, owner: OTHER, balance: "4", updated_at: CUTOFF },
+  ]);
+  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: stack.databaseUrl, max: 1 }), viewsSchema: SCHEMA });
+});
+
+afterAll(async () => {
+  await reads?.destroy();
+  await sql?.unsafe(`drop schema if exists "${SCHEMA}" cascade`);
+  await sql?.end();
+});
+
+describe("the account statement", () => {
+  it("lists open items whatever their age, the newest ended ones since the cutoff up to the cap, and nobody else's", async () => {
+    const rows = await readAccountRows({ reads, owner: OWNER.toUpperCase(), cutoff: CUTOFF, usdg: USDG });
+    expect(MAX_CLOSED_ITEMS).toBe(200);
+    // Orders: the 200 newest closed (ids 206 down to 7, by id) and the open one; none before the cutoff.
+    expect(rows.orders.map((o) => Number(o.id))).toEqual([...Array.from({ length: 200 }, (_, i) => 206 - i), 1]);
+    expect(rows.orders[0]!.quoteIs0).toBe(true);
+    // Grids: active and stopped are open (listed however old); a closed one only since the cutoff.
+    expect(rows.grids.map((g) => g.id)).toEqual(["13", "11", "10"]);
+    expect(rows.ladders.map((l) => [l.id, l.parts.map((p) => p.leg)])).toEqual([["5", [0, 1]]]);
+    // Deposits, newest request first: the 200 settled with the newest request times, then the pending ones
+    // the owner makes or receives (requested earlier).
+    expect(rows.deposits.map((d) => Number(d.id))).toEqual([...Array.from({ length: 200 }, (_, i) => 1 + i), 1001, 1000]);
+    expect(rows.withdrawals.map((w) => w.id)).toEqual(["1"]);
+    expect(rows.vaults.map((v) => [v.vault, v.shares, v.token])).toEqual([[VAULT, "5", STOCK]]);
+    expect(rows.holdings.map((h) => [h.basket, h.balance])).toEqual([[BASKET, "4"]]);
+    // Tokens: USDG and every token the items name (the basket's by its lowercase address), none other.
+    expect(rows.tokens.map((t) => t.address).sort()).toEqual([USDG, STOCK, TRADED].sort());
+  });
+
+  it("answers empty lists for an owner with nothing", async () => {
+    const rows = await readAccountRows({ reads, owner: address(0xfee), cutoff: CUTOFF, usdg: USDG });
+    expect(rows).toMatchObject({ vaults: [], deposits: [], withdrawals: [], orders: [], grids: [], ladders: [], holdings: [] });
+    expect(rows.tokens.map((t) => t.address)).toEqual([USDG]);
+  });
+});
