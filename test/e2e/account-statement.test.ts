@@ -7,25 +7,14 @@
 import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ACTIVITY_TABLE, OWNER_TABLES } from "../../adapters/db/projection-version.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
 import { MAX_CLOSED_ITEMS, readAccountRows } from "../../adapters/db/reads/accounts.js";
 
 const stack = inject("stack");
 const SCHEMA = `account_statement_${process.pid}`;
-const TABLES = [
-  "vault_position",
-  "vault",
-  "token",
-  "deposit_request",
-  "withdrawal_request",
-  "limit_order",
-  "grid",
-  "ladder",
-  "ladder_leg",
-  "basket_balance",
-  "basket",
-  "market",
-];
+// The owners' tables the statement reads (all but the activity log), and the shared ones it joins.
+const TABLES = [...OWNER_TABLES].filter((table) => table !== ACTIVITY_TABLE).concat(["vault", "token", "basket", "market"]);
 const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const OWNER = address(0xa11ce);
 const OTHER = address(0xb0b);
