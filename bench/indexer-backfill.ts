@@ -60,7 +60,12 @@ export async function benchIndexerBackfill({ devnet, days = 90 }: { devnet?: Dev
         { name: "baseline: start to /ready", value: base.wallS, unit: "s" },
         { name: "baseline: events/s", value: base.eventsPerS },
         { name: "ratio ours/baseline (events/s; the baseline handles events ours does not)", value: ours.eventsPerS / base.eventsPerS },
-        { name: "ratio ours/baseline by wall time over the same logs (baseline's / ours)", value: ratio, target: `>= ${RATIO_TARGET}`, pass: ratio >= RATIO_TARGET },
+        {
+          name: "ratio ours/baseline by wall time over the same logs (baseline's / ours)",
+          value: ratio,
+          target: `>= ${RATIO_TARGET}`,
+          pass: ratio >= RATIO_TARGET,
+        },
         ...(oneLane
           ? [
               { name: "diagnostic, ours with one RPC lane: start to /ready", value: oneLane.wallS, unit: "s" },
