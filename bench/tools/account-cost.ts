@@ -12,6 +12,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type postgres from "postgres";
 import type { Deployments } from "../../adapters/chain/deployments.js";
+import { DAY_S } from "../../domain/price.js";
+import { DEFAULT_CLOSED_DAYS } from "../../usecases/answers/accounts.js";
 import { cpuSeconds, repoRoot } from "../lib.js";
 import type { ReadHold } from "../read-speed.js";
 
@@ -20,7 +22,6 @@ const deployments = JSON.parse(readFileSync(hold.stack.DEPLOYMENTS_FILE, "utf8")
 const owners = hold.owners.slice(0, Number(process.env.ACCOUNT_COST_OWNERS ?? 2000));
 const rounds = Number(process.env.ACCOUNT_COST_ROUNDS ?? 6);
 const roots = [repoRoot, ...(process.env.ACCOUNT_COST_BASE ? [process.env.ACCOUNT_COST_BASE] : [])];
-const DAY_S = 86_400;
 
 type Part = { name: string; backend: number; run: (owner: string) => Promise<unknown>; pgMs: number[]; nodeMs: number[] };
 
@@ -35,7 +36,7 @@ async function partsOf(root: string): Promise<{ parts: Part[]; end: () => Promis
   const [row] = await sql<{ backend: number }[]>`select pg_backend_pid() as backend`;
   const backend = row!.backend;
   const usdg = deployments.contracts.usdg?.toLowerCase();
-  const cutoff = () => Math.floor(Date.now() / 1000) - 7 * DAY_S;
+  const cutoff = () => Math.floor(Date.now() / 1000) - DEFAULT_CLOSED_DAYS * DAY_S;
   const label = root === repoRoot ? "" : ` (${root})`;
   const part = (name: string, run: Part["run"]): Part => ({ name: name + label, backend, run, pgMs: [], nodeMs: [] });
   return {
