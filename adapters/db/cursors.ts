@@ -4,6 +4,7 @@
 import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "./api-schema.js";
+import { PostgresJsAdapter } from "./postgres-js-dialect.js";
 import type { Projections } from "./projections.js";
 import { type ActivityRow, BLOCKS_JSON, type BlockRef, CHANGE_JSON, parsePoll, readPoll } from "./reads/activity.js";
 import { runStatement, type StatementText } from "./reads/statement.js";
@@ -231,22 +232,128 @@ export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCurs
 }
 
 /**
- * Stores a derived cursor unless one with its id exists (a repeated poll): one statement, no
- * re-select, since a poll answers only the id (deterministic) and its parent's creation time. A row
- * this call inserted is kept in `cache` whole, so the agent's next poll with it selects nothing; one that
- * existed is only marked stored (its creation time is the first insert's, not known here).
+ * Stores a derived cursor unless one with its id exists (a repeated poll), and resolves once the row is
+ * committed (so the agent's next poll finds it on any replica); no re-select, since a poll answers only
+ * the id (deterministic) and its parent's creation time. A row this call inserted is kept in `cache`
+ * whole, so the agent's next poll with it selects nothing; one that existed is only marked stored (its
+ * creation time is the first insert's, not known here). Concurrent calls share one INSERT (below).
  */
 export async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<void> {
   if (cache?.isStored(cursor.id)) return;
-  const inserted = await db
-    .insertInto("activity_cursor")
-    .values(cursorRow(cursor, now))
-    .onConflict((oc) => oc.column("id").doNothing())
-    .returning("created_at")
-    .executeTakeFirst();
-  if (inserted) cache?.remember({ ...cursor, owner: cursor.owner.toLowerCase(), createdAt: inserted.created_at });
+  const row = cursorRow(cursor, now);
+  const createdAt = await writerOf(db).store(row);
+  if (createdAt) cache?.remember({ ...cursor, owner: row.owner, createdAt });
   else cache?.markStored(cursor.id);
-  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
+}
+
+type CursorRow = ReturnType<typeof cursorRow>;
+type Waiter = { row: CursorRow; resolve: (createdAt: Date | undefined) => void; reject: (error: unknown) => void };
+
+/** Most rows one INSERT carries. */
+const MAX_BATCH = 500;
+
+/**
+ * Group commit for derived cursors: while one INSERT is in flight, the cursors that arrive wait and go
+ * together in the next, so a busy process writes a batch per round trip instead of a row per poll, and an
+ * idle one adds no wait. One per Kysely (so per pool). Each waiter resolves to its row's creation time
+ * when its row was inserted, undefined when the id existed (or an earlier row of the same batch had it).
+ */
+class CursorWriter {
+  readonly #db: Kysely<Database>;
+  #queue: Waiter[] = [];
+  #busy = false;
+  #sinceSweep = 0;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  store(row: CursorRow): Promise<Date | undefined> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ row, resolve, reject });
+      // Wait for this turn's other polls (queued in the same tick) before sending.
+      if (!this.#busy) {
+        this.#busy = true;
+        setImmediate(() => void this.#drain());
+      }
+    });
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, MAX_BATCH);
+      try {
+        const inserted = await insertCursors(
+          this.#db,
+          batch.map((w) => w.row),
+        );
+        for (const w of batch) {
+          const createdAt = inserted.get(w.row.id);
+          // One row per id: a second waiter for an id this batch inserted learns it stored, not created.
+          inserted.delete(w.row.id);
+          w.resolve(createdAt);
+        }
+      } catch (error) {
+        for (const w of batch) w.reject(error);
+      }
+      this.#sinceSweep += batch.length;
+      if (this.#sinceSweep >= SWEEP_EVERY) {
+        this.#sinceSweep = 0;
+        // At the callers' clock (the batch's newest `now`). A failed sweep is not the polls' failure: the
+        // next one, or the purge job, sweeps what it left.
+        await sweepExpiredCursors(this.#db, batch[batch.length - 1]!.row.created_at).catch(() => {});
+      }
+    }
+    this.#busy = false;
+  }
+}
+
+const writers = new WeakMap<object, CursorWriter>();
+function writerOf(db: Kysely<Database>): CursorWriter {
+  let writer = writers.get(db);
+  if (!writer) writers.set(db, (writer = new CursorWriter(db)));
+  return writer;
+}
+
+// Many cursors in one prepared statement (one text whatever the count): the rows as arrays, unnested.
+const insertStatements = new Map<string, string>();
+function insertStatement(table: string): string {
+  let text = insertStatements.get(table);
+  if (!text) {
+    text = `insert into ${table} (id, owner, position, block_number, block_hash, trail, created_at)
+select u.id, u.owner, u.position::numeric, u.block_number::numeric, u.block_hash, u.trail::jsonb, u.created_at::timestamptz
+from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) as u(id, owner, position, block_number, block_hash, trail, created_at)
+on conflict (id) do nothing returning id, created_at`;
+    insertStatements.set(table, text);
+  }
+  return text;
+}
+
+/** Inserts the rows whose id is new; answers the creation time of each row inserted, by id. */
+async function insertCursors(db: Kysely<Database>, rows: CursorRow[]): Promise<Map<string, Date>> {
+  const adapter = db.getExecutor().adapter;
+  const inserted =
+    adapter instanceof PostgresJsAdapter
+      ? ((await adapter.sql.unsafe(
+          insertStatement(cursorTable(db)),
+          [
+            rows.map((r) => r.id),
+            rows.map((r) => r.owner),
+            rows.map((r) => r.position),
+            rows.map((r) => r.block_number),
+            rows.map((r) => r.block_hash),
+            rows.map((r) => JSON.stringify(r.trail)),
+            rows.map((r) => r.created_at.toISOString()),
+          ],
+          { prepare: true },
+        )) as unknown as { id: string; created_at: Date }[])
+      : await db
+          .insertInto("activity_cursor")
+          .values(rows)
+          .onConflict((oc) => oc.column("id").doNothing())
+          .returning(["id", "created_at"])
+          .execute();
+  return new Map(inserted.map((r) => [r.id, r.created_at]));
 }
 
 /** Deletes up to `limit` cursors that expired before `now`; answers how many. */

@@ -4,6 +4,7 @@
 import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_API_SCHEMA } from "../../../adapters/db/api-schema.js";
 import { CursorCache, findLiveCursor, readPollAtCursor, storeDerivedCursor } from "../../../adapters/db/cursors.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
 import { createTestDatabase, useApiFixture } from "../../api/support.js";
@@ -45,6 +46,49 @@ describe("storeDerivedCursor", () => {
     expect(cache.get("derived-cursor-bbbbbbbbbbbb")).toBeUndefined();
     expect(cache.isStored("derived-cursor-bbbbbbbbbbbb")).toBe(true);
     expect((await findLiveCursor(api.db, "derived-cursor-bbbbbbbbbbbb", OWNER, later, cache))?.createdAt).toEqual(first);
+  });
+});
+
+describe("storeDerivedCursor under concurrent polls", () => {
+  const row = (id: string) => ({ id, owner: OWNER, position: 7_000_001n, trail: id.endsWith("0") ? [] : trail });
+
+  it("stores the cursors of polls arriving together in one INSERT, each row whole, a repeated id once", async () => {
+    const now = new Date("2026-11-27T12:00:00.000Z");
+    const ids = Array.from({ length: 40 }, (_, i) => `batch-cursor-${i.toString().padStart(12, "0")}`);
+    const caches = ids.map(() => new CursorCache(10));
+    // The first id twice: two polls with the same cursor at the same moment.
+    const twice = new CursorCache(10);
+    await Promise.all([...ids.map((id, i) => storeDerivedCursor(api.db, row(id), now, caches[i])), storeDerivedCursor(api.db, row(ids[0]!), now, twice)]);
+    const stored = await api.db.selectFrom("activity_cursor").selectAll().where("id", "in", ids).orderBy("id").execute();
+    expect(stored.map((r) => r.id)).toEqual(ids);
+    // One transaction wrote them all.
+    const xmins = await sql.unsafe(`select count(distinct xmin::text)::int as n from "${DEFAULT_API_SCHEMA}".activity_cursor where id = any($1)`, [ids]);
+    expect(xmins[0]!.n).toBe(1);
+    // A row without a trail keeps nulls for its block, one with a trail its newest block.
+    expect(stored[0]).toMatchObject({ block_number: null, block_hash: null, trail: { blocks: [] }, created_at: now });
+    expect(stored[1]).toMatchObject({ block_number: "12", block_hash: trail[0]!.hash, trail: { blocks: [["12", trail[0]!.hash]] } });
+    expect(caches.every((c, i) => c.get(ids[i]!)?.createdAt.getTime() === now.getTime())).toBe(true);
+    // The same id twice: one call created it, the other learns it stored (not that it created it).
+    expect(twice.isStored(ids[0]!)).toBe(true);
+    expect(twice.get(ids[0]!)).toBeUndefined();
+  });
+
+  it("rejects every poll of a batch whose INSERT fails, then stores the next batch", async () => {
+    const now = new Date("2026-11-27T12:00:00.000Z");
+    const table = `"${DEFAULT_API_SCHEMA}".activity_cursor`;
+    await sql.unsafe(`alter table ${table} add constraint no_failing_ids check (id not like 'failing-%')`);
+    try {
+      const results = await Promise.allSettled([
+        storeDerivedCursor(api.db, row("failing-cursor-aaaaaaaaaaa1"), now),
+        storeDerivedCursor(api.db, row("passing-cursor-aaaaaaaaaaa1"), now),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+      expect(await api.db.selectFrom("activity_cursor").select("id").where("id", "=", "passing-cursor-aaaaaaaaaaa1").execute()).toEqual([]);
+    } finally {
+      await sql.unsafe(`alter table ${table} drop constraint no_failing_ids`);
+    }
+    await storeDerivedCursor(api.db, row("passing-cursor-aaaaaaaaaaa2"), now);
+    expect(await api.db.selectFrom("activity_cursor").select("id").where("id", "=", "passing-cursor-aaaaaaaaaaa2").execute()).toHaveLength(1);
   });
 });
 
