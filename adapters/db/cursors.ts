@@ -4,6 +4,7 @@
 import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "./api-schema.js";
+import { Batcher } from "./batcher.js";
 import { PostgresJsAdapter } from "./postgres-js-dialect.js";
 import type { Projections } from "./projections.js";
 import { type ActivityRow, BLOCKS_JSON, type BlockRef, CHANGE_JSON, parsePoll, readPoll } from "./reads/activity.js";
@@ -241,77 +242,46 @@ export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCurs
 export async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<void> {
   if (cache?.isStored(cursor.id)) return;
   const row = cursorRow(cursor, now);
-  const createdAt = await writerOf(db).store(row);
+  const createdAt = await writerOf(db).load(row);
   if (createdAt) cache?.remember({ ...cursor, owner: row.owner, createdAt });
   else cache?.markStored(cursor.id);
 }
 
 type CursorRow = ReturnType<typeof cursorRow>;
-type Waiter = { row: CursorRow; resolve: (createdAt: Date | undefined) => void; reject: (error: unknown) => void };
-
-/** Most rows one INSERT carries. */
-const MAX_BATCH = 500;
 
 /**
- * Group commit for derived cursors: while one INSERT is in flight, the cursors that arrive wait and go
- * together in the next, so a busy process writes a batch per round trip instead of a row per poll, and an
- * idle one adds no wait. One per Kysely (so per pool). Each waiter resolves to its row's creation time
- * when its row was inserted, undefined when the id existed (or an earlier row of the same batch had it).
+ * The derived cursors of one pool, stored by group commit (adapters/db/batcher.ts), one INSERT at a time:
+ * each resolves to its row's creation time when its row was inserted, undefined when the id existed (or
+ * an earlier row of the same batch had it). One in SWEEP_EVERY rows also sweeps expired cursors, after
+ * its batch is answered.
  */
-class CursorWriter {
-  readonly #db: Kysely<Database>;
-  #queue: Waiter[] = [];
-  #busy = false;
-  #sinceSweep = 0;
-
-  constructor(db: Kysely<Database>) {
-    this.#db = db;
-  }
-
-  store(row: CursorRow): Promise<Date | undefined> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ row, resolve, reject });
-      // Wait for this turn's other polls (queued in the same tick) before sending.
-      if (!this.#busy) {
-        this.#busy = true;
-        setImmediate(() => void this.#drain());
-      }
-    });
-  }
-
-  async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, MAX_BATCH);
-      try {
-        const inserted = await insertCursors(
-          this.#db,
-          batch.map((w) => w.row),
-        );
-        for (const w of batch) {
-          const createdAt = inserted.get(w.row.id);
-          // One row per id: a second waiter for an id this batch inserted learns it stored, not created.
-          inserted.delete(w.row.id);
-          w.resolve(createdAt);
-        }
-      } catch (error) {
-        for (const w of batch) w.reject(error);
-      }
-      this.#sinceSweep += batch.length;
-      if (this.#sinceSweep >= SWEEP_EVERY) {
-        this.#sinceSweep = 0;
+function cursorWriter(db: Kysely<Database>): Batcher<CursorRow, Date | undefined> {
+  let sinceSweep = 0;
+  return new Batcher(
+    async (rows) => {
+      const inserted = await insertCursors(db, rows);
+      sinceSweep += rows.length;
+      if (sinceSweep >= SWEEP_EVERY) {
+        sinceSweep = 0;
         // At the callers' clock (the batch's newest `now`). A failed sweep is not the polls' failure: the
         // next one, or the purge job, sweeps what it left.
-        await sweepExpiredCursors(this.#db, batch[batch.length - 1]!.row.created_at).catch(() => {});
+        void sweepExpiredCursors(db, rows[rows.length - 1]!.created_at).catch(() => {});
       }
-    }
-    this.#busy = false;
-  }
+      return rows.map((row) => {
+        const createdAt = inserted.get(row.id);
+        // One row per id: a second poll for an id this batch inserted learns it stored, not created.
+        inserted.delete(row.id);
+        return createdAt;
+      });
+    },
+    { maxBatch: 500, maxInFlight: 1 },
+  );
 }
 
-const writers = new WeakMap<object, CursorWriter>();
-function writerOf(db: Kysely<Database>): CursorWriter {
+const writers = new WeakMap<object, Batcher<CursorRow, Date | undefined>>();
+function writerOf(db: Kysely<Database>): Batcher<CursorRow, Date | undefined> {
   let writer = writers.get(db);
-  if (!writer) writers.set(db, (writer = new CursorWriter(db)));
+  if (!writer) writers.set(db, (writer = cursorWriter(db)));
   return writer;
 }
 

@@ -172,6 +172,23 @@ describe("the account statement", () => {
     expect(rows.tokens.map((t) => t.address).sort()).toEqual([USDG, STOCK, TRADED].sort());
   });
 
+  it("answers each owner its own account when owners are read together, whatever their cutoffs", async () => {
+    const alone = async (owner: string, cutoff: number, usdg?: string) => JSON.stringify(await readAccountRows({ reads, owner, cutoff, usdg }));
+    const asks: [string, number, string | undefined][] = [
+      [OWNER, CUTOFF, USDG],
+      [OTHER, CUTOFF, USDG],
+      [address(0xfee), CUTOFF, undefined],
+      [OWNER, CUTOFF + 10 * 86_400, USDG],
+      [OWNER, CUTOFF, undefined],
+    ];
+    const expected: string[] = [];
+    for (const [owner, cutoff, usdg] of asks) expected.push(await alone(owner, cutoff, usdg));
+    // Asked in the same turn: one statement (a pool of one connection, the batch whole) answers all of them.
+    expect(await Promise.all(asks.map(([owner, cutoff, usdg]) => alone(owner, cutoff, usdg)))).toEqual(expected);
+    // Not all the same answer: the owners, cutoffs and tokens asked for changed what each lists.
+    expect(new Set(expected).size).toBe(asks.length);
+  });
+
   it("answers empty lists for an owner with nothing", async () => {
     const rows = await readAccountRows({ reads, owner: address(0xfee), cutoff: CUTOFF, usdg: USDG });
     expect(rows).toMatchObject({ vaults: [], deposits: [], withdrawals: [], orders: [], grids: [], ladders: [], holdings: [] });
