@@ -4,7 +4,7 @@
 import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "./api-schema.js";
-import { Batcher } from "./batcher.js";
+import { Batcher, byEntry, READ_BATCHES } from "./batcher.js";
 import { PostgresJsAdapter } from "./postgres-js-dialect.js";
 import type { Projections } from "./projections.js";
 import { type ActivityRow, BLOCKS_JSON, type BlockRef, CHANGE_JSON, parsePoll, readPoll } from "./reads/activity.js";
@@ -109,29 +109,58 @@ function cursorTable(db: Kysely<Database>): string {
   return name;
 }
 
-// A poll whose cursor this process does not hold, in one round trip: the cursor row ($1, live for owner
-// $2 after $3), the owner's blocks over its trail (the reorg check) and up to $4 changes after its position.
-// $5 is POSITIONS_PER_BLOCK. The trail's blocks are stored newest first. LATERAL: each half reads the
-// (owner, position) key from the cursor's position, never all of the owner's rows. One text per cursor table.
+// Polls whose cursor this process does not hold, one round trip for all those asked at the same moment
+// (adapters/db/batcher.ts). $1 is a JSON array of `{i, id, owner, created_after, lim}`; per entry, the cursor row
+// (live for its owner), the owner's blocks over its trail (the reorg check) and up to `lim` changes after its
+// position; $2 is POSITIONS_PER_BLOCK. The trail's blocks are stored newest first. LATERAL: each half reads
+// the (owner, position) key from the cursor's position, never all of the owner's rows; with no live cursor
+// both halves read nothing. One text per cursor table.
 const pollByCursorStatements = new Map<string, StatementText>();
 function pollByCursorStatement(cursors: string): StatementText {
   let statement = pollByCursorStatements.get(cursors);
   if (!statement) {
     statement = (t) => `
-with k as (
-  select k.*, (k.trail->'blocks'->-1->>0)::numeric * $5::numeric as trail_from, ((k.trail->'blocks'->0->>0)::numeric + 1) * $5::numeric - 1 as trail_to
-  from ${cursors} k where k.id = $1 and k.owner = $2 and k.created_at > $3::timestamptz
-)
-select
-  (select json_build_object('id', k.id, 'owner', k.owner, 'position', k.position::text, 'trail', k.trail, 'created_at', k.created_at) from k)::text as cursor,
+select o.i,
+  case when k.id is not null then json_build_object('id', k.id, 'owner', k.owner, 'position', k.position::text, 'trail', k.trail, 'created_at', k.created_at)::text end as cursor,
   (select ${BLOCKS_JSON}
-     from k, lateral (select distinct a.block_number, a.block_hash from ${t("activity")} a
-           where k.trail_from is not null and a.owner = $2 and a.position >= k.trail_from and a.position <= k.trail_to) b)::text as blocks,
+     from (select distinct a.block_number, a.block_hash from ${t("activity")} a
+           where k.trail_from is not null and a.owner = o.owner and a.position >= k.trail_from and a.position <= k.trail_to) b)::text as blocks,
   (select coalesce(json_agg(${CHANGE_JSON} order by c.position), '[]')
-     from k, lateral (select a.* from ${t("activity")} a where a.owner = $2 and a.position > k.position order by a.position limit $4) c)::text as changes`;
+     from (select a.* from ${t("activity")} a where a.owner = o.owner and a.position > k.position order by a.position limit o.lim) c)::text as changes
+from jsonb_to_recordset($1::text::jsonb) as o(i int, id text, owner text, created_after timestamptz, lim int)
+left join lateral (
+  select k.*, (k.trail->'blocks'->-1->>0)::numeric * $2::numeric as trail_from, ((k.trail->'blocks'->0->>0)::numeric + 1) * $2::numeric - 1 as trail_to
+  from ${cursors} k where k.id = o.id and k.owner = o.owner and k.created_at > o.created_after) k on true`;
     pollByCursorStatements.set(cursors, statement);
   }
   return statement;
+}
+
+type PollByCursorAsk = { id: string; owner: string; created_after: string; lim: number };
+type PollByCursorText = { cursor: string | null; blocks: string; changes: string } | undefined;
+
+/** One batcher per pair of pools (the statement names `db`'s cursor table and runs on `reads`). */
+const pollByCursorBatchers = new WeakMap<object, WeakMap<object, Batcher<PollByCursorAsk, PollByCursorText>>>();
+function pollByCursorBatcher(db: Kysely<Database>, reads: Kysely<Projections>): Batcher<PollByCursorAsk, PollByCursorText> {
+  let byReads = pollByCursorBatchers.get(db);
+  if (!byReads) pollByCursorBatchers.set(db, (byReads = new WeakMap()));
+  let batcher = byReads.get(reads);
+  if (!batcher) {
+    const statement = pollByCursorStatement(cursorTable(db));
+    batcher = new Batcher<PollByCursorAsk, PollByCursorText>(
+      async (asks) =>
+        byEntry(
+          asks,
+          await runStatement<{ i: number; cursor: string | null; blocks: string; changes: string }>(reads, statement, [
+            JSON.stringify(asks.map((a, i) => ({ i, ...a }))),
+            POSITIONS_PER_BLOCK.toString(),
+          ]),
+        ),
+      READ_BATCHES,
+    );
+    byReads.set(reads, batcher);
+  }
+  return batcher;
 }
 
 /**
@@ -184,13 +213,12 @@ export async function readPollAtCursor(
     const cursor = await findLiveCursor(db, id, owner, now, cache);
     return cursor && { cursor, ...(await readPoll(reads, owner, cursor.position, limit, trailRange(cursor))) };
   }
-  const [row] = await runStatement<{ cursor: string | null; blocks: string; changes: string }>(reads, pollByCursorStatement(cursorTable(db)), [
+  const row = await pollByCursorBatcher(db, reads).load({
     id,
-    owner.toLowerCase(),
-    new Date(now.getTime() - CURSOR_TTL_MS).toISOString(),
-    limit,
-    POSITIONS_PER_BLOCK.toString(),
-  ]);
+    owner: owner.toLowerCase(),
+    created_after: new Date(now.getTime() - CURSOR_TTL_MS).toISOString(),
+    lim: limit,
+  });
   if (!row?.cursor) return undefined;
   // The row as JSON: its time as text.
   const wire = JSON.parse(row.cursor) as Pick<ActivityCursorRow, "id" | "owner" | "position" | "trail"> & { created_at: string };

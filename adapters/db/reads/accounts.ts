@@ -5,7 +5,7 @@
 // since the cutoff. The owners asked for at the same moment are read by one statement.
 import type { Kysely } from "kysely";
 import type { Projections } from "../projections.js";
-import { Batcher } from "../batcher.js";
+import { Batcher, byEntry, READ_BATCHES } from "../batcher.js";
 import { runStatement, type StatementText } from "./statement.js";
 
 /** Most ended items of one kind an answer lists (newest first). */
@@ -167,22 +167,16 @@ const batchers = new WeakMap<object, Batcher<Request, string>>();
 function batcherOf(reads: Kysely<Projections>): Batcher<Request, string> {
   let batcher = batchers.get(reads);
   if (!batcher) {
-    batcher = new Batcher(
-      async (requests) => {
-        const rows = await runStatement<{ i: number; account: string }>(reads, accountStatement, [
-          JSON.stringify(requests.map((r, i) => ({ i, ...r }))),
-          MAX_CLOSED_ITEMS,
-        ]);
-        const accounts = new Map(rows.map((row) => [row.i, row.account]));
-        return requests.map((_, i) => {
-          const account = accounts.get(i);
-          if (account === undefined) throw new Error(`the account statement answered no row for entry ${i}`);
-          return account;
-        });
-      },
-      // A few at once: one owner with many open items delays only the batch it is in.
-      { maxBatch: 64, maxInFlight: 4 },
-    );
+    batcher = new Batcher(async (requests) => {
+      const rows = await runStatement<{ i: number; account: string }>(reads, accountStatement, [
+        JSON.stringify(requests.map((r, i) => ({ i, ...r }))),
+        MAX_CLOSED_ITEMS,
+      ]);
+      return byEntry(requests, rows).map((row, i) => {
+        if (!row) throw new Error(`the account statement answered no row for entry ${i}`);
+        return row.account;
+      });
+    }, READ_BATCHES);
     batchers.set(reads, batcher);
   }
   return batcher;

@@ -138,6 +138,56 @@ describe("readPollAtCursor", () => {
     }
   });
 
+  it("answers polls asked together each its own cursor and changes, held or not, as when asked alone", async () => {
+    const second = "0x90f79bf6eb2c4f870365e785982e1f101e93b906";
+    for (const [block, owner] of [
+      [40, OWNER],
+      [41, second],
+      [42, OWNER],
+      [43, second],
+      [44, OWNER],
+    ] as const)
+      await insertChange(sql, VIEWS, { block, logIndex: 1, owner, branch: "a", kind: "vault.shares", vault: owner, data: { delta: String(block) } });
+    const now = new Date("2026-11-27T10:00:00.000Z");
+    const cursors = [
+      { id: "together-cursor-aaaaaaaaaa", owner: OWNER, position: 39_000_000n, trail: [] },
+      { id: "together-cursor-bbbbbbbbbb", owner: OWNER, position: 42_000_010n, trail: [{ number: 42n, hash: branchHash(42, "a") }] },
+      { id: "together-cursor-cccccccccc", owner: second, position: 39_000_000n, trail: [] },
+    ];
+    for (const c of cursors) await storeDerivedCursor(api.db, c, now);
+    // [cursor, owner, limit]: each cursor, one with a small limit, one asked for by another owner, one unknown.
+    const asks: [string, string, number][] = [
+      [cursors[0]!.id, OWNER, 10],
+      [cursors[1]!.id, OWNER, 10],
+      [cursors[2]!.id, second, 10],
+      [cursors[0]!.id, OWNER, 2],
+      [cursors[2]!.id, OWNER, 10],
+      ["together-cursor-unknown000", OWNER, 10],
+    ];
+    const shown = (read: Awaited<ReturnType<typeof readPollAtCursor>>) =>
+      read && { position: read.cursor.position, blocks: read.blocks.map((b) => b.number), changes: read.changes.map((c) => c.position) };
+    for (const held of [false, true]) {
+      const cache = () => {
+        if (!held) return undefined;
+        const c = new CursorCache(10);
+        for (const k of cursors) c.remember({ ...k, createdAt: now });
+        return c;
+      };
+      const alone = [];
+      for (const [id, owner, limit] of asks) alone.push(shown(await readPollAtCursor(api.db, reads, id, owner, now, limit, cache())));
+      const together = (await Promise.all(asks.map(([id, owner, limit]) => readPollAtCursor(api.db, reads, id, owner, now, limit, cache())))).map(shown);
+      expect(together).toEqual(alone);
+      expect(alone).toEqual([
+        { position: 39_000_000n, blocks: [], changes: [40_000_010n, 42_000_010n, 44_000_010n] },
+        { position: 42_000_010n, blocks: [42n], changes: [44_000_010n] },
+        { position: 39_000_000n, blocks: [], changes: [41_000_010n, 43_000_010n] },
+        { position: 39_000_000n, blocks: [], changes: [40_000_010n, 42_000_010n] },
+        undefined,
+        undefined,
+      ]);
+    }
+  });
+
   it("reads the cursor on its own when the projections are in another database than the cursors", async () => {
     const other = await createTestDatabase();
     const otherSql = postgres(other.url, { max: 1, onnotice: () => {} });
