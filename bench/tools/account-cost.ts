@@ -5,7 +5,9 @@
 //   - statement: readAccountRows (the account statement): the backend's CPU per call (from /proc), and this
 //     process's (postgres.js and the JSON.parse of the answer);
 //   - answer: accountAnswer then accountEntry (the rows shaped, checksummed, formatted and serialized): this
-//     process's CPU, less the statement's, is the shaping.
+//     process's CPU, less the statement's, is the shaping;
+//   - statement, N together: readAccountRows for N owners at once, as concurrent requests ask (one statement
+//     since the reads are batched; ACCOUNT_COST_TOGETHER, default 4,16).
 // ACCOUNT_COST_BASE=DIR adds the same parts from another checkout (a `git worktree` of an earlier commit).
 //   npx tsx bench/tools/account-cost.ts   (ACCOUNT_COST_HOLD, default /tmp/hold.json; ACCOUNT_COST_OWNERS, 2000; ACCOUNT_COST_ROUNDS, 6)
 import { readFileSync } from "node:fs";
@@ -23,7 +25,11 @@ const owners = hold.owners.slice(0, Number(process.env.ACCOUNT_COST_OWNERS ?? 20
 const rounds = Number(process.env.ACCOUNT_COST_ROUNDS ?? 6);
 const roots = [repoRoot, ...(process.env.ACCOUNT_COST_BASE ? [process.env.ACCOUNT_COST_BASE] : [])];
 
-type Part = { name: string; backend: number; run: (owner: string) => Promise<unknown>; pgMs: number[]; nodeMs: number[] };
+type Part = { name: string; backend: number; run: (owner: string) => Promise<unknown>; together: number; pgMs: number[]; nodeMs: number[] };
+const together = (process.env.ACCOUNT_COST_TOGETHER ?? "4,16")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 1);
 
 /** One connection (so one backend, whose CPU /proc gives) for every part of one checkout. */
 async function partsOf(root: string): Promise<{ parts: Part[]; end: () => Promise<unknown> }> {
@@ -38,31 +44,37 @@ async function partsOf(root: string): Promise<{ parts: Part[]; end: () => Promis
   const usdg = deployments.contracts.usdg?.toLowerCase();
   const cutoff = () => Math.floor(Date.now() / 1000) - DEFAULT_CLOSED_DAYS * DAY_S;
   const label = root === repoRoot ? "" : ` (${root})`;
-  const part = (name: string, run: Part["run"]): Part => ({ name: name + label, backend, run, pgMs: [], nodeMs: [] });
+  const part = (name: string, run: Part["run"], n = 1): Part => ({ name: name + label, backend, run, together: n, pgMs: [], nodeMs: [] });
+  const statement: Part["run"] = (owner) => readAccountRows({ reads, owner, cutoff: cutoff(), usdg });
   return {
     parts: [
       part("floor", (owner) => sql.unsafe("select $1::text as owner", [owner], { prepare: true })),
-      part("statement", (owner) => readAccountRows({ reads, owner, cutoff: cutoff(), usdg })),
+      part("statement", statement),
       part("answer", async (owner) => {
         const { account, listedUntilMs, valuedUntilMs } = await accountAnswer({ reads, deployments, owner, now: new Date() });
         return accountEntry(account, listedUntilMs, valuedUntilMs);
       }),
+      ...together.map((n) => part(`statement, ${n} together`, statement, n)),
     ],
     end: () => reads.destroy(),
   };
 }
 
+/** Every owner through a part: one at a time, or `together` at once. */
+async function runAll(p: Part): Promise<void> {
+  for (let i = 0; i < owners.length; i += p.together) await Promise.all(owners.slice(i, i + p.together).map(p.run));
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const checkouts = await Promise.all(roots.map(partsOf));
 const parts = checkouts.flatMap((c) => c.parts);
 try {
   // Warm: every owner once through every part (and the backend's plans made).
-  for (const p of parts) for (const owner of owners) await p.run(owner);
+  for (const p of parts) await runAll(p);
   for (let round = 0; round < rounds; round++) {
     for (const p of round % 2 ? [...parts].reverse() : parts) {
       const pg0 = cpuSeconds(p.backend) ?? 0;
       const node0 = process.cpuUsage();
-      for (const owner of owners) await p.run(owner);
+      await runAll(p);
       const node = process.cpuUsage(node0);
       p.pgMs.push((((cpuSeconds(p.backend) ?? 0) - pg0) * 1000) / owners.length);
       p.nodeMs.push((node.user + node.system) / 1000 / owners.length);
@@ -71,7 +83,7 @@ try {
   console.log(`${owners.length} owners, ${rounds} rounds; CPU per call, medians [rounds]:`);
   for (const p of parts) {
     console.log(
-      `${p.name.padEnd(12)} Postgres ${median(p.pgMs).toFixed(3)} ms [${p.pgMs.map((x) => x.toFixed(3)).join(" ")}]; ` +
+      `${p.name.padEnd(24)} Postgres ${median(p.pgMs).toFixed(3)} ms [${p.pgMs.map((x) => x.toFixed(3)).join(" ")}]; ` +
         `this process ${median(p.nodeMs).toFixed(3)} ms [${p.nodeMs.map((x) => x.toFixed(3)).join(" ")}]`,
     );
   }
