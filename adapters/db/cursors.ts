@@ -313,14 +313,15 @@ function writerOf(db: Kysely<Database>): Batcher<CursorRow, Date | undefined> {
   return writer;
 }
 
-// Many cursors in one prepared statement (one text whatever the count): the rows as arrays, unnested.
+// Many cursors in one prepared statement: the rows as one JSON array (as the batched reads take theirs, so
+// the statement keeps one generic plan whatever the count).
 const insertStatements = new Map<string, string>();
 function insertStatement(table: string): string {
   let text = insertStatements.get(table);
   if (!text) {
     text = `insert into ${table} (id, owner, position, block_number, block_hash, trail, created_at)
-select u.id, u.owner, u.position::numeric, u.block_number::numeric, u.block_hash, u.trail::jsonb, u.created_at::timestamptz
-from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) as u(id, owner, position, block_number, block_hash, trail, created_at)
+select u.id, u.owner, u.position, u.block_number, u.block_hash, u.trail, u.created_at
+from jsonb_to_recordset($1::text::jsonb) as u(id text, owner text, position numeric, block_number numeric, block_hash text, trail jsonb, created_at timestamptz)
 on conflict (id) do nothing returning id, created_at`;
     insertStatements.set(table, text);
   }
@@ -332,19 +333,10 @@ async function insertCursors(db: Kysely<Database>, rows: CursorRow[]): Promise<M
   const adapter = db.getExecutor().adapter;
   const inserted =
     adapter instanceof PostgresJsAdapter
-      ? ((await adapter.sql.unsafe(
-          insertStatement(cursorTable(db)),
-          [
-            rows.map((r) => r.id),
-            rows.map((r) => r.owner),
-            rows.map((r) => r.position),
-            rows.map((r) => r.block_number),
-            rows.map((r) => r.block_hash),
-            rows.map((r) => JSON.stringify(r.trail)),
-            rows.map((r) => r.created_at.toISOString()),
-          ],
-          { prepare: true },
-        )) as unknown as { id: string; created_at: Date }[])
+      ? ((await adapter.sql.unsafe(insertStatement(cursorTable(db)), [JSON.stringify(rows)], { prepare: true })) as unknown as {
+          id: string;
+          created_at: Date;
+        }[])
       : await db
           .insertInto("activity_cursor")
           .values(rows)
