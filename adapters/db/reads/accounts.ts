@@ -18,8 +18,9 @@ type Hex = `0x${string}`;
 // The whole account is one SQL statement: Postgres assembles every list as JSON (each sub-select an
 // index lookup on `owner`, the vault and its token joined by key, ladder parts nested), so an
 // answer costs one round trip (shared with the answers asked at the same moment) and one JSON.parse
-// instead of 9-11 statements in three waves through kysely. Amounts (numeric(78)) are cast to text, since a JSON number would lose digits. Ended items
-// beyond MAX_CLOSED_ITEMS are cut in SQL (the newest kept); open ones are always listed.
+// instead of 9-11 statements in three waves through kysely. Amounts (numeric(78)) are cast to text,
+// since a JSON number would lose digits. Ended items beyond MAX_CLOSED_ITEMS are cut in SQL (the newest
+// kept); open ones are always listed.
 
 /** A bigint column as it arrives in the JSON: a decimal string. */
 type Dec = string;
@@ -80,7 +81,7 @@ export type AccountRows = {
  * lowercase, the cutoff in unix seconds, USDG's address or null), $2 MAX_CLOSED_ITEMS; one row per
  * entry, `i` and its account. A JSON array rather than arrays of each: Postgres estimates its rows
  * alike whatever their count, so the statement keeps one generic plan (an array's exact count made every
- * call plan anew, 0.8 ms of CPU).
+ * call plan anew, 0.8 ms of CPU). The entry is `ask` (the CTE `o` is the owner's limit orders).
  */
 const accountStatement: StatementText = (t) => {
   // Open items, plus the newest `$2` ended ones since the cutoff, from one lookup of the owner's rows:
@@ -89,7 +90,7 @@ const accountStatement: StatementText = (t) => {
   const openAndEnded = (table: string, columns: string, who: string, open: string, newest: string) => `
     select ${columns} from (
       select x.*, row_number() over (partition by ${open} order by ${newest}) as nth
-      from ${t(table)} x where ${who} and (${open} or x.updated_at >= o.cutoff)) x
+      from ${t(table)} x where ${who} and (${open} or x.updated_at >= ask.cutoff)) x
     where ${open} or x.nth <= $2`;
   const depositColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.assets::text as assets, x.min_shares::text as "minShares", x.state,
       x.shares::text as shares, x.requested_at as "requestedAt", x.updated_at as "updatedAt"`;
@@ -104,9 +105,9 @@ const accountStatement: StatementText = (t) => {
   const ladderColumns = `x.id, x.token, x.sell_first as "sellFirst", x.repeat, x.repeat_mask as "repeatMask", x.one_way as "oneWay", x.state, x.trades,
       x.total::text as total, x.fees::text as fees, x.collected_token::text as "collectedToken", x.collected_usdg::text as "collectedUsdg",
       x.created_at as "createdAt", x.updated_at as "updatedAt"`;
-  const depositOwner = "(x.owner = o.owner or x.receiver = o.owner)";
+  const depositOwner = "(x.owner = ask.owner or x.receiver = ask.owner)";
   return `
-select o.i, (
+select ask.i, (
 with
   p as (
     select v_p.vault, v_p.shares::text as shares, v_p.updated_at as "updatedAt", v.family, v.token, v.agent, v.status,
@@ -115,20 +116,20 @@ with
     from ${t("vault_position")} v_p
     join ${t("vault")} v on v.address = v_p.vault
     left join ${t("token")} vt on vt.address = v.token
-    where v_p.owner = o.owner and v_p.shares > 0),
+    where v_p.owner = ask.owner and v_p.shares > 0),
   d as (${openAndEnded("deposit_request", depositColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
   w as (${openAndEnded("withdrawal_request", withdrawalColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
-  o as (${openAndEnded("limit_order", orderColumns, "x.owner = o.owner", "x.state <> 'closed'", "x.id desc")}),
-  g as (${openAndEnded("grid", gridColumns, "x.owner = o.owner", "x.state <> 'closed'", "x.id desc")}),
-  l as (${openAndEnded("ladder", ladderColumns, "x.owner = o.owner", "x.state <> 'closed'", "x.id desc")}),
+  o as (${openAndEnded("limit_order", orderColumns, "x.owner = ask.owner", "x.state <> 'closed'", "x.id desc")}),
+  g as (${openAndEnded("grid", gridColumns, "x.owner = ask.owner", "x.state <> 'closed'", "x.id desc")}),
+  l as (${openAndEnded("ladder", ladderColumns, "x.owner = ask.owner", "x.state <> 'closed'", "x.id desc")}),
   b as (
     select bb.basket, bb.balance::text as balance, bb.updated_at as "updatedAt", k.name, k.symbol, k.listed, k.tokens, k.balances, k.total_supply::text as "totalSupply"
     from ${t("basket_balance")} bb join ${t("basket")} k on k.address = bb.basket
-    where bb.owner = o.owner and bb.balance > 0),
+    where bb.owner = ask.owner and bb.balance > 0),
   tk as (
     select tk.address, tk.symbol, tk.decimals, tk.price_x_18::text as "priceX18" from ${t("token")} tk
     where tk.address in (
-      select o.usdg where o.usdg is not null
+      select ask.usdg where ask.usdg is not null
       union select token from p union select token from o union select token from g union select token from l
       union select lower(jsonb_array_elements_text(tokens::jsonb)) from b))
 select json_build_object(
@@ -148,7 +149,7 @@ select json_build_object(
   'holdings', coalesce((select json_agg(b order by b.basket) from b), '[]'),
   'tokens', coalesce((select json_agg(tk) from tk), '[]')
 )::text) as account
-from jsonb_to_recordset($1::text::jsonb) as o(i int, owner text, cutoff int8, usdg text)`;
+from jsonb_to_recordset($1::text::jsonb) as ask(i int, owner text, cutoff int8, usdg text)`;
 };
 
 export type ReadAccountRowsParameters = {
