@@ -77,19 +77,7 @@ export const ALLOWED: Allowed[] = [
     file: "adapters/db/reads/accounts.ts",
     rule: "template",
     contains: "select v_p.vault",
-    why: "the account's one statement, built once per views schema: the only interpolations are table names of VIEWS_SCHEMA (config, quoted) and constant column lists; every value is a bound $n parameter",
-  },
-  {
-    file: "adapters/db/cursors.ts",
-    rule: "template",
-    contains: "insert into ${table} (id, owner, position, block_number, block_hash, trail, created_at)",
-    why: "the derived cursors' batched insert, built once per API schema: the only interpolation is the cursor table's name as kysely compiles it (API_SCHEMA, config, quoted); the rows are the one bound $1 parameter (a JSON array)",
-  },
-  {
-    file: "adapters/db/cursors.ts",
-    rule: "unsafe",
-    contains: "adapter.sql.unsafe(insertStatement(cursorTable(db)), [JSON.stringify(rows)]",
-    why: "runs that insert as a prepared statement with its one bound parameter",
+    why: "the account's one statement, built once per views schema: the only interpolations are table names of VIEWS_SCHEMA (config, quoted), constant column lists and the number constant MAX_CLOSED_ITEMS; every value is a bound $n parameter",
   },
   {
     file: "adapters/db/reads/statement.ts",

@@ -57,18 +57,3 @@ export class Batcher<In, Out> {
     }
   }
 }
-
-/**
- * How read statements are batched: up to 64 entries, a few statements at once, so one entry that reads
- * much (an owner with many open items or changes) delays only the batch it is in.
- */
-export const READ_BATCHES: BatcherOptions = { maxBatch: 64, maxInFlight: 4 };
-
-/**
- * A batched statement's rows (`i`, the entry's index) in the order of its entries; undefined for an entry
- * with no row (a statement over the entries answers one each: only a driver that runs nothing answers none).
- */
-export function byEntry<Row extends { i: number }>(entries: readonly unknown[], rows: readonly Row[]): (Row | undefined)[] {
-  const byIndex = new Map(rows.map((row) => [row.i, row]));
-  return entries.map((_, i) => byIndex.get(i));
-}

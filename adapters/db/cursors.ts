@@ -4,11 +4,10 @@
 import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "./api-schema.js";
-import { Batcher, byEntry, READ_BATCHES } from "./batcher.js";
-import { PostgresJsAdapter } from "./postgres-js-dialect.js";
+import { Batcher } from "./batcher.js";
 import type { Projections } from "./projections.js";
 import { type ActivityRow, BLOCKS_JSON, type BlockRef, CHANGE_JSON, parsePoll, readPoll } from "./reads/activity.js";
-import { runStatement, type StatementText } from "./reads/statement.js";
+import { runBatched, runStatement, type StatementText } from "./reads/statement.js";
 import { POSITIONS_PER_BLOCK } from "../../domain/activity-position.js";
 import { DAY_MS } from "../../domain/price.js";
 
@@ -110,9 +109,8 @@ function cursorTable(db: Kysely<Database>): string {
 }
 
 // Polls whose cursor this process does not hold, one round trip for all those asked at the same moment
-// (adapters/db/batcher.ts). $1 is a JSON array of `{i, id, owner, created_after, lim}`; per entry, the cursor row
-// (live for its owner), the owner's blocks over its trail (the reorg check) and up to `lim` changes after its
-// position; $2 is POSITIONS_PER_BLOCK. The trail's blocks are stored newest first. LATERAL: each half reads
+// (runBatched): entries `{id, owner, created_after, lim}`; per entry, the cursor row (live for its owner), the
+// owner's blocks over its trail (the reorg check) and up to `lim` changes after its position. The trail's blocks are stored newest first. LATERAL: each half reads
 // the (owner, position) key from the cursor's position, never all of the owner's rows; with no live cursor
 // both halves read nothing. One text per cursor table.
 const pollByCursorStatements = new Map<string, StatementText>();
@@ -129,38 +127,11 @@ select o.i,
      from (select a.* from ${t("activity")} a where a.owner = o.owner and a.position > k.position order by a.position limit o.lim) c)::text as changes
 from jsonb_to_recordset($1::text::jsonb) as o(i int, id text, owner text, created_after timestamptz, lim int)
 left join lateral (
-  select k.*, (k.trail->'blocks'->-1->>0)::numeric * $2::numeric as trail_from, ((k.trail->'blocks'->0->>0)::numeric + 1) * $2::numeric - 1 as trail_to
+  select k.*, (k.trail->'blocks'->-1->>0)::numeric * ${POSITIONS_PER_BLOCK} as trail_from, ((k.trail->'blocks'->0->>0)::numeric + 1) * ${POSITIONS_PER_BLOCK} - 1 as trail_to
   from ${cursors} k where k.id = o.id and k.owner = o.owner and k.created_at > o.created_after) k on true`;
     pollByCursorStatements.set(cursors, statement);
   }
   return statement;
-}
-
-type PollByCursorAsk = { id: string; owner: string; created_after: string; lim: number };
-type PollByCursorText = { cursor: string | null; blocks: string; changes: string } | undefined;
-
-/** One batcher per pair of pools (the statement names `db`'s cursor table and runs on `reads`). */
-const pollByCursorBatchers = new WeakMap<object, WeakMap<object, Batcher<PollByCursorAsk, PollByCursorText>>>();
-function pollByCursorBatcher(db: Kysely<Database>, reads: Kysely<Projections>): Batcher<PollByCursorAsk, PollByCursorText> {
-  let byReads = pollByCursorBatchers.get(db);
-  if (!byReads) pollByCursorBatchers.set(db, (byReads = new WeakMap()));
-  let batcher = byReads.get(reads);
-  if (!batcher) {
-    const statement = pollByCursorStatement(cursorTable(db));
-    batcher = new Batcher<PollByCursorAsk, PollByCursorText>(
-      async (asks) =>
-        byEntry(
-          asks,
-          await runStatement<{ i: number; cursor: string | null; blocks: string; changes: string }>(reads, statement, [
-            JSON.stringify(asks.map((a, i) => ({ i, ...a }))),
-            POSITIONS_PER_BLOCK.toString(),
-          ]),
-        ),
-      READ_BATCHES,
-    );
-    byReads.set(reads, batcher);
-  }
-  return batcher;
 }
 
 /**
@@ -213,7 +184,7 @@ export async function readPollAtCursor(
     const cursor = await findLiveCursor(db, id, owner, now, cache);
     return cursor && { cursor, ...(await readPoll(reads, owner, cursor.position, limit, trailRange(cursor))) };
   }
-  const row = await pollByCursorBatcher(db, reads).load({
+  const row = await runBatched<{ cursor: string | null; blocks: string; changes: string }>(reads, pollByCursorStatement(cursorTable(db)), {
     id,
     owner: owner.toLowerCase(),
     created_after: new Date(now.getTime() - CURSOR_TTL_MS).toISOString(),
@@ -313,36 +284,22 @@ function writerOf(db: Kysely<Database>): Batcher<CursorRow, Date | undefined> {
   return writer;
 }
 
-// Many cursors in one prepared statement: the rows as one JSON array (as the batched reads take theirs, so
-// the statement keeps one generic plan whatever the count).
-const insertStatements = new Map<string, string>();
-function insertStatement(table: string): string {
-  let text = insertStatements.get(table);
-  if (!text) {
-    text = `insert into ${table} (id, owner, position, block_number, block_hash, trail, created_at)
-select u.id, u.owner, u.position, u.block_number, u.block_hash, u.trail, u.created_at
-from jsonb_to_recordset($1::text::jsonb) as u(id text, owner text, position numeric, block_number numeric, block_hash text, trail jsonb, created_at timestamptz)
-on conflict (id) do nothing returning id, created_at`;
-    insertStatements.set(table, text);
-  }
-  return text;
-}
-
-/** Inserts the rows whose id is new; answers the creation time of each row inserted, by id. */
+/**
+ * Inserts the rows whose id is new; answers the creation time of each row inserted, by id. The rows go as
+ * one JSON array (one statement text, and one generic plan, whatever their count).
+ */
 async function insertCursors(db: Kysely<Database>, rows: CursorRow[]): Promise<Map<string, Date>> {
-  const adapter = db.getExecutor().adapter;
-  const inserted =
-    adapter instanceof PostgresJsAdapter
-      ? ((await adapter.sql.unsafe(insertStatement(cursorTable(db)), [JSON.stringify(rows)], { prepare: true })) as unknown as {
-          id: string;
-          created_at: Date;
-        }[])
-      : await db
-          .insertInto("activity_cursor")
-          .values(rows)
-          .onConflict((oc) => oc.column("id").doNothing())
-          .returning(["id", "created_at"])
-          .execute();
+  const inserted = await db
+    .insertInto("activity_cursor")
+    .columns(["id", "owner", "position", "block_number", "block_hash", "trail", "created_at"])
+    .expression(
+      sql`select u.id, u.owner, u.position, u.block_number, u.block_hash, u.trail, u.created_at
+        from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
+        as u(id text, owner text, position numeric, block_number numeric, block_hash text, trail jsonb, created_at timestamptz)`,
+    )
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returning(["id", "created_at"])
+    .execute();
   return new Map(inserted.map((r) => [r.id, r.created_at]));
 }
 

@@ -5,8 +5,7 @@
 // since the cutoff. The owners asked for at the same moment are read by one statement.
 import type { Kysely } from "kysely";
 import type { Projections } from "../projections.js";
-import { Batcher, byEntry, READ_BATCHES } from "../batcher.js";
-import { runStatement, type StatementText } from "./statement.js";
+import { runBatched, type StatementText } from "./statement.js";
 
 /** Most ended items of one kind an answer lists (newest first). */
 export const MAX_CLOSED_ITEMS = 200;
@@ -77,21 +76,19 @@ export type AccountRows = {
 };
 
 /**
- * The statement for a batch of owners: $1 is a JSON array of `{i, owner, cutoff, usdg}` (the owner
- * lowercase, the cutoff in unix seconds, USDG's address or null), $2 MAX_CLOSED_ITEMS; one row per
- * entry, `i` and its account. A JSON array rather than arrays of each: Postgres estimates its rows
- * alike whatever their count, so the statement keeps one generic plan (an array's exact count made every
- * call plan anew, 0.8 ms of CPU). The entry is `ask` (the CTE `o` is the owner's limit orders).
+ * The statement for a batch of owners (runBatched): entries `{owner, cutoff, usdg}` (the owner lowercase,
+ * the cutoff in unix seconds, USDG's address or null). The entry is `ask` (the CTE `o` is the owner's
+ * limit orders).
  */
 const accountStatement: StatementText = (t) => {
-  // Open items, plus the newest `$2` ended ones since the cutoff, from one lookup of the owner's rows:
-  // each row numbered within its class (open or ended) by `newest`, the ended kept up to `$2`. A union of
+  // Open items, plus the newest MAX_CLOSED_ITEMS ended ones since the cutoff, from one lookup of the owner's rows:
+  // each row numbered within its class (open or ended) by `newest`, the ended kept up to that many. A union of
   // the two classes looked the owner up twice in each table, a tenth more of the statement's CPU.
   const openAndEnded = (table: string, columns: string, who: string, open: string, newest: string) => `
     select ${columns} from (
       select x.*, row_number() over (partition by ${open} order by ${newest}) as nth
       from ${t(table)} x where ${who} and (${open} or x.updated_at >= ask.cutoff)) x
-    where ${open} or x.nth <= $2`;
+    where ${open} or x.nth <= ${MAX_CLOSED_ITEMS}`;
   const depositColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.assets::text as assets, x.min_shares::text as "minShares", x.state,
       x.shares::text as shares, x.requested_at as "requestedAt", x.updated_at as "updatedAt"`;
   const withdrawalColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.shares::text as shares, x.min_assets_out::text as "minAssetsOut", x.state,
@@ -161,30 +158,9 @@ export type ReadAccountRowsParameters = {
   usdg?: string;
 };
 
-type Request = { owner: string; cutoff: number; usdg: string | null };
-
-/** Owners read together (adapters/db/batcher.ts): one statement's fixed cost for many answers. */
-const batchers = new WeakMap<object, Batcher<Request, string>>();
-function batcherOf(reads: Kysely<Projections>): Batcher<Request, string> {
-  let batcher = batchers.get(reads);
-  if (!batcher) {
-    batcher = new Batcher(async (requests) => {
-      const rows = await runStatement<{ i: number; account: string }>(reads, accountStatement, [
-        JSON.stringify(requests.map((r, i) => ({ i, ...r }))),
-        MAX_CLOSED_ITEMS,
-      ]);
-      return byEntry(requests, rows).map((row, i) => {
-        if (!row) throw new Error(`the account statement answered no row for entry ${i}`);
-        return row.account;
-      });
-    }, READ_BATCHES);
-    batchers.set(reads, batcher);
-  }
-  return batcher;
-}
-
 /** The owner's rows (empty lists for an owner with nothing). */
 export async function readAccountRows(p: ReadAccountRowsParameters): Promise<AccountRows> {
-  const account = await batcherOf(p.reads).load({ owner: p.owner.toLowerCase(), cutoff: p.cutoff, usdg: p.usdg ?? null });
-  return JSON.parse(account) as AccountRows;
+  const row = await runBatched<{ account: string }>(p.reads, accountStatement, { owner: p.owner.toLowerCase(), cutoff: p.cutoff, usdg: p.usdg ?? null });
+  if (!row) throw new Error("the account statement answered no row");
+  return JSON.parse(row.account) as AccountRows;
 }

@@ -7,8 +7,7 @@
 import type { Kysely } from "kysely";
 import { lastPositionOf, POSITIONS_PER_BLOCK } from "../../../domain/activity-position.js";
 import type { Projections } from "../projections.js";
-import { Batcher, byEntry, READ_BATCHES } from "../batcher.js";
-import { runStatement, type StatementText } from "./statement.js";
+import { runBatched, type StatementText } from "./statement.js";
 
 export type ActivityRow = Projections["activity"];
 
@@ -69,11 +68,10 @@ export const CHANGE_JSON = `json_build_object(
 /** The distinct blocks (JSON) of `a`'s rows, as the trail check reads them. */
 export const BLOCKS_JSON = "coalesce(json_agg(json_build_object('number', b.block_number::text, 'hash', b.block_hash)), '[]')";
 
-// Polls, one round trip for all those asked at the same moment (adapters/db/batcher.ts): $1 is a JSON array
-// of `{i, owner, after, lim, trail_from, trail_to}` (positions as decimal strings; the trail's bounds null
-// when there is none); per entry, the owner's blocks over the trail (the reorg check) and up to `lim`
-// changes after `after`, as JSON texts assembled by Postgres. Both halves read the (owner, position) key.
-// A JSON array, not arrays: its rows are estimated alike at any count, so the statement keeps one generic plan.
+// Polls, one round trip for all those asked at the same moment (runBatched): entries `{owner, after, lim,
+// trail_from, trail_to}` (positions as decimal strings; the trail's bounds null when there is none); per
+// entry, the owner's blocks over the trail (the reorg check) and up to `lim` changes after `after`, as JSON
+// texts assembled by Postgres. Both halves read the (owner, position) key.
 const pollStatement: StatementText = (t) => `
 select o.i,
   (select ${BLOCKS_JSON}
@@ -82,27 +80,6 @@ select o.i,
   (select coalesce(json_agg(${CHANGE_JSON} order by c.position), '[]')
      from (select * from ${t("activity")} a where a.owner = o.owner and a.position > o.after order by a.position limit o.lim) c)::text as changes
 from jsonb_to_recordset($1::text::jsonb) as o(i int, owner text, after numeric, lim int, trail_from numeric, trail_to numeric)`;
-
-type PollAsk = { owner: string; after: string; lim: number; trail_from: string | null; trail_to: string | null };
-/** One entry's JSON texts; undefined only from a driver that runs nothing (a test's). */
-type PollText = { blocks: string; changes: string } | undefined;
-
-const pollBatchers = new WeakMap<object, Batcher<PollAsk, PollText>>();
-function pollBatcher(reads: Kysely<Projections>): Batcher<PollAsk, PollText> {
-  let batcher = pollBatchers.get(reads);
-  if (!batcher) {
-    batcher = new Batcher<PollAsk, PollText>(
-      async (asks) =>
-        byEntry(
-          asks,
-          await runStatement<{ i: number; blocks: string; changes: string }>(reads, pollStatement, [JSON.stringify(asks.map((a, i) => ({ i, ...a })))]),
-        ),
-      READ_BATCHES,
-    );
-    pollBatchers.set(reads, batcher);
-  }
-  return batcher;
-}
 
 /** The poll statement's two JSON texts, parsed: blocks newest first, changes in position order. */
 export function parsePoll(row: { blocks: string; changes: string } | undefined): { blocks: BlockRef[]; changes: ActivityRow[] } {
@@ -128,7 +105,7 @@ export async function readPoll(
 ): Promise<{ blocks: BlockRef[]; changes: ActivityRow[] }> {
   const within = trail && trail.toBlock >= trail.fromBlock ? trail : undefined;
   return parsePoll(
-    await pollBatcher(reads).load({
+    await runBatched<{ blocks: string; changes: string }>(reads, pollStatement, {
       owner: owner.toLowerCase(),
       after: after.toString(),
       lim: limit,

@@ -3,6 +3,7 @@
 // parsing. For the hottest reads (an account, an activity poll), whose answer Postgres assembles as
 // one JSON text (adapters/db/reads/accounts.ts, activity.ts).
 import { CompiledQuery, type Kysely } from "kysely";
+import { Batcher, type BatcherOptions } from "../batcher.js";
 import { PostgresJsAdapter } from "../postgres-js-dialect.js";
 import type { Projections } from "../projections.js";
 
@@ -10,7 +11,12 @@ import type { Projections } from "../projections.js";
 export type StatementText = (t: (table: string) => string) => string;
 
 type Params = (string | number | null)[];
-type Bound = { run: (text: string, params: Params) => Promise<unknown[]>; schema: string | undefined; texts: Map<StatementText, string> };
+type Bound = {
+  run: (text: string, params: Params) => Promise<unknown[]>;
+  schema: string | undefined;
+  texts: Map<StatementText, string>;
+  batchers: Map<StatementText, Batcher<object, unknown>>;
+};
 const bound = new WeakMap<object, Bound>();
 
 /** The pool and views schema behind `reads` (read once per Kysely: the schema off a compiled query). */
@@ -24,7 +30,7 @@ function bind(reads: Kysely<Projections>): Bound {
       adapter instanceof PostgresJsAdapter
         ? async (text: string, params: Params) => (await adapter.sql.unsafe(text, params, { prepare: true })) as unknown[]
         : async (text: string, params: Params) => (await reads.executeQuery(CompiledQuery.raw(text, params))).rows as unknown[];
-    b = { run, schema: /from "([^"]+)"\."token"/.exec(compiled)?.[1], texts: new Map() };
+    b = { run, schema: /from "([^"]+)"\."token"/.exec(compiled)?.[1], texts: new Map(), batchers: new Map() };
     bound.set(reads, b);
   }
   return b;
@@ -40,4 +46,31 @@ export async function runStatement<Row>(reads: Kysely<Projections>, statement: S
     b.texts.set(statement, text);
   }
   return (await b.run(text, params)) as Row[];
+}
+
+/**
+ * How read statements are batched: up to 64 entries, a few statements at once, so one entry that reads
+ * much (an owner with many open items or changes) delays only the batch it is in.
+ */
+const READ_BATCHES: BatcherOptions = { maxBatch: 64, maxInFlight: 4 };
+
+/**
+ * Runs a batched `statement` for `entry`, together with the entries asked for at the same moment
+ * (adapters/db/batcher.ts): its one parameter, $1, is a JSON array of the entries, each with its index
+ * `i`, and it answers a row per entry with that `i`. A JSON array, not arrays: Postgres estimates its
+ * rows alike whatever their count, so the statement keeps one generic plan (an array's exact count made
+ * every call plan anew). Answers this entry's row; undefined only from a driver that runs nothing (a test's).
+ */
+export function runBatched<Row>(reads: Kysely<Projections>, statement: StatementText, entry: object): Promise<Row | undefined> {
+  const b = bind(reads);
+  let batcher = b.batchers.get(statement);
+  if (!batcher) {
+    batcher = new Batcher<object, unknown>(async (entries) => {
+      const rows = await runStatement<{ i: number }>(reads, statement, [JSON.stringify(entries.map((e, i) => ({ i, ...e })))]);
+      const byIndex = new Map(rows.map((row) => [row.i, row]));
+      return entries.map((_, i) => byIndex.get(i));
+    }, READ_BATCHES);
+    b.batchers.set(statement, batcher);
+  }
+  return batcher.load(entry) as Promise<Row | undefined>;
 }
