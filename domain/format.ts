@@ -22,12 +22,15 @@ export function checksum(address: string): Address {
   return known;
 }
 
-/** Whole-token decimal string of base units, e.g. 1500000n with 6 decimals -> "1.5". */
-export const units = (amount: bigint, decimals: number): string => formatUnits(amount, decimals);
+/**
+ * Whole-token decimal string of base units, e.g. 1500000n with 6 decimals -> "1.5". Zero without viem's
+ * padding and trimming: most of an answer's fill, owed and fee amounts are zero.
+ */
+export const units = (amount: bigint, decimals: number): string => (amount === 0n ? "0" : formatUnits(amount, decimals));
 
 /** The pair an answer gives for an amount: `{[name]: "1.5", [name + "Units"]: "1500000"}`. */
 export function amountPair<N extends string>(name: N, amount: bigint, decimals: number): Record<N | `${N}Units`, string> {
-  return { [name]: formatUnits(amount, decimals), [`${name}Units`]: amount.toString() } as Record<N | `${N}Units`, string>;
+  return { [name]: units(amount, decimals), [`${name}Units`]: amount.toString() } as Record<N | `${N}Units`, string>;
 }
 
 /** A priceX18 (USDG per whole token, 18 decimals) as a number of USD, for display and planning. */

@@ -1,7 +1,7 @@
 // The pairs an answer gives for an amount and a price (domain/format.ts): the display figure beside the exact one.
 import { describe, expect, it } from "vitest";
 import { formatUnits, getAddress } from "viem";
-import { amountPair, checksum, priceFloat, pricePair } from "../../domain/format.js";
+import { amountPair, checksum, priceFloat, pricePair, units } from "../../domain/format.js";
 
 describe("answer pairs", () => {
   it("a price: USD as a number beside the exact priceX18, from a bigint or a numeric string", () => {
@@ -12,6 +12,13 @@ describe("answer pairs", () => {
 
   it("an amount: decimal units beside base units", () => {
     expect(amountPair("fees", 1_500_000n, 6)).toEqual({ fees: "1.5", feesUnits: "1500000" });
+  });
+
+  it("units: viem's formatUnits, zero included (it takes a path of its own)", () => {
+    for (const [x, d] of [[0n, 18], [0n, 0], [1n, 18], [-1n, 6], [10n ** 30n, 12], [-(10n ** 6n), 6], [120n, 0]] as const) {
+      expect(units(x, d)).toBe(formatUnits(x, d));
+    }
+    expect(units(0n, 18)).toBe("0");
   });
 });
 
