@@ -15,7 +15,15 @@ describe("answer pairs", () => {
   });
 
   it("units: viem's formatUnits, zero included (it takes a path of its own)", () => {
-    for (const [x, d] of [[0n, 18], [0n, 0], [1n, 18], [-1n, 6], [10n ** 30n, 12], [-(10n ** 6n), 6], [120n, 0]] as const) {
+    for (const [x, d] of [
+      [0n, 18],
+      [0n, 0],
+      [1n, 18],
+      [-1n, 6],
+      [10n ** 30n, 12],
+      [-(10n ** 6n), 6],
+      [120n, 0],
+    ] as const) {
       expect(units(x, d)).toBe(formatUnits(x, d));
     }
     expect(units(0n, 18)).toBe("0");
