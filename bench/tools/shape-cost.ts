@@ -38,12 +38,12 @@ const items = wires.reduce(
   0,
 );
 
-type Variant = { root: string; shape: typeof ShapeAccount; entry: typeof AccountEntry; ms: number[]; bytes: number };
+type Variant = { root: string; shape: typeof ShapeAccount; entry: typeof AccountEntry; ms: number[] };
 const variants: Variant[] = [];
 for (const root of roots) {
   const { shapeAccount } = (await import(join(root, "usecases/answers/accounts.ts"))) as { shapeAccount: typeof ShapeAccount };
   const { accountEntry } = (await import(join(root, "usecases/answers/account-body.ts"))) as { accountEntry: typeof AccountEntry };
-  variants.push({ root, shape: shapeAccount, entry: accountEntry, ms: [], bytes: 0 });
+  variants.push({ root, shape: shapeAccount, entry: accountEntry, ms: [] });
 }
 
 function shapeAll(v: Variant): string[] {
@@ -63,7 +63,7 @@ for (const v of variants.slice(1)) {
   const differ = bodies.findIndex((b, i) => b !== first[i]);
   if (differ >= 0) throw new Error(`${v.root} shapes ${owners[differ]} otherwise`);
 }
-for (const v of variants) v.bytes = first.reduce((n, b) => n + b.length, 0) / owners.length;
+const bytes = first.reduce((n, b) => n + b.length, 0) / owners.length;
 for (let round = 0; round < rounds; round++) {
   for (const v of round % 2 ? [...variants].reverse() : variants) {
     const t0 = process.cpuUsage();
@@ -73,9 +73,7 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(
-  `${owners.length} answers (${(items / owners.length).toFixed(1)} items, ${Math.round(first[0] ? variants[0]!.bytes : 0)} bytes each), ${rounds} rounds`,
-);
+console.log(`${owners.length} answers (${(items / owners.length).toFixed(1)} items, ${Math.round(bytes)} bytes each), ${rounds} rounds`);
 for (const v of variants) {
   const label = v.root === repoRoot ? "this checkout" : v.root;
   console.log(`${label.padEnd(16)} shaping ${median(v.ms).toFixed(4)} ms per answer (median; rounds ${v.ms.map((x) => x.toFixed(3)).join(" ")})`);
