@@ -1,7 +1,13 @@
 // The pairs an answer gives for an amount and a price (domain/format.ts): the display figure beside the exact one.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { formatUnits, getAddress } from "viem";
-import { amountPair, checksum, priceFloat, pricePair, units } from "../../domain/format.js";
+import { amountPair, checksum, checksumMemo, priceFloat, pricePair, units } from "../../domain/format.js";
+
+// viem's getAddress, counted: a remembered checksum must not compute it again.
+vi.mock("viem", async (original) => {
+  const viem = await original<typeof import("viem")>();
+  return { ...viem, getAddress: vi.fn(viem.getAddress) };
+});
 
 describe("answer pairs", () => {
   it("a price: USD as a number beside the exact priceX18, from a bigint or a numeric string", () => {
@@ -53,5 +59,31 @@ describe("checksum (remembered)", () => {
     const addresses = Array.from({ length: 25_000 }, (_, i) => `0x${i.toString(16).padStart(40, "0")}`);
     for (const a of addresses) checksum(a);
     for (const a of [addresses[0]!, addresses[12_345]!, addresses[24_999]!]) expect(checksum(a)).toBe(getAddress(a));
+  });
+
+  it("keeps an address asked for again however many others pass, and forgets one asked for once after `kept` others", () => {
+    const remembered = checksumMemo(100);
+    const computed = vi.mocked(getAddress);
+    const address = (i: number) => `0x${(0xabc000 + i).toString(16).padStart(40, "0")}`;
+    const polled = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+    const once = "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512";
+    remembered(polled);
+    remembered(once);
+    computed.mockClear();
+    // 1,000 other addresses, ten times the memory; the polled one is asked for again every 40.
+    for (let i = 0; i < 1_000; i++) {
+      expect(remembered(address(i))).toBe(getAddress(address(i)));
+      if (i % 40 === 0) expect(remembered(polled)).toBe("0x5FbDB2315678afecb367f032d93F642f64180aa3");
+    }
+    const keccaksOf = (a: string) => computed.mock.calls.filter(([arg]) => arg === a).length;
+    expect(keccaksOf(polled)).toBe(0);
+    // Each other address: once by the memory, once by the test's own expectation.
+    expect(keccaksOf(address(500))).toBe(2);
+    expect(remembered(once)).toBe("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512");
+    expect(keccaksOf(once)).toBe(1);
+    // The newest ones are still held: asked for again, no keccak.
+    computed.mockClear();
+    remembered(address(999));
+    expect(computed).not.toHaveBeenCalled();
   });
 });
