@@ -54,7 +54,10 @@ async function prepared(kind: string, body: Record<string, unknown>): Promise<Pr
 }
 
 async function send(from: typeof wallet, tx: { to: Address; data?: Hex; value?: bigint }) {
-  const hash = await walletOf(from).sendTransaction({ to: tx.to, data: tx.data, value: tx.value ?? 0n });
+  // Headroom over the estimate, as wallets give: the live market moves the pools a basket zap routes
+  // through between the estimate and the block (CI once saw "ran out of gas" at the estimate alone).
+  const gas = await chain.estimateGas({ account: from.address, to: tx.to, data: tx.data, value: tx.value ?? 0n });
+  const hash = await walletOf(from).sendTransaction({ to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: (gas * 13n) / 10n });
   expect((await chain.waitForTransactionReceipt({ hash })).status, `transaction to ${tx.to}`).toBe("success");
 }
 
