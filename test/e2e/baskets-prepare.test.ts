@@ -23,7 +23,7 @@ import { noProjections, randomPrefix, testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { expectCode, postChecked, type Answer } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { balanceAt, basketIn, devnetAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
+import { balanceAt, basketIn, devnetAt, sendStepAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 const account = testAccount(1);
@@ -73,11 +73,9 @@ async function plan(body: Record<string, unknown>, client = "10.0.0.1", on = loc
 }
 
 async function sendAll(result: { steps: { to: Address; data: Hex; value: string }[] }) {
-  const wallet = walletOf(account);
   for (const step of result.steps) {
     expect(step.value).toBe("0");
-    const hash = await wallet.sendTransaction({ to: step.to, data: step.data, value: 0n });
-    expect((await chain.waitForTransactionReceipt({ hash })).status, `step to ${step.to}`).toBe("success");
+    await sendStepAt(stack.rpcUrl, chain, account, { to: step.to, data: step.data });
   }
 }
 

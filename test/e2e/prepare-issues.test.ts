@@ -13,7 +13,7 @@ import type { testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { postChecked } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { balanceAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
+import { balanceAt, sendStepAt, testAccount, tokenIn } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 const wallet = testAccount(24);
@@ -28,7 +28,6 @@ let chain: PublicClient;
 let local: ReturnType<typeof testApp>;
 let validator: ResponseValidator;
 
-const walletOf = (acc: typeof wallet) => walletAt(stack.rpcUrl, acc);
 const tokenBy = (symbol: string) => tokenIn(d, symbol);
 const balanceOf = (token: Address) => balanceAt(chain, token, owner);
 
@@ -53,13 +52,7 @@ async function prepared(kind: string, body: Record<string, unknown>): Promise<Pr
   return answer.data as Prepared;
 }
 
-async function send(from: typeof wallet, tx: { to: Address; data?: Hex; value?: bigint }) {
-  // Headroom over the estimate, as wallets give: the live market moves the pools a basket zap routes
-  // through between the estimate and the block (CI once saw "ran out of gas" at the estimate alone).
-  const gas = await chain.estimateGas({ account: from.address, to: tx.to, data: tx.data, value: tx.value ?? 0n });
-  const hash = await walletOf(from).sendTransaction({ to: tx.to, data: tx.data, value: tx.value ?? 0n, gas: (gas * 13n) / 10n });
-  expect((await chain.waitForTransactionReceipt({ hash })).status, `transaction to ${tx.to}`).toBe("success");
-}
+const send = (from: typeof wallet, tx: { to: Address; data?: Hex; value?: bigint }) => sendStepAt(stack.rpcUrl, chain, from, tx, `transaction to ${tx.to}`);
 
 /** The spender and amount of the bundle's (first) approve. */
 const approvalOf = (result: Prepared) => {

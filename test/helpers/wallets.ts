@@ -1,6 +1,6 @@
 // The devnet's wallets for tests on a running stack: the chain of devnet/chain.ts at the stack's RPC URL,
 // the test mnemonic's accounts, public and wallet clients, deployed tokens by symbol, balances and funding.
-import { createPublicClient, createWalletClient, erc20Abi, http, type Account, type Address, type PublicClient, type TransactionReceipt } from "viem";
+import { createPublicClient, createWalletClient, erc20Abi, http, type Account, type Address, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import { mnemonicToAccount, type HDAccount } from "viem/accounts";
 import { expect } from "vitest";
 import { testTokenAbi } from "../../abis/index.js";
@@ -55,4 +55,24 @@ export const mintAt = (rpcUrl: string, chain: PublicClient, token: Address, to: 
 export async function sendEthAt(rpcUrl: string, chain: PublicClient, to: Address, value: bigint): Promise<void> {
   const hash = await walletAt(rpcUrl, testAccount(10)).sendTransaction({ to, value });
   expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
+}
+
+/**
+ * Sends one bundle step (or any transaction) from `account` with headroom over the gas estimate, as wallets
+ * give, and expects a successful receipt. The devnet's live market moves the pools a zap routes through
+ * between the estimate and the block: at the estimate alone CI once saw "ran out of gas".
+ */
+export async function sendStepAt(
+  rpcUrl: string,
+  chain: PublicClient,
+  account: Account,
+  tx: { to: Address; data?: Hex; value?: bigint },
+  what = `step to ${tx.to}`,
+) {
+  const value = tx.value ?? 0n;
+  const gas = await chain.estimateGas({ account, to: tx.to, data: tx.data, value });
+  const hash = await walletAt(rpcUrl, account).sendTransaction({ to: tx.to, data: tx.data, value, gas: (gas * 13n) / 10n });
+  const receipt = await chain.waitForTransactionReceipt({ hash });
+  expect(receipt.status, what).toBe("success");
+  return receipt;
 }
