@@ -22,7 +22,7 @@ import { randomPrefix, type testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { getData, postChecked, type Answer, until } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { mintAt, sendEthAt, testAccount, walletAt, writeAt } from "../helpers/wallets.js";
+import { mintAt, sendEthAt, sendStepAt, testAccount, walletAt, writeAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 const admin = testAccount(10);
@@ -79,9 +79,7 @@ async function prepared(kind: string, body: Record<string, unknown>): Promise<Pr
 
 async function sendAll(result: Prepared) {
   for (const step of result.steps) {
-    const hash = await walletOf(human).sendTransaction({ to: step.to, data: step.data, value: 0n });
-    const receipt = await chain.waitForTransactionReceipt({ hash });
-    expect(receipt.status, `${result.kind}: step to ${step.to}`).toBe("success");
+    await sendStepAt(stack.rpcUrl, chain, human, { to: step.to, data: step.data }, `${result.kind}: step to ${step.to}`);
   }
 }
 

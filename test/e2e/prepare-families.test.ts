@@ -34,7 +34,7 @@ import { randomPrefix, REDIS_URL, testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { getData, postChecked, type Answer, until } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { balanceAt, mintAt, sendEthAt, testAccount, tokenIn, walletAt, writeAt } from "../helpers/wallets.js";
+import { balanceAt, mintAt, sendEthAt, sendStepAt, testAccount, tokenIn, walletAt, writeAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 const admin = testAccount(10);
@@ -101,9 +101,7 @@ async function prepared(kind: string, body: Record<string, unknown>, from: Addre
 async function sendAll(result: Prepared, from: Signer = human) {
   for (const step of result.steps) {
     expect(step.value).toBe("0");
-    const hash = await walletOf(from).sendTransaction({ to: step.to, data: step.data, value: 0n });
-    const receipt = await chain.waitForTransactionReceipt({ hash });
-    expect(receipt.status, `${result.kind}: step to ${step.to}`).toBe("success");
+    await sendStepAt(stack.rpcUrl, chain, from, { to: step.to, data: step.data }, `${result.kind}: step to ${step.to}`);
   }
 }
 

@@ -17,7 +17,7 @@ import { prepareProcessor } from "../../workers/processors/prepare.js";
 import { DEAD_REDIS_URL, deleteKeys, randomPrefix, REDIS_URL, testApp } from "../api/support.js";
 import { postChecked, until as waitUntil } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
+import { sendStepAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 
 const stack = inject("stack");
@@ -85,12 +85,9 @@ async function prepared(kind: string, body: Record<string, unknown>, on = local)
 
 /** Signs and sends every step in order, waiting for each receipt. */
 async function sendAll(result: { steps: { to: Address; data: Hex; value: string }[] }, from = account) {
-  const wallet = walletOf(from);
   for (const step of result.steps) {
     expect(step.value).toBe("0");
-    const hash = await wallet.sendTransaction({ to: step.to, data: step.data, value: 0n });
-    const receipt = await chain.waitForTransactionReceipt({ hash });
-    expect(receipt.status, `step to ${step.to}`).toBe("success");
+    await sendStepAt(stack.rpcUrl, chain, from, { to: step.to, data: step.data });
   }
 }
 

@@ -19,7 +19,7 @@ import { randomPrefix, type testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { until as waitUntil } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
+import { sendStepAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 // A devnet and indexer of its own: this file moves the chain's clock a week ahead, which would leave the
 // shared devnet's blocks in the future for every file after it (daily figures, "today").
@@ -85,11 +85,7 @@ async function prepared(from: typeof admin, kind: string, body: Record<string, u
 }
 
 async function sendAll(result: { steps: Step[] }, from: typeof admin) {
-  const wallet = walletOf(from);
-  for (const step of result.steps) {
-    const hash = await wallet.sendTransaction({ to: step.to, data: step.data, value: 0n });
-    expect((await chain.waitForTransactionReceipt({ hash })).status).toBe("success");
-  }
+  for (const step of result.steps) await sendStepAt(stack.rpcUrl, chain, from, { to: step.to, data: step.data });
 }
 
 const until = <T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 60_000) => waitUntil(what, read, ms, 300);
