@@ -38,7 +38,7 @@ export default defineConfig({
     // Vite writes its own BASE_URL ("/", its public path) into process.env, where it would clash
     // with ours (a URL). Empty counts as unset in adapters/config.ts, so the default applies.
     env: { BASE_URL: "" },
-    // `npm test` runs two streams at once (scripts/test-streams.ts): unit + e2e-own, and e2e.
+    // `npm test` runs three streams at once (scripts/test-streams.ts): the type check and linters, unit + e2e-own, and e2e.
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] } },
       // The devnet and the indexer run once per run of these, as processes of their own (test/helpers/stack.ts).

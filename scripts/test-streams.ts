@@ -1,24 +1,33 @@
-// `npm test`'s vitest part: two streams at once, each its own vitest process running files one at a time.
+// `npm test`: three streams at once, each a sequence of commands, files one at a time within a vitest run.
+//   checks: the type check, then the linters (`npm run lint`)
 //   own:    the unit project, then the e2e files that start stacks of their own (project e2e-own)
 //   shared: the e2e files on the one devnet and indexer of test/global-setup.ts (project e2e)
-// Neither stream touches the other's chain, databases or Redis keys, so they overlap: most of a file's time is
-// waiting on a devnet, an indexer or a timer, and two streams keep both cores busy (CI's 20-minute budget).
-// Lines are prefixed with the stream's name; the exit code is the worse of the two. Extra arguments go to both
-// (e.g. `-- --reporter=verbose`). One stream alone: `npx vitest run --project e2e`.
+// No stream touches another's chain, databases or Redis keys, so they overlap: most of a test file's time is
+// waiting on a devnet, an indexer or a timer, so the checks' minute of CPU fits beside the two vitest streams
+// instead of before them (CI's 20-minute budget). A stream stops at its first failing command.
+// Lines are prefixed with the stream's name; the exit code is the worst. Extra arguments go to both vitest
+// runs (e.g. `-- --reporter=verbose`). One stream alone: `npx vitest run --project e2e`.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
-const STREAMS: [name: string, projects: string[]][] = [
-  ["own   ", ["unit", "e2e-own"]],
-  ["shared", ["e2e"]],
+const extra = process.argv.slice(2);
+const vitest = (...projects: string[]) => ["npx", "vitest", "run", ...projects.flatMap((p) => ["--project", p]), ...extra];
+
+const STREAMS: [name: string, commands: string[][]][] = [
+  [
+    "checks",
+    [
+      ["npx", "tsc", "--noEmit"],
+      ["npm", "run", "--silent", "lint"],
+    ],
+  ],
+  ["own   ", [vitest("unit", "e2e-own")]],
+  ["shared", [vitest("e2e")]],
 ];
 
-const extra = process.argv.slice(2);
-const vitest = (projects: string[]) =>
+const run = (name: string, [command, ...args]: string[]) =>
   new Promise<number>((resolve) => {
-    const args = ["vitest", "run", ...projects.flatMap((p) => ["--project", p]), ...extra];
-    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? "1" : "0" } });
-    const name = STREAMS.find(([, p]) => p === projects)![0];
+    const child = spawn(command!, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? "1" : "0" } });
     for (const [input, output] of [
       [child.stdout, process.stdout],
       [child.stderr, process.stderr],
@@ -27,8 +36,19 @@ const vitest = (projects: string[]) =>
     child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 
+async function stream(name: string, commands: string[][]): Promise<number> {
+  for (const command of commands) {
+    const code = await run(name, command);
+    if (code !== 0) {
+      console.error(`${name} | FAILED: ${command.join(" ")} (exit ${code})`);
+      return code;
+    }
+  }
+  return 0;
+}
+
 const started = Date.now();
-const codes = await Promise.all(STREAMS.map(([, projects]) => vitest(projects)));
+const codes = await Promise.all(STREAMS.map(([name, commands]) => stream(name, commands)));
 const seconds = Math.round((Date.now() - started) / 1000);
 STREAMS.forEach(([name], i) => console.log(`${name} | ${codes[i] === 0 ? "passed" : `FAILED (exit ${codes[i]})`}`));
 console.log(`test streams done in ${seconds} s`);
