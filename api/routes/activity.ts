@@ -81,9 +81,13 @@ export const activityRoutes = (deps: Pick<AppDeps, "db" | "reads" | "now" | "log
     // On Node's response (no WHATWG Headers object per answer); errors carry it too.
     setResponseHeader(c, "Cache-Control", "no-store");
     // A long poll: its latency is recorded apart (api/middleware/metrics.ts).
-    if (cursor !== undefined && waitMs > 0) c.set("longPoll", true);
+    const long = cursor !== undefined && waitMs > 0;
+    if (long) c.set("longPoll", true);
     try {
-      return c.body(await feed({ owner, cursor, limit, waitMs, signal: c.req.raw.signal }), 200, JSON_HEADERS) as never;
+      // Only a long poll waits, so only it needs the request's abort signal: @hono/node-server makes an
+      // AbortController for every request whose signal is read (and aborts it when the request closes).
+      const signal = long ? c.req.raw.signal : undefined;
+      return c.body(await feed({ owner, cursor, limit, waitMs, signal }), 200, JSON_HEADERS) as never;
     } catch (error) {
       if (error instanceof CursorNotFoundError) throw new ApiError("CURSOR_NOT_FOUND");
       throw error;
