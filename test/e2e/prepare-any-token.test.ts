@@ -22,7 +22,7 @@ import { randomPrefix, type testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { getData, postChecked, type Answer, until } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { mintAt, sendEthAt, sendStepAt, testAccount, walletAt, writeAt } from "../helpers/wallets.js";
+import { mintAt, sendEthAt, sendStepsAt, testAccount, walletAt, writeAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 const admin = testAccount(10);
@@ -77,11 +77,7 @@ async function prepared(kind: string, body: Record<string, unknown>): Promise<Pr
   return answer.data as Prepared;
 }
 
-async function sendAll(result: Prepared) {
-  for (const step of result.steps) {
-    await sendStepAt(stack.rpcUrl, chain, human, { to: step.to, data: step.data }, `${result.kind}: step to ${step.to}`);
-  }
-}
+const sendAll = (result: Prepared) => sendStepsAt(stack.rpcUrl, chain, human, result.steps, result.kind);
 
 const getJson = (path: string) => getData(t.app, validator, path);
 

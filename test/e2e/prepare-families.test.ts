@@ -34,7 +34,7 @@ import { randomPrefix, REDIS_URL, testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { getData, postChecked, type Answer, until } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { balanceAt, mintAt, sendEthAt, sendStepAt, testAccount, tokenIn, walletAt, writeAt } from "../helpers/wallets.js";
+import { balanceAt, mintAt, sendEthAt, sendStepsAt, testAccount, tokenIn, walletAt, writeAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 const admin = testAccount(10);
@@ -98,12 +98,7 @@ async function prepared(kind: string, body: Record<string, unknown>, from: Addre
 }
 
 /** Signs and sends every step in order from `from`, waiting for each receipt. */
-async function sendAll(result: Prepared, from: Signer = human) {
-  for (const step of result.steps) {
-    expect(step.value).toBe("0");
-    await sendStepAt(stack.rpcUrl, chain, from, { to: step.to, data: step.data }, `${result.kind}: step to ${step.to}`);
-  }
-}
+const sendAll = (result: Prepared, from: Signer = human) => sendStepsAt(stack.rpcUrl, chain, from, result.steps, result.kind);
 
 const getJson = (path: string) => getData(t.app, validator, path);
 const accountOf = (owner: Address) => getJson(`/v1/agent/accounts/${owner}`);

@@ -22,7 +22,7 @@ import { randomPrefix, type testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { postChecked, type Answer } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { balanceAt, basketIn, mintAt, sendEthAt, sendStepAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
+import { balanceAt, basketIn, mintAt, sendEthAt, sendStepsAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 const admin = testAccount(10);
@@ -80,8 +80,7 @@ beforeAll(async () => {
   ] as const) {
     const { status, body } = await prepare("basket-buy", { owner, basket: symbol, amount });
     expect(status, `basket-buy ${symbol}: ${JSON.stringify(body).slice(0, 400)}`).toBe(200);
-    for (const step of body.data.steps as Step[])
-      await sendStepAt(stack.rpcUrl, chain, trader, { to: step.to, data: step.data }, `basket-buy ${symbol}: step to ${step.to}`);
+    await sendStepsAt(stack.rpcUrl, chain, trader, body.data.steps as Step[], `basket-buy ${symbol}`);
     held.set(symbol, await balanceOf(basketBy(symbol)));
     expect(held.get(symbol)!).toBeGreaterThan(0n);
   }

@@ -44,7 +44,7 @@ import { randomPrefix, type testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { postChecked, type Answer, until } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { balanceAt, mintAt, sendEthAt, sendStepAt, testAccount, tokenIn, writeAt } from "../helpers/wallets.js";
+import { balanceAt, mintAt, sendEthAt, sendStepsAt, testAccount, tokenIn, writeAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 const admin = testAccount(10);
@@ -81,7 +81,7 @@ const prepare = (kind: string, body: Record<string, unknown>): Promise<Answer> =
 async function sendPrepared(kind: string, body: Record<string, unknown>, from: Signer = trader) {
   const { status, body: answer } = await prepare(kind, { owner: from.address, ...body });
   expect(status, `${kind}: ${JSON.stringify(answer).slice(0, 400)}`).toBe(200);
-  for (const step of answer.data.steps as Step[]) await sendStepAt(stack.rpcUrl, chain, from, { to: step.to, data: step.data }, `${kind}: step to ${step.to}`);
+  await sendStepsAt(stack.rpcUrl, chain, from, answer.data.steps as Step[], kind);
 }
 
 // ---------------------------------------------------------------- the state the requests choose from

@@ -17,7 +17,7 @@ import { prepareProcessor } from "../../workers/processors/prepare.js";
 import { DEAD_REDIS_URL, deleteKeys, randomPrefix, REDIS_URL, testApp } from "../api/support.js";
 import { postChecked, until as waitUntil } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { sendStepAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
+import { sendStepsAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 
 const stack = inject("stack");
@@ -84,12 +84,7 @@ async function prepared(kind: string, body: Record<string, unknown>, on = local)
 }
 
 /** Signs and sends every step in order, waiting for each receipt. */
-async function sendAll(result: { steps: { to: Address; data: Hex; value: string }[] }, from = account) {
-  for (const step of result.steps) {
-    expect(step.value).toBe("0");
-    await sendStepAt(stack.rpcUrl, chain, from, { to: step.to, data: step.data });
-  }
-}
+const sendAll = (result: { steps: { to: Address; data: Hex; value: string }[] }, from = account) => sendStepsAt(stack.rpcUrl, chain, from, result.steps);
 
 const until = <T>(what: string, read: () => Promise<T | undefined | null | false>) => waitUntil(what, read, 30_000, 200);
 

@@ -19,7 +19,7 @@ import { randomPrefix, type testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { until as waitUntil } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { sendStepAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
+import { sendStepsAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 // A devnet and indexer of its own: this file moves the chain's clock a week ahead, which would leave the
 // shared devnet's blocks in the future for every file after it (daily figures, "today").
@@ -84,9 +84,7 @@ async function prepared(from: typeof admin, kind: string, body: Record<string, u
   return answer.data as { id: string; steps: Step[] };
 }
 
-async function sendAll(result: { steps: Step[] }, from: typeof admin) {
-  for (const step of result.steps) await sendStepAt(stack.rpcUrl, chain, from, { to: step.to, data: step.data });
-}
+const sendAll = (result: { steps: Step[] }, from: typeof admin) => sendStepsAt(stack.rpcUrl, chain, from, result.steps);
 
 const until = <T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 60_000) => waitUntil(what, read, ms, 300);
 

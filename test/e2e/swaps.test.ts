@@ -22,7 +22,7 @@ import { deleteKeys, randomPrefix, REDIS_URL, testApp } from "../api/support.js"
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { expectCode, postChecked, type Answer } from "../helpers/http.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { balanceAt, sendStepAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
+import { balanceAt, sendStepsAt, testAccount, tokenIn, walletAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 const account = testAccount(1);
@@ -94,11 +94,7 @@ async function quote(query: Record<string, string>, on = local): Promise<Answer>
 
 const prepare = (kind: string, body: Record<string, unknown>, on = local) => postChecked(on.app, validator, `/v1/agent/prepare/${kind}`, { owner, ...body });
 
-async function sendAll(result: { steps: { to: Address; data: Hex; value: string }[] }) {
-  const receipts = [];
-  for (const step of result.steps) receipts.push(await sendStepAt(stack.rpcUrl, chain, account, { to: step.to, data: step.data }));
-  return receipts;
-}
+const sendAll = (result: { steps: { to: Address; data: Hex; value: string }[] }) => sendStepsAt(stack.rpcUrl, chain, account, result.steps);
 
 async function asAdmin(address: Address, functionName: "setPaused" | "setAggregator", args: readonly [boolean] | readonly [Address]) {
   const hash = await walletOf(admin).writeContract({ address, abi: swapRouterAbi, functionName, args } as never);

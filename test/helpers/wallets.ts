@@ -76,3 +76,23 @@ export async function sendStepAt(
   expect(receipt.status, what).toBe("success");
   return receipt;
 }
+
+/**
+ * Signs and sends a prepared bundle's steps in order from `account` (sendStepAt each), as the owner's wallet
+ * would, after checking that none asks for value (the contract's steps carry "0"). Answers the receipts.
+ */
+export async function sendStepsAt(
+  rpcUrl: string,
+  chain: PublicClient,
+  account: Account,
+  steps: readonly { to: Address; data: Hex; value: string }[],
+  label?: string,
+) {
+  const receipts: TransactionReceipt[] = [];
+  for (const step of steps) {
+    const what = label ? `${label}: step to ${step.to}` : `step to ${step.to}`;
+    expect(step.value, what).toBe("0");
+    receipts.push(await sendStepAt(rpcUrl, chain, account, { to: step.to, data: step.data }, what));
+  }
+  return receipts;
+}
