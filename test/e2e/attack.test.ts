@@ -414,14 +414,16 @@ async function actionsOf(ids: string[]) {
 
 describe("credit only where it is due", () => {
   it("a stranger prepares the owner's call first without a session; the owner prepares it with its session and sends: the owner's is credited, the stranger's tag is nowhere public", async () => {
-    const body = { owner: owner.address, vault: d.vaults[0]!.address, amount: "40" };
     const token = await ownerSession(newClient());
     // The stranger, from its own address, files the owner's predictable call under its tag first. The
     // deposit's minShares follows the vault's share price, which other files move while this one runs: the
-    // pair is filed again until both hold the same calldata, as an attacker timing its copy would.
+    // pair is filed again until both hold the same calldata, as an attacker timing its copy would. Each
+    // attempt deposits another amount: an earlier attempt's filing of the owner's with the same calldata
+    // would take the call (the owner's oldest in the window does), and the one asserted on would not.
     let theirs: Awaited<ReturnType<typeof post>> | undefined;
     let mine: Awaited<ReturnType<typeof post>> | undefined;
     for (let attempt = 0; attempt < 8; attempt++) {
+      const body = { owner: owner.address, vault: d.vaults[0]!.address, amount: String(40 + attempt) };
       theirs = await post(newClient(), "/v1/agent/prepare/vault-deposit", { ...body, agentTag: "stranger" });
       expect(theirs.status, theirs.text.slice(0, 300)).toBe(200);
       mine = await post(newClient(), "/v1/agent/prepare/vault-deposit", { ...body, agentTag: "owner-agent" }, { authorization: `Bearer ${token}` });
