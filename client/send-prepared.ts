@@ -36,6 +36,12 @@ export type SendPreparedOptions = {
   expect?: SigningExpectations;
 };
 
+/**
+ * A transaction's gas limit from its estimate, with the headroom wallets give: a zap routes through pools
+ * that the market moves between the estimate and the block, and at the estimate alone it can run out of gas.
+ */
+export const withGasHeadroom = (estimate: bigint) => (estimate * 13n) / 10n;
+
 export class SendPreparedError extends Error {
   override name = "SendPreparedError";
 }
@@ -93,13 +99,10 @@ export async function sendPrepared(
 
   const receipts: TransactionReceipt[] = [];
   for (const [i, step] of result.steps.entries()) {
-    const hash = await walletClient.sendTransaction({
-      account,
-      chain: walletClient.chain ?? null,
-      to: step.to as Hex,
-      data: step.data as Hex,
-      value: BigInt(step.value),
-    });
+    const tx = { to: step.to as Hex, data: step.data as Hex, value: BigInt(step.value) };
+    // A wallet (a JSON-RPC account) estimates with its own headroom; viem signing for a local account uses the bare estimate.
+    const gas = account.type === "local" ? withGasHeadroom(await publicClient.estimateGas({ account, ...tx })) : undefined;
+    const hash = await walletClient.sendTransaction({ account, chain: walletClient.chain ?? null, ...tx, gas });
     const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout });
     if (receipt.status !== "success") throw new SendPreparedError(`step ${i + 1} of ${result.steps.length} reverted (${hash})`);
     receipts.push(receipt);

@@ -1,7 +1,8 @@
 // sendPrepared sends the bundle with wallet_sendCalls as the API answered it (atomicRequired: true for an
 // approval before its action), reports whether the wallet ran it atomically, and falls back to one
 // transaction per step when the wallet lacks wallet_sendCalls or cannot honour atomicity (EIP-5792 5760).
-import { createWalletClient, custom, defineChain, getAddress, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import { createWalletClient, custom, defineChain, getAddress, keccak256, parseTransaction, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { sendPrepared, type PrepareResult } from "../../client/index.js";
@@ -23,17 +24,17 @@ const deployments: Deployments = {
 };
 const chain = defineChain({ ...devnetChain, rpcUrls: { default: { http: ["http://127.0.0.1:1"] } } });
 
-function prepared(): PrepareResult {
-  const bundle = buildVaultDeposit({ family: "merged", owner, vault, usdg, assets: 250_000_000n, minShares: 1n });
+function prepared(forOwner: Hex = owner): PrepareResult {
+  const bundle = buildVaultDeposit({ family: "merged", owner: forOwner, vault, usdg, assets: 250_000_000n, minShares: 1n });
   return {
     id: "sr_test",
     kind: bundle.kind,
-    owner,
+    owner: forOwner,
     steps: bundle.steps.map((s) => ({ to: s.to, data: s.data, value: "0" as const })),
     params: {},
     signUrl: "http://127.0.0.1/sign/sr_test",
     expiresAt: new Date(Date.now() + 600_000).toISOString(),
-    walletSendCalls: walletSendCalls(bundle, owner),
+    walletSendCalls: walletSendCalls(bundle, forOwner),
     simulation: { method: "eth_simulateV1" },
   } as PrepareResult;
 }
@@ -92,4 +93,33 @@ describe("sendPrepared and atomic batches", () => {
       expect(txs).toEqual(result.steps.map((s) => s.to.toLowerCase()));
     });
   }
+
+  it("signing for a local account, gives each step 30% headroom over the estimate, as a wallet would (a bare estimate can run out of gas)", async () => {
+    const local = privateKeyToAccount(`0x${"42".repeat(32)}`);
+    const raw: Hex[] = [];
+    const wallet = createWalletClient({
+      account: local,
+      chain,
+      transport: custom({
+        request: async ({ method, params }: { method: string; params?: unknown }) => {
+          if (method === "eth_chainId") return "0x1237";
+          if (method === "eth_getTransactionCount") return "0x0";
+          if (method === "eth_getBlockByNumber") return { baseFeePerGas: "0x1", number: "0x1", timestamp: "0x1", transactions: [] };
+          if (method === "eth_maxPriorityFeePerGas") return "0x1";
+          if (method === "eth_sendRawTransaction") {
+            raw.push((params as [Hex])[0]);
+            return keccak256((params as [Hex])[0]);
+          }
+          throw new Error(`unexpected ${method}`);
+        },
+      }),
+    });
+    const estimates = [46_000n, 120_000n];
+    const estimating = { ...publicClient, estimateGas: async () => estimates[raw.length]! } as unknown as PublicClient;
+    const result = prepared(local.address);
+    const sent = await sendPrepared(wallet, estimating, result, { allow: deployments, fallbackOnly: true });
+    expect(sent.receipts).toHaveLength(2);
+    expect(raw.map((r) => parseTransaction(r).gas)).toEqual([59_800n, 156_000n]);
+    expect(raw.map((r) => parseTransaction(r).to?.toLowerCase())).toEqual(result.steps.map((s) => s.to.toLowerCase()));
+  });
 });

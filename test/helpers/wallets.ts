@@ -4,6 +4,7 @@ import { createPublicClient, createWalletClient, erc20Abi, http, type Account, t
 import { mnemonicToAccount, type HDAccount } from "viem/accounts";
 import { expect } from "vitest";
 import { testTokenAbi } from "../../abis/index.js";
+import { withGasHeadroom } from "../../client/send-prepared.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { devnetChain, TEST_MNEMONIC } from "../../devnet/chain.js";
 
@@ -59,8 +60,8 @@ export async function sendEthAt(rpcUrl: string, chain: PublicClient, to: Address
 
 /**
  * Sends one bundle step (or any transaction) from `account` with headroom over the gas estimate, as wallets
- * give, and expects a successful receipt. The devnet's live market moves the pools a zap routes through
- * between the estimate and the block: at the estimate alone CI once saw "ran out of gas".
+ * give (withGasHeadroom, the typed client's), and expects a successful receipt: at the estimate alone CI once
+ * saw a zap run out of gas.
  */
 export async function sendStepAt(
   rpcUrl: string,
@@ -71,7 +72,7 @@ export async function sendStepAt(
 ) {
   const value = tx.value ?? 0n;
   const gas = await chain.estimateGas({ account, to: tx.to, data: tx.data, value });
-  const hash = await walletAt(rpcUrl, account).sendTransaction({ to: tx.to, data: tx.data, value, gas: (gas * 13n) / 10n });
+  const hash = await walletAt(rpcUrl, account).sendTransaction({ to: tx.to, data: tx.data, value, gas: withGasHeadroom(gas) });
   const receipt = await chain.waitForTransactionReceipt({ hash });
   expect(receipt.status, what).toBe("success");
   return receipt;
