@@ -76,11 +76,11 @@ export type AccountRows = {
 };
 
 /**
- * The statement for a batch of owners (runBatched): entries `{owner, cutoff, usdg}` (the owner lowercase,
+ * The statement for a batch of owners (runBatched; bench/tools/statement-cost.ts reads its text): entries `{owner, cutoff, usdg}` (the owner lowercase,
  * the cutoff in unix seconds, USDG's address or null). The entry is `ask` (the CTE `o` is the owner's
  * limit orders).
  */
-const accountStatement: StatementText = (t) => {
+export const accountStatement: StatementText = (t) => {
   // Open items, plus the newest MAX_CLOSED_ITEMS ended ones since the cutoff, from one lookup of the owner's rows:
   // each row numbered within its class (open or ended) by `newest`, the ended kept up to that many. A union of
   // the two classes looked the owner up twice in each table, a tenth more of the statement's CPU.

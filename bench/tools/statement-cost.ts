@@ -1,0 +1,115 @@
+// What the account statement costs Postgres per owner, against what reading a per-owner row would cost: on
+// a stack held by `READ_HOLD=/tmp/hold.json READ_ROUNDS=1 READ_TARGETS=none npx tsx bench/read-speed.ts`,
+// over one connection per variant, batches of owners as the API's batcher sends them under load
+// (adapters/db/reads/statement.ts), the order of the variants reversed every other round:
+//   - statement: the shipped account statement (adapters/db/reads/accounts.ts), every list assembled per owner;
+//   - owner row: a prototype of a projection the indexer does not keep today, one row per owner holding the
+//     statement's own answer as text (made here from the statement, in a scratch schema dropped after), read by
+//     primary key, with the token rows read once per batch instead of once per owner;
+//   - row rewrite: what keeping that row would cost the write side, as an estimate: the statement for the owners a
+//     block changed (STATEMENT_COST_CHANGED, 200: 10% of the changing-answers agents) and their rows rewritten, in one
+//     statement. Ponder's own write path (its reorg shadow row for each rewrite) would add to it.
+// Prints per variant the backend's CPU per owner (from /proc) and this process's (postgres.js and the JSON.parse
+// of each answer): the size of the prize a per-owner row would give, before anyone builds it.
+//   npx tsx bench/tools/statement-cost.ts   (STATEMENT_COST_HOLD, default /tmp/hold.json; STATEMENT_COST_BATCH, 11;
+//   STATEMENT_COST_BATCHES, 200 per round; STATEMENT_COST_ROUNDS, 7)
+import { readFileSync } from "node:fs";
+import postgres from "postgres";
+import type { Deployments } from "../../adapters/chain/deployments.js";
+import { accountStatement } from "../../adapters/db/reads/accounts.js";
+import { DAY_S } from "../../domain/price.js";
+import { DEFAULT_CLOSED_DAYS } from "../../usecases/answers/accounts.js";
+import { cpuSeconds } from "../lib.js";
+import type { ReadHold } from "../read-speed.js";
+
+const hold = JSON.parse(readFileSync(process.env.STATEMENT_COST_HOLD ?? "/tmp/hold.json", "utf8")) as ReadHold;
+const deployments = JSON.parse(readFileSync(hold.stack.DEPLOYMENTS_FILE, "utf8")) as Deployments;
+const batchSize = Number(process.env.STATEMENT_COST_BATCH ?? 11);
+const changedPerBlock = Number(process.env.STATEMENT_COST_CHANGED ?? 200);
+const batches = Number(process.env.STATEMENT_COST_BATCHES ?? 200);
+const rounds = Number(process.env.STATEMENT_COST_ROUNDS ?? 7);
+/** The API's views schema, as read-speed.ts starts the API. */
+const VIEWS = "agent_views";
+const scratch = `statement_cost_${process.pid}`;
+
+const owners = hold.owners.map((o) => o.toLowerCase());
+const usdg = deployments.contracts.usdg?.toLowerCase() ?? null;
+const cutoff = Math.floor(Date.now() / 1000) - DEFAULT_CLOSED_DAYS * DAY_S;
+const shipped = accountStatement((table) => `"${VIEWS}"."${table}"`);
+
+// The prototype's read: the owners' rows by key, and (as the row with i = -1) the token rows once for the batch.
+const ownerRowRead = `
+select ask.i, r.account from jsonb_to_recordset($1::text::jsonb) as ask(i int, owner text, cutoff int8, usdg text)
+left join "${scratch}".account_row r on r.owner = ask.owner
+union all
+select -1, (select coalesce(json_agg(json_build_object('address', tk.address, 'symbol', tk.symbol, 'decimals', tk.decimals, 'priceX18', tk.price_x_18::text)), '[]')
+  from "${VIEWS}"."token" tk)::text`;
+
+// The write side's estimate: the changed owners' rows made anew by the statement and written over the old ones.
+const rowRewrite = `
+insert into "${scratch}".account_row (owner, account)
+select e.owner, f.account from (${shipped}) f join jsonb_to_recordset($1::text::jsonb) as e(i int, owner text) on e.i = f.i
+on conflict (owner) do update set account = excluded.account`;
+
+type Variant = { name: string; text: string; size: number; cutoff: number; sql: postgres.Sql; backend: number; pgMs: number[]; nodeMs: number[] };
+const connect = async (name: string, text: string, size: number, since = cutoff): Promise<Variant> => {
+  const sql = postgres(hold.stack.DATABASE_URL, { max: 1, onnotice: () => {} });
+  const [row] = await sql<{ backend: number }[]>`select pg_backend_pid() as backend`;
+  return { name, text, size, cutoff: since, sql, backend: row!.backend, pgMs: [], nodeMs: [] };
+};
+const batchOf = (k: number, v: Variant) =>
+  JSON.stringify(Array.from({ length: v.size }, (_, i) => ({ i, owner: owners[(k * v.size + i) % owners.length]!, cutoff: v.cutoff, usdg })));
+/** One batch as the API would take it (the statement, then each owner's answer parsed), or one block's rewrite. */
+const run = async (v: Variant, k: number) => {
+  const rows = await v.sql.unsafe<{ i: number; account: string | null }[]>(v.text, [batchOf(k, v)], { prepare: true });
+  for (const row of rows) if (row.account) JSON.parse(row.account);
+};
+
+const admin = postgres(hold.stack.DATABASE_URL, { max: 1, onnotice: () => {} });
+const variants: Variant[] = [];
+try {
+  // The prototype's table: every owner's answer as the statement gives it now (ended items of any age, since a
+  // kept row would hold them all and the read would drop those before the cutoff).
+  await admin.unsafe(`create schema "${scratch}"; create table "${scratch}".account_row (owner text primary key, account text not null)`);
+  for (let k = 0; k < owners.length; k += 500) {
+    const slice = owners.slice(k, k + 500);
+    const rows = await admin.unsafe<{ i: number; account: string }[]>(shipped, [JSON.stringify(slice.map((owner, i) => ({ i, owner, cutoff: 0, usdg })))]);
+    await admin`insert into ${admin(scratch)}.account_row ${admin(rows.map((r) => ({ owner: slice[r.i]!, account: r.account })))}`;
+  }
+  await admin.unsafe(`analyze "${scratch}".account_row`);
+  const [size] = await admin.unsafe<{ n: string; bytes: string }[]>(
+    `select count(*)::text as n, avg(length(account))::int::text as bytes from "${scratch}".account_row`,
+  );
+  console.log(`owner rows: ${size!.n}, ${size!.bytes} characters each on average; batches of ${batchSize}, ${batches} a round, ${rounds} rounds`);
+
+  variants.push(
+    await connect("statement", shipped, batchSize),
+    await connect("owner row", ownerRowRead, batchSize),
+    await connect("row rewrite", rowRewrite, changedPerBlock, 0),
+  );
+  // Warm: each variant over the owners the rounds read (plans made, pages in shared buffers).
+  for (const v of variants) for (let k = 0; k < (batches * rounds * batchSize) / v.size; k++) await run(v, k);
+  for (let round = 0; round < rounds; round++) {
+    for (const v of round % 2 ? [...variants].reverse() : variants) {
+      const pg0 = cpuSeconds(v.backend) ?? 0;
+      const node0 = process.cpuUsage();
+      // The same owners for every variant: `batches` batches of the API's size, or as many blocks of changed owners.
+      const per = (batches * batchSize) / v.size;
+      for (let k = round * per; k < (round + 1) * per; k++) await run(v, Math.floor(k));
+      const node = process.cpuUsage(node0);
+      v.pgMs.push((((cpuSeconds(v.backend) ?? 0) - pg0) * 1000) / (batches * batchSize));
+      v.nodeMs.push((node.user + node.system) / 1000 / (batches * batchSize));
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const list = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(" ");
+  console.log("CPU per owner, medians [rounds]:");
+  for (const v of variants)
+    console.log(
+      `${v.name.padEnd(10)} Postgres ${median(v.pgMs).toFixed(3)} ms [${list(v.pgMs)}]; this process ${median(v.nodeMs).toFixed(3)} ms [${list(v.nodeMs)}]`,
+    );
+} finally {
+  await Promise.all(variants.map((v) => v.sql.end()));
+  await admin.unsafe(`drop schema if exists "${scratch}" cascade`);
+  await admin.end();
+}
