@@ -5,7 +5,8 @@
 //   - statement: the shipped account statement (adapters/db/reads/accounts.ts), every list assembled per owner;
 //   - owner row: a prototype of a projection the indexer does not keep today, one row per owner holding the
 //     statement's own answer as text (made here from the statement, in a scratch schema dropped after), read by
-//     primary key, with the token rows read once per batch instead of once per owner;
+//     primary key, with the token, vault and basket rows read once per batch instead of once per owner (a kept row would
+//     hold only the owner's own items and read the shared figures it names once per batch);
 //   - row rewrite: what keeping that row would cost the write side, as an estimate: the statement for the owners a
 //     block changed (STATEMENT_COST_CHANGED, 200: 10% of the changing-answers agents) and their rows rewritten, in one
 //     statement. Ponder's own write path (its reorg shadow row for each rewrite) would add to it.
@@ -37,13 +38,21 @@ const usdg = deployments.contracts.usdg?.toLowerCase() ?? null;
 const cutoff = Math.floor(Date.now() / 1000) - DEFAULT_CLOSED_DAYS * DAY_S;
 const shipped = accountStatement((table) => `"${VIEWS}"."${table}"`);
 
-// The prototype's read: the owners' rows by key, and (as the row with i = -1) the token rows once for the batch.
+// The prototype's read: the owners' rows by key, and once for the batch (rows i = -1, -2, -3) the token, vault and basket
+// rows, as a kept row holding only the owner's own items would read the shared figures it names.
 const ownerRowRead = `
 select ask.i, r.account from jsonb_to_recordset($1::text::jsonb) as ask(i int, owner text, cutoff int8, usdg text)
 left join "${scratch}".account_row r on r.owner = ask.owner
 union all
 select -1, (select coalesce(json_agg(json_build_object('address', tk.address, 'symbol', tk.symbol, 'decimals', tk.decimals, 'priceX18', tk.price_x_18::text)), '[]')
-  from "${VIEWS}"."token" tk)::text`;
+  from "${VIEWS}"."token" tk)::text
+union all
+select -2, (select coalesce(json_agg(json_build_object('address', v.address, 'family', v.family, 'token', v.token, 'agent', v.agent, 'status', v.status,
+    'totalAssets', v.total_assets::text, 'usdgAssets', v.usdg_assets::text, 'tokenAssets', v.token_assets::text, 'totalSupply', v.total_supply::text,
+    'updatedAt', v.updated_at)), '[]') from "${VIEWS}"."vault" v)::text
+union all
+select -3, (select coalesce(json_agg(json_build_object('address', k.address, 'name', k.name, 'symbol', k.symbol, 'listed', k.listed, 'tokens', k.tokens,
+    'balances', k.balances, 'totalSupply', k.total_supply::text)), '[]') from "${VIEWS}"."basket" k)::text`;
 
 // The write side's estimate: the changed owners' rows made anew by the statement and written over the old ones.
 const rowRewrite = `
