@@ -238,6 +238,9 @@ export type Indexer = {
   stop(): Promise<void>;
 };
 
+/** The views schema every benchmark's indexer publishes and its API reads (`VIEWS_SCHEMA`). */
+export const BENCH_VIEWS_SCHEMA = "agent_views";
+
 /**
  * Starts our indexer (`npm run indexer`) or the baseline app (bench/baseline-app) over the devnet,
  * into a fresh database of its own; resolves at once (see `waitReady`).
@@ -256,7 +259,7 @@ export async function startIndexer(
   const env = {
     DATABASE_URL: db.url,
     DATABASE_SCHEMA: schema,
-    VIEWS_SCHEMA: "agent_views",
+    VIEWS_SCHEMA: BENCH_VIEWS_SCHEMA,
     PONDER_PORT: String(port),
     DEPLOYMENTS_FILE: devnet.deploymentsFile,
     DEVNET_PORT: String(devnet.port),

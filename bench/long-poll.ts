@@ -34,6 +34,7 @@ import {
   startIndexer,
   waitReady,
   type BenchResult,
+  BENCH_VIEWS_SCHEMA,
 } from "./lib.js";
 
 export const WAKE_P95_TARGET_MS = 1000;
@@ -66,7 +67,7 @@ export async function benchLongPoll({ waiters = 1000, n = 20, days = 1, simInter
     const logger = createLogger({ level: "warn", base: { service: "api" } });
     const db = createDb({ url: indexer.db.url, schema: "agent_api" });
     await migrateToLatest(db, "agent_api");
-    const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: indexer.db.url }), viewsSchema: "agent_views" });
+    const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: indexer.db.url }), viewsSchema: BENCH_VIEWS_SCHEMA });
     const redis = createRedis({ url: REDIS_URL, logger });
     await waitForRedis(redis, 5000);
     const waker = new ActivityWaker({ reads, logger });

@@ -42,6 +42,7 @@ import {
   type BenchResult,
   type Figure,
   type Service,
+  BENCH_VIEWS_SCHEMA,
 } from "./lib.js";
 
 export const PREPARE_P50_TARGET_MS = 30;
@@ -87,7 +88,7 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
     const env = {
       DATABASE_URL: indexer.db.url,
       DATABASE_SCHEMA: indexer.schema,
-      VIEWS_SCHEMA: "agent_views",
+      VIEWS_SCHEMA: BENCH_VIEWS_SCHEMA,
       API_SCHEMA: "agent_api",
       PONDER_PORT: new URL(indexer.ponderUrl).port,
       DEPLOYMENTS_FILE: devnet.deploymentsFile,
@@ -108,7 +109,7 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
     // raised: N requests per kind from one owner would pass the shipped 120 per minute.
     const db = createDb({ url: indexer.db.url, schema: "agent_api" });
     await migrateToLatest(db, "agent_api");
-    const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: indexer.db.url }), viewsSchema: "agent_views" });
+    const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: indexer.db.url }), viewsSchema: BENCH_VIEWS_SCHEMA });
     const redis = createRedis({ url: REDIS_URL });
     await waitForRedis(redis, 5000);
     const jobs = createJobClient({ redisUrl: REDIS_URL, prefix: `${redisPrefix}:bull` });

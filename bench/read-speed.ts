@@ -47,6 +47,7 @@ import {
   type Figure,
   type Indexer,
   type Service,
+  BENCH_VIEWS_SCHEMA,
 } from "./lib.js";
 
 export const READ_RPS_TARGET = 5000;
@@ -366,7 +367,7 @@ export async function startReadApi(
     file,
     {
       ...stack,
-      VIEWS_SCHEMA: "agent_views",
+      VIEWS_SCHEMA: BENCH_VIEWS_SCHEMA,
       API_SCHEMA: "agent_api",
       PORT: String(port),
       HOST: "127.0.0.1",

@@ -16,7 +16,7 @@ import type postgres from "postgres";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { DAY_S } from "../../domain/price.js";
 import { DEFAULT_CLOSED_DAYS } from "../../usecases/answers/accounts.js";
-import { cpuSeconds, repoRoot } from "../lib.js";
+import { cpuSeconds, repoRoot, BENCH_VIEWS_SCHEMA } from "../lib.js";
 import type { ReadHold } from "../read-speed.js";
 
 const hold = JSON.parse(readFileSync(process.env.ACCOUNT_COST_HOLD ?? "/tmp/hold.json", "utf8")) as ReadHold;
@@ -38,7 +38,7 @@ async function partsOf(root: string): Promise<{ parts: Part[]; end: () => Promis
   const { accountAnswer } = await import(join(root, "usecases/answers/accounts.ts"));
   const { accountEntry } = await import(join(root, "usecases/answers/account-body.ts"));
   const sql = projections.createProjectionsPostgres({ url: hold.stack.DATABASE_URL, max: 1 }) as postgres.Sql;
-  const reads = projections.createProjectionsDb({ sql, viewsSchema: "agent_views" });
+  const reads = projections.createProjectionsDb({ sql, viewsSchema: BENCH_VIEWS_SCHEMA });
   const [row] = await sql<{ backend: number }[]>`select pg_backend_pid() as backend`;
   const backend = row!.backend;
   const usdg = deployments.contracts.usdg?.toLowerCase();

@@ -12,7 +12,7 @@ import { readAccountRows, type AccountRows } from "../../adapters/db/reads/accou
 import { DAY_S } from "../../domain/price.js";
 import type { accountEntry as AccountEntry } from "../../usecases/answers/account-body.js";
 import { DEFAULT_CLOSED_DAYS, type shapeAccount as ShapeAccount } from "../../usecases/answers/accounts.js";
-import { repoRoot } from "../lib.js";
+import { repoRoot, BENCH_VIEWS_SCHEMA } from "../lib.js";
 import type { ReadHold } from "../read-speed.js";
 
 const hold = JSON.parse(readFileSync(process.env.SHAPE_COST_HOLD ?? "/tmp/hold.json", "utf8")) as ReadHold;
@@ -22,7 +22,7 @@ const rounds = Number(process.env.SHAPE_COST_ROUNDS ?? 20);
 const roots = [repoRoot, ...(process.env.SHAPE_COST_BASE ? [process.env.SHAPE_COST_BASE] : [])];
 
 const sql = createProjectionsPostgres({ url: hold.stack.DATABASE_URL, max: 1 }) as postgres.Sql;
-const reads = createProjectionsDb({ sql, viewsSchema: "agent_views" });
+const reads = createProjectionsDb({ sql, viewsSchema: BENCH_VIEWS_SCHEMA });
 const usdgAddress = deployments.contracts.usdg?.toLowerCase() as `0x${string}` | undefined;
 const now = new Date();
 const closedDays = DEFAULT_CLOSED_DAYS;

@@ -20,7 +20,7 @@ import type { Deployments } from "../../adapters/chain/deployments.js";
 import { accountStatement } from "../../adapters/db/reads/accounts.js";
 import { DAY_S } from "../../domain/price.js";
 import { DEFAULT_CLOSED_DAYS } from "../../usecases/answers/accounts.js";
-import { cpuSeconds } from "../lib.js";
+import { BENCH_VIEWS_SCHEMA, cpuSeconds } from "../lib.js";
 import type { ReadHold } from "../read-speed.js";
 
 const hold = JSON.parse(readFileSync(process.env.STATEMENT_COST_HOLD ?? "/tmp/hold.json", "utf8")) as ReadHold;
@@ -29,8 +29,7 @@ const batchSize = Number(process.env.STATEMENT_COST_BATCH ?? 11);
 const changedPerBlock = Number(process.env.STATEMENT_COST_CHANGED ?? 200);
 const batches = Number(process.env.STATEMENT_COST_BATCHES ?? 200);
 const rounds = Number(process.env.STATEMENT_COST_ROUNDS ?? 7);
-/** The API's views schema, as read-speed.ts starts the API. */
-const VIEWS = "agent_views";
+const VIEWS = BENCH_VIEWS_SCHEMA;
 const scratch = `statement_cost_${process.pid}`;
 
 const owners = hold.owners.map((o) => o.toLowerCase());
@@ -96,18 +95,20 @@ try {
     await connect("owner row", ownerRowRead, batchSize),
     await connect("row rewrite", rowRewrite, changedPerBlock, 0),
   );
+  // Per round, each variant reads about the same owners: `batches` batches of the API's size, or as many blocks of
+  // changed owners as cover them (whole statements; the figures divide by the owners each actually read).
+  const perRound = (v: Variant) => Math.max(1, Math.round((batches * batchSize) / v.size));
   // Warm: each variant over the owners the rounds read (plans made, pages in shared buffers).
-  for (const v of variants) for (let k = 0; k < (batches * rounds * batchSize) / v.size; k++) await run(v, k);
+  for (const v of variants) for (let k = 0; k < perRound(v) * rounds; k++) await run(v, k);
   for (let round = 0; round < rounds; round++) {
     for (const v of round % 2 ? [...variants].reverse() : variants) {
       const pg0 = cpuSeconds(v.backend) ?? 0;
       const node0 = process.cpuUsage();
-      // The same owners for every variant: `batches` batches of the API's size, or as many blocks of changed owners.
-      const per = (batches * batchSize) / v.size;
-      for (let k = round * per; k < (round + 1) * per; k++) await run(v, Math.floor(k));
+      const n = perRound(v);
+      for (let k = round * n; k < (round + 1) * n; k++) await run(v, k);
       const node = process.cpuUsage(node0);
-      v.pgMs.push((((cpuSeconds(v.backend) ?? 0) - pg0) * 1000) / (batches * batchSize));
-      v.nodeMs.push((node.user + node.system) / 1000 / (batches * batchSize));
+      v.pgMs.push((((cpuSeconds(v.backend) ?? 0) - pg0) * 1000) / (n * v.size));
+      v.nodeMs.push((node.user + node.system) / 1000 / (n * v.size));
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
