@@ -14,9 +14,9 @@ import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/p
 import { buildOrderAction } from "../domain/bundles/index.js";
 import { callKeyOf } from "../domain/grading/index.js";
 import { runGrading } from "../usecases/report-card/run-grading.js";
-import { freshDatabase, isMain, log, printMachine, printResult, round, saveResult, type BenchResult } from "./lib.js";
+import { BENCH_API_SCHEMA, freshDatabase, isMain, log, printMachine, printResult, round, saveResult, type BenchResult } from "./lib.js";
 
-const SCHEMA = "agent_api";
+const SCHEMA = BENCH_API_SCHEMA;
 const VIEWS = "bench_views";
 const hook = "0x5555555555555555555555555555555555555555" as Address;
 

@@ -76,6 +76,14 @@ export function saveResult(r: BenchResult) {
   writeFileSync(join(dir, `${r.name}.json`), JSON.stringify({ ...r, machine: machine(), at: new Date().toISOString() }, null, 2));
 }
 
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(xs: number[]) {
+  if (xs.length === 0) return NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 export function percentile(sorted: number[], p: number) {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -240,6 +248,9 @@ export type Indexer = {
 
 /** The views schema every benchmark's indexer publishes and its API reads (`VIEWS_SCHEMA`). */
 export const BENCH_VIEWS_SCHEMA = "agent_views";
+
+/** The schema of the API's own tables (sessions, jobs, payments: `API_SCHEMA`) in every benchmark's database. */
+export const BENCH_API_SCHEMA = "agent_api";
 
 /**
  * Starts our indexer (`npm run indexer`) or the baseline app (bench/baseline-app) over the devnet,

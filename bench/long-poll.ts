@@ -35,6 +35,7 @@ import {
   waitReady,
   type BenchResult,
   BENCH_VIEWS_SCHEMA,
+  BENCH_API_SCHEMA,
 } from "./lib.js";
 
 export const WAKE_P95_TARGET_MS = 1000;
@@ -65,8 +66,8 @@ export async function benchLongPoll({ waiters = 1000, n = 20, days = 1, simInter
 
     // The API as api/main.ts builds it: its schema migrated, the projections pool, Redis rate limits.
     const logger = createLogger({ level: "warn", base: { service: "api" } });
-    const db = createDb({ url: indexer.db.url, schema: "agent_api" });
-    await migrateToLatest(db, "agent_api");
+    const db = createDb({ url: indexer.db.url, schema: BENCH_API_SCHEMA });
+    await migrateToLatest(db, BENCH_API_SCHEMA);
     const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: indexer.db.url }), viewsSchema: BENCH_VIEWS_SCHEMA });
     const redis = createRedis({ url: REDIS_URL, logger });
     await waitForRedis(redis, 5000);

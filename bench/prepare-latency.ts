@@ -43,6 +43,7 @@ import {
   type Figure,
   type Service,
   BENCH_VIEWS_SCHEMA,
+  BENCH_API_SCHEMA,
 } from "./lib.js";
 
 export const PREPARE_P50_TARGET_MS = 30;
@@ -89,7 +90,7 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
       DATABASE_URL: indexer.db.url,
       DATABASE_SCHEMA: indexer.schema,
       VIEWS_SCHEMA: BENCH_VIEWS_SCHEMA,
-      API_SCHEMA: "agent_api",
+      API_SCHEMA: BENCH_API_SCHEMA,
       PONDER_PORT: new URL(indexer.ponderUrl).port,
       DEPLOYMENTS_FILE: devnet.deploymentsFile,
       DEVNET_PORT: String(devnet.port),
@@ -107,8 +108,8 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
 
     // The API as api/main.ts builds it (same deps), in this process so that its rate limit can be
     // raised: N requests per kind from one owner would pass the shipped 120 per minute.
-    const db = createDb({ url: indexer.db.url, schema: "agent_api" });
-    await migrateToLatest(db, "agent_api");
+    const db = createDb({ url: indexer.db.url, schema: BENCH_API_SCHEMA });
+    await migrateToLatest(db, BENCH_API_SCHEMA);
     const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: indexer.db.url }), viewsSchema: BENCH_VIEWS_SCHEMA });
     const redis = createRedis({ url: REDIS_URL });
     await waitForRedis(redis, 5000);

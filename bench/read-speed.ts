@@ -48,6 +48,8 @@ import {
   type Indexer,
   type Service,
   BENCH_VIEWS_SCHEMA,
+  BENCH_API_SCHEMA,
+  median,
 } from "./lib.js";
 
 export const READ_RPS_TARGET = 5000;
@@ -84,12 +86,6 @@ type Drive = {
   /** Postgres's CPU (the bench database's backends) and transactions on that database, per request. */
   pgCpuMsPerRequest?: number;
   pgTxPerRequest?: number;
-};
-
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 /** The median of each figure over the rounds (errors summed). */
@@ -368,7 +364,7 @@ export async function startReadApi(
     {
       ...stack,
       VIEWS_SCHEMA: BENCH_VIEWS_SCHEMA,
-      API_SCHEMA: "agent_api",
+      API_SCHEMA: BENCH_API_SCHEMA,
       PORT: String(port),
       HOST: "127.0.0.1",
       RPC_URL: "",

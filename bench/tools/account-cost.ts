@@ -16,7 +16,7 @@ import type postgres from "postgres";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { DAY_S } from "../../domain/price.js";
 import { DEFAULT_CLOSED_DAYS } from "../../usecases/answers/accounts.js";
-import { cpuSeconds, repoRoot, BENCH_VIEWS_SCHEMA } from "../lib.js";
+import { cpuSeconds, median, repoRoot, BENCH_VIEWS_SCHEMA } from "../lib.js";
 import type { ReadHold } from "../read-speed.js";
 
 const hold = JSON.parse(readFileSync(process.env.ACCOUNT_COST_HOLD ?? "/tmp/hold.json", "utf8")) as ReadHold;
@@ -64,7 +64,6 @@ async function partsOf(root: string): Promise<{ parts: Part[]; end: () => Promis
 async function runAll(p: Part): Promise<void> {
   for (let i = 0; i < owners.length; i += p.together) await Promise.all(owners.slice(i, i + p.together).map(p.run));
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const checkouts = await Promise.all(roots.map(partsOf));
 const parts = checkouts.flatMap((c) => c.parts);
 try {

@@ -10,7 +10,7 @@
 // READ_AB_HOLD (default /tmp/hold.json), READ_AB_TARGET (accounts | activity), READ_AB_ROUNDS (5),
 // READ_AB_DURATION_S (5).
 import { readFileSync } from "node:fs";
-import { cpuSeconds, postgresCpu, postgresCpuSince, type Service } from "../lib.js";
+import { cpuSeconds, median, postgresCpu, postgresCpuSince, type Service } from "../lib.js";
 import { drive, mapConcurrent, startReadApi, type ReadHold, clientHeaders } from "../read-speed.js";
 
 type Runs = { name: string; url: string; pid?: number; path: () => string; rps: number[]; cpuMs: number[]; pgMs: number[] };
@@ -42,7 +42,6 @@ const paths =
     ? hold.owners.map((o) => `/v1/agent/accounts/${o}`)
     : hold.cursors.map((c) => `/v1/agent/accounts/${c.owner}/activity?cursor=${c.cursor}`);
 const randomPath = () => paths[Math.floor(Math.random() * paths.length)]!;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Every path once (the benchmark's cold pass), so the drives are of a warm API. */
 async function warm(url: string) {

@@ -12,7 +12,7 @@ import { readAccountRows, type AccountRows } from "../../adapters/db/reads/accou
 import { DAY_S } from "../../domain/price.js";
 import type { accountEntry as AccountEntry } from "../../usecases/answers/account-body.js";
 import { DEFAULT_CLOSED_DAYS, type shapeAccount as ShapeAccount } from "../../usecases/answers/accounts.js";
-import { repoRoot, BENCH_VIEWS_SCHEMA } from "../lib.js";
+import { median, repoRoot, BENCH_VIEWS_SCHEMA } from "../lib.js";
 import type { ReadHold } from "../read-speed.js";
 
 const hold = JSON.parse(readFileSync(process.env.SHAPE_COST_HOLD ?? "/tmp/hold.json", "utf8")) as ReadHold;
@@ -72,7 +72,6 @@ for (let round = 0; round < rounds; round++) {
     v.ms.push((t.user + t.system) / 1000 / owners.length);
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`${owners.length} answers (${(items / owners.length).toFixed(1)} items, ${Math.round(bytes)} bytes each), ${rounds} rounds`);
 for (const v of variants) {
   const label = v.root === repoRoot ? "this checkout" : v.root;

@@ -20,7 +20,7 @@ import type { Deployments } from "../../adapters/chain/deployments.js";
 import { accountStatement } from "../../adapters/db/reads/accounts.js";
 import { DAY_S } from "../../domain/price.js";
 import { DEFAULT_CLOSED_DAYS } from "../../usecases/answers/accounts.js";
-import { BENCH_VIEWS_SCHEMA, cpuSeconds } from "../lib.js";
+import { BENCH_VIEWS_SCHEMA, cpuSeconds, median } from "../lib.js";
 import type { ReadHold } from "../read-speed.js";
 
 const hold = JSON.parse(readFileSync(process.env.STATEMENT_COST_HOLD ?? "/tmp/hold.json", "utf8")) as ReadHold;
@@ -111,7 +111,6 @@ try {
       v.nodeMs.push((node.user + node.system) / 1000 / (n * v.size));
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const list = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(" ");
   console.log("CPU per owner, medians [rounds]:");
   for (const v of variants)
