@@ -38,11 +38,18 @@ export default defineConfig({
     // Vite writes its own BASE_URL ("/", its public path) into process.env, where it would clash
     // with ours (a URL). Empty counts as unset in adapters/config.ts, so the default applies.
     env: { BASE_URL: "" },
-    // `npm test` runs three streams at once (scripts/test-streams.ts): the type check and linters, unit + e2e-own, and e2e.
+    // `npm test` runs three streams at once (scripts/test-streams.ts): the type check, linters and unit; e2e-own; and e2e.
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] } },
       // The devnet and the indexer run once per run of these, as processes of their own (test/helpers/stack.ts).
-      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], exclude: OWN_STACK, globalSetup: ["test/global-setup.ts"] } },
+      // One process for all of its files (isolate: false): each file's fresh fork re-imported viem, BullMQ, the MCP
+      // SDK and x402 (about 4 s of CPU a file on a 2-core machine, 150 s of the stream under CI's load). These files
+      // talk to the stack and to processes over the network, mock nothing and leave process.env alone. The unit
+      // project keeps its isolation: its files mock modules and test module-level memories from a clean start.
+      {
+        extends: true,
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], exclude: OWN_STACK, globalSetup: ["test/global-setup.ts"], isolate: false },
+      },
       { extends: true, test: { name: "e2e-own", include: OWN_STACK } },
     ],
   },

@@ -1,10 +1,11 @@
 // `npm test`: three streams at once, each a sequence of commands, files one at a time within a vitest run.
-//   checks: the type check, then the linters (`npm run lint`)
-//   own:    the unit project, then the e2e files that start stacks of their own (project e2e-own)
+//   checks: the type check, the linters (`npm run lint`), then the unit project
+//   own:    the e2e files that start stacks of their own (project e2e-own)
 //   shared: the e2e files on the one devnet and indexer of test/global-setup.ts (project e2e)
 // No stream touches another's chain, databases or Redis keys, so they overlap: most of a test file's time is
-// waiting on a devnet, an indexer or a timer, so the checks' minute of CPU fits beside the two vitest streams
-// instead of before them (CI's 20-minute budget). A stream stops at its first failing command.
+// waiting on a devnet, an indexer or a timer, so the checks' CPU fits beside the two e2e streams instead of
+// before them (CI's 20-minute budget); the unit files run there too, so that the two e2e streams, the longest,
+// start at once. A stream stops at its first failing command.
 // Lines are prefixed with the stream's name; the exit code is the worst. Extra arguments go to both vitest
 // runs (e.g. `-- --reporter=verbose`). One stream alone: `npx vitest run --project e2e`.
 import { spawn } from "node:child_process";
@@ -14,14 +15,8 @@ const extra = process.argv.slice(2);
 const vitest = (...projects: string[]) => ["npx", "vitest", "run", ...projects.flatMap((p) => ["--project", p]), ...extra];
 
 const STREAMS: [name: string, commands: string[][]][] = [
-  [
-    "checks",
-    [
-      ["npx", "tsc", "--noEmit"],
-      ["npm", "run", "--silent", "lint"],
-    ],
-  ],
-  ["own   ", [vitest("unit", "e2e-own")]],
+  ["checks", [["npx", "tsc", "--noEmit"], ["npm", "run", "--silent", "lint"], vitest("unit")]],
+  ["own   ", [vitest("e2e-own")]],
   ["shared", [vitest("e2e")]],
 ];
 
