@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
@@ -26,6 +27,17 @@ export const OWN_STACK = [
   "test/e2e/report-card-grading.test.ts",
 ];
 
+/**
+ * Unit files that need a process of their own: they mock modules or stub globals (a mock must meet a fresh
+ * module), or boot an in-process devnet (`bootCore`, `startChain`: Hardhat's chain is one per process, and each such file
+ * deploys onto a fresh one). Found by what the file says, so a new file lands on the right side by itself.
+ */
+const NEEDS_OWN_PROCESS = /\bvi\.(mock|doMock|unmock|resetModules|stubGlobal|stubEnv)\(|\b(bootCore|startChain)\(/;
+const UNIT_OWN_PROCESS = readdirSync("test", { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".test.ts") && !f.startsWith("e2e/"))
+  .map((f) => `test/${f}`)
+  .filter((f) => NEEDS_OWN_PROCESS.test(readFileSync(f, "utf8")));
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -38,14 +50,15 @@ export default defineConfig({
     // Vite writes its own BASE_URL ("/", its public path) into process.env, where it would clash
     // with ours (a URL). Empty counts as unset in adapters/config.ts, so the default applies.
     env: { BASE_URL: "" },
-    // `npm test` runs three streams at once (scripts/test-streams.ts): the type check, linters and unit; e2e-own; and e2e.
+    // `npm test` runs three streams at once (scripts/test-streams.ts): the type check, linters and the unit projects; e2e-own; and e2e.
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] } },
+      // One process for all of a project's files (isolate: false) where the files allow it: a fresh fork per file
+      // re-imported viem, BullMQ, the MCP SDK and x402, 1-4 s of CPU a file on a 2-core machine (the e2e stream
+      // spent 150 s importing under CI's load). The unit files that cannot share a process run in `unit-isolated`.
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**", ...UNIT_OWN_PROCESS], isolate: false } },
+      { extends: true, test: { name: "unit-isolated", include: UNIT_OWN_PROCESS } },
       // The devnet and the indexer run once per run of these, as processes of their own (test/helpers/stack.ts).
-      // One process for all of its files (isolate: false): each file's fresh fork re-imported viem, BullMQ, the MCP
-      // SDK and x402 (about 4 s of CPU a file on a 2-core machine, 150 s of the stream under CI's load). These files
-      // talk to the stack and to processes over the network, mock nothing and leave process.env alone. The unit
-      // project keeps its isolation: its files mock modules and test module-level memories from a clean start.
+      // They talk to the stack and to processes over the network, mock nothing and leave process.env alone.
       {
         extends: true,
         test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], exclude: OWN_STACK, globalSetup: ["test/global-setup.ts"], isolate: false },

@@ -1,5 +1,5 @@
 // `npm test`: three streams at once, each a sequence of commands, files one at a time within a vitest run.
-//   checks: the type check, the linters (`npm run lint`), then the unit project
+//   checks: the type check, the linters (`npm run lint`), then the unit projects (unit, unit-isolated)
 //   own:    the e2e files that start stacks of their own (project e2e-own)
 //   shared: the e2e files on the one devnet and indexer of test/global-setup.ts (project e2e)
 // No stream touches another's chain, databases or Redis keys, so they overlap: most of a test file's time is
@@ -15,7 +15,7 @@ const extra = process.argv.slice(2);
 const vitest = (...projects: string[]) => ["npx", "vitest", "run", ...projects.flatMap((p) => ["--project", p]), ...extra];
 
 const STREAMS: [name: string, commands: string[][]][] = [
-  ["checks", [["npx", "tsc", "--noEmit"], ["npm", "run", "--silent", "lint"], vitest("unit")]],
+  ["checks", [["npx", "tsc", "--noEmit"], ["npm", "run", "--silent", "lint"], vitest("unit", "unit-isolated")]],
   ["own   ", [vitest("e2e-own")]],
   ["shared", [vitest("e2e")]],
 ];
