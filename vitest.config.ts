@@ -33,10 +33,15 @@ export const OWN_STACK = [
  * deploys onto a fresh one). Found by what the file says, so a new file lands on the right side by itself.
  */
 const NEEDS_OWN_PROCESS = /\bvi\.(mock|doMock|unmock|resetModules|stubGlobal|stubEnv)\(|\b(bootCore|startChain)\(/;
-const UNIT_OWN_PROCESS = readdirSync("test", { recursive: true, encoding: "utf8" })
-  .filter((f) => f.endsWith(".test.ts") && !f.startsWith("e2e/"))
+const OWN_PROCESS = readdirSync("test", { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".test.ts"))
   .map((f) => `test/${f}`)
   .filter((f) => NEEDS_OWN_PROCESS.test(readFileSync(f, "utf8")));
+const UNIT_OWN_PROCESS = OWN_PROCESS.filter((f) => !f.startsWith("test/e2e/"));
+// The e2e project has no isolated twin (a second project would start a second stack): such a file goes to OWN_STACK.
+const sharedE2e = OWN_PROCESS.filter((f) => f.startsWith("test/e2e/") && !OWN_STACK.includes(f));
+if (sharedE2e.length)
+  throw new Error(`${sharedE2e.join(", ")}: the e2e project's files share one process; one that mocks or boots an in-process devnet belongs in OWN_STACK`);
 
 export default defineConfig({
   test: {

@@ -6,8 +6,8 @@
 // waiting on a devnet, an indexer or a timer, so the checks' CPU fits beside the two e2e streams instead of
 // before them (CI's 20-minute budget); the unit files run there too, so that the two e2e streams, the longest,
 // start at once. A stream stops at its first failing command.
-// Lines are prefixed with the stream's name; the exit code is the worst. Extra arguments go to both vitest
-// runs (e.g. `-- --reporter=verbose`). One stream alone: `npx vitest run --project e2e`.
+// Lines are prefixed with the stream's name; the exit code is the worst. Extra arguments go to every vitest
+// run (e.g. `-- --reporter=verbose`). One stream alone: `npx vitest run --project e2e`.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
