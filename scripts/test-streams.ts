@@ -2,10 +2,10 @@
 //   checks: the type check, the linters (`npm run lint`), then the unit projects (unit, unit-isolated)
 //   own:    the e2e files that start stacks of their own (project e2e-own)
 //   shared: the e2e files on the one devnet and indexer of test/global-setup.ts (project e2e)
-// No stream touches another's chain, databases or Redis keys, so they overlap: most of a test file's time is
-// waiting on a devnet, an indexer or a timer, so the checks' CPU fits beside the two e2e streams instead of
-// before them (CI's 20-minute budget); the unit files run there too, so that the two e2e streams, the longest,
-// start at once. A stream stops at its first failing command.
+// No stream touches another's chain, databases or Redis keys, so they overlap: an e2e stream alone leaves about
+// a third of a 2-core machine idle while it waits on a devnet, an indexer or a timer, and the other streams fill
+// it (together they keep the CPU 95-100% busy: CI's 20-minute budget is the suite's CPU). The unit files run
+// after the checks so that the two e2e streams, the longest, start at once. A stream stops at its first failing command.
 // Lines are prefixed with the stream's name; the exit code is the worst. Extra arguments go to every vitest
 // run (e.g. `-- --reporter=verbose`). One stream alone: `npx vitest run --project e2e`.
 import { spawn } from "node:child_process";
