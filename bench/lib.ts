@@ -8,6 +8,8 @@ import { type Agent, get } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import postgres from "postgres";
+import { createDb, migrateToLatest } from "../adapters/db/connect.js";
+import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
 import { freePort, spawnTs, stopProcess, waitFor } from "../test/helpers/stack.js";
 
 export const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -251,6 +253,17 @@ export const BENCH_VIEWS_SCHEMA = "agent_views";
 
 /** The schema of the API's own tables (sessions, jobs, payments: `API_SCHEMA`) in every benchmark's database. */
 export const BENCH_API_SCHEMA = "agent_api";
+
+/**
+ * The API's two databases as api/main.ts makes them, over a benchmark indexer's database: its own schema
+ * (migrated) and the reads pool over the views. The caller destroys both.
+ */
+export async function benchApiDbs(url: string) {
+  const db = createDb({ url, schema: BENCH_API_SCHEMA });
+  await migrateToLatest(db, BENCH_API_SCHEMA);
+  const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url }), viewsSchema: BENCH_VIEWS_SCHEMA });
+  return { db, reads };
+}
 
 /**
  * Starts our indexer (`npm run indexer`) or the baseline app (bench/baseline-app) over the devnet,

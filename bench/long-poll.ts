@@ -18,8 +18,6 @@ import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { devnetChain, TEST_MNEMONIC } from "../devnet/chain.js";
 import { ActivityWaker } from "../usecases/activity/waker.js";
 import type { Deployments } from "../adapters/chain/deployments.js";
-import { createDb, migrateToLatest } from "../adapters/db/connect.js";
-import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
 import { createLogger } from "../adapters/logger.js";
 import { freePort, readJson } from "../test/helpers/stack.js";
 import {
@@ -34,8 +32,7 @@ import {
   startIndexer,
   waitReady,
   type BenchResult,
-  BENCH_VIEWS_SCHEMA,
-  BENCH_API_SCHEMA,
+  benchApiDbs,
 } from "./lib.js";
 
 export const WAKE_P95_TARGET_MS = 1000;
@@ -66,9 +63,7 @@ export async function benchLongPoll({ waiters = 1000, n = 20, days = 1, simInter
 
     // The API as api/main.ts builds it: its schema migrated, the projections pool, Redis rate limits.
     const logger = createLogger({ level: "warn", base: { service: "api" } });
-    const db = createDb({ url: indexer.db.url, schema: BENCH_API_SCHEMA });
-    await migrateToLatest(db, BENCH_API_SCHEMA);
-    const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: indexer.db.url }), viewsSchema: BENCH_VIEWS_SCHEMA });
+    const { db, reads } = await benchApiDbs(indexer.db.url);
     const redis = createRedis({ url: REDIS_URL, logger });
     await waitForRedis(redis, 5000);
     const waker = new ActivityWaker({ reads, logger });

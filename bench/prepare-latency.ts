@@ -19,8 +19,7 @@ import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { accountAddress, devnetChain } from "../devnet/chain.js";
 import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments, type DeployedVault, type Deployments } from "../adapters/chain/deployments.js";
-import { createDb, migrateToLatest } from "../adapters/db/connect.js";
-import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
+import type { createProjectionsDb } from "../adapters/db/projections.js";
 import { createJobClient } from "../adapters/queue/request-reply.js";
 import { createLogger } from "../adapters/logger.js";
 import { runPrepare } from "../usecases/prepare/pipeline.js";
@@ -44,6 +43,7 @@ import {
   type Service,
   BENCH_VIEWS_SCHEMA,
   BENCH_API_SCHEMA,
+  benchApiDbs,
 } from "./lib.js";
 
 export const PREPARE_P50_TARGET_MS = 30;
@@ -108,9 +108,7 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
 
     // The API as api/main.ts builds it (same deps), in this process so that its rate limit can be
     // raised: N requests per kind from one owner would pass the shipped 120 per minute.
-    const db = createDb({ url: indexer.db.url, schema: BENCH_API_SCHEMA });
-    await migrateToLatest(db, BENCH_API_SCHEMA);
-    const reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: indexer.db.url }), viewsSchema: BENCH_VIEWS_SCHEMA });
+    const { db, reads } = await benchApiDbs(indexer.db.url);
     const redis = createRedis({ url: REDIS_URL });
     await waitForRedis(redis, 5000);
     const jobs = createJobClient({ redisUrl: REDIS_URL, prefix: `${redisPrefix}:bull` });
