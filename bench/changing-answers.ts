@@ -421,7 +421,7 @@ export async function benchChangingAnswers({
       { name: "changes sent", value: sent },
       { name: "changes delivered exactly once, in order", value: exactlyOnce, target: `= ${sent}`, pass: exactlyOnce === sent && sent > 0 },
       { name: "failed polls (non-200 or no answer)", value: failedPolls, target: "0", pass: failedPolls === 0 },
-      // A block the writer could not make (e.g. more transfers than one transaction's gas holds: about 800 here) leaves its owners unchanged.
+      // A block the writer could not make (e.g. more transfers than its one transaction can carry: 800 fit, 1,200 did not) leaves its owners unchanged.
       { name: "writer errors", value: writeErrors, target: "0", pass: writeErrors === 0 },
       { name: "API RSS, largest sample", value: Math.max(...rss, ...replicas.map((r) => rssMiB(r.child.pid!))), unit: "MiB" },
     ];
