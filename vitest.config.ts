@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
@@ -33,10 +34,12 @@ export const OWN_STACK = [
  * deploys onto a fresh one). Found by what the file says, so a new file lands on the right side by itself.
  */
 const NEEDS_OWN_PROCESS = /\bvi\.(mock|doMock|unmock|resetModules|stubGlobal|stubEnv)\(|\b(bootCore|startChain)\(/;
-const OWN_PROCESS = readdirSync("test", { recursive: true, encoding: "utf8" })
+// Read beside this file, not from the working directory: vitest also loads it when started in a subdirectory.
+const ROOT = fileURLToPath(new URL(".", import.meta.url));
+const OWN_PROCESS = readdirSync(`${ROOT}test`, { recursive: true, encoding: "utf8" })
   .filter((f) => f.endsWith(".test.ts"))
   .map((f) => `test/${f}`)
-  .filter((f) => NEEDS_OWN_PROCESS.test(readFileSync(f, "utf8")));
+  .filter((f) => NEEDS_OWN_PROCESS.test(readFileSync(`${ROOT}${f}`, "utf8")));
 const UNIT_OWN_PROCESS = OWN_PROCESS.filter((f) => !f.startsWith("test/e2e/"));
 // The e2e project has no isolated twin (a second project would start a second stack): such a file goes to OWN_STACK.
 const sharedE2e = OWN_PROCESS.filter((f) => f.startsWith("test/e2e/") && !OWN_STACK.includes(f));
