@@ -59,18 +59,33 @@ insert into "${scratch}".account_row (owner, account)
 select e.owner, f.account from (${shipped}) f join jsonb_to_recordset($1::text::jsonb) as e(i int, owner text) on e.i = f.i
 on conflict (owner) do update set account = excluded.account`;
 
-type Variant = { name: string; text: string; size: number; cutoff: number; sql: postgres.Sql; backend: number; pgMs: number[]; nodeMs: number[] };
+/** `version`: for the shipped statement ($2), the shared rows' version the variant last met, as the API's copy holds it (undefined: no $2). */
+type Variant = {
+  name: string;
+  text: string;
+  size: number;
+  cutoff: number;
+  sql: postgres.Sql;
+  backend: number;
+  pgMs: number[];
+  nodeMs: number[];
+  version?: string | null;
+};
 const connect = async (name: string, text: string, size: number, since = cutoff): Promise<Variant> => {
   const sql = postgres(hold.stack.DATABASE_URL, { max: 1, onnotice: () => {} });
   const [row] = await sql<{ backend: number }[]>`select pg_backend_pid() as backend`;
-  return { name, text, size, cutoff: since, sql, backend: row!.backend, pgMs: [], nodeMs: [] };
+  return { name, text, size, cutoff: since, sql, backend: row!.backend, pgMs: [], nodeMs: [], version: text.includes("$2") ? null : undefined };
 };
 const batchOf = (k: number, v: Variant) =>
   JSON.stringify(Array.from({ length: v.size }, (_, i) => ({ i, owner: owners[(k * v.size + i) % owners.length]!, cutoff: v.cutoff, usdg })));
 /** One batch as the API would take it (the statement, then each owner's answer parsed), or one block's rewrite. */
 const run = async (v: Variant, k: number) => {
-  const rows = await v.sql.unsafe<{ i: number; account: string | null }[]>(v.text, [batchOf(k, v)], { prepare: true });
-  for (const row of rows) if (row.account) JSON.parse(row.account);
+  const params = v.version === undefined ? [batchOf(k, v)] : [batchOf(k, v), v.version];
+  const rows = await v.sql.unsafe<{ i: number; account: string | null; version?: string | null }[]>(v.text, params, { prepare: true });
+  for (const row of rows) {
+    if (row.account) JSON.parse(row.account);
+    if (row.i === -1 && row.version) v.version = row.version;
+  }
 };
 
 const admin = postgres(hold.stack.DATABASE_URL, { max: 1, onnotice: () => {} });
@@ -81,8 +96,12 @@ try {
   await admin.unsafe(`create schema "${scratch}"; create table "${scratch}".account_row (owner text primary key, account text not null)`);
   for (let k = 0; k < owners.length; k += 500) {
     const slice = owners.slice(k, k + 500);
-    const rows = await admin.unsafe<{ i: number; account: string }[]>(shipped, [JSON.stringify(slice.map((owner, i) => ({ i, owner, cutoff: 0, usdg })))]);
-    await admin`insert into ${admin(scratch)}.account_row ${admin(rows.map((r) => ({ owner: slice[r.i]!, account: r.account })))}`;
+    const rows = await admin.unsafe<{ i: number; account: string }[]>(shipped, [
+      JSON.stringify(slice.map((owner, i) => ({ i, owner, cutoff: 0, usdg }))),
+      null,
+    ]);
+    const owned = rows.filter((r) => r.i >= 0); // the batch's own row (i = -1) is the shared rows
+    await admin`insert into ${admin(scratch)}.account_row ${admin(owned.map((r) => ({ owner: slice[r.i]!, account: r.account })))}`;
   }
   await admin.unsafe(`analyze "${scratch}".account_row`);
   const [size] = await admin.unsafe<{ n: string; bytes: string }[]>(

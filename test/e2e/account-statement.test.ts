@@ -9,12 +9,12 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ACTIVITY_TABLE, OWNER_TABLES } from "../../adapters/db/projection-version.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../adapters/db/projections.js";
-import { MAX_CLOSED_ITEMS, readAccountRows } from "../../adapters/db/reads/accounts.js";
+import { MAX_CLOSED_ITEMS, readAccountRows, sharedRowLoads } from "../../adapters/db/reads/accounts.js";
 
 const stack = inject("stack");
 const SCHEMA = `account_statement_${process.pid}`;
 // The owners' tables the statement reads (all but the activity log), and the shared ones it joins.
-const TABLES = [...OWNER_TABLES].filter((table) => table !== ACTIVITY_TABLE).concat(["vault", "token", "basket", "market"]);
+const TABLES = [...OWNER_TABLES].filter((table) => table !== ACTIVITY_TABLE).concat(["vault", "token", "basket", "market", "_ponder_checkpoint"]);
 const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const OWNER = address(0xa11ce);
 const OTHER = address(0xb0b);
@@ -36,6 +36,7 @@ beforeAll(async () => {
   for (const table of TABLES) await sql`create table ${sql(SCHEMA)}.${sql(table)} (like ${sql(stack.viewsSchema)}.${sql(table)})`;
   const insert = (table: string, rows: Record<string, unknown>[]) => sql`insert into ${sql(SCHEMA)}.${sql(table)} ${sql(rows as never)}`;
 
+  await insert("_ponder_checkpoint", [{ chain_name: "chain4663", chain_id: 4663, latest_checkpoint: "1" }]);
   await insert("token", [
     { address: USDG, symbol: "USDG", decimals: 6, price_x_18: "1000000000000000000" },
     { address: STOCK, symbol: "STK", decimals: 18, price_x_18: "2000000000000000000" },
@@ -148,7 +149,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await reads?.destroy();
-  await sql?.unsafe(`drop schema if exists "${SCHEMA}" cascade`);
+  await sql?.unsafe(`drop schema if exists "${SCHEMA}" cascade`); // its trigger and function too
   await sql?.end();
 });
 
@@ -193,5 +194,57 @@ describe("the account statement", () => {
     const rows = await readAccountRows({ reads, owner: address(0xfee), cutoff: CUTOFF, usdg: USDG });
     expect(rows).toMatchObject({ vaults: [], deposits: [], withdrawals: [], orders: [], grids: [], ladders: [], holdings: [] });
     expect(rows.tokens.map((t) => t.address)).toEqual([USDG]);
+  });
+
+  it("reads the rows every owner shares once per snapshot, and again after a block, a reorg or re-created views", async () => {
+    const read = () => readAccountRows({ reads, owner: OWNER, cutoff: CUTOFF, usdg: USDG });
+    const stockPrice = (rows: Awaited<ReturnType<typeof read>>) => rows.tokens.find((t) => t.address === STOCK)?.priceX18;
+    const checkpoint = sql`${sql(SCHEMA)}."_ponder_checkpoint"`;
+    await read();
+    const loads = sharedRowLoads(reads);
+    // Nothing written: the copy serves, whoever asks.
+    await read();
+    await readAccountRows({ reads, owner: OTHER, cutoff: CUTOFF, usdg: USDG });
+    expect(sharedRowLoads(reads)).toBe(loads);
+
+    // A block: rows and the checkpoint move in one transaction.
+    await sql.begin(async (tx) => {
+      await tx`update ${sql(SCHEMA)}.vault set total_assets = 20, updated_at = ${CUTOFF + 1} where address = ${VAULT}`;
+      await tx`update ${checkpoint} set latest_checkpoint = '2'`;
+    });
+    const afterBlock = await read();
+    expect(sharedRowLoads(reads)).toBe(loads + 1);
+    expect(afterBlock.vaults.map((v) => [v.totalAssets, v.vaultUpdatedAt])).toEqual([["20", CUTOFF + 1]]);
+
+    // A reorg: Ponder reverts rows without moving the checkpoint, and re-creates its triggers on it (new OIDs).
+    await sql.unsafe(`create function "${SCHEMA}".noop() returns trigger language plpgsql as $$ begin return null; end $$`);
+    await sql.begin(async (tx) => {
+      await tx`update ${sql(SCHEMA)}.token set price_x_18 = 5, updated_at = ${CUTOFF + 2} where address = ${STOCK}`;
+      await tx.unsafe(`create trigger reorged after update on "${SCHEMA}"."_ponder_checkpoint" for each statement execute function "${SCHEMA}".noop()`);
+    });
+    const afterReorg = await read();
+    expect(sharedRowLoads(reads)).toBe(loads + 2);
+    expect(stockPrice(afterReorg)).toBe("5");
+    expect(afterReorg.vaults[0]!.tokenUpdatedAt).toBe(CUTOFF + 2);
+    await sql.begin(async (tx) => {
+      await tx`update ${sql(SCHEMA)}.token set price_x_18 = 6 where address = ${STOCK}`;
+      await tx.unsafe(`drop trigger reorged on "${SCHEMA}"."_ponder_checkpoint"`);
+      await tx.unsafe(`create trigger reorged after update on "${SCHEMA}"."_ponder_checkpoint" for each statement execute function "${SCHEMA}".noop()`);
+    });
+    expect(stockPrice(await read())).toBe("6");
+    expect(sharedRowLoads(reads)).toBe(loads + 3);
+    await sql.unsafe(`drop trigger reorged on "${SCHEMA}"."_ponder_checkpoint"`);
+    await read();
+    expect(sharedRowLoads(reads)).toBe(loads + 4);
+
+    // Views re-created (a reindex, a restart): the checkpoint view is another relation, with the same rows.
+    await sql.begin(async (tx) => {
+      await tx`update ${sql(SCHEMA)}.market set quote_is0 = false where token = ${TRADED}`;
+      await tx.unsafe(`alter table "${SCHEMA}"."_ponder_checkpoint" rename to old_checkpoint`);
+      await tx.unsafe(`create table "${SCHEMA}"."_ponder_checkpoint" as select * from "${SCHEMA}".old_checkpoint`);
+    });
+    const afterViews = await read();
+    expect(afterViews.orders[0]!.quoteIs0).toBe(false);
+    expect(sharedRowLoads(reads)).toBe(loads + 5);
   });
 });

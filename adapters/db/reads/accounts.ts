@@ -5,7 +5,7 @@
 // since the cutoff. The owners asked for at the same moment are read by one statement.
 import type { Kysely } from "kysely";
 import type { Projections } from "../projections.js";
-import { runBatched, type StatementText } from "./statement.js";
+import { runBatchedWith, type StatementText } from "./statement.js";
 
 /** Most ended items of one kind an answer lists (newest first). */
 export const MAX_CLOSED_ITEMS = 200;
@@ -75,6 +75,54 @@ export type AccountRows = {
   tokens: WireToken[];
 };
 
+// ---------------------------------------------------------------- the shared rows, once per snapshot
+//
+// Every answer names a few rows that all owners share: its vaults' books, its tokens' prices, the market's
+// token order. The statement sends them (the batch's own row, i = -1) only when the snapshot it reads differs
+// from the one the process's copy came from, and each owner's rows name them by address: a copy per
+// process, re-read once per indexed block instead of looked up per owner. (Read per owner they were a
+// quarter of the statement's Postgres CPU; bench/README.md, "The account statement's shared rows".)
+//
+// The snapshot's version is the read cache tracker's fingerprint (adapters/db/projection-version.ts),
+// read in the statement's own snapshot: the views' checkpoint (every block and every backfill commit moves
+// it), the checkpoint view's OID (views re-created over another schema) and the OIDs of the triggers on
+// `_ponder_checkpoint`, which a reorg drops and re-creates in the transaction that reverts rows without
+// moving the checkpoint. Equal versions: the shared tables hold exactly the copy's rows.
+
+type SharedToken = WireToken & { updatedAt: number };
+type SharedVault = Omit<WirePosition, "vault" | "shares" | "updatedAt" | "tokenUpdatedAt" | "vaultUpdatedAt"> & { address: Hex; updatedAt: number };
+type SharedWire = { tokens: SharedToken[]; vaults: SharedVault[]; markets: { token: Hex; quoteIs0: boolean }[] };
+
+/** The shared rows of one snapshot, by address (lowercase, as Ponder stores it). */
+export type SharedRows = {
+  version: string;
+  tokens: ReadonlyMap<string, SharedToken>;
+  vaults: ReadonlyMap<string, SharedVault>;
+  /** Whether USDG is token0 of the token's market (the first market by pool, as the statement's `limit 1` read it). */
+  quoteIs0: ReadonlyMap<string, boolean>;
+};
+
+const sharedVersion: StatementText = (t) => `
+  coalesce((select string_agg(c::text, ';' order by c::text) from ${t("_ponder_checkpoint")} c), '')
+  || '/' || coalesce(to_regclass('${t("_ponder_checkpoint")}')::oid::text, '')
+  || '/' || coalesce((select string_agg(tg.oid::text, ',' order by tg.oid) from pg_trigger tg
+       join pg_class c on c.oid = tg.tgrelid where c.relname = '_ponder_checkpoint'), '')`;
+
+const sharedRows: StatementText = (t) => `json_build_object(
+  'tokens', coalesce((select json_agg(json_build_object('address', tk.address, 'symbol', tk.symbol, 'decimals', tk.decimals,
+      'priceX18', tk.price_x_18::text, 'updatedAt', tk.updated_at)) from ${t("token")} tk), '[]'),
+  'vaults', coalesce((select json_agg(json_build_object('address', v.address, 'family', v.family, 'token', v.token, 'agent', v.agent,
+      'status', v.status, 'totalAssets', v.total_assets::text, 'usdgAssets', v.usdg_assets::text, 'tokenAssets', v.token_assets::text,
+      'totalSupply', v.total_supply::text, 'updatedAt', v.updated_at)) from ${t("vault")} v), '[]'),
+  'markets', coalesce((select json_agg(json_build_object('token', m.token, 'quoteIs0', m.quote_is0) order by m.pool) from ${t("market")} m), '[]'))`;
+
+function sharedFrom(version: string, json: string): SharedRows {
+  const wire = JSON.parse(json) as SharedWire;
+  const quoteIs0 = new Map<string, boolean>();
+  for (const m of wire.markets) if (!quoteIs0.has(m.token)) quoteIs0.set(m.token, m.quoteIs0);
+  return { version, tokens: new Map(wire.tokens.map((x) => [x.address, x])), vaults: new Map(wire.vaults.map((x) => [x.address, x])), quoteIs0 };
+}
+
 /**
  * The statement for a batch of owners (runBatched; bench/tools/statement-cost.ts reads its text): entries `{owner, cutoff, usdg}` (the owner lowercase,
  * the cutoff in unix seconds, USDG's address or null). The entry is `ask` (the CTE `o` is the owner's
@@ -96,7 +144,7 @@ export const accountStatement: StatementText = (t) => {
   const orderColumns = `x.id::text as id, x.token, x.sell_token as "sellToken", x.market, x.amount_in::text as "amountIn", x.price_x_18::text as "priceX18",
       x.filled_in::text as "filledIn", x.filled_out::text as "filledOut", x.commission::text as commission, x.remaining::text as remaining,
       x.owed0::text as owed0, x.owed1::text as owed1, x.claimed0::text as claimed0, x.claimed1::text as claimed1, x.state, x.close_reason as "closeReason",
-      x.created_at as "createdAt", x.updated_at as "updatedAt", (select m.quote_is0 from ${t("market")} m where m.token = x.token limit 1) as "quoteIs0"`;
+      x.created_at as "createdAt", x.updated_at as "updatedAt"`;
   const gridColumns = `x.id::text as id, x.token, x.buy_price_x_18::text as "buyPriceX18", x.sell_price_x_18::text as "sellPriceX18", x.amount_usdg::text as "amountUsdg",
       x.repeat, x.state, x.trades, x.round_trips as "roundTrips", x.fees::text as fees, x.collected::text as collected, x.created_at as "createdAt", x.updated_at as "updatedAt"`;
   const ladderColumns = `x.id, x.token, x.sell_first as "sellFirst", x.repeat, x.repeat_mask as "repeatMask", x.one_way as "oneWay", x.state, x.trades,
@@ -104,15 +152,14 @@ export const accountStatement: StatementText = (t) => {
       x.created_at as "createdAt", x.updated_at as "updatedAt"`;
   const depositOwner = "(x.owner = ask.owner or x.receiver = ask.owner)";
   return `
+with version as (select ${sharedVersion(t)} as v)
+select -1 as i, case when version.v is distinct from $2::text then ${sharedRows(t)}::text end as account, version.v as version from version
+union all
 select ask.i, (
 with
   p as (
-    select v_p.vault, v_p.shares::text as shares, v_p.updated_at as "updatedAt", v.family, v.token, v.agent, v.status,
-           v.total_assets::text as "totalAssets", v.usdg_assets::text as "usdgAssets", v.token_assets::text as "tokenAssets",
-           v.total_supply::text as "totalSupply", v.updated_at as "vaultUpdatedAt", vt.updated_at as "tokenUpdatedAt"
+    select v_p.vault, v_p.shares::text as shares, v_p.updated_at as "updatedAt"
     from ${t("vault_position")} v_p
-    join ${t("vault")} v on v.address = v_p.vault
-    left join ${t("token")} vt on vt.address = v.token
     where v_p.owner = ask.owner and v_p.shares > 0),
   d as (${openAndEnded("deposit_request", depositColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
   w as (${openAndEnded("withdrawal_request", withdrawalColumns, depositOwner, "x.state = 'pending'", "x.requested_at desc")}),
@@ -122,13 +169,7 @@ with
   b as (
     select bb.basket, bb.balance::text as balance, bb.updated_at as "updatedAt", k.name, k.symbol, k.listed, k.tokens, k.balances, k.total_supply::text as "totalSupply"
     from ${t("basket_balance")} bb join ${t("basket")} k on k.address = bb.basket
-    where bb.owner = ask.owner and bb.balance > 0),
-  tk as (
-    select tk.address, tk.symbol, tk.decimals, tk.price_x_18::text as "priceX18" from ${t("token")} tk
-    where tk.address in (
-      select ask.usdg where ask.usdg is not null
-      union select token from p union select token from o union select token from g union select token from l
-      union select lower(jsonb_array_elements_text(tokens::jsonb)) from b))
+    where bb.owner = ask.owner and bb.balance > 0)
 select json_build_object(
   'vaults', coalesce((select json_agg(p order by p.vault) from p), '[]'),
   'deposits', coalesce((select json_agg(d order by d."requestedAt" desc) from d), '[]'),
@@ -143,10 +184,9 @@ select json_build_object(
           'leg', lg.leg, 'buyPriceX18', lg.buy_price_x_18::text, 'sellPriceX18', lg.sell_price_x_18::text, 'amount', lg.amount::text,
           'trades', lg.trades, 'finished', lg.finished) order by lg.leg) from ${t("ladder_leg")} lg where lg.ladder_id = l.id), '[]'))
     order by l.id desc) from l), '[]'),
-  'holdings', coalesce((select json_agg(b order by b.basket) from b), '[]'),
-  'tokens', coalesce((select json_agg(tk) from tk), '[]')
-)::text) as account
-from jsonb_to_recordset($1::text::jsonb) as ask(i int, owner text, cutoff int8, usdg text)`;
+  'holdings', coalesce((select json_agg(b order by b.basket) from b), '[]')
+)::text) as account, null::text as version
+from jsonb_to_recordset($1::text::jsonb) as ask(i int, owner text, cutoff int8)`;
 };
 
 export type ReadAccountRowsParameters = {
@@ -158,9 +198,72 @@ export type ReadAccountRowsParameters = {
   usdg?: string;
 };
 
+/** What the statement answers per owner: the lists, positions naming their vault and orders without the market's token order. */
+type OwnerWire = Omit<AccountRows, "vaults" | "orders" | "tokens"> & {
+  vaults: { vault: Hex; shares: Dec; updatedAt: number }[];
+  orders: Omit<WireOrder, "quoteIs0">[];
+};
+type StatementRow = { account: string | null; version: string | null };
+
+/** Per reads pool: the newest copy of the shared rows, and how many times they were read (for tests and benchmarks). */
+type SharedCopy = { current: SharedRows | undefined; loads: number; parsed: WeakMap<StatementRow, SharedRows> };
+const copies = new WeakMap<Kysely<Projections>, SharedCopy>();
+const copyOf = (reads: Kysely<Projections>): SharedCopy => {
+  let copy = copies.get(reads);
+  if (!copy) copies.set(reads, (copy = { current: undefined, loads: 0, parsed: new WeakMap() }));
+  return copy;
+};
+
+/** How many times the shared rows were read on `reads` (once per snapshot version its batches met). */
+export const sharedRowLoads = (reads: Kysely<Projections>): number => copyOf(reads).loads;
+
 /** The owner's rows (empty lists for an owner with nothing). */
 export async function readAccountRows(p: ReadAccountRowsParameters): Promise<AccountRows> {
-  const row = await runBatched<{ account: string }>(p.reads, accountStatement, { owner: p.owner.toLowerCase(), cutoff: p.cutoff, usdg: p.usdg ?? null });
-  if (!row) throw new Error("the account statement answered no row");
-  return JSON.parse(row.account) as AccountRows;
+  const copy = copyOf(p.reads);
+  const { row, batch, taken } = await runBatchedWith<StatementRow, SharedRows | undefined>(
+    p.reads,
+    accountStatement,
+    { owner: p.owner.toLowerCase(), cutoff: p.cutoff },
+    { take: () => copy.current, param: (shared) => shared?.version ?? null },
+  );
+  if (!row?.account) throw new Error("the account statement answered no row");
+  // The batch's snapshot: the copy it was sent with, or the rows it sent because that copy was of another (parsed once per batch).
+  let shared = taken;
+  if (batch?.account && batch.version !== null) {
+    shared = copy.parsed.get(batch);
+    if (!shared) {
+      shared = sharedFrom(batch.version, batch.account);
+      copy.parsed.set(batch, shared);
+      copy.current = shared;
+      copy.loads++;
+    }
+  }
+  if (!shared) throw new Error("the account statement answered no shared rows");
+  return withShared(JSON.parse(row.account) as OwnerWire, shared, p.usdg);
+}
+
+/** The owner's rows joined to the shared rows as the statement once joined them in SQL: the same AccountRows. */
+function withShared(owner: OwnerWire, shared: SharedRows, usdg: string | undefined): AccountRows {
+  const vaults: WirePosition[] = [];
+  for (const position of owner.vaults) {
+    const vault = shared.vaults.get(position.vault);
+    if (!vault) continue; // a position's vault row is always there; an inner join in SQL, one here
+    const { address: _, updatedAt: vaultUpdatedAt, ...books } = vault;
+    vaults.push({ ...position, ...books, vaultUpdatedAt, tokenUpdatedAt: shared.tokens.get(vault.token)?.updatedAt ?? null });
+  }
+  const orders = owner.orders.map((o) => ({ ...o, quoteIs0: shared.quoteIs0.get(o.token) ?? null }));
+  // The tokens the answer names: USDG, the vaults', the orders', grids' and ladders', the baskets' (their lists may be checksummed).
+  const named = new Set<string>();
+  if (usdg) named.add(usdg);
+  for (const v of vaults) named.add(v.token);
+  for (const o of orders) named.add(o.token);
+  for (const g of owner.grids) named.add(g.token);
+  for (const l of owner.ladders) named.add(l.token);
+  for (const h of owner.holdings) for (const address of h.tokens) named.add(address.toLowerCase());
+  const tokens: WireToken[] = [];
+  for (const address of named) {
+    const token = shared.tokens.get(address);
+    if (token) tokens.push({ address: token.address, symbol: token.symbol, decimals: token.decimals, priceX18: token.priceX18 });
+  }
+  return { ...owner, vaults, orders, tokens };
 }

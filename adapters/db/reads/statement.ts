@@ -15,7 +15,7 @@ type Bound = {
   run: (text: string, params: Params) => Promise<unknown[]>;
   schema: string | undefined;
   texts: Map<StatementText, string>;
-  batchers: Map<StatementText, Batcher<object, unknown>>;
+  batchers: Map<StatementText, Batcher<object, BatchedRow<unknown, unknown>>>;
 };
 const bound = new WeakMap<object, Bound>();
 
@@ -61,16 +61,38 @@ const READ_BATCHES: BatcherOptions = { maxBatch: 64, maxInFlight: 4 };
  * rows alike whatever their count, so the statement keeps one generic plan (an array's exact count made
  * every call plan anew). Answers this entry's row; undefined only from a driver that runs nothing (a test's).
  */
-export function runBatched<Row>(reads: Kysely<Projections>, statement: StatementText, entry: object): Promise<Row | undefined> {
+export async function runBatched<Row>(reads: Kysely<Projections>, statement: StatementText, entry: object): Promise<Row | undefined> {
+  return (await batcherOf<Row, undefined>(reads, statement, undefined).load(entry)).row;
+}
+
+/**
+ * A value of the whole batch beside its entries (runBatchedWith): taken as the batch is sent, it goes to
+ * the statement as $2 (`param`), and the statement may answer a row of the batch's own (`i` = -1).
+ */
+export type BatchValue<T> = { take: () => T; param: (taken: T) => string | null };
+export type BatchedRow<Row, T> = { row: Row | undefined; batch: Row | undefined; taken: T };
+
+/**
+ * As runBatched, with a batch value: answers the entry's row, the batch's own row and the value taken
+ * for the batch it went in. `value` is the statement's for this `reads` (the first call's is kept).
+ */
+export function runBatchedWith<Row, T>(reads: Kysely<Projections>, statement: StatementText, entry: object, value: BatchValue<T>): Promise<BatchedRow<Row, T>> {
+  return batcherOf<Row, T>(reads, statement, value).load(entry);
+}
+
+function batcherOf<Row, T>(reads: Kysely<Projections>, statement: StatementText, value: BatchValue<T> | undefined): Batcher<object, BatchedRow<Row, T>> {
   const b = bind(reads);
   let batcher = b.batchers.get(statement);
   if (!batcher) {
-    batcher = new Batcher<object, unknown>(async (entries) => {
-      const rows = await runStatement<{ i: number }>(reads, statement, [JSON.stringify(entries.map((e, i) => ({ i, ...e })))]);
+    batcher = new Batcher<object, BatchedRow<unknown, unknown>>(async (entries) => {
+      const json = JSON.stringify(entries.map((e, i) => ({ i, ...e })));
+      const taken = value?.take();
+      const rows = await runStatement<{ i: number }>(reads, statement, value ? [json, value.param(taken as T)] : [json]);
       const byIndex = new Map(rows.map((row) => [row.i, row]));
-      return entries.map((_, i) => byIndex.get(i));
+      const batch = byIndex.get(-1);
+      return entries.map((_, i) => ({ row: byIndex.get(i), batch, taken }));
     }, READ_BATCHES);
     b.batchers.set(statement, batcher);
   }
-  return batcher.load(entry) as Promise<Row | undefined>;
+  return batcher as Batcher<object, BatchedRow<Row, T>>;
 }
