@@ -29,7 +29,7 @@ const closedDays = DEFAULT_CLOSED_DAYS;
 const cutoff = Math.floor(now.getTime() / 1000) - closedDays * DAY_S;
 const wires: AccountRows[] = [];
 try {
-  for (const owner of owners) wires.push(await readAccountRows({ reads, owner, cutoff, usdg: usdgAddress }));
+  for (const owner of owners) wires.push(await readAccountRows({ reads, owner, cutoff }));
 } finally {
   await reads.destroy();
 }

@@ -155,7 +155,7 @@ afterAll(async () => {
 
 describe("the account statement", () => {
   it("lists open items whatever their age, the newest ended ones since the cutoff up to the cap, and nobody else's", async () => {
-    const rows = await readAccountRows({ reads, owner: OWNER.toUpperCase(), cutoff: CUTOFF, usdg: USDG });
+    const rows = await readAccountRows({ reads, owner: OWNER.toUpperCase(), cutoff: CUTOFF });
     expect(MAX_CLOSED_ITEMS).toBe(200);
     // Orders: the 200 newest closed (ids 206 down to 7, by id) and the open one; none before the cutoff.
     expect(rows.orders.map((o) => Number(o.id))).toEqual([...Array.from({ length: 200 }, (_, i) => 206 - i), 1]);
@@ -169,42 +169,45 @@ describe("the account statement", () => {
     expect(rows.withdrawals.map((w) => w.id)).toEqual(["1"]);
     expect(rows.vaults.map((v) => [v.vault, v.shares, v.token])).toEqual([[VAULT, "5", STOCK]]);
     expect(rows.holdings.map((h) => [h.basket, h.balance])).toEqual([[BASKET, "4"]]);
-    // Tokens: USDG and every token the items name (the basket's by its lowercase address), none other.
-    expect(rows.tokens.map((t) => t.address).sort()).toEqual([USDG, STOCK, TRADED].sort());
+    // Tokens: the snapshot's, USDG's and every one the items name among them (the basket's by its lowercase address).
+    expect([USDG, STOCK, TRADED].map((a) => [rows.tokens.get(a)?.symbol, rows.tokens.get(a)?.priceX18])).toEqual([
+      ["USDG", 10n ** 18n],
+      ["STK", 2n * 10n ** 18n],
+      ["TRD", 3n * 10n ** 18n],
+    ]);
   });
 
   it("answers each owner its own account when owners are read together, whatever their cutoffs", async () => {
-    const alone = async (owner: string, cutoff: number, usdg?: string) => JSON.stringify(await readAccountRows({ reads, owner, cutoff, usdg }));
-    const asks: [string, number, string | undefined][] = [
-      [OWNER, CUTOFF, USDG],
-      [OTHER, CUTOFF, USDG],
-      [address(0xfee), CUTOFF, undefined],
-      [OWNER, CUTOFF + 10 * 86_400, USDG],
-      [OWNER, CUTOFF, undefined],
+    const alone = async (owner: string, cutoff: number) => JSON.stringify(await readAccountRows({ reads, owner, cutoff }));
+    const asks: [string, number][] = [
+      [OWNER, CUTOFF],
+      [OTHER, CUTOFF],
+      [address(0xfee), CUTOFF],
+      [OWNER, CUTOFF + 10 * 86_400],
     ];
     const expected: string[] = [];
-    for (const [owner, cutoff, usdg] of asks) expected.push(await alone(owner, cutoff, usdg));
+    for (const [owner, cutoff] of asks) expected.push(await alone(owner, cutoff));
     // Asked in the same turn: one statement (a pool of one connection, the batch whole) answers all of them.
-    expect(await Promise.all(asks.map(([owner, cutoff, usdg]) => alone(owner, cutoff, usdg)))).toEqual(expected);
-    // Not all the same answer: the owners, cutoffs and tokens asked for changed what each lists.
+    expect(await Promise.all(asks.map(([owner, cutoff]) => alone(owner, cutoff)))).toEqual(expected);
+    // Not all the same answer: the owners and cutoffs asked for changed what each lists.
     expect(new Set(expected).size).toBe(asks.length);
   });
 
   it("answers empty lists for an owner with nothing", async () => {
-    const rows = await readAccountRows({ reads, owner: address(0xfee), cutoff: CUTOFF, usdg: USDG });
+    const rows = await readAccountRows({ reads, owner: address(0xfee), cutoff: CUTOFF });
     expect(rows).toMatchObject({ vaults: [], deposits: [], withdrawals: [], orders: [], grids: [], ladders: [], holdings: [] });
-    expect(rows.tokens.map((t) => t.address)).toEqual([USDG]);
+    expect(rows.tokens.get(USDG)?.symbol).toBe("USDG");
   });
 
   it("reads the rows every owner shares once per snapshot, and again after a block, a reorg or re-created views", async () => {
-    const read = () => readAccountRows({ reads, owner: OWNER, cutoff: CUTOFF, usdg: USDG });
-    const stockPrice = (rows: Awaited<ReturnType<typeof read>>) => rows.tokens.find((t) => t.address === STOCK)?.priceX18;
+    const read = () => readAccountRows({ reads, owner: OWNER, cutoff: CUTOFF });
+    const stockPrice = (rows: Awaited<ReturnType<typeof read>>) => rows.tokens.get(STOCK)?.priceX18;
     const checkpoint = sql`${sql(SCHEMA)}."_ponder_checkpoint"`;
     await read();
     const loads = sharedRowLoads(reads);
     // Nothing written: the copy serves, whoever asks.
     await read();
-    await readAccountRows({ reads, owner: OTHER, cutoff: CUTOFF, usdg: USDG });
+    await readAccountRows({ reads, owner: OTHER, cutoff: CUTOFF });
     expect(sharedRowLoads(reads)).toBe(loads);
 
     // A block: rows and the checkpoint move in one transaction.
@@ -224,14 +227,14 @@ describe("the account statement", () => {
     });
     const afterReorg = await read();
     expect(sharedRowLoads(reads)).toBe(loads + 2);
-    expect(stockPrice(afterReorg)).toBe("5");
+    expect(stockPrice(afterReorg)).toBe(5n);
     expect(afterReorg.vaults[0]!.tokenUpdatedAt).toBe(CUTOFF + 2);
     await sql.begin(async (tx) => {
       await tx`update ${sql(SCHEMA)}.token set price_x_18 = 6 where address = ${STOCK}`;
       await tx.unsafe(`drop trigger reorged on "${SCHEMA}"."_ponder_checkpoint"`);
       await tx.unsafe(`create trigger reorged after update on "${SCHEMA}"."_ponder_checkpoint" for each statement execute function "${SCHEMA}".noop()`);
     });
-    expect(stockPrice(await read())).toBe("6");
+    expect(stockPrice(await read())).toBe(6n);
     expect(sharedRowLoads(reads)).toBe(loads + 3);
     await sql.unsafe(`drop trigger reorged on "${SCHEMA}"."_ponder_checkpoint"`);
     await read();
@@ -246,5 +249,33 @@ describe("the account statement", () => {
     const afterViews = await read();
     expect(afterViews.orders[0]!.quoteIs0).toBe(false);
     expect(sharedRowLoads(reads)).toBe(loads + 5);
+  });
+
+  it("answers without the copy's version while a lock on the checkpoint table holds the version up, and keeps the copy", async () => {
+    const read = () => readAccountRows({ reads, owner: OWNER, cutoff: CUTOFF });
+    const before = await read();
+    const loads = sharedRowLoads(reads);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // As a reorg's revert holds it while it re-creates Ponder's triggers, or a stuck session would.
+    const holding = sql.begin(async (tx) => {
+      await tx.unsafe(`lock table "${SCHEMA}"."_ponder_checkpoint" in access exclusive mode`);
+      locked();
+      await released;
+    });
+    await isLocked;
+    try {
+      const during = await read();
+      expect({ ...during, tokens: [...during.tokens] }).toEqual({ ...before, tokens: [...before.tokens] });
+      expect(sharedRowLoads(reads)).toBe(loads + 1);
+    } finally {
+      release();
+      await holding;
+    }
+    // The copy from before the lock still holds for the snapshot after it.
+    await read();
+    expect(sharedRowLoads(reads)).toBe(loads + 1);
   });
 });

@@ -77,8 +77,7 @@ type Pricing = {
   market: (address: string) => { decimals: number; priceX18: bigint } | undefined;
 };
 
-function pricing(wireTokens: Rows["tokens"], usdgAddress: Hex | undefined): Pricing {
-  const tokens = new Map(wireTokens.map((t) => [lower(t.address), { symbol: t.symbol, decimals: t.decimals, priceX18: BigInt(t.priceX18) }]));
+function pricing(tokens: Rows["tokens"], usdgAddress: Hex | undefined): Pricing {
   const usdg: TokenRef = usdgAddress
     ? { address: checksum(usdgAddress), symbol: tokens.get(usdgAddress)?.symbol ?? "USDG", decimals: tokens.get(usdgAddress)?.decimals ?? USDG_DECIMALS }
     : { address: checksum(zeroAddress), symbol: "USDG", decimals: USDG_DECIMALS };
@@ -318,7 +317,7 @@ export async function accountAnswer(p: AccountAnswerParameters): Promise<Account
   const closedDays = p.closedDays ?? DEFAULT_CLOSED_DAYS;
   const cutoff = Math.floor(p.now.getTime() / 1000) - closedDays * DAY_S;
   const usdgAddress = p.deployments.contracts.usdg ? lower(p.deployments.contracts.usdg) : undefined;
-  const wire = await readAccountRows({ reads: p.reads, owner, cutoff, usdg: usdgAddress });
+  const wire = await readAccountRows({ reads: p.reads, owner, cutoff });
   return shapeAccount(wire, { ...p, owner, closedDays, cutoff, usdgAddress });
 }
 

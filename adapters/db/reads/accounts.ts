@@ -62,7 +62,8 @@ type WireHolding = {
   balances: string[];
   totalSupply: Dec;
 };
-type WireToken = { address: Hex; symbol: string; decimals: number; priceX18: Dec };
+/** A token as the account's pricing reads it (its price parsed once per snapshot). */
+export type PricedToken = { address: Hex; symbol: string; decimals: number; priceX18: bigint; updatedAt: number };
 
 export type AccountRows = {
   vaults: WirePosition[];
@@ -72,7 +73,8 @@ export type AccountRows = {
   grids: WireGrid[];
   ladders: WireLadder[];
   holdings: WireHolding[];
-  tokens: WireToken[];
+  /** Every token of the snapshot the rows were read in, by address (a superset of those the items name). */
+  tokens: ReadonlyMap<string, PricedToken>;
 };
 
 // ---------------------------------------------------------------- the shared rows, once per snapshot
@@ -89,14 +91,15 @@ export type AccountRows = {
 // `_ponder_checkpoint`, which a reorg drops and re-creates in the transaction that reverts rows without
 // moving the checkpoint. Equal versions: the shared tables hold exactly the copy's rows.
 
-type SharedToken = WireToken & { updatedAt: number };
+type SharedToken = { address: Hex; symbol: string; decimals: number; priceX18: Dec; updatedAt: number };
 type SharedVault = Omit<WirePosition, "vault" | "shares" | "updatedAt" | "tokenUpdatedAt" | "vaultUpdatedAt"> & { address: Hex; updatedAt: number };
 type SharedWire = { tokens: SharedToken[]; vaults: SharedVault[]; markets: { token: Hex; quoteIs0: boolean }[] };
 
 /** The shared rows of one snapshot, by address (lowercase, as Ponder stores it). */
 export type SharedRows = {
-  version: string;
-  tokens: ReadonlyMap<string, SharedToken>;
+  /** null: read without a version (unversioned statement), for one batch. */
+  version: string | null;
+  tokens: ReadonlyMap<string, PricedToken>;
   vaults: ReadonlyMap<string, SharedVault>;
   /** Whether USDG is token0 of the token's market (the first market by pool, as the statement's `limit 1` read it). */
   quoteIs0: ReadonlyMap<string, boolean>;
@@ -116,44 +119,52 @@ const sharedRows: StatementText = (t) => `json_build_object(
       'totalSupply', v.total_supply::text, 'updatedAt', v.updated_at)) from ${t("vault")} v), '[]'),
   'markets', coalesce((select json_agg(json_build_object('token', m.token, 'quoteIs0', m.quote_is0) order by m.pool) from ${t("market")} m), '[]'))`;
 
-function sharedFrom(version: string, json: string): SharedRows {
+function sharedFrom(version: string | null, json: string): SharedRows {
   const wire = JSON.parse(json) as SharedWire;
   const quoteIs0 = new Map<string, boolean>();
   for (const m of wire.markets) if (!quoteIs0.has(m.token)) quoteIs0.set(m.token, m.quoteIs0);
-  return { version, tokens: new Map(wire.tokens.map((x) => [x.address, x])), vaults: new Map(wire.vaults.map((x) => [x.address, x])), quoteIs0 };
+  const tokens = new Map(wire.tokens.map((x) => [x.address, { ...x, priceX18: BigInt(x.priceX18) }]));
+  return { version, tokens, vaults: new Map(wire.vaults.map((x) => [x.address, x])), quoteIs0 };
 }
 
 /**
- * The statement for a batch of owners (runBatched; bench/tools/statement-cost.ts reads its text): entries `{owner, cutoff, usdg}` (the owner lowercase,
- * the cutoff in unix seconds, USDG's address or null). The entry is `ask` (the CTE `o` is the owner's
- * limit orders).
+ * The statement for a batch of owners (runBatchedWith; bench/tools/statement-cost.ts reads its text): $1 the entries `{owner, cutoff}`
+ * (the owner lowercase, the cutoff in unix seconds), $2 the version of the process's copy of the shared rows (or null).
+ * A row per entry (`account`: the owner's lists as JSON) and the batch's own (i = -1: `version`, and as `account` the
+ * shared rows when the snapshot's version is not $2). The entry is `ask` (the CTE `o` is the owner's limit orders).
  */
-export const accountStatement: StatementText = (t) => {
-  // Open items, plus the newest MAX_CLOSED_ITEMS ended ones since the cutoff, from one lookup of the owner's rows:
-  // each row numbered within its class (open or ended) by `newest`, the ended kept up to that many. A union of
-  // the two classes looked the owner up twice in each table, a tenth more of the statement's CPU.
-  const openAndEnded = (table: string, columns: string, who: string, open: string, newest: string) => `
+const accountStatementOf =
+  (versioned: boolean): StatementText =>
+  (t) => {
+    // Open items, plus the newest MAX_CLOSED_ITEMS ended ones since the cutoff, from one lookup of the owner's rows:
+    // each row numbered within its class (open or ended) by `newest`, the ended kept up to that many. A union of
+    // the two classes looked the owner up twice in each table, a tenth more of the statement's CPU.
+    const openAndEnded = (table: string, columns: string, who: string, open: string, newest: string) => `
     select ${columns} from (
       select x.*, row_number() over (partition by ${open} order by ${newest}) as nth
       from ${t(table)} x where ${who} and (${open} or x.updated_at >= ask.cutoff)) x
     where ${open} or x.nth <= ${MAX_CLOSED_ITEMS}`;
-  const depositColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.assets::text as assets, x.min_shares::text as "minShares", x.state,
+    const depositColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.assets::text as assets, x.min_shares::text as "minShares", x.state,
       x.shares::text as shares, x.requested_at as "requestedAt", x.updated_at as "updatedAt"`;
-  const withdrawalColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.shares::text as shares, x.min_assets_out::text as "minAssetsOut", x.state,
+    const withdrawalColumns = `x.queue, x.id::text as id, x.vault, x.owner, x.receiver, x.shares::text as shares, x.min_assets_out::text as "minAssetsOut", x.state,
       x.assets::text as assets, x.requested_at as "requestedAt", x.updated_at as "updatedAt"`;
-  const orderColumns = `x.id::text as id, x.token, x.sell_token as "sellToken", x.market, x.amount_in::text as "amountIn", x.price_x_18::text as "priceX18",
+    const orderColumns = `x.id::text as id, x.token, x.sell_token as "sellToken", x.market, x.amount_in::text as "amountIn", x.price_x_18::text as "priceX18",
       x.filled_in::text as "filledIn", x.filled_out::text as "filledOut", x.commission::text as commission, x.remaining::text as remaining,
       x.owed0::text as owed0, x.owed1::text as owed1, x.claimed0::text as claimed0, x.claimed1::text as claimed1, x.state, x.close_reason as "closeReason",
       x.created_at as "createdAt", x.updated_at as "updatedAt"`;
-  const gridColumns = `x.id::text as id, x.token, x.buy_price_x_18::text as "buyPriceX18", x.sell_price_x_18::text as "sellPriceX18", x.amount_usdg::text as "amountUsdg",
+    const gridColumns = `x.id::text as id, x.token, x.buy_price_x_18::text as "buyPriceX18", x.sell_price_x_18::text as "sellPriceX18", x.amount_usdg::text as "amountUsdg",
       x.repeat, x.state, x.trades, x.round_trips as "roundTrips", x.fees::text as fees, x.collected::text as collected, x.created_at as "createdAt", x.updated_at as "updatedAt"`;
-  const ladderColumns = `x.id, x.token, x.sell_first as "sellFirst", x.repeat, x.repeat_mask as "repeatMask", x.one_way as "oneWay", x.state, x.trades,
+    const ladderColumns = `x.id, x.token, x.sell_first as "sellFirst", x.repeat, x.repeat_mask as "repeatMask", x.one_way as "oneWay", x.state, x.trades,
       x.total::text as total, x.fees::text as fees, x.collected_token::text as "collectedToken", x.collected_usdg::text as "collectedUsdg",
       x.created_at as "createdAt", x.updated_at as "updatedAt"`;
-  const depositOwner = "(x.owner = ask.owner or x.receiver = ask.owner)";
-  return `
-with version as (select ${sharedVersion(t)} as v)
-select -1 as i, case when version.v is distinct from $2::text then ${sharedRows(t)}::text end as account, version.v as version from version
+    const depositOwner = "(x.owner = ask.owner or x.receiver = ask.owner)";
+    // Unversioned (the fallback): the shared rows every time, and no read of the checkpoint (null, the copy is not kept).
+    const batchRow = versioned
+      ? `with version as (select ${sharedVersion(t)} as v)
+select -1 as i, case when version.v is distinct from $2::text then ${sharedRows(t)}::text end as account, version.v as version from version`
+      : `select -1 as i, ${sharedRows(t)}::text as account, case when $2::text is null then null::text end as version`;
+    return `
+${batchRow}
 union all
 select ask.i, (
 with
@@ -187,16 +198,23 @@ select json_build_object(
   'holdings', coalesce((select json_agg(b order by b.basket) from b), '[]')
 )::text) as account, null::text as version
 from jsonb_to_recordset($1::text::jsonb) as ask(i int, owner text, cutoff int8)`;
-};
+  };
 
 export type ReadAccountRowsParameters = {
   reads: Kysely<Projections>;
   owner: string;
   /** Ended items updated before this (unix seconds) are left out. */
   cutoff: number;
-  /** USDG's address, lowercase (its token row is read too), or undefined. */
-  usdg?: string;
 };
+
+export const accountStatement = accountStatementOf(true);
+/**
+ * The same without the version: a lock on Ponder's checkpoint table (held by a reorg's revert while it re-creates
+ * its triggers, or by anything stuck holding it) holds up the versioned statement; past this long, the batch is
+ * answered without it, as before the copy, so an account never waits on that lock for longer.
+ */
+const unversionedStatement = accountStatementOf(false);
+const UNVERSIONED_AFTER_MS = 2_000;
 
 /** What the statement answers per owner: the lists, positions naming their vault and orders without the market's token order. */
 type OwnerWire = Omit<AccountRows, "vaults" | "orders" | "tokens"> & {
@@ -224,46 +242,61 @@ export async function readAccountRows(p: ReadAccountRowsParameters): Promise<Acc
     p.reads,
     accountStatement,
     { owner: p.owner.toLowerCase(), cutoff: p.cutoff },
-    { take: () => copy.current, param: (shared) => shared?.version ?? null },
+    {
+      take: () => copy.current,
+      param: (shared) => shared?.version ?? null,
+      fallback: { statement: unversionedStatement, afterMs: UNVERSIONED_AFTER_MS },
+    },
   );
   if (!row?.account) throw new Error("the account statement answered no row");
-  // The batch's snapshot: the copy it was sent with, or the rows it sent because that copy was of another (parsed once per batch).
+  // The batch's snapshot: the copy it was sent with, or the rows it sent because that copy was of another
+  // snapshot (kept as the copy), or because it ran unversioned (this batch's only). Parsed once per batch.
   let shared = taken;
-  if (batch?.account && batch.version !== null) {
+  if (batch?.account) {
     shared = copy.parsed.get(batch);
     if (!shared) {
       shared = sharedFrom(batch.version, batch.account);
       copy.parsed.set(batch, shared);
-      copy.current = shared;
+      if (batch.version !== null) copy.current = shared;
       copy.loads++;
     }
   }
   if (!shared) throw new Error("the account statement answered no shared rows");
-  return withShared(JSON.parse(row.account) as OwnerWire, shared, p.usdg);
+  return withShared(JSON.parse(row.account) as OwnerWire, shared);
 }
 
-/** The owner's rows joined to the shared rows as the statement once joined them in SQL: the same AccountRows. */
-function withShared(owner: OwnerWire, shared: SharedRows, usdg: string | undefined): AccountRows {
+/** The owner's rows joined to the shared rows as the statement once joined them in SQL (each object written whole: no spread copies). */
+function withShared(owner: OwnerWire, shared: SharedRows): AccountRows {
   const vaults: WirePosition[] = [];
-  for (const position of owner.vaults) {
-    const vault = shared.vaults.get(position.vault);
-    if (!vault) continue; // a position's vault row is always there; an inner join in SQL, one here
-    const { address: _, updatedAt: vaultUpdatedAt, ...books } = vault;
-    vaults.push({ ...position, ...books, vaultUpdatedAt, tokenUpdatedAt: shared.tokens.get(vault.token)?.updatedAt ?? null });
+  for (const p of owner.vaults) {
+    const v = shared.vaults.get(p.vault);
+    if (!v) continue; // a position's vault row is always there; an inner join in SQL, one here
+    vaults.push({
+      vault: p.vault,
+      shares: p.shares,
+      updatedAt: p.updatedAt,
+      family: v.family,
+      token: v.token,
+      agent: v.agent,
+      status: v.status,
+      totalAssets: v.totalAssets,
+      usdgAssets: v.usdgAssets,
+      tokenAssets: v.tokenAssets,
+      totalSupply: v.totalSupply,
+      vaultUpdatedAt: v.updatedAt,
+      tokenUpdatedAt: shared.tokens.get(v.token)?.updatedAt ?? null,
+    });
   }
-  const orders = owner.orders.map((o) => ({ ...o, quoteIs0: shared.quoteIs0.get(o.token) ?? null }));
-  // The tokens the answer names: USDG, the vaults', the orders', grids' and ladders', the baskets' (their lists may be checksummed).
-  const named = new Set<string>();
-  if (usdg) named.add(usdg);
-  for (const v of vaults) named.add(v.token);
-  for (const o of orders) named.add(o.token);
-  for (const g of owner.grids) named.add(g.token);
-  for (const l of owner.ladders) named.add(l.token);
-  for (const h of owner.holdings) for (const address of h.tokens) named.add(address.toLowerCase());
-  const tokens: WireToken[] = [];
-  for (const address of named) {
-    const token = shared.tokens.get(address);
-    if (token) tokens.push({ address: token.address, symbol: token.symbol, decimals: token.decimals, priceX18: token.priceX18 });
-  }
-  return { ...owner, vaults, orders, tokens };
+  const orders = owner.orders as WireOrder[];
+  for (const o of orders) o.quoteIs0 = shared.quoteIs0.get(o.token) ?? null;
+  return {
+    vaults,
+    deposits: owner.deposits,
+    withdrawals: owner.withdrawals,
+    orders,
+    grids: owner.grids,
+    ladders: owner.ladders,
+    holdings: owner.holdings,
+    tokens: shared.tokens,
+  };
 }

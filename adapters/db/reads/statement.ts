@@ -12,7 +12,8 @@ export type StatementText = (t: (table: string) => string) => string;
 
 type Params = (string | number | null)[];
 type Bound = {
-  run: (text: string, params: Params) => Promise<unknown[]>;
+  /** `cancelAfterMs`: the statement is cancelled (rejecting with 57014 query_canceled) when it has not answered by then. */
+  run: (text: string, params: Params, cancelAfterMs?: number) => Promise<unknown[]>;
   schema: string | undefined;
   texts: Map<StatementText, string>;
   batchers: Map<StatementText, Batcher<object, BatchedRow<unknown, unknown>>>;
@@ -28,7 +29,16 @@ function bind(reads: Kysely<Projections>): Bound {
     // Another dialect (a test's that runs nothing) goes through kysely as any raw query would.
     const run =
       adapter instanceof PostgresJsAdapter
-        ? async (text: string, params: Params) => (await adapter.sql.unsafe(text, params, { prepare: true })) as unknown[]
+        ? async (text: string, params: Params, cancelAfterMs?: number) => {
+            const query = adapter.sql.unsafe(text, params, { prepare: true });
+            if (cancelAfterMs === undefined) return (await query) as unknown[];
+            const timer = setTimeout(() => void query.cancel(), cancelAfterMs);
+            try {
+              return (await query) as unknown[];
+            } finally {
+              clearTimeout(timer);
+            }
+          }
         : async (text: string, params: Params) => (await reads.executeQuery(CompiledQuery.raw(text, params))).rows as unknown[];
     b = { run, schema: /from "([^"]+)"\."token"/.exec(compiled)?.[1], texts: new Map(), batchers: new Map() };
     bound.set(reads, b);
@@ -37,7 +47,7 @@ function bind(reads: Kysely<Projections>): Bound {
 }
 
 /** Runs `statement` (built once per schema) with `params`, as a prepared statement; answers its rows. */
-export async function runStatement<Row>(reads: Kysely<Projections>, statement: StatementText, params: Params): Promise<Row[]> {
+export async function runStatement<Row>(reads: Kysely<Projections>, statement: StatementText, params: Params, cancelAfterMs?: number): Promise<Row[]> {
   const b = bind(reads);
   let text = b.texts.get(statement);
   if (text === undefined) {
@@ -45,7 +55,7 @@ export async function runStatement<Row>(reads: Kysely<Projections>, statement: S
     text = statement((table) => (schema ? `"${schema}"."${table}"` : `"${table}"`));
     b.texts.set(statement, text);
   }
-  return (await b.run(text, params)) as Row[];
+  return (await b.run(text, params, cancelAfterMs)) as Row[];
 }
 
 /**
@@ -68,8 +78,10 @@ export async function runBatched<Row>(reads: Kysely<Projections>, statement: Sta
 /**
  * A value of the whole batch beside its entries (runBatchedWith): taken as the batch is sent, it goes to
  * the statement as $2 (`param`), and the statement may answer a row of the batch's own (`i` = -1).
+ * `fallback`: a statement of the same parameters and rows that runs instead when this one has not answered
+ * within `afterMs` (this one is then cancelled), e.g. one that reads no table a lock may hold up.
  */
-export type BatchValue<T> = { take: () => T; param: (taken: T) => string | null };
+export type BatchValue<T> = { take: () => T; param: (taken: T) => string | null; fallback?: { statement: StatementText; afterMs: number } };
 export type BatchedRow<Row, T> = { row: Row | undefined; batch: Row | undefined; taken: T };
 
 /**
@@ -87,7 +99,12 @@ function batcherOf<Row, T>(reads: Kysely<Projections>, statement: StatementText,
     batcher = new Batcher<object, BatchedRow<unknown, unknown>>(async (entries) => {
       const json = JSON.stringify(entries.map((e, i) => ({ i, ...e })));
       const taken = value?.take();
-      const rows = await runStatement<{ i: number }>(reads, statement, value ? [json, value.param(taken as T)] : [json]);
+      const params = value ? [json, value.param(taken as T)] : [json];
+      const fallback = value?.fallback;
+      const rows = await runStatement<{ i: number }>(reads, statement, params, fallback?.afterMs).catch((error: unknown) => {
+        if (!fallback || (error as { code?: string }).code !== "57014") throw error;
+        return runStatement<{ i: number }>(reads, fallback.statement, params);
+      });
       const byIndex = new Map(rows.map((row) => [row.i, row]));
       const batch = byIndex.get(-1);
       return entries.map((_, i) => ({ row: byIndex.get(i), batch, taken }));
