@@ -80,6 +80,36 @@ export const ALLOWED: Allowed[] = [
     why: "the account's one statement, built once per views schema: the only interpolations are table names of VIEWS_SCHEMA (config, quoted), constant column lists and the number constant MAX_CLOSED_ITEMS; every value is a bound $n parameter",
   },
   {
+    file: "adapters/db/reads/accounts.ts",
+    rule: "template",
+    contains: "row_number() over (partition by",
+    why: "one kind's open and ended items in the account statement: a table name of VIEWS_SCHEMA (config, quoted), constant column lists and conditions written in the same file, and the number constant MAX_CLOSED_ITEMS",
+  },
+  {
+    file: "adapters/db/reads/accounts.ts",
+    rule: "template",
+    contains: "string_agg(c::text, ';' order by c::text) from",
+    why: "the shared rows' version in the account statement: only the checkpoint view's name in VIEWS_SCHEMA (config, quoted)",
+  },
+  {
+    file: "adapters/db/reads/accounts.ts",
+    rule: "template",
+    contains: "'tokens', coalesce((select json_agg(json_build_object('address', tk.address",
+    why: "the shared rows in the account statement: only table names of VIEWS_SCHEMA (config, quoted)",
+  },
+  {
+    file: "adapters/db/reads/activity.ts",
+    rule: "template",
+    contains: "select o.i, (select",
+    why: "the activity poll statement: table names of VIEWS_SCHEMA (config, quoted) and the constant JSON builders BLOCKS_JSON and CHANGE_JSON of the same file; every value is a bound $n parameter",
+  },
+  {
+    file: "adapters/db/cursors.ts",
+    rule: "template",
+    contains: "select o.i, case when k.id is not null",
+    why: "the poll by a stored cursor: table names of VIEWS_SCHEMA and the cursor table (both from config through kysely's own compile, quoted), the constants BLOCKS_JSON, CHANGE_JSON and POSITIONS_PER_BLOCK; every value is a bound $n parameter",
+  },
+  {
     file: "adapters/db/reads/statement.ts",
     rule: "unsafe",
     contains: "adapter.sql.unsafe(text, params, { prepare: true })",
@@ -93,8 +123,9 @@ export const ALLOWED: Allowed[] = [
   },
 ];
 
+// `select … from ${table}`: a statement whose table is interpolated, whatever its column list (JSON builders, casts).
 const SQL_WORDS =
-  /\b(select\s+(\*|[\w".()*]+(\s+as\s+\w+)?(\s*,\s*[\w".()*]+(\s+as\s+\w+)?)*)\s+from\s|insert\s+into|update\s+\S+\s+set|delete\s+from|drop\s+(table|schema|database|view|index)|create\s+(table|schema|database|index|view|or\s+replace)|alter\s+(table|schema)|truncate\s+\S+|grant\s+\S+)\b/i;
+  /\b(select\s+(\*|[\w".()*]+(\s+as\s+\w+)?(\s*,\s*[\w".()*]+(\s+as\s+\w+)?)*)\s+from\s|select\s[^`]*?\sfrom\s+\$\s+\w+|insert\s+into|update\s+\S+\s+set|delete\s+from|drop\s+(table|schema|database|view|index)|create\s+(table|schema|database|index|view|or\s+replace)|alter\s+(table|schema)|truncate\s+\S+|grant\s+\S+)\b/i;
 
 const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..");
 export const SCANNED = ["src", "domain", "contract", "usecases", "adapters", "api", "workers", "mcp", "client"];

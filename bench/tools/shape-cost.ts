@@ -1,7 +1,9 @@
 // The account answer's shaping alone (no Postgres): every owner's rows read once, then shaped and
 // serialized (shapeAccount, accountEntry) round after round; node's CPU per answer. With --cpu-prof,
 // where the shaping's time goes. SHAPE_COST_BASE=DIR shapes the same rows with another checkout's code
-// too (a `git worktree` of an earlier commit that exports shapeAccount), the order alternating by round.
+// too (a `git worktree` of an earlier commit that exports shapeAccount), the order alternating by round. The rows
+// are this checkout's AccountRows: since c7dc617 their `tokens` is the snapshot's map, not a list, so a base must
+// be of c7dc617 or later.
 //   npx tsx bench/tools/shape-cost.ts   (SHAPE_COST_HOLD, default /tmp/hold.json; SHAPE_COST_OWNERS, 2000; SHAPE_COST_ROUNDS, 20)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 // An owner's positions as rows, read from the indexer's projections in one statement: vault shares
 // with the vault's books and its token's price, deposit and withdrawal queue entries, limit orders,
-// grids, ladders with their parts, basket balances, and the tokens they name (usecases/answers/accounts.ts
+// grids, ladders with their parts, basket balances, and the snapshot's tokens (usecases/answers/accounts.ts
 // shapes the answer from them). Open items, and the newest MAX_CLOSED_ITEMS ended ones of each kind
 // since the cutoff. The owners asked for at the same moment are read by one statement.
 import type { Kysely } from "kysely";
@@ -15,7 +15,7 @@ type Hex = `0x${string}`;
 // ---------------------------------------------------------------- the one statement
 //
 // The whole account is one SQL statement: Postgres assembles every list as JSON (each sub-select an
-// index lookup on `owner`, the vault and its token joined by key, ladder parts nested), so an
+// index lookup on `owner`, ladder parts nested; vaults, tokens and markets from the shared rows below), so an
 // answer costs one round trip (shared with the answers asked at the same moment) and one JSON.parse
 // instead of 9-11 statements in three waves through kysely. Amounts (numeric(78)) are cast to text,
 // since a JSON number would lose digits. Ended items beyond MAX_CLOSED_ITEMS are cut in SQL (the newest
@@ -83,7 +83,9 @@ export type AccountRows = {
 // token order. The statement sends them (the batch's own row, i = -1) only when the snapshot it reads differs
 // from the one the process's copy came from, and each owner's rows name them by address: a copy per
 // process, re-read once per indexed block instead of looked up per owner. (Read per owner they were a
-// quarter of the statement's Postgres CPU; bench/README.md, "The account statement's shared rows".)
+// quarter of the statement's Postgres CPU; bench/README.md, "The account statement's shared rows".) The
+// copy is every row of the three tables: a block re-sends all of them, which grows with the tokens listed
+// (a few kB per hundred tokens, per API process and block), not with the owners read.
 //
 // The snapshot's version is the read cache tracker's fingerprint (adapters/db/projection-version.ts),
 // read in the statement's own snapshot: the views' checkpoint (every block and every backfill commit moves
