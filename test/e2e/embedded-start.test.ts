@@ -85,7 +85,13 @@ describe.skipIf(!isRoot)("npm start where nothing answers at the default address
     // running) it took over 30 s and once over 90 s, with no child needing its SIGKILL: the wait was after
     // them, in the embedded Postgres's or Redis's stop. A process that does not stop still fails below
     // ("did not stop") or here.
-    await waitFor("every process of the namespace gone", () => execFileSync("ip", ["netns", "pids", ns], { encoding: "utf8" }).trim() === "", 240_000, lines);
+    const left = () => execFileSync("ip", ["netns", "pids", ns], { encoding: "utf8" }).trim();
+    await waitFor("every process of the namespace gone", () => left() === "", 240_000, lines).catch((error: Error) => {
+      // Which processes stayed, so that a slow stop says where it waits.
+      const pids = left().split(/\s+/).filter(Boolean).join(",");
+      const ps = pids ? execFileSync("ps", ["-o", "pid,ppid,stat,etime,args", "-p", pids], { encoding: "utf8" }) : "";
+      throw new Error(`${error.message}\nstill running:\n${ps}`);
+    });
     const said = lines.filter((l) => l.startsWith("start  |")).join("\n");
     expect(said).toContain("stopping");
     expect(said).not.toContain("did not stop");
