@@ -158,8 +158,9 @@ async function importEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
 
 /**
  * How long the embedded Postgres's fast shutdown may take before it is made immediate. A fast shutdown ends
- * with a checkpoint that writes every dirty page; on a busy disk that has taken minutes (CI, beside the other
- * test streams). An immediate one skips it, and the next start replays the log: nothing committed is lost.
+ * with a checkpoint that writes every dirty page, which a busy disk can make long; it was the one unbounded wait
+ * of `npm start`'s stop when CI once waited 240 s for it. An immediate one skips the checkpoint, and the next
+ * start replays the log: nothing committed is lost.
  */
 const FAST_STOP_MS = 20_000;
 
