@@ -14,7 +14,7 @@ import type { Projections } from "../../adapters/db/projections.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { DEAD_REDIS_URL, json, randomPrefix, testApp } from "../api/support.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { publicClientAt, testAccount, walletAt } from "../helpers/wallets.js";
+import { publicClientAt, testAccount, writeAt } from "../helpers/wallets.js";
 
 const stack = inject("stack");
 
@@ -70,7 +70,6 @@ async function account(owner: string) {
 
 describe("an agent following its wallet's activity", () => {
   const agent = testAccount(2);
-  const wallet = walletAt(stack.rpcUrl, agent);
   const vault = () => deployments.vaults.find((v) => v.family === "merged" && v.agent)!;
   const amount = parseUnits("125", 6);
 
@@ -91,11 +90,19 @@ describe("an agent following its wallet's activity", () => {
 
   it("sends a deposit and sees exactly its changes, once and in order, within seconds", async () => {
     const v = vault();
-    const approve = await wallet.writeContract({ address: deployments.contracts.usdg!, abi: testTokenAbi, functionName: "approve", args: [v.address, amount] });
-    expect((await publicClient.waitForTransactionReceipt({ hash: approve })).status).toBe("success");
-    depositTx = await wallet.writeContract({ address: v.address, abi: mergedVaultAbi, functionName: "requestDeposit", args: [amount, agent.address, 0n] });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash: depositTx });
-    expect(receipt.status).toBe("success");
+    await writeAt(stack.rpcUrl, publicClient, agent, {
+      address: deployments.contracts.usdg!,
+      abi: testTokenAbi,
+      functionName: "approve",
+      args: [v.address, amount],
+    });
+    const receipt = await writeAt(stack.rpcUrl, publicClient, agent, {
+      address: v.address,
+      abi: mergedVaultAbi,
+      functionName: "requestDeposit",
+      args: [amount, agent.address, 0n],
+    });
+    depositTx = receipt.transactionHash;
     depositId = await publicClient.readContract({ address: v.address, abi: mergedVaultAbi, functionName: "lastDepositId", blockNumber: receipt.blockNumber });
     const sent = Date.now();
 

@@ -40,9 +40,15 @@ export const balanceAt = (chain: PublicClient, token: Address, who: Address) =>
 
 type Call = { address: Address; abi: any; functionName: string; args?: readonly unknown[]; value?: bigint };
 
-/** Sends one contract call from `account` and expects a successful receipt (the message names the call). */
+/**
+ * Sends one contract call from `account` with a wallet's headroom over the gas estimate, and expects a
+ * successful receipt (the message names the call). The shared devnet's keeper writes between estimate and
+ * send (a settlement that empties a queue makes the next request's stores cost more): CI once saw a
+ * requestDeposit run out of gas at the bare estimate.
+ */
 export async function writeAt(rpcUrl: string, chain: PublicClient, account: Account, call: Call): Promise<TransactionReceipt> {
-  const hash = await walletAt(rpcUrl, account).writeContract(call as never);
+  const gas = await chain.estimateContractGas({ ...call, account } as never);
+  const hash = await walletAt(rpcUrl, account).writeContract({ ...call, gas: withGasHeadroom(gas) } as never);
   const receipt = await chain.waitForTransactionReceipt({ hash });
   expect(receipt.status, `${call.functionName} on ${call.address}`).toBe("success");
   return receipt;
