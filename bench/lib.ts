@@ -369,17 +369,24 @@ export type Service = { name: string; url: string; process: ChildProcess; output
 
 /**
  * Starts one of the service's entry points (e.g. `api/main.ts`, `workers/main.ts`) as its own process
- * with `env`, as `npm run <script>` does (node with tsx and `nodeFlags`: API_NODE_FLAGS for the API); resolves once `readyPath` answers 200 on
+ * with `env`, as `npm run <script>` does (node with tsx and `nodeFlags`: API_NODE_FLAGS for the API; `node`, another Node
+ * executable than this process's); resolves once `readyPath` answers 200 on
  * `url` (when given), else at once.
  */
 export async function startService(
   name: string,
   file: string,
   env: Record<string, string>,
-  { url = "", readyPath, timeoutMs = 120_000, nodeFlags = [] }: { url?: string; readyPath?: string; timeoutMs?: number; nodeFlags?: readonly string[] } = {},
+  {
+    url = "",
+    readyPath,
+    timeoutMs = 120_000,
+    nodeFlags = [],
+    node,
+  }: { url?: string; readyPath?: string; timeoutMs?: number; nodeFlags?: readonly string[]; node?: string } = {},
 ): Promise<Service> {
   const output: string[] = [];
-  const child = spawnTs(file, env, name, output, nodeFlags);
+  const child = spawnTs(file, env, name, output, nodeFlags, node);
   const service = { name, url, process: child, output, stop: () => stopProcess(child) };
   if (readyPath) {
     try {

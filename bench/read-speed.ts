@@ -355,7 +355,7 @@ export type ReadHold = { stack: ReadStack; owners: string[]; cursors: { owner: s
  */
 export async function startReadApi(
   stack: ReadStack,
-  { file = "api/main.ts", nodeFlags = [], env = {} }: { file?: string; nodeFlags?: readonly string[]; env?: Record<string, string> } = {},
+  { file = "api/main.ts", nodeFlags = [], env = {}, node }: { file?: string; nodeFlags?: readonly string[]; env?: Record<string, string>; node?: string } = {},
 ): Promise<Service> {
   const port = await freePort();
   return startService(
@@ -375,7 +375,7 @@ export async function startReadApi(
       TRUST_PROXY_HOPS: "1",
       ...env,
     },
-    { url: `http://127.0.0.1:${port}`, readyPath: "/ready", nodeFlags: [...API_NODE_FLAGS, ...nodeFlags] },
+    { url: `http://127.0.0.1:${port}`, readyPath: "/ready", nodeFlags: [...API_NODE_FLAGS, ...nodeFlags], node },
   );
 }
 

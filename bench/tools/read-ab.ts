@@ -1,9 +1,10 @@
 // A/B of API variants on one read route, against a stack held by `READ_HOLD=/tmp/hold.json npx tsx
 // bench/read-speed.ts` (which writes the stack's settings, owners and cursors there and waits for
-// SIGUSR2). Each variant is an API process of its own, `name:FILE:FLAGS:ENV` (FILE relative to the
+// SIGUSR2). Each variant is an API process of its own, `name:FILE:FLAGS:ENV:NODE` (FILE relative to the
 // repository, e.g. a `git worktree` of another commit, or empty for api/main.ts; FLAGS, node flags
 // separated by spaces, go after API_NODE_FLAGS, so they win where they repeat one; ENV, `K=V,K=V`,
-// settings of the API's; all but the name may be left out), started as read-speed.ts starts its API; drives alternate between the
+// settings of the API's; NODE, another Node executable than this process's, e.g. the one `.ci/run` installs
+// from .nvmrc; all but the name may be left out), started as read-speed.ts starts its API; drives alternate between the
 // bare app and the variants, round after round, so a busy machine bends them alike. Prints per
 // variant the median ratio to the bare app, the median API CPU per request and the bench database's Postgres CPU per request.
 //   READ_AB_VARIANTS="head:../base/api/main.ts;new:" READ_AB_TARGET=accounts npx tsx bench/tools/read-ab.ts
@@ -23,10 +24,11 @@ const CONNECTIONS = 64;
 /** The bench database: its backends' CPU (the indexer's too, idle on a still chain) is the Postgres side of an answer. */
 const database = new URL(hold.stack.DATABASE_URL).pathname.slice(1);
 const variants = (process.env.READ_AB_VARIANTS ?? "current:").split(";").map((v) => {
-  const [name, file, flags, env] = v.split(":");
+  const [name, file, flags, env, node] = v.split(":");
   return {
     name: name!,
     file: file || undefined,
+    node: node || undefined,
     nodeFlags: (flags ?? "").split(" ").filter(Boolean),
     env: Object.fromEntries(
       (env ?? "")
@@ -58,7 +60,7 @@ try {
   for (const v of variants) {
     // Rate-limit counters of its own: each variant's reads stay under the limit as one API's would.
     const env = { REDIS_PREFIX: `${hold.stack.REDIS_PREFIX}-ab-${v.name}`, ...v.env };
-    const api = await startReadApi(hold.stack, { file: v.file, nodeFlags: v.nodeFlags, env });
+    const api = await startReadApi(hold.stack, { file: v.file, nodeFlags: v.nodeFlags, env, node: v.node });
     services.push(api);
     await warm(api.url);
     await drive(v.name, api.url, randomPath, CONNECTIONS, 2);

@@ -37,9 +37,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `node [nodeFlags] --import tsx <file>`, its output kept in `log` with its name in front. */
-export function spawnTs(file: string, env: Record<string, string>, name: string, log: string[], nodeFlags: readonly string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", join(repoRoot, file)], {
+/** `node [nodeFlags] --import tsx <file>` (this process's Node, or the executable `node`), its output kept in `log` with its name in front. */
+export function spawnTs(
+  file: string,
+  env: Record<string, string>,
+  name: string,
+  log: string[],
+  nodeFlags: readonly string[] = [],
+  node = process.execPath,
+): ChildProcess {
+  const child = spawn(node, [...nodeFlags, "--import", "tsx", join(repoRoot, file)], {
     cwd: repoRoot,
     // Vite sets BASE_URL to its public path ("/"); the service reads BASE_URL as its own URL.
     env: { ...process.env, BASE_URL: "", ...env },
