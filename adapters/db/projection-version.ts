@@ -90,6 +90,15 @@ const MAX_BARRIERS_IN_FLIGHT = 2;
 
 /** The per-owner table. */
 export const ACTIVITY_TABLE = "activity";
+
+/**
+ * The OIDs of the triggers on every `_ponder_checkpoint` table, as one text (SQL, no parameters): Ponder's
+ * reorg revert drops and re-creates them in the transaction that reverts rows without moving the checkpoint,
+ * so a change of this text is a reorg (or re-created views). The tracker's poll and owner query read it, and
+ * so does the account statement's version of its shared rows (adapters/db/reads/accounts.ts).
+ */
+export const CHECKPOINT_TRIGGERS_SQL = `coalesce((select string_agg(tg.oid::text, ',' order by tg.oid) from pg_trigger tg
+  join pg_class c on c.oid = tg.tgrelid where c.relname = '_ponder_checkpoint'), '')`;
 /**
  * Tables whose rows belong to owners (an account reads them by owner or receiver). Every indexing
  * handler that writes one also logs an activity change for each owner or receiver of the row
@@ -446,8 +455,7 @@ export class ProjectionVersion implements VersionSource {
           select
             ${last === undefined ? sql`null` : sql`(select string_agg(distinct owner, ',') from ${activity} where position > ${last})`} as owners,
             (select max(position)::text from ${activity}) as newest,
-            (select string_agg(t.oid::text, ',' order by t.oid) from pg_trigger t
-              join pg_class c on c.oid = t.tgrelid where c.relname = '_ponder_checkpoint') as structure`);
+            ${sql.unsafe(CHECKPOINT_TRIGGERS_SQL)} as structure`);
         const newest = row?.newest ?? "0";
         const structure = row?.structure ?? "";
         const reverted = last !== undefined && BigInt(newest) < BigInt(last);
@@ -525,8 +533,7 @@ export class ProjectionVersion implements VersionSource {
           (select string_agg(c::text, ';' order by c::text) from ${sql(this.#views)}."_ponder_checkpoint" c) as checkpoint,
           (select c.oid::text from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where n.nspname = ${this.#views} and c.relname = '_ponder_checkpoint')
-          || '/' || coalesce((select string_agg(t.oid::text, ',' order by t.oid) from pg_trigger t
-            join pg_class c on c.oid = t.tgrelid where c.relname = '_ponder_checkpoint'), '') as structure`);
+          || '/' || ${sql.unsafe(CHECKPOINT_TRIGGERS_SQL)} as structure`);
       this.#stats.polls++;
       this.#firstUnheardPollAt ??= performance.now();
       const entry = this.#pending.get(k) ?? {};

@@ -5,6 +5,7 @@
 // since the cutoff. The owners asked for at the same moment are read by one statement.
 import type { Kysely } from "kysely";
 import type { Projections } from "../projections.js";
+import { CHECKPOINT_TRIGGERS_SQL } from "../projection-version.js";
 import { runBatchedWith, type StatementText } from "./statement.js";
 
 /** Most ended items of one kind an answer lists (newest first). */
@@ -110,8 +111,7 @@ export type SharedRows = {
 const sharedVersion: StatementText = (t) => `
   coalesce((select string_agg(c::text, ';' order by c::text) from ${t("_ponder_checkpoint")} c), '')
   || '/' || coalesce(to_regclass('${t("_ponder_checkpoint")}')::oid::text, '')
-  || '/' || coalesce((select string_agg(tg.oid::text, ',' order by tg.oid) from pg_trigger tg
-       join pg_class c on c.oid = tg.tgrelid where c.relname = '_ponder_checkpoint'), '')`;
+  || '/' || ${CHECKPOINT_TRIGGERS_SQL}`;
 
 const sharedRows: StatementText = (t) => `json_build_object(
   'tokens', coalesce((select json_agg(json_build_object('address', tk.address, 'symbol', tk.symbol, 'decimals', tk.decimals,
