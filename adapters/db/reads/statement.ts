@@ -92,6 +92,9 @@ export function runBatchedWith<Row, T>(reads: Kysely<Projections>, statement: St
   return batcherOf<Row, T>(reads, statement, value).load(entry);
 }
 
+/** 57014 query_canceled: a statement stopped by a cancel request. */
+const isCancel = (error: unknown) => (error as { code?: string } | undefined)?.code === "57014";
+
 function batcherOf<Row, T>(reads: Kysely<Projections>, statement: StatementText, value: BatchValue<T> | undefined): Batcher<object, BatchedRow<Row, T>> {
   const b = bind(reads);
   let batcher = b.batchers.get(statement);
@@ -101,9 +104,15 @@ function batcherOf<Row, T>(reads: Kysely<Projections>, statement: StatementText,
       const taken = value?.take();
       const params = value ? [json, value.param(taken as T)] : [json];
       const fallback = value?.fallback;
-      const rows = await runStatement<{ i: number }>(reads, statement, params, fallback?.afterMs).catch((error: unknown) => {
-        if (!fallback || (error as { code?: string }).code !== "57014") throw error;
-        return runStatement<{ i: number }>(reads, fallback.statement, params);
+      const rows = await runStatement<{ i: number }>(reads, statement, params, fallback?.afterMs).catch(async (error: unknown) => {
+        if (!fallback || !isCancel(error)) throw error;
+        // Once more if the fallback is cancelled too. CI once saw the fallback itself answer 57014, we believe
+        // from the cancel meant for the statement before it: a cancel request reaches Postgres on a connection
+        // of its own and stops whatever the backend runs when it lands. Not reproduced here.
+        return runStatement<{ i: number }>(reads, fallback.statement, params).catch((again: unknown) => {
+          if (!isCancel(again)) throw again;
+          return runStatement<{ i: number }>(reads, fallback.statement, params);
+        });
       });
       const byIndex = new Map(rows.map((row) => [row.i, row]));
       const batch = byIndex.get(-1);
