@@ -11,7 +11,7 @@ import type { Deployments } from "../../adapters/chain/deployments.js";
 import { lastPositionOf } from "../../domain/activity-position.js";
 import { json, randomPrefix, type testApp } from "../api/support.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
-import { publicClientAt, testAccount, walletAt } from "../helpers/wallets.js";
+import { publicClientAt, testAccount, writeAt } from "../helpers/wallets.js";
 import { startStack, type StartedStack } from "../helpers/stack.js";
 
 type Change = { id: string; kind: string; txHash: string; block: number; blockHash: string; data: Record<string, unknown> };
@@ -40,17 +40,18 @@ const rpc = <T>(method: string, params: unknown[] = []) => jsonRpc<T>(stack.rpcU
 describe("the activity feed through a reorg", () => {
   it("answers reorged: true from the last common block, and the agent ends with the new branch", async () => {
     const agent = testAccount(2);
-    const wallet = walletAt(stack.rpcUrl, agent);
     const client = publicClientAt(stack.rpcUrl);
     const vault = deployments.vaults.find((v) => v.family === "merged" && v.agent)!.address;
     const deposit = async (usdg: string): Promise<Hex> => {
       const amount = parseUnits(usdg, 6);
-      await client.waitForTransactionReceipt({
-        hash: await wallet.writeContract({ address: deployments.contracts.usdg!, abi: testTokenAbi, functionName: "approve", args: [vault, amount] }),
+      await writeAt(stack.rpcUrl, client, agent, { address: deployments.contracts.usdg!, abi: testTokenAbi, functionName: "approve", args: [vault, amount] });
+      const receipt = await writeAt(stack.rpcUrl, client, agent, {
+        address: vault,
+        abi: mergedVaultAbi,
+        functionName: "requestDeposit",
+        args: [amount, agent.address, 0n],
       });
-      const hash = await wallet.writeContract({ address: vault, abi: mergedVaultAbi, functionName: "requestDeposit", args: [amount, agent.address, 0n] });
-      expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
-      return hash;
+      return receipt.transactionHash;
     };
 
     // The agent, following the documented rule.

@@ -21,7 +21,7 @@ import { createDb, migrateToLatest } from "../../adapters/db/connect.js";
 import { ProjectionVersion } from "../../adapters/db/projection-version.js";
 import { createProjectionsDb, type Projections } from "../../adapters/db/projections.js";
 import { connectRedis, createTestDatabase, deleteKeys, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
-import { publicClientAt, testAccount, walletAt, writeAt } from "../helpers/wallets.js";
+import { publicClientAt, sendEthAt, testAccount, walletAt, writeAt } from "../helpers/wallets.js";
 import { fetchOpenApi, responseValidator, type ResponseValidator } from "../helpers/openapi-validate.js";
 import { startStack, type StartedStack } from "../helpers/stack.js";
 
@@ -327,25 +327,19 @@ describe("read cache through a reorg (a still devnet of its own)", () => {
 
   it("a poll whose cached answer a reorg made wrong answers reorged: true at once after the new branch is indexed", async () => {
     const client = publicClientAt(own.rpcUrl, { pollingInterval: 20 });
-    const wallet = walletAt(own.rpcUrl, agent);
-    const adminWallet = walletAt(own.rpcUrl, admin);
     const rpc = <T>(method: string, params: unknown[] = []) => jsonRpc<T>(own.rpcUrl, method, params);
-    const write = async (w: typeof wallet, request: Record<string, unknown>) => {
-      const hash = await w.writeContract(request as Parameters<typeof w.writeContract>[0]);
-      expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
-      return hash;
-    };
+    const write = async (from: typeof agent, request: Parameters<typeof writeAt>[3]) => (await writeAt(own.rpcUrl, client, from, request)).transactionHash;
     const vault = ownDeployments.vaults.find((v) => v.family === "merged" && v.agent)!.address;
-    await client.waitForTransactionReceipt({ hash: await adminWallet.sendTransaction({ to: agent.address, value: parseEther("10") }) });
-    await write(adminWallet, {
+    await sendEthAt(own.rpcUrl, client, agent.address, parseEther("10"));
+    await write(admin, {
       address: ownDeployments.contracts.usdg!,
       abi: testTokenAbi,
       functionName: "mint",
       args: [agent.address, parseUnits("1000", 6)],
     });
-    await write(wallet, { address: ownDeployments.contracts.usdg!, abi: testTokenAbi, functionName: "approve", args: [vault, parseUnits("1000", 6)] });
+    await write(agent, { address: ownDeployments.contracts.usdg!, abi: testTokenAbi, functionName: "approve", args: [vault, parseUnits("1000", 6)] });
     const deposit = (usdg: string) =>
-      write(wallet, { address: vault, abi: mergedVaultAbi, functionName: "requestDeposit", args: [parseUnits(usdg, 6), agent.address, 0n] });
+      write(agent, { address: vault, abi: mergedVaultAbi, functionName: "requestDeposit", args: [parseUnits(usdg, 6), agent.address, 0n] });
     const held = async (txHash: string) => (await ownDirect`select 1 from ${ownDirect(own.viewsSchema)}.activity where tx_hash = ${txHash}`).length > 0;
     const poll = async (cursor?: string) => {
       const response = await app.app.request(`/v1/agent/accounts/${agent.address}/activity${cursor ? `?cursor=${cursor}` : ""}`);
