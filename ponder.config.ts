@@ -45,6 +45,9 @@ export default createConfig({
       startBlock,
     },
     SwapRouter: source(abis.swapRouterAbi, c.swapRouter!),
+    // The router's and the zap's events confirm users' calls for the report card (src/routers.ts).
+    StockVaultRouter: source(abis.stockVaultRouterAbi, c.stockVaultRouter!),
+    BasketZap: source(abis.basketZapAbi, c.basketZap!),
     VaultRegistry: source(abis.vaultRegistryAbi, c.vaultRegistry!),
     MergedVault: source(
       abis.mergedVaultAbi,

@@ -107,7 +107,8 @@ export const routerSwap = onchainTable(
  * Every call an owner made to a service contract: what the report card matches filings against. A
  * transaction sent to a service contract is one row (id: its hash); an atomic batch's inner calls are one
  * row each (id: hash:index), `from` the account that made it, `via` "account" (an EIP-7702 or smart
- * account's own batch) or "entry-point" (ERC-4337).
+ * account's own batch) or "entry-point" (ERC-4337), recorded only when an event of its transaction confirms
+ * it (domain/executed-calls.ts).
  */
 export const executedCall = onchainTable(
   "executed_call",
@@ -120,6 +121,10 @@ export const executedCall = onchainTable(
     selector: t.hex().notNull(),
     success: t.boolean().notNull(),
     blockNumber: t.bigint().notNull(),
+    // The call's place in the chain: its transaction's index in the block, then its index in the batch (0 for
+    // the transaction itself), so that the filings of one batch are matched in call order.
+    transactionIndex: t.integer().notNull(),
+    callIndex: t.integer().notNull(),
     timestamp: t.integer().notNull(),
     via: t.text(),
   }),

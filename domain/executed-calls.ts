@@ -1,9 +1,19 @@
 // The calls an owner made to a service contract in one transaction, as the indexer records them for the
-// report card: the transaction itself when it was sent to a service contract, else the inner calls of its
-// atomic batch (domain/batch-calls.ts). An inner call counts only when paired with the service contract's
-// own event in that transaction, so that a batch cannot claim a call it did not make.
+// report card. A transaction sent to a service contract is itself the call. A transaction to an account (its
+// own atomic batch) or to an EntryPoint carries inner calls (domain/batch-calls.ts): each is recorded only
+// when an event of that transaction confirms it (domain/bundles/confirmations.ts), one event one call, in
+// call order, so that a batch cannot claim a call it did not make. A reverted inner call (a failed user
+// operation, an ERC-7579 "try" call) emits nothing, so nothing confirms it. The transaction is read once,
+// however many events it has, and a batch is read up to MAX_BATCH_CALLS calls, one level deep (an
+// operation's callData as its account's batch; a batch inside a call is not opened).
 import { slice, type Address, type Hex } from "viem";
 import { decodeBatchCalls, type BatchVia } from "./batch-calls.js";
+import { confirmableCall, confirms, type ConfirmableCall, type ConfirmingEvent } from "./bundles/confirmations.js";
+
+export type { ConfirmingEvent } from "./bundles/confirmations.js";
+
+/** The most calls of one batch the indexer reads; the rest are not recorded (and counted). */
+export const MAX_BATCH_CALLS = 256;
 
 export type ExecutedCall = {
   /** The transaction hash for a transaction sent to the service contract; `hash:index` for an inner call. */
@@ -14,37 +24,50 @@ export type ExecutedCall = {
   input: Hex;
   selector: Hex;
   via: BatchVia | null;
+  /** The call's place in its transaction: 0 for the transaction itself, the batch index for an inner call. */
+  callIndex: number;
 };
 
-export type ExecutedCallsOfParameters = {
+type PendingCall = { call: ExecutedCall; confirmable: ConfirmableCall; confirmed: boolean };
+
+/** A transaction's calls as read once: the transaction itself, or its batch's confirmable calls. */
+export type TransactionCalls =
+  | { kind: "direct"; call: ExecutedCall }
+  | { kind: "batch"; pending: PendingCall[]; decoded: number; dropped: number }
+  | { kind: "none" };
+
+export type TransactionCallsParameters = {
   transaction: { hash: Hex; from: Address; to: Address | null; input: Hex };
-  /** The event the indexer is handling: the contract that emitted it and the owners of its changes. */
-  event: { address: Address; owners: readonly Address[] };
   isServiceContract: (address: Address) => boolean;
-  /**
-   * Service contracts whose calls are reported by other contracts' events (routers and zaps: the vault or
-   * pool they call emits); a call to any other service contract pairs only with that contract's own event.
-   */
-  reportedElsewhere: (address: Address) => boolean;
   entryPoints: readonly Address[];
+  maxCalls?: number;
 };
 
 const lower = (a: string) => a.toLowerCase() as Address;
 const selectorOf = (input: Hex): Hex => (input.length >= 10 ? slice(input, 0, 4) : "0x");
 
-export function executedCallsOf({ transaction: tx, event, isServiceContract, reportedElsewhere, entryPoints }: ExecutedCallsOfParameters): ExecutedCall[] {
+export function transactionCalls({
+  transaction: tx,
+  isServiceContract,
+  entryPoints,
+  maxCalls = MAX_BATCH_CALLS,
+}: TransactionCallsParameters): TransactionCalls {
+  if (!tx.to) return { kind: "none" };
   const base = { txHash: tx.hash };
-  if (tx.to && isServiceContract(tx.to)) {
-    return [{ ...base, id: tx.hash, from: lower(tx.from), to: lower(tx.to), input: lower(tx.input), selector: selectorOf(tx.input), via: null }];
+  if (isServiceContract(tx.to)) {
+    return {
+      kind: "direct",
+      call: { ...base, id: tx.hash, from: lower(tx.from), to: lower(tx.to), input: lower(tx.input), selector: selectorOf(tx.input), via: null, callIndex: 0 },
+    };
   }
-  const owners = new Set(event.owners.map(lower));
-  // Only an event with a change of the account (the transaction's `to`) or through an EntryPoint can pair:
-  // this spares decoding every keeper transaction's calldata for every event it emits.
-  const throughEntryPoint = tx.to !== null && entryPoints.some((e) => lower(e) === lower(tx.to!));
-  if (!tx.to || (!throughEntryPoint && !owners.has(lower(tx.to)))) return [];
-  return decodeBatchCalls({ to: tx.to, input: tx.input, entryPoints })
-    .filter((c) => isServiceContract(c.target) && owners.has(lower(c.sender)) && (lower(c.target) === lower(event.address) || reportedElsewhere(c.target)))
-    .map((c) => ({
+  const decoded = decodeBatchCalls({ to: tx.to, input: tx.input, entryPoints });
+  if (decoded.length === 0) return { kind: "none" };
+  const pending: PendingCall[] = [];
+  for (const c of decoded.slice(0, maxCalls)) {
+    if (!isServiceContract(c.target)) continue;
+    const confirmable = confirmableCall({ sender: c.sender, target: c.target, data: c.data });
+    if (!confirmable) continue;
+    const call = {
       ...base,
       id: `${tx.hash}:${c.index}`,
       from: lower(c.sender),
@@ -52,5 +75,27 @@ export function executedCallsOf({ transaction: tx, event, isServiceContract, rep
       input: lower(c.data),
       selector: selectorOf(c.data),
       via: c.via,
-    }));
+      callIndex: c.index,
+    };
+    pending.push({ call, confirmable, confirmed: false });
+  }
+  return { kind: "batch", pending, decoded: decoded.length, dropped: Math.max(0, decoded.length - maxCalls) };
+}
+
+/**
+ * The first call of the batch, in call order, that the event confirms and no event confirmed before; it is
+ * marked confirmed. Null when the event confirms none.
+ */
+export function confirmNextCall(calls: TransactionCalls, event: ConfirmingEvent): ExecutedCall | null {
+  if (calls.kind !== "batch") return null;
+  const found = calls.pending.find((p) => !p.confirmed && confirms(p.confirmable, event));
+  if (!found) return null;
+  found.confirmed = true;
+  return found.call;
+}
+
+/** Marks calls confirmed by events already indexed (a restart inside a transaction's events). */
+export function markConfirmed(calls: TransactionCalls, ids: ReadonlySet<string>): void {
+  if (calls.kind !== "batch") return;
+  for (const p of calls.pending) if (ids.has(p.call.id)) p.confirmed = true;
 }

@@ -4,9 +4,11 @@ import type { Context, Event } from "ponder:registry";
 import { activity, executedCall } from "ponder:schema";
 import type { ActivityKind } from "../domain/activity-kinds.js";
 import { activityPosition } from "../domain/activity-position.js";
-import { executedCallsOf } from "../domain/executed-calls.js";
-import { entryPoints, isReportedElsewhere, isServiceContract } from "./deployments.js";
-import { type Address, zeroAddress } from "viem";
+import { confirmNextCall, markConfirmed, transactionCalls, type TransactionCalls } from "../domain/executed-calls.js";
+import { entryPoints, isServiceContract } from "./deployments.js";
+import { reportDroppedCalls } from "./batch-bound.js";
+import { eq } from "ponder";
+import { type Address, type Hex, zeroAddress } from "viem";
 
 type Data = Record<string, string | number | boolean | null>;
 export type Change = { owner: Address; kind: ActivityKind; subject: string; data: Data };
@@ -31,9 +33,9 @@ export function transferChanges(kind: ActivityKind, subject: string, from: Addre
   ];
 }
 
-type LogEvent = Pick<Event, "block" | "transaction"> & { log: { logIndex: number; address: Address } };
+type LogEvent = Pick<Event, "block" | "transaction"> & { log: { logIndex: number; address: Address; topics: readonly Hex[] } };
 
-export async function logChanges(context: Context, event: LogEvent, changes: Change[]) {
+export async function logChanges(context: Context, event: LogEvent & { args: object }, changes: Change[]) {
   const rows = changes
     .filter((c) => c.owner !== zeroAddress)
     .map((c, i) => ({
@@ -50,31 +52,52 @@ export async function logChanges(context: Context, event: LogEvent, changes: Cha
       timestamp: Number(event.block.timestamp),
     }));
   if (rows.length) await context.db.insert(activity).values(rows);
-  await recordExecutedCalls(
-    context,
-    event,
-    changes.map((c) => c.owner),
-  );
+  await recordExecutedCalls(context, event);
+}
+
+/** The transactions whose calls were read, newest last: a transaction's events come one after another. */
+const readCalls = new Map<string, TransactionCalls>();
+const KEEP_TRANSACTIONS = 16;
+
+/** The transaction's calls, read once per transaction (per block, so a reorg reads its new copy afresh). */
+async function callsOf(context: Context, event: LogEvent): Promise<TransactionCalls> {
+  const key = `${event.block.hash}:${event.transaction.hash}`;
+  let calls = readCalls.get(key);
+  if (calls) return calls;
+  calls = transactionCalls({ transaction: event.transaction, isServiceContract, entryPoints });
+  if (calls.kind === "batch" && calls.dropped > 0) reportDroppedCalls(event.transaction.hash, calls.decoded, calls.dropped);
+  if (calls.kind === "batch" && calls.pending.length > 0) {
+    // After a restart inside this transaction's events, the calls its earlier events confirmed are recorded already.
+    const done = await context.db.sql.select({ id: executedCall.id }).from(executedCall).where(eq(executedCall.txHash, event.transaction.hash));
+    markConfirmed(calls, new Set(done.map((r) => r.id)));
+  }
+  readCalls.set(key, calls);
+  if (readCalls.size > KEEP_TRANSACTIONS) readCalls.delete(readCalls.keys().next().value!);
+  return calls;
 }
 
 /**
- * Every user action emits a change, so the transactions behind changes hold the executed calls of the
- * service's contracts (the devnet has no traces, and scanning every block's transactions is far slower):
- * the transaction itself when it went to a service contract, else the calls of its atomic batch made by an
- * owner of this event's changes to the contract that emitted it (domain/executed-calls.ts).
- * A reverted transaction emits nothing and is, rightly, never matched as executed.
+ * The report card's executed calls, from the transactions of indexed events (the devnet has no traces, and
+ * scanning every block's transactions is far slower): the transaction itself when it went to a service
+ * contract, else the call of its batch that this event confirms (domain/executed-calls.ts). A reverted
+ * transaction emits nothing and is, rightly, never matched as executed. Called for every event that can
+ * confirm a call: those that log changes, and the routers' and the zap's own events.
  */
-async function recordExecutedCalls(context: Context, event: LogEvent, owners: Address[]) {
-  const calls = executedCallsOf({
-    transaction: event.transaction,
-    event: { address: event.log.address, owners },
-    isServiceContract,
-    reportedElsewhere: isReportedElsewhere,
-    entryPoints,
-  });
-  if (calls.length === 0) return;
+export async function recordExecutedCalls(context: Context, event: LogEvent & { args: object }) {
+  const calls = await callsOf(context, event);
+  const call =
+    calls.kind === "direct"
+      ? calls.call
+      : confirmNextCall(calls, { emitter: event.log.address, topic: event.log.topics[0], args: event.args as Record<string, unknown> });
+  if (!call) return;
   await context.db
     .insert(executedCall)
-    .values(calls.map((c) => ({ ...c, success: true, blockNumber: event.block.number, timestamp: Number(event.block.timestamp) })))
+    .values({
+      ...call,
+      success: true,
+      blockNumber: event.block.number,
+      transactionIndex: event.transaction.transactionIndex,
+      timestamp: Number(event.block.timestamp),
+    })
     .onConflictDoNothing();
 }

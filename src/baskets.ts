@@ -3,7 +3,7 @@
 import { ponder, type Context } from "ponder:registry";
 import { basket, basketBalance } from "ponder:schema";
 import { type Address, zeroAddress } from "viem";
-import { logChanges, transferChanges, transferSides } from "./activity.js";
+import { logChanges, recordExecutedCalls, transferChanges, transferSides } from "./activity.js";
 import { sameAddress } from "../domain/address.js";
 
 const toStrings = (xs: readonly bigint[]) => xs.map((x) => x.toString());
@@ -29,6 +29,7 @@ ponder.on("BasketMaker:BasketMade", async ({ event, context }) => {
     createdAt: Number(event.block.timestamp),
     updatedAt: Number(event.block.timestamp),
   });
+  await recordExecutedCalls(context, event);
 });
 
 ponder.on("BasketRegistry:BasketListed", async ({ event, context }) => {

@@ -29,10 +29,6 @@ const called = new Set(
 
 export const isServiceContract = (address: Address | null) => address !== null && called.has(address.toLowerCase());
 
-/** Service contracts whose calls other contracts' events report (the vault or pool a router or zap calls). */
-const router = new Set([c.stockVaultRouter, c.basketZap].filter((a): a is Address => a !== undefined).map((a) => a.toLowerCase()));
-export const isReportedElsewhere = (address: Address) => router.has(address.toLowerCase());
-
 /** The EntryPoints whose handleOps the indexer reads: the canonical v0.7 and v0.8 ones and the devnet's. */
 export const entryPoints: readonly Address[] = [...CANONICAL_ENTRY_POINTS, ...(c.entryPoint ? [c.entryPoint] : [])];
 

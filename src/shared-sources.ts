@@ -37,7 +37,8 @@
 //   domain/activity-position.ts
 //   domain/address.ts
 //   domain/batch-calls.ts
+//   domain/bundles/confirmations.ts
 //   domain/executed-calls.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "ee281bd2b03096905ab9cebee9d07ef9eb961f33bce7aad41a6a7fdd76554f1e";
+export const SHARED_SOURCES_SHA256 = "b34cefb6208164a903254464d6833e6cd0e06ad98a4c60b5dd24d5e6984463e8";

@@ -8,7 +8,7 @@ import { type Address, zeroAddress } from "viem";
 import { mergedVaultAbi } from "../abis/index.js";
 import type { ActivityKind } from "../domain/activity-kinds.js";
 import { vaultTotalAssets } from "../domain/vault-figures.js";
-import { amounts, logChanges, transferChanges, transferSides } from "./activity.js";
+import { amounts, logChanges, recordExecutedCalls, transferChanges, transferSides } from "./activity.js";
 import { vaultOf } from "./deployments.js";
 import { sameAddress } from "../domain/address.js";
 
@@ -167,6 +167,7 @@ ponder.on("StockVault:Deposit", async ({ event, context }) => {
 ponder.on("StockVault:Withdraw", async ({ event, context }) => {
   const address = await ensureVault(context, event.log.address, event.block.timestamp);
   await context.db.update(vault, { address }).set((row) => ({ totalAssets: row.totalAssets - event.args.assets, updatedAt: Number(event.block.timestamp) }));
+  await recordExecutedCalls(context, event);
 });
 
 ponder.on("MergedVault:RangeChanged", async ({ event, context }) => {

@@ -1,9 +1,13 @@
-// What the indexer records for the report card: a transaction to a service contract as before, and the
-// inner calls of an atomic batch only where the service contract's own event in that transaction pairs them.
-import { encodeAbiParameters, encodeFunctionData, pad, parseAbi, type Address, type Hex } from "viem";
+// What the indexer records for the report card: a transaction to a service contract is the call; an inner call
+// of an atomic batch only when an event of its transaction confirms that very call (its function's event, from
+// its target, for its account, with its amounts), one event one call, in call order. Tried with liars.
+import { encodeAbiParameters, encodeFunctionData, pad, parseAbi, toEventSelector, zeroAddress, type Abi, type AbiEvent, type Address, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import { batchExecutorAbi, entryPointAbi, smartAccountAbi } from "../../abis/index.js";
-import { executedCallsOf } from "../../domain/executed-calls.js";
+import * as abis from "../../abis/index.js";
+import { batchExecutorAbi, entryPointAbi, limitOrderHookAbi, mergedVaultAbi, smartAccountAbi, stockVaultRouterAbi } from "../../abis/index.js";
+import { confirmedCalls } from "../../domain/bundles/confirmations.js";
+import { agentActions } from "../../domain/bundles/decode.js";
+import { confirmNextCall, markConfirmed, MAX_BATCH_CALLS, transactionCalls, type ConfirmingEvent } from "../../domain/executed-calls.js";
 
 const owner: Address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const stranger: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -18,12 +22,10 @@ const deposit = encodeFunctionData({
   functionName: "requestDeposit",
   args: [50n, owner, 0n],
 });
-const service = new Set([vault, router].map((a) => a.toLowerCase()));
-const common = {
-  isServiceContract: (a: Address) => service.has(a.toLowerCase()),
-  reportedElsewhere: (a: Address) => a.toLowerCase() === router.toLowerCase(),
-  entryPoints: [entryPoint],
-};
+const hook: Address = "0x0165878A594ca255338adfa4d48449f69242Eb8F";
+const otherVault: Address = "0x9A676e781A523b5d0C0e43731313A708CB607508";
+const service = new Set([vault, router, hook, otherVault].map((a) => a.toLowerCase()));
+const common = { isServiceContract: (a: Address) => service.has(a.toLowerCase()), entryPoints: [entryPoint] };
 const erc7821 = (calls: { to: Address; data: Hex }[]) =>
   encodeFunctionData({
     abi: batchExecutorAbi,
@@ -58,55 +60,163 @@ const handleOps = (sender: Address, callData: Hex) =>
     ],
   });
 const lower = (a: string) => a.toLowerCase();
+const topic = (abi: Abi, name: string): Hex => toEventSelector(abi.find((x): x is AbiEvent => x.type === "event" && x.name === name)!);
+const requested = (
+  args: Partial<{ id: bigint; owner: Address; receiver: Address; assets: bigint; minShares: bigint }>,
+  emitter: Address = vault,
+): ConfirmingEvent => ({
+  emitter,
+  topic: topic(mergedVaultAbi, "DepositRequested"),
+  args: { id: 1n, owner, receiver: owner, assets: 50n, minShares: 0n, ...args },
+});
+const shareTransfer = (from: Address, to: Address, value: bigint, emitter: Address = vault): ConfirmingEvent => ({
+  emitter,
+  topic: topic(mergedVaultAbi, "Transfer"),
+  args: { from, to, value },
+});
+const batchOf = (input: Hex, from: Address = owner, to: Address = owner) => transactionCalls({ ...common, transaction: { hash, from, to, input } });
 
-describe("executedCallsOf", () => {
-  it("a transaction sent to a service contract is one call, keyed by its hash", () => {
-    const out = executedCallsOf({ ...common, transaction: { hash, from: owner, to: vault, input: deposit }, event: { address: vault, owners: [] } });
-    expect(out).toEqual([{ id: hash, txHash: hash, from: lower(owner), to: lower(vault), input: deposit, selector: deposit.slice(0, 10), via: null }]);
-  });
-
-  it("an EIP-7702 account's ERC-7821 batch: the service call, paired with the vault's event for the owner; the approval is no service call", () => {
-    const input = erc7821([
-      { to: token, data: approve },
-      { to: vault, data: deposit },
-    ]);
-    const out = executedCallsOf({ ...common, transaction: { hash, from: owner, to: owner, input }, event: { address: vault, owners: [owner] } });
-    expect(out).toEqual([
-      { id: `${hash}:1`, txHash: hash, from: lower(owner), to: lower(vault), input: deposit, selector: deposit.slice(0, 10), via: "account" },
-    ]);
-  });
-
-  it("an ERC-4337 operation through a trusted EntryPoint: the smart account is the caller", () => {
-    const callData = encodeFunctionData({ abi: smartAccountAbi, functionName: "execute", args: [vault, 0n, deposit] });
-    const out = executedCallsOf({
-      ...common,
-      transaction: { hash, from: stranger, to: entryPoint, input: handleOps(owner, callData) },
-      event: { address: vault, owners: [owner] },
+describe("transactionCalls and confirmNextCall", () => {
+  it("a transaction sent to a service contract is the call, keyed by its hash", () => {
+    const calls = transactionCalls({ ...common, transaction: { hash, from: owner, to: vault, input: deposit } });
+    expect(calls).toEqual({
+      kind: "direct",
+      call: { id: hash, txHash: hash, from: lower(owner), to: lower(vault), input: deposit, selector: deposit.slice(0, 10), via: null, callIndex: 0 },
     });
-    expect(out.map((c) => [c.id, c.from, c.to, c.via])).toEqual([[`${hash}:0`, lower(owner), lower(vault), "entry-point"]]);
   });
 
-  it("a batch cannot claim a call its transaction's events do not pair", () => {
-    const input = erc7821([{ to: vault, data: deposit }]);
-    const tx = { hash, from: owner, to: owner, input };
-    // No change of the account in this event (a keeper's settlement for someone else, say).
-    expect(executedCallsOf({ ...common, transaction: tx, event: { address: vault, owners: [stranger] } })).toEqual([]);
-    // An event of another contract does not pair a call to the vault.
-    expect(executedCallsOf({ ...common, transaction: tx, event: { address: token, owners: [owner] } })).toEqual([]);
-    // handleOps on an untrusted contract names senders in calldata only.
+  it("an EIP-7702 account's batch: the deposit is recorded when the vault's DepositRequested for the account, with its amounts, confirms it", () => {
+    const calls = batchOf(
+      erc7821([
+        { to: token, data: approve },
+        { to: vault, data: deposit },
+      ]),
+    );
+    expect(confirmNextCall(calls, requested({}))).toEqual({
+      id: `${hash}:1`,
+      txHash: hash,
+      from: lower(owner),
+      to: lower(vault),
+      input: deposit,
+      selector: deposit.slice(0, 10),
+      via: "account",
+      callIndex: 1,
+    });
+    // One event confirms one call: the same event again confirms nothing more.
+    expect(confirmNextCall(calls, requested({}))).toBeNull();
+  });
+
+  it("a lying delegate's zero-value share transfer to itself confirms nothing", () => {
+    const calls = batchOf(
+      erc7821([
+        { to: token, data: approve },
+        { to: vault, data: deposit },
+      ]),
+    );
+    expect(confirmNextCall(calls, shareTransfer(owner, owner, 0n))).toBeNull();
+    expect(confirmNextCall(calls, shareTransfer(owner, owner, 0n, otherVault))).toBeNull();
+  });
+
+  it("a deposit made for less, for another receiver, by another account or on another vault confirms nothing", () => {
+    const calls = batchOf(erc7821([{ to: vault, data: deposit }]));
+    expect(confirmNextCall(calls, requested({ assets: 25n }))).toBeNull();
+    expect(confirmNextCall(calls, requested({ receiver: stranger }))).toBeNull();
+    expect(confirmNextCall(calls, requested({ owner: stranger }))).toBeNull();
+    expect(confirmNextCall(calls, requested({}, otherVault))).toBeNull();
+    expect(confirmNextCall(calls, { ...requested({}), topic: topic(mergedVaultAbi, "DepositCancelled") })).toBeNull();
+    expect(confirmNextCall(calls, requested({}))?.id).toBe(`${hash}:0`);
+  });
+
+  it("an order call is confirmed only by the order it placed: the token, side, amount and price the calldata names", () => {
+    const weth: Address = "0x4ed7c70F96B99c776995fB64377f0d4aB3B0e1C1";
+    const cheap: Address = "0x59b670e9fA9D0A427751Af201D676719a970857b";
+    const create = encodeFunctionData({ abi: limitOrderHookAbi, functionName: "create", args: [weth, false, 20_000_000n, 10n ** 21n] });
+    const calls = batchOf(erc7821([{ to: hook, data: create }]));
+    const placed = (args: Record<string, unknown>): ConfirmingEvent => ({
+      emitter: hook,
+      topic: topic(limitOrderHookAbi, "OrderPlaced"),
+      args: { id: 7n, owner, token: weth, sellToken: false, amountIn: 20_000_000n, priceX18: 10n ** 21n, market: false, ...args },
+    });
+    expect(confirmNextCall(calls, placed({ token: cheap, amountIn: 1_000_000n }))).toBeNull();
+    expect(confirmNextCall(calls, placed({ sellToken: true }))).toBeNull();
+    expect(confirmNextCall(calls, placed({ market: true }))).toBeNull();
+    expect(confirmNextCall(calls, placed({}))?.callIndex).toBe(0);
+  });
+
+  it("a router deposit needs the router's own event for the vault, receiver and at least the minimum shares", () => {
+    const entry = { vault, usdgIn: 5_000_000_000n, minShares: 100n, receiver: owner, aggregator: stranger, swapData: "0x" as Hex };
+    const calls = batchOf(erc7821([{ to: router, data: encodeFunctionData({ abi: stockVaultRouterAbi, functionName: "deposit", args: [entry] }) }]));
+    const ev = (args: Record<string, unknown>): ConfirmingEvent => ({
+      emitter: router,
+      topic: topic(stockVaultRouterAbi, "RouterDeposit"),
+      args: { vault, sender: owner, receiver: owner, usdgIn: entry.usdgIn, shares: 120n, ...args },
+    });
+    // The vault's own share mint is no confirmation of the router call; nor is a deposit for fewer shares or on another vault.
+    expect(confirmNextCall(calls, shareTransfer(zeroAddress, owner, 120n))).toBeNull();
+    expect(confirmNextCall(calls, ev({ shares: 99n }))).toBeNull();
+    expect(confirmNextCall(calls, ev({ vault: otherVault }))).toBeNull();
+    expect(confirmNextCall(calls, ev({ usdgIn: entry.usdgIn + 1n }))).toBeNull();
+    expect(confirmNextCall(calls, ev({}))?.to).toBe(lower(router));
+  });
+
+  it("two filings' identical calls in one batch: each is confirmed by its own event, in call order", () => {
+    const calls = batchOf(
+      erc7821([
+        { to: token, data: approve },
+        { to: vault, data: deposit },
+        { to: token, data: approve },
+        { to: vault, data: deposit },
+      ]),
+    );
+    expect(confirmNextCall(calls, requested({ id: 1n }))?.callIndex).toBe(1);
+    expect(confirmNextCall(calls, requested({ id: 2n }))?.callIndex).toBe(3);
+    expect(confirmNextCall(calls, requested({ id: 3n }))).toBeNull();
+  });
+
+  it("after a restart inside a transaction, the calls already recorded are not confirmed again", () => {
+    const calls = batchOf(
+      erc7821([
+        { to: vault, data: deposit },
+        { to: vault, data: deposit },
+      ]),
+    );
+    markConfirmed(calls, new Set([`${hash}:0`]));
+    expect(confirmNextCall(calls, requested({}))?.callIndex).toBe(1);
+  });
+
+  it("an ERC-4337 operation through a trusted EntryPoint: the smart account is the caller; an untrusted handleOps names senders in calldata only", () => {
     const callData = encodeFunctionData({ abi: smartAccountAbi, functionName: "execute", args: [vault, 0n, deposit] });
-    expect(
-      executedCallsOf({
-        ...common,
-        transaction: { hash, from: stranger, to: stranger, input: handleOps(owner, callData) },
-        event: { address: vault, owners: [owner, stranger] },
-      }),
-    ).toEqual([]);
+    const calls = batchOf(handleOps(owner, callData), stranger, entryPoint);
+    expect(confirmNextCall(calls, requested({ owner: stranger }))).toBeNull();
+    const call = confirmNextCall(calls, requested({}));
+    expect([call?.id, call?.from, call?.to, call?.via]).toEqual([`${hash}:0`, lower(owner), lower(vault), "entry-point"]);
+    expect(batchOf(handleOps(owner, callData), stranger, stranger)).toEqual({ kind: "none" });
   });
 
-  it("a router's call pairs with the event of the contract it calls, for the same owner", () => {
-    const input = erc7821([{ to: router, data: deposit }]);
-    const out = executedCallsOf({ ...common, transaction: { hash, from: owner, to: owner, input }, event: { address: vault, owners: [owner] } });
-    expect(out.map((c) => c.to)).toEqual([lower(router)]);
+  it("a batch past the bound: only the first MAX_BATCH_CALLS calls are read, and the rest are counted as dropped", () => {
+    const many = Array.from({ length: MAX_BATCH_CALLS + 44 }, () => ({ to: vault, data: deposit }));
+    const calls = batchOf(erc7821(many));
+    expect(calls.kind === "batch" && [calls.decoded, calls.pending.length, calls.dropped]).toEqual([MAX_BATCH_CALLS + 44, MAX_BATCH_CALLS, 44]);
+  });
+
+  it("calls with no row in the table (a share transfer, say) are not kept: a batch of a thousand of them costs one decode", () => {
+    const transfer = encodeFunctionData({ abi: mergedVaultAbi, functionName: "transfer", args: [owner, 0n] });
+    const calls = batchOf(erc7821(Array.from({ length: 1000 }, () => ({ to: vault, data: transfer }))));
+    expect(calls.kind === "batch" && calls.pending.length).toBe(0);
+  });
+});
+
+describe("the confirmation table", () => {
+  it("confirms every service call a bundle makes (every agent action but the token approval and the agent account's own call)", () => {
+    const expected = agentActions.filter(([a, f]) => !(a === "testTokenAbi" && f === "approve") && a !== "agentAccountAbi").map(([a, f]) => `${a}.${f}`);
+    expect([...confirmedCalls].sort()).toEqual([...new Set(expected)].sort());
+    // Every row names a function of its ABI (the table throws at load for an event it cannot find).
+    for (const key of confirmedCalls) {
+      const [abiName, fn] = key.split(".") as [keyof typeof abis, string];
+      expect(
+        (abis[abiName] as readonly { type: string; name?: string }[]).some((x) => x.type === "function" && x.name === fn),
+        key,
+      ).toBe(true);
+    }
   });
 });

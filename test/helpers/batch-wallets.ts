@@ -49,12 +49,18 @@ function batchProvider(rpcUrl: string, send: (req: SendCalls) => Promise<Hex>, s
 }
 
 /**
- * Delegates `account` (EIP-7702, a type-4 transaction it signs for itself) to the devnet's BatchExecutor
- * and answers a wallet client whose wallet_sendCalls sends one ERC-7821 batch.
+ * Delegates `account` (EIP-7702, a type-4 transaction it signs for itself) to the devnet's BatchExecutor (or
+ * to `executor`, a delegate of the test's) and answers a wallet client whose wallet_sendCalls sends one
+ * ERC-7821 batch.
  */
-export async function delegatedWallet(rpcUrl: string, chain: PublicClient, account: LocalAccount, d: Deployments) {
+export async function delegatedWallet(
+  rpcUrl: string,
+  chain: PublicClient,
+  account: LocalAccount,
+  d: Deployments,
+  executor: Address = d.contracts.batchExecutor!,
+) {
   const plain = walletAt(rpcUrl, account);
-  const executor = d.contracts.batchExecutor!;
   const authorization = await plain.signAuthorization({ account, contractAddress: executor, executor: "self" });
   const hash = await plain.sendTransaction({ to: account.address, data: "0x", authorizationList: [authorization] });
   if ((await chain.waitForTransactionReceipt({ hash })).status !== "success") throw new Error("the 7702 delegation reverted");

@@ -51,7 +51,8 @@ export async function readReportCard(db: Kysely<Database>, p: { owner: string; v
       reason = expired ? "other" : "receipt";
       note = stateNote(plan, { state: "unsigned", expired });
     }
-    const { txHashes: _t, ...figures } = (r.figures ?? {}) as Record<string, unknown>;
+    // The matched transactions and calls are bookkeeping, not figures the rule compared.
+    const { txHashes: _t, calls: _c, ...figures } = (r.figures ?? {}) as Record<string, unknown>;
     return {
       id: r.id,
       agentTag: r.agent_tag,

@@ -119,7 +119,8 @@ async function filingsByCallKey(
   return byKey;
 }
 
-type Match = { txHashes: string[]; firstTimestamp: number; timestamp: number; blockNumber: bigint };
+/** The mined calls a filing matched: their transactions, and the calls themselves (ids: a hash, or hash:index in a batch). */
+type Match = { txHashes: string[]; calls: string[]; firstTimestamp: number; timestamp: number; blockNumber: bigint };
 
 /**
  * Credits a matched call among the candidate filings that claim it: the winner (to be graded by the
@@ -150,7 +151,7 @@ async function creditMatch(
     tx_hash: match.txHashes.at(-1)!,
     executed_at: new Date(match.timestamp * 1000),
     executed_block: match.blockNumber.toString(),
-    figures: { txHashes: match.txHashes },
+    figures: { txHashes: match.txHashes, calls: match.calls },
   };
   const plan = planAction(filing.kind, filing.steps as FiledStep[]);
   // The owner's own filing takes the call (its oldest in the window); else the oldest, when all share one tag.
@@ -205,22 +206,22 @@ async function matchNewCalls(ctx: GradingContext, owner: string | undefined, sum
   for (const call of calls) {
     const from = call.from.toLowerCase();
     const usedOf = used.get(from)!;
-    if (usedOf.has(call.txHash)) continue;
+    if (usedOf.has(call.id) || usedOf.has(call.txHash)) continue;
     const candidates = (byKey.get(keyOf(from, callKeyOf(call.to, call.input))) ?? []).filter(
       (f) => !settled.has(f.id) && f.created_at.getTime() >= (call.timestamp - FILED_WITHIN_S) * 1000 && f.created_at.getTime() < (call.timestamp + 1) * 1000,
     );
     const done = new Set<string>();
     for (const filing of candidates) {
       if (done.has(filing.id)) continue;
-      if (usedOf.has(call.txHash)) break;
+      if (usedOf.has(call.id)) break;
       // One acting step: this call is its match (calls go in block order, so no earlier unused one is left).
       const match =
         actionSteps(filing.steps as FiledStep[]).length === 1
-          ? { txHashes: [call.txHash], firstTimestamp: call.timestamp, timestamp: call.timestamp, blockNumber: call.blockNumber }
+          ? { txHashes: [call.txHash], calls: [call.id], firstTimestamp: call.timestamp, timestamp: call.timestamp, blockNumber: call.blockNumber }
           : await matchFiling(ctx.reads, filing, usedOf);
       if (!match) continue;
       summary.matched += 1;
-      for (const t of match.txHashes) usedOf.add(t);
+      for (const c of match.calls) usedOf.add(c);
       const winner = await creditMatch(ctx, filing, match, candidates, done, summary, (id) => {
         settled.add(id);
         closed.push(id);
@@ -235,11 +236,12 @@ async function matchNewCalls(ctx: GradingContext, owner: string | undefined, sum
 /** Grades one matched action by the rules: waiting, not graded, or a hit or miss. */
 async function grade(ctx: GradingContext, filing: PendingRow, chainNow: number, summary: GradingSummary): Promise<void> {
   const plan = planAction(filing.kind, filing.steps as FiledStep[]);
-  const txs = (filing.action_figures as { txHashes?: string[] } | null)?.txHashes ?? [];
+  const matched = (filing.action_figures ?? {}) as { txHashes?: string[]; calls?: string[] };
+  const txs = matched.txHashes ?? [];
   const executedAt = Math.floor(filing.action_executed_at!.getTime() / 1000);
   const facts: ActionFacts = { chainNow, executedAt, ...(await gatherFacts(ctx.reads, plan, filing.owner, txs)) };
   const timeline = actionTimeline(plan, facts);
-  const figures = { txHashes: txs };
+  const figures = { txHashes: txs, ...(matched.calls ? { calls: matched.calls } : {}) };
   // Every write carries the match (a just-matched action has no row yet).
   const base = { tx_hash: filing.action_tx!, executed_at: filing.action_executed_at!, executed_block: filing.action_block ?? undefined };
   if (timeline.state !== "due") {
@@ -263,7 +265,7 @@ async function grade(ctx: GradingContext, filing: PendingRow, chainNow: number, 
     reason: null,
     note: `${plan.action.charAt(0).toUpperCase()}${plan.action.slice(1)}: ${result.note}`,
     hit: result.hit,
-    figures: { ...result.figures, txHashes: txs, gradedOn: new Date(timeline.end * 1000).toISOString() },
+    figures: { ...result.figures, ...figures, gradedOn: new Date(timeline.end * 1000).toISOString() },
     graded_at: ctx.now(),
   });
   summary.graded += 1;
@@ -277,7 +279,11 @@ async function usedTransactions(db: Kysely<Database>, owners: string[], since: n
   const used = new Map(owners.map((o) => [o, new Set<string>()]));
   if (owners.length === 0) return used;
   const rows = await creditedActionsSince(db, owners, new Date(since * 1000));
-  for (const r of rows) for (const t of (r.figures as { txHashes?: string[] }).txHashes ?? []) used.get(r.owner)?.add(t);
+  // An action matched before calls were kept counts its whole transactions as used.
+  for (const r of rows) {
+    const f = r.figures as { txHashes?: string[]; calls?: string[] };
+    for (const c of f.calls ?? f.txHashes ?? []) used.get(r.owner)?.add(c);
+  }
   return used;
 }
 
@@ -307,16 +313,15 @@ async function matchFiling(reads: Kysely<Projections>, filing: FilingRow, used: 
       fromTime: filedAt,
       toTime: filedAt + FILED_WITHIN_S,
     });
-    const call = (c: { txHash: string }) => `${c.txHash} ${step.data.toLowerCase()}`;
-    const found = candidates.find((c) => !used.has(c.txHash) && !taken.includes(call(c)));
+    const found = candidates.find((c) => !used.has(c.id) && !used.has(c.txHash) && !taken.includes(c.id));
     if (!found) return null;
-    taken.push(call(found));
+    taken.push(found.id);
     if (!txHashes.includes(found.txHash)) txHashes.push(found.txHash);
     after = found.blockNumber;
     last = { timestamp: found.timestamp, blockNumber: found.blockNumber };
     firstTimestamp ??= found.timestamp;
   }
-  return last ? { txHashes, firstTimestamp: firstTimestamp!, ...last } : null;
+  return last ? { txHashes, calls: taken, firstTimestamp: firstTimestamp!, ...last } : null;
 }
 
 async function gatherFacts(reads: Kysely<Projections>, plan: ActionPlan, owner: string, txs: string[]): Promise<Partial<ActionFacts> & { vault?: string }> {

@@ -6,26 +6,27 @@ import type { Projections } from "../projections.js";
 type Reads = Kysely<Projections>;
 type Hex = `0x${string}`;
 
-/** Successful mined calls at `since` (unix seconds) or later (from `owner` when given), in block order. */
+/** Successful mined calls at `since` (unix seconds) or later (from `owner` when given), in chain order: block, transaction, call. */
 export async function minedCallsSince(reads: Reads, since: number, owner: string | undefined) {
   let q = reads
     .selectFrom("executedCall")
-    .select(["txHash", "from", "to", "input", "blockNumber", "timestamp"])
+    .select(["id", "txHash", "from", "to", "input", "blockNumber", "timestamp"])
     .where("success", "=", true)
     .where("timestamp", ">=", since)
     .orderBy("blockNumber")
-    .orderBy("txHash");
+    .orderBy("transactionIndex")
+    .orderBy("callIndex");
   if (owner) q = q.where("from", "=", owner as Hex);
   return q.execute();
 }
 
 export type CallQuery = { from: string; to: string; input: string; fromBlock: bigint; fromTime: number; toTime: number };
 
-/** Up to 50 successful calls from `from` to `to` with exactly `input`, at `fromBlock` or later, within the times, in block order. */
+/** Up to 50 successful calls from `from` to `to` with exactly `input`, at `fromBlock` or later, within the times, in chain order. */
 export const minedCallsOf = (reads: Reads, q: CallQuery) =>
   reads
     .selectFrom("executedCall")
-    .select(["txHash", "blockNumber", "timestamp"])
+    .select(["id", "txHash", "blockNumber", "timestamp"])
     .where("from", "=", q.from as Hex)
     .where("to", "=", q.to.toLowerCase() as Hex)
     .where("input", "=", q.input.toLowerCase() as Hex)
@@ -34,6 +35,8 @@ export const minedCallsOf = (reads: Reads, q: CallQuery) =>
     .where("timestamp", ">=", q.fromTime)
     .where("timestamp", "<=", q.toTime)
     .orderBy("blockNumber")
+    .orderBy("transactionIndex")
+    .orderBy("callIndex")
     .limit(50)
     .execute();
 

@@ -37,7 +37,7 @@ beforeAll(async () => {
   // The few projections the grading job reads, shaped as Ponder makes them (snake_case columns).
   await raw.unsafe(`
     create schema ${VIEWS};
-    create table ${VIEWS}.executed_call (tx_hash text primary key, "from" text not null, "to" text not null, input text not null, selector text not null, success boolean not null, block_number numeric(78) not null, "timestamp" integer not null);
+    create table ${VIEWS}.executed_call (id text primary key, tx_hash text not null, "from" text not null, "to" text not null, input text not null, selector text not null, success boolean not null, block_number numeric(78) not null, transaction_index integer not null, call_index integer not null, "timestamp" integer not null);
     create table ${VIEWS}.pool_swap (token text, price_x_18 numeric(78), block_number numeric(78), "timestamp" integer);
     create table ${VIEWS}.activity (owner text, tx_hash text, kind text, subject text, contract text, data jsonb, "timestamp" integer);
   `);
@@ -73,21 +73,44 @@ async function file(owner: Address, steps: Steps, kind: string, agentTag: string
 /** The owner's call mined at `at` (ms; its block time is the whole second). */
 async function mined(owner: Address, step: { to: string; data: string }, at: number): Promise<string> {
   const hash = `0x${(nextId++).toString(16).padStart(64, "0")}`;
-  await raw.unsafe(`insert into ${VIEWS}.executed_call values ($1, $2, $3, $4, $5, true, $6, $7)`, [
+  await minedInBatch(hash, hash, 0, owner, step, at);
+  return hash;
+}
+
+/** One call of a mined transaction: the transaction itself (id: its hash), or the call at `index` of its batch (id: hash:index). */
+async function minedInBatch(id: string, hash: string, index: number, owner: Address, step: { to: string; data: string }, at: number) {
+  await raw.unsafe(`insert into ${VIEWS}.executed_call values ($1, $2, $3, $4, $5, $6, true, $7, 0, $8, $9)`, [
+    id,
     hash,
     owner.toLowerCase(),
     step.to.toLowerCase(),
     step.data.toLowerCase(),
     step.data.slice(0, 10),
     nextId,
+    index,
     Math.floor(at / 1000),
   ]);
-  return hash;
 }
 
 const actionOf = (id: string) => db.selectFrom("report_action").selectAll().where("filing_id", "=", id).executeTakeFirst();
 
 describe("credit only where it is due", () => {
+  it("two filings of the same call sent in one atomic batch: each is matched to its own call of the transaction", async () => {
+    const owner = wallet();
+    const claim = buildOrderAction({ owner, hook, action: "claimBoth", id: 5n });
+    const first = await file(owner, claim.steps, claim.kind, "twin", T0);
+    const second = await file(owner, claim.steps, claim.kind, "twin", T0 + 1000);
+    const hash = `0x${(nextId++).toString(16).padStart(64, "0")}`;
+    await minedInBatch(`${hash}:0`, hash, 0, owner, claim.steps[0]!, T0 + 2 * MIN);
+    await minedInBatch(`${hash}:1`, hash, 1, owner, claim.steps[0]!, T0 + 2 * MIN);
+    clock.set(new Date(T0 + 3 * MIN));
+    const summary = await runGrading({ db, reads, now: clock.now }, { owner });
+    expect(summary.matched).toBe(2);
+    for (const id of [first, second]) expect((await actionOf(id))?.tx_hash).toBe(hash);
+    // Another pass matches neither again.
+    expect((await runGrading({ db, reads, now: clock.now }, { owner })).matched).toBe(0);
+  });
+
   it("a stranger files the owner's call first without a session; the owner files it with its session and sends: the owner's is credited, the stranger's is nowhere public", async () => {
     const owner = wallet();
     const claim = buildOrderAction({ owner, hook, action: "claimBoth", id: 6n });
