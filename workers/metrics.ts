@@ -93,7 +93,12 @@ export function startWorkerMetrics({
     registers: [registry],
     async collect() {
       const value = readLag();
-      if (value) this.set(await value);
+      // A failed read leaves the gauge out of this scrape (the other metrics still answer); /ready says why.
+      if (value)
+        await value.then(
+          (v) => this.set(v),
+          () => this.reset(),
+        );
     },
   });
   for (const worker of workers) {
