@@ -7,13 +7,15 @@
 import { createServer, type Server } from "node:http";
 import type { Worker } from "bullmq";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { runWithDeadline } from "../adapters/deadline.js";
 import type { Logger } from "../adapters/logger.js";
 import { isDeadlineExceeded } from "./deadline.js";
 
 /** /ready answers 503 while grading lags more than this (seconds). */
 export const READY_GRADING_LAG_S = 600;
-/** The grading lag is read at most this often (scrapes and probes share it). */
+/** The grading lag is read at most this often (scrapes and probes share it), and gives up after LAG_READ_MS. */
 const LAG_EVERY_MS = 5000;
+const LAG_READ_MS = 3000;
 
 export type WorkerMetricsOptions = {
   workers: readonly Worker[];
@@ -81,7 +83,8 @@ export function startWorkerMetrics({
   const readLag = (): Promise<number> | undefined => {
     if (!gradingLag) return undefined;
     if (!lag || Date.now() - lag.at > LAG_EVERY_MS) {
-      const value = gradingLag();
+      // Under a deadline of its own: a read that never answers fails /ready instead of holding the probe.
+      const value = runWithDeadline("the grading lag's read", LAG_READ_MS, () => gradingLag());
       value.catch(() => (lag = undefined));
       lag = { at: Date.now(), value };
     }
@@ -89,15 +92,15 @@ export function startWorkerMetrics({
   };
   new Gauge({
     name: "agent_grading_lag_seconds",
-    help: "Age of the oldest indexed call a filing claims that is neither matched nor settled (0 when none)",
+    help: "Age of the oldest indexed call a filing claims that is neither matched nor settled (0 when none, NaN when unreadable)",
     registers: [registry],
     async collect() {
       const value = readLag();
-      // A failed read leaves the gauge out of this scrape (the other metrics still answer); /ready says why.
+      // A failed read is NaN (unknown, not 0), and the other metrics still answer; /ready says why.
       if (value)
         await value.then(
           (v) => this.set(v),
-          () => this.reset(),
+          () => this.set(Number.NaN),
         );
     },
   });

@@ -125,14 +125,18 @@ const sessions = () =>
   raw<{ state: string; xact: boolean; wait: string | null }[]>`
     select state, xact_start is not null as xact, wait_event_type as wait from pg_stat_activity where application_name = ${APP}`;
 
-async function startMetrics(workers: Worker[], queues: QueueMetrics): Promise<{ base: string; server: Server }> {
+async function startMetrics(
+  workers: Worker[],
+  queues: QueueMetrics,
+  gradingLag = () => gradingLagSeconds({ db, reads, now }),
+): Promise<{ base: string; server: Server }> {
   const port = await freePort();
   const server = startWorkerMetrics({
     workers,
     queueText: queues.text,
     oldestActive: queues.oldestActiveSeconds,
     deadlinesMs: { grading: 1500 },
-    gradingLag: () => gradingLagSeconds({ db, reads, now }),
+    gradingLag,
     redisReady: () => true,
     host: "127.0.0.1",
     port,
@@ -275,5 +279,22 @@ describe("the worker's /ready and the grading lag", () => {
       })
       .execute();
     expect(await gradingLagSeconds({ db, reads, now })).toBe(0);
+  });
+
+  it("is 503 when the lag cannot be read within 3 s, and /metrics still answers", async () => {
+    const worker = workerOf("ready-stuck", async () => ({}));
+    const queues = queueMetrics({ redisUrl: REDIS_URL, prefix, queues: ["ready-stuck"] });
+    closers.push(() => queues.close());
+    const { base } = await startMetrics([worker], queues, () => new Promise<number>(() => {}));
+    const started = Date.now();
+    const res = await fetch(`${base}/ready`);
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { reason: string }).reason).toBe(
+      "the grading lag cannot be read: the grading lag's read passed its deadline of 3 s, waiting on its own code (no connection or statement awaited)",
+    );
+    expect(Date.now() - started).toBeLessThan(4500);
+    const metrics = await fetch(`${base}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(sample(await metrics.text(), "agent_grading_lag_seconds")).toBeNaN();
   });
 });
