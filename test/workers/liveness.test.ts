@@ -6,7 +6,7 @@
 import type { Server } from "node:http";
 import { type Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import postgres from "postgres";
 import { type Address, getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +17,14 @@ import { queueMetrics, type QueueMetrics } from "../../adapters/queue/metrics.js
 import { buildOrderAction } from "../../domain/bundles/index.js";
 import { callKey } from "../../domain/grading/index.js";
 import { gradingLagSeconds } from "../../usecases/report-card/grading-lag.js";
-import { withDeadline } from "../../workers/deadline.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "../../adapters/config.js";
+import { BACKTEST_QUEUE, SCAN_QUEUE } from "../../usecases/backtest-runs/jobs.js";
+import { AGGREGATOR_QUEUE } from "../../usecases/prepare/aggregator-queue.js";
+import { PREPARE_QUEUE } from "../../usecases/prepare/job.js";
+import { GRADING_QUEUE, PURGE_QUEUE, QUEUE_NAMES } from "../../usecases/queues.js";
+import { JOB_DEADLINES_MS, withDeadline } from "../../workers/deadline.js";
 import { startWorkerMetrics } from "../../workers/metrics.js";
 import { gradingProcessor } from "../../workers/processors/grading.js";
 import { capturingLogger, connectRedis, createTestDatabase, deleteKeys, randomPrefix, REDIS_URL, type TestDatabase } from "../api/support.js";
@@ -152,6 +159,20 @@ const sample = (text: string, name: string): number | undefined => {
 };
 
 describe("job deadlines", () => {
+  it("every queue's worker in workers/main.ts runs its processor under its own queue's deadline", () => {
+    const main = readFileSync(join(repoRoot, "workers/main.ts"), "utf8");
+    const names: Record<string, string> = { AGGREGATOR_QUEUE, PREPARE_QUEUE, BACKTEST_QUEUE, SCAN_QUEUE, GRADING_QUEUE, PURGE_QUEUE };
+    const wired = [...main.matchAll(/new Worker\(\s*(\w+),\s*withDeadline\(\s*(\w+),\s*JOB_DEADLINES_MS\.(\w+),/g)].map((m) => [
+      names[m[1]!],
+      names[m[2]!],
+      m[3],
+    ]);
+    expect(main.match(/new Worker\(/g)).toHaveLength(QUEUE_NAMES.length);
+    expect(wired.map(([queue]) => queue).sort()).toEqual([...QUEUE_NAMES].sort());
+    for (const [queue, named, deadline] of wired) expect([named, deadline]).toEqual([queue, queue]);
+    for (const queue of QUEUE_NAMES) expect(JOB_DEADLINES_MS[queue]).toBeGreaterThan(0);
+  });
+
   it("a processor whose promise never settles fails at its deadline, and the next pass of its scheduler runs", async () => {
     let calls = 0;
     workerOf(
@@ -184,26 +205,19 @@ describe("job deadlines", () => {
 
   it("a grading pass stuck on a lock in its transaction is rolled back at its deadline, its connection given back, and the next pass grades; the metrics show it", async () => {
     const { filing, tx } = await fileAndMine(90_000, 60_000);
-    // Another session holds the report actions: the pass's transaction waits on it.
+    // Another session keeps writers out of the report actions (readers pass): the pass's transaction waits on it.
     const lockPool = postgres(database.url, { max: 1, onnotice: () => {} });
     closers.push(() => lockPool.end({ timeout: 1 }));
     const locker = await lockPool.reserve();
     await locker`begin`;
-    await locker`lock table agent_api.report_action in access exclusive mode`;
+    await locker`lock table agent_api.report_action in exclusive mode`;
 
     const worker = workerOf("grading", withDeadline("grading", 1500, gradingProcessor({ db, reads, now, logger: log.logger }), { logger: log.logger }));
     const queues = queueMetrics({ redisUrl: REDIS_URL, prefix, queues: ["grading"] });
     closers.push(() => queues.close());
     const { base } = await startMetrics([worker], queues);
-    let released = false;
-    worker.on("failed", async () => {
-      if (released) return;
-      released = true;
-      await locker`commit`;
-      locker.release();
-    });
     const queue = queueOf("grading");
-    await queue.upsertJobScheduler("grading", { every: 1000 }, { name: "grade", data: {} });
+    await queue.add("grade", {});
 
     // Stuck: the pass's session waits on the lock inside its transaction; the lag and the active job's age show it.
     await until(sessions, (rows) => rows.some((r) => r.xact && r.wait === "Lock"));
@@ -218,19 +232,20 @@ describe("job deadlines", () => {
       (jobs) => jobs.length > 0,
     );
     expect(failed!.failedReason).toMatch(
-      /^grading job \S+ \(grade\) passed its deadline of 1\.5 s, waiting on the statement "select .*"agent_api"\."report_action".*" for \d\.\d s$/,
+      /^grading job \S+ \(grade\) passed its deadline of 1\.5 s, waiting on the statement "insert into "agent_api"\."report_action".*" for \d\.\d s$/,
     );
-    // The next pass matches the call and credits it; no session of the pass is left in a transaction.
-    await until(
-      () => db.selectFrom("report_action").select(["tx_hash"]).where("filing_id", "=", filing).executeTakeFirst(),
-      (row) => row?.tx_hash === tx,
-    );
+    // Rolled back and given back while the lock is still held: no session of the pass's pool is left in a transaction.
+    await until(sessions, (rows) => rows.every((r) => !r.xact));
+    expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+    await locker`commit`;
+    locker.release();
+    // The next pass matches the call and credits it.
+    await queue.add("grade", {});
     await until(
       () => queue.getCompleted(),
       (jobs) => jobs.length > 0,
     );
-    expect((await sessions()).filter((r) => r.xact)).toEqual([]);
-    await queue.removeJobScheduler("grading");
+    expect((await db.selectFrom("report_action").select(["tx_hash"]).where("filing_id", "=", filing).executeTakeFirst())?.tx_hash).toBe(tx);
     await sleep(5100); // the lag is read at most every 5 s
     const after = await (await fetch(`${base}/metrics`)).text();
     expect(sample(after, "agent_grading_lag_seconds")).toBe(0);
