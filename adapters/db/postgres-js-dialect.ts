@@ -154,6 +154,8 @@ class PostgresJsConnection implements DatabaseConnection {
   readonly #deadline: DeadlineScope | undefined = currentDeadline();
   #reserved: ReservedSql | undefined;
   #tx: OpenTransaction | undefined;
+  /** A transaction on the pinned connection (BEGIN sent on it): its session holds the migrator's lock. */
+  #pinnedTx = false;
   constructor(pool: Sql) {
     this.#pool = pool;
   }
@@ -168,8 +170,14 @@ class PostgresJsConnection implements DatabaseConnection {
     this.#reserved = undefined;
   }
 
-  /** BEGIN on a connection of the pool, held by postgres.js's `begin` until `end`. */
+  /** BEGIN on a connection of the pool, held by postgres.js's `begin` until `end` (pinned: on the pinned one). */
   async begin(mode: string): Promise<void> {
+    if (this.#reserved) {
+      // Pinned mode: the transaction must be this session's (a pool of one would otherwise wait on itself).
+      await this.executeQuery(CompiledQuery.raw(`begin ${mode}`.trim()));
+      this.#pinnedTx = true;
+      return;
+    }
     let enter!: (tx: TransactionSql) => void;
     const entered = new Promise<TransactionSql>((resolve) => (enter = resolve));
     let finish!: (commit: boolean) => void;
@@ -208,6 +216,11 @@ class PostgresJsConnection implements DatabaseConnection {
 
   /** COMMIT (true) or ROLLBACK; after the deadline rolled it back, a commit throws the deadline's error. */
   async end(commit: boolean): Promise<void> {
+    if (this.#pinnedTx) {
+      this.#pinnedTx = false;
+      await this.executeQuery(CompiledQuery.raw(commit ? "commit" : "rollback"));
+      return;
+    }
     const tx = this.#tx;
     if (!tx) throw new Error("no transaction to end");
     this.#tx = undefined;

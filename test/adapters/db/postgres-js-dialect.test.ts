@@ -8,7 +8,7 @@ import { type Kysely, sql } from "kysely";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../../adapters/db/api-schema.js";
-import { createDb } from "../../../adapters/db/connect.js";
+import { createDb, migrateToLatest } from "../../../adapters/db/connect.js";
 import { createServer, connect, type Server } from "node:net";
 import { DeadlineExceededError, runWithDeadline } from "../../../adapters/deadline.js";
 import { createTestDatabase, type TestDatabase } from "../../api/support.js";
@@ -173,6 +173,17 @@ describe("transactions of the postgres.js dialect", () => {
       expect(await admin`select * from t where id = 3`).toHaveLength(0);
     } finally {
       leave();
+      await db.destroy();
+    }
+  });
+
+  it("migrates on a pool of one connection: the migrator's transaction runs on its pinned session", async () => {
+    const db = createDb({ url: database.url, schema: "pinned_one", max: 1 });
+    try {
+      const result = await within(migrateToLatest(db, "pinned_one"), 20_000);
+      expect(result.error).toBeUndefined();
+      expect(result.results?.length).toBeGreaterThan(0);
+    } finally {
       await db.destroy();
     }
   });
