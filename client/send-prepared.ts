@@ -4,7 +4,10 @@
 // eth_sendTransaction one step at a time in the answer's order (approvals first), waiting for each receipt
 // before the next.
 // The service never signs: this runs in the agent's process, with the agent's wallet. Before anything
-// goes to the wallet, the bundle is checked against the caller's allow-list (./bundle-check.ts).
+// goes to the wallet, the bundle is checked against the caller's allow-list (./bundle-check.ts), and the
+// wallet's chain against the bundle's, before the batch and before every step sent one by one: a wallet
+// (or, for a local account, the RPC it signs by) on another chain is refused with WrongChainError, never
+// asked to sign (issue 51: a fallback signed a chain-4663 bundle with chain id 1).
 import type { Account, Chain, Hex, PublicClient, TransactionReceipt, Transport, WalletClient } from "viem";
 import { isAddressEqual } from "viem";
 import type { PrepareResult } from "./agent-client.js";
@@ -46,6 +49,30 @@ export class SendPreparedError extends Error {
   override name = "SendPreparedError";
 }
 
+/** The wallet is not on the bundle's chain: nothing more was sent (steps already mined are in `sent`). */
+export class WrongChainError extends SendPreparedError {
+  override name = "WrongChainError";
+  constructor(
+    /** The bundle's chain id. */
+    readonly expected: number,
+    /** The wallet's (its client's configured chain, or what its transport answers to eth_chainId). */
+    readonly actual: number,
+    /** Steps mined before the wallet left the chain (one by one only). */
+    readonly sent: number = 0,
+  ) {
+    super(`the wallet is on chain ${actual}, the bundle is for chain ${expected}: switch the wallet to chain ${expected} (${sent} step(s) were sent before)`);
+  }
+}
+
+/** Throws WrongChainError unless the wallet client's chain, configured and answered, is `expected`. */
+async function requireChain(walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>, expected: number, sent: number): Promise<void> {
+  // A local account signs with the client's configured chain when it has one, else with what its RPC answers.
+  const configured = walletClient.chain?.id;
+  if (configured !== undefined && configured !== expected) throw new WrongChainError(expected, configured, sent);
+  const answered = await walletClient.getChainId();
+  if (answered !== expected) throw new WrongChainError(expected, answered, sent);
+}
+
 /** Error codes that mean "this wallet cannot do wallet_sendCalls (here)": fall back to one by one. */
 const UNSUPPORTED_CODES = new Set([
   -32601, // method not found
@@ -71,7 +98,8 @@ type CallsStatus = { status: number; atomic?: boolean; receipts?: { transactionH
 /**
  * Sends `result` from `walletClient` (whose account must be the bundle's owner) and waits until every
  * step is mined; throws BundleCheckError (before sending) when the bundle breaks the money-safety rules
- * against `options.allow`, SendPreparedError when a step reverts, the batch fails, or time runs out.
+ * against `options.allow`, WrongChainError when the wallet is not on the bundle's chain, SendPreparedError
+ * when a step reverts, the batch fails, or time runs out.
  */
 export async function sendPrepared(
   walletClient: WalletClient<Transport, Chain | undefined, Account | undefined>,
@@ -85,8 +113,11 @@ export async function sendPrepared(
   if (Date.parse(result.expiresAt) <= Date.now()) throw new SendPreparedError("the bundle expired: prepare again");
   checkPreparedResult(result, options.allow, options.expect);
   const timeout = options.timeoutMs ?? 120_000;
+  // The bundle's chain (its walletSendCalls' chainId, which the check above holds to this service's chain).
+  const chainId = Number(result.walletSendCalls.chainId);
 
   if (!options.fallbackOnly) {
+    await requireChain(walletClient, chainId, 0);
     let id: string | undefined;
     try {
       const answer = (await walletClient.request({ method: "wallet_sendCalls", params: [result.walletSendCalls] } as never)) as { id: string } | string;
@@ -99,6 +130,8 @@ export async function sendPrepared(
 
   const receipts: TransactionReceipt[] = [];
   for (const [i, step] of result.steps.entries()) {
+    // Before every step: the wallet may have switched chains since the batch was refused or the last step mined.
+    await requireChain(walletClient, chainId, i);
     const tx = { to: step.to as Hex, data: step.data as Hex, value: BigInt(step.value) };
     // A wallet (a JSON-RPC account) estimates with its own headroom; viem signing for a local account uses the bare estimate.
     const gas = account.type === "local" ? withGasHeadroom(await publicClient.estimateGas({ account, ...tx })) : undefined;

@@ -53,7 +53,7 @@ export const ALLOWED: Allowed[] = [
     file: "adapters/db/postgres-js-dialect.ts",
     rule: "raw",
     contains: "CompiledQuery.raw(",
-    why: "transaction control of the dialect: begin (isolation level and access mode from kysely's typed settings), commit, rollback, and savepoints named by kysely, quoted with quoteIdent",
+    why: "transaction control of the dialect on a pinned connection: begin (isolation level and access mode from kysely's typed settings), commit, rollback; and savepoints named by kysely, quoted with quoteIdent",
   },
   {
     file: "adapters/db/ensure-database.ts",

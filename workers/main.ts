@@ -23,6 +23,8 @@ import { purgeProcessor, schedulePurge } from "./processors/purge.js";
 import { GRADING_QUEUE, PURGE_QUEUE, QUEUE_NAMES } from "../usecases/queues.js";
 import { queueMetrics } from "../adapters/queue/metrics.js";
 import { startWorkerMetrics } from "./metrics.js";
+import { JOB_DEADLINES_MS, withDeadline } from "./deadline.js";
+import { gradingLagSeconds } from "../usecases/report-card/grading-lag.js";
 import { startService, watchIndex } from "../adapters/start-up.js";
 import { stopOnSignals } from "../adapters/shutdown.js";
 
@@ -44,32 +46,42 @@ const aggregatorJobs = createJobClient({
   prefix: `${config.REDIS_PREFIX}:bull`,
   maxWaiting: Math.max(1, Math.ceil((config.AGGREGATOR_BUDGET_PER_SECOND * config.AGGREGATOR_WAIT_MS) / 1000)),
 });
-const aggregatorWorker = new Worker(AGGREGATOR_QUEUE, aggregatorProcessor(aggregator, logger), {
-  connection,
-  prefix: `${config.REDIS_PREFIX}:bull`,
-  ...aggregatorWorkerOptions(config.AGGREGATOR_BUDGET_PER_SECOND),
-});
+// Every processor runs under its queue's deadline (workers/deadline.ts).
+const aggregatorWorker = new Worker(
+  AGGREGATOR_QUEUE,
+  withDeadline(AGGREGATOR_QUEUE, JOB_DEADLINES_MS.aggregator, aggregatorProcessor(aggregator, logger), { logger, reply: "message" }),
+  {
+    connection,
+    prefix: `${config.REDIS_PREFIX}:bull`,
+    ...aggregatorWorkerOptions(config.AGGREGATOR_BUDGET_PER_SECOND),
+  },
+);
 aggregatorWorker.on("error", (error) => logger.warn({ err: error.message }, "aggregator worker"));
 const budgeted = aggregator ? queuedAggregator(aggregatorJobs, aggregator.address, config.AGGREGATOR_WAIT_MS) : undefined;
 
 const worker = new Worker(
   PREPARE_QUEUE,
-  prepareProcessor(
-    {
-      db,
-      reads,
-      deployments,
-      client,
-      now: () => new Date(),
-      baseUrl: config.BASE_URL,
-      logger,
-      agentAccounts: config.AGENT_ACCOUNTS === "on",
-      signRequestsPerClient: config.SIGN_REQUESTS_PER_CLIENT,
-      aggregator: budgeted,
-      viewsSchema: config.VIEWS_SCHEMA,
-    },
-    (jobId) => aggregatorJobs.isGone(PREPARE_QUEUE, jobId),
-    chain,
+  withDeadline(
+    PREPARE_QUEUE,
+    JOB_DEADLINES_MS.prepare,
+    prepareProcessor(
+      {
+        db,
+        reads,
+        deployments,
+        client,
+        now: () => new Date(),
+        baseUrl: config.BASE_URL,
+        logger,
+        agentAccounts: config.AGENT_ACCOUNTS === "on",
+        signRequestsPerClient: config.SIGN_REQUESTS_PER_CLIENT,
+        aggregator: budgeted,
+        viewsSchema: config.VIEWS_SCHEMA,
+      },
+      (jobId) => aggregatorJobs.isGone(PREPARE_QUEUE, jobId),
+      chain,
+    ),
+    { logger, reply: "api-error" },
   ),
   // `name` is recorded on every job it runs (BullMQ's processedBy): which replica ran what.
   { connection, prefix: `${config.REDIS_PREFIX}:bull`, concurrency: 8, name: `worker-${hostname()}-${process.pid}` },
@@ -80,27 +92,39 @@ worker.on("ready", () => logger.info({ queue: PREPARE_QUEUE, prefix: `${config.R
 // Backtests and planners (request-reply, CPU-bound: 2 at a time), and the repeatable scans (grid
 // tokens, ladder tokens, the strategy-finder board; one at a time, every 10 minutes, scheduled here,
 // and at once whenever the index becomes ready; a failed one is retried 30 s later).
-const backtestWorker = new Worker(BACKTEST_QUEUE, backtestProcessor({ reads, logger, viewsSchema: config.VIEWS_SCHEMA }), {
-  connection,
-  prefix: `${config.REDIS_PREFIX}:bull`,
-  concurrency: 2,
-});
+const backtestWorker = new Worker(
+  BACKTEST_QUEUE,
+  withDeadline(BACKTEST_QUEUE, JOB_DEADLINES_MS.backtest, backtestProcessor({ reads, logger, viewsSchema: config.VIEWS_SCHEMA }), {
+    logger,
+    reply: "api-error",
+  }),
+  {
+    connection,
+    prefix: `${config.REDIS_PREFIX}:bull`,
+    concurrency: 2,
+  },
+);
 backtestWorker.on("error", (error) => logger.warn({ err: error.message }, "backtest worker"));
 // Scans read the index only once it is ready, and carry the chain they were made on (its genesis hash).
 const index = watchIndex(client, logger, "worker", 2000);
 const scanChainOf = async () => index.chain() ?? genesisHash(client);
 const scanWorker = new Worker(
   SCAN_QUEUE,
-  scanProcessor({
-    db,
-    reads,
-    deployments,
-    now: () => new Date(),
-    fees: chainFees(client, deployments),
-    logger,
-    chain: scanChainOf,
-    indexReady: () => index.ready(),
-  }),
+  withDeadline(
+    SCAN_QUEUE,
+    JOB_DEADLINES_MS.scan,
+    scanProcessor({
+      db,
+      reads,
+      deployments,
+      now: () => new Date(),
+      fees: chainFees(client, deployments),
+      logger,
+      chain: scanChainOf,
+      indexReady: () => index.ready(),
+    }),
+    { logger },
+  ),
   {
     connection,
     prefix: `${config.REDIS_PREFIX}:bull`,
@@ -121,23 +145,33 @@ index.onChange((state) => {
 void index.start();
 
 // The report card: match filings to mined calls and grade them, every minute, one pass at a time.
-const gradingWorker = new Worker(GRADING_QUEUE, gradingProcessor({ db, reads, now: () => new Date(), logger, indexReady: () => index.ready() }), {
-  connection,
-  prefix: `${config.REDIS_PREFIX}:bull`,
-  concurrency: 1,
-  lockDuration: 120_000,
-});
+const gradingWorker = new Worker(
+  GRADING_QUEUE,
+  withDeadline(GRADING_QUEUE, JOB_DEADLINES_MS.grading, gradingProcessor({ db, reads, now: () => new Date(), logger, indexReady: () => index.ready() }), {
+    logger,
+  }),
+  {
+    connection,
+    prefix: `${config.REDIS_PREFIX}:bull`,
+    concurrency: 1,
+    lockDuration: 120_000,
+  },
+);
 gradingWorker.on("error", (error) => logger.warn({ err: error.message }, "grading worker"));
 const gradingQueue = new Queue(GRADING_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
 if (config.AGENT_REPORT_CARDS === "on")
   await scheduleGrading(gradingQueue).catch((error) => logger.warn({ err: (error as Error).message }, "grading schedule"));
 
 // Retention: expired sign-ins, sign requests, cursors, unmatched filings and old run logs, every 10 minutes.
-const purgeWorker = new Worker(PURGE_QUEUE, purgeProcessor({ db, now: () => new Date(), logger }), {
-  connection,
-  prefix: `${config.REDIS_PREFIX}:bull`,
-  concurrency: 1,
-});
+const purgeWorker = new Worker(
+  PURGE_QUEUE,
+  withDeadline(PURGE_QUEUE, JOB_DEADLINES_MS.purge, purgeProcessor({ db, now: () => new Date(), logger }), { logger }),
+  {
+    connection,
+    prefix: `${config.REDIS_PREFIX}:bull`,
+    concurrency: 1,
+  },
+);
 purgeWorker.on("error", (error) => logger.warn({ err: error.message }, "purge worker"));
 const purgeQueue = new Queue(PURGE_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
 await schedulePurge(purgeQueue).catch((error) => logger.warn({ err: (error as Error).message }, "purge schedule"));
@@ -147,6 +181,9 @@ const queues = queueMetrics({ redisUrl: config.REDIS_URL, prefix: `${config.REDI
 const metricsServer = startWorkerMetrics({
   workers: [worker, aggregatorWorker, backtestWorker, scanWorker, gradingWorker, purgeWorker],
   queueText: queues.text,
+  oldestActive: queues.oldestActiveSeconds,
+  deadlinesMs: JOB_DEADLINES_MS,
+  gradingLag: config.AGENT_REPORT_CARDS === "on" ? () => gradingLagSeconds({ db, reads, now: () => new Date() }) : undefined,
   redisReady: () => connection.status === "ready",
   host: config.METRICS_HOST,
   port: config.WORKER_METRICS_PORT,

@@ -4,7 +4,17 @@
 // unprepared; kysely over pg is slower still (DESIGN "Read speed": ~2.3k point-selects/s against
 // ~7.4k/s for compiled SQL run as postgres.js prepared statements). Here a plain query goes to the
 // pool (postgres.js pipelines it on a free connection, prepared once per connection), while a
-// transaction reserves one connection from BEGIN to COMMIT/ROLLBACK.
+// transaction holds one connection from BEGIN to COMMIT/ROLLBACK through postgres.js's own `begin`.
+//
+// Not through `sql.reserve()`: in postgres.js 3.4.9 a reserve that queues for a connection is lost when
+// a connection of the pool closes meanwhile (its pool hands the waiter to the closed connection's
+// reconnect, which drops it: porsager/postgres#1195), and the transaction waits for good. The pool's
+// idle timeout closes connections on its own, so a worker's grading pass hung that way (issue 51).
+// `begin` sends BEGIN as a plain query, which a reconnect does run.
+//
+// Deadlines (adapters/deadline.ts): a statement or BEGIN run under a job's deadline is noted as what the
+// job waits on; at the deadline the statement is cancelled, the transaction rolled back (its connection
+// goes back to the pool) and any later statement of the job refused.
 //
 // Pinning: `db.connection()` outside a transaction is NOT pinned to one session in the default
 // (pooled) mode. Session state (SET, session advisory locks, temp tables) needs `pinned: true`,
@@ -25,7 +35,8 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from "kysely";
-import type { ReservedSql, Sql } from "postgres";
+import type { ReservedSql, Sql, TransactionSql } from "postgres";
+import { currentDeadline, waitOn, type DeadlineScope } from "../deadline.js";
 
 export type PostgresJsDialectConfig = {
   /** The postgres.js pool. */
@@ -89,19 +100,18 @@ class PostgresJsDriver implements Driver {
   }
 
   async beginTransaction(connection: PostgresJsConnection, settings: TransactionSettings): Promise<void> {
-    await connection.reserve();
-    let begin = "begin";
-    if (settings.isolationLevel) begin += ` isolation level ${settings.isolationLevel}`;
-    if (settings.accessMode) begin += ` ${settings.accessMode}`;
-    await connection.executeQuery(CompiledQuery.raw(begin));
+    let mode = "";
+    if (settings.isolationLevel) mode += `isolation level ${settings.isolationLevel}`;
+    if (settings.accessMode) mode += ` ${settings.accessMode}`;
+    await connection.begin(mode.trim());
   }
 
   async commitTransaction(connection: PostgresJsConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("commit"));
+    await connection.end(true);
   }
 
   async rollbackTransaction(connection: PostgresJsConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    await connection.end(false);
   }
 
   async savepoint(connection: PostgresJsConnection, name: string): Promise<void> {
@@ -125,13 +135,32 @@ class PostgresJsDriver implements Driver {
   }
 }
 
+/** A rollback asked for by kysely or by the deadline: the body of postgres.js's `begin` rejects with it. */
+const ROLLBACK = Symbol("rollback");
+
+type OpenTransaction = {
+  sql: TransactionSql;
+  /** Ends the body: postgres.js then commits (true) or rolls back, and gives the connection back. */
+  finish: (commit: boolean) => void;
+  /** postgres.js's `begin`: settles once COMMIT or ROLLBACK has run. */
+  done: Promise<unknown>;
+  /** Rolled back by the deadline (the reason), not by kysely. */
+  abandoned?: unknown;
+};
+
 class PostgresJsConnection implements DatabaseConnection {
   readonly #pool: Sql;
+  /** The deadline of the code that acquired this connection (a job's), if any. */
+  readonly #deadline: DeadlineScope | undefined = currentDeadline();
   #reserved: ReservedSql | undefined;
+  #tx: OpenTransaction | undefined;
+  /** A transaction on the pinned connection (BEGIN sent on it): its session holds the migrator's lock. */
+  #pinnedTx = false;
   constructor(pool: Sql) {
     this.#pool = pool;
   }
 
+  /** Pinned mode only (the migrator's session lock): see the head comment for why transactions do not reserve. */
   async reserve(): Promise<void> {
     this.#reserved ??= await this.#pool.reserve();
   }
@@ -141,12 +170,78 @@ class PostgresJsConnection implements DatabaseConnection {
     this.#reserved = undefined;
   }
 
+  /** BEGIN on a connection of the pool, held by postgres.js's `begin` until `end` (pinned: on the pinned one). */
+  async begin(mode: string): Promise<void> {
+    if (this.#reserved) {
+      // Pinned mode: the transaction must be this session's (a pool of one would otherwise wait on itself).
+      await this.executeQuery(CompiledQuery.raw(`begin ${mode}`.trim()));
+      this.#pinnedTx = true;
+      return;
+    }
+    let enter!: (tx: TransactionSql) => void;
+    const entered = new Promise<TransactionSql>((resolve) => (enter = resolve));
+    let finish!: (commit: boolean) => void;
+    const body = new Promise<void>((resolve, reject) => (finish = (commit) => (commit ? resolve() : reject(ROLLBACK))));
+    let gaveUp = false;
+    const done = this.#pool.begin(mode, (tx) => {
+      // BEGIN ran after the deadline gave up waiting for it: roll back at once.
+      if (gaveUp) finish(false);
+      else enter(tx);
+      return body;
+    });
+    done.catch(() => {}); // observed by `end`, or by the wait below when BEGIN fails
+    try {
+      const sql = await waitOn(
+        `BEGIN (a connection of the pool, ${this.#pool.options.max} at most)`,
+        Promise.race([entered, done.then(() => Promise.reject(new Error("the transaction ended before it began")))]),
+      );
+      this.#tx = { sql, finish, done };
+    } catch (error) {
+      gaveUp = true;
+      throw error;
+    }
+    // At the deadline: roll back (a statement in flight is cancelled by its own wait), the connection goes back.
+    const deadline = this.#deadline;
+    if (!deadline) return;
+    const tx = this.#tx;
+    const onAbort = () => {
+      if (this.#tx !== tx || tx.abandoned) return;
+      tx.abandoned = deadline.signal.reason ?? new Error("deadline");
+      tx.finish(false);
+    };
+    if (deadline.signal.aborted) onAbort();
+    else deadline.signal.addEventListener("abort", onAbort, { once: true });
+    void done.finally(() => deadline.signal.removeEventListener("abort", onAbort)).catch(() => {});
+  }
+
+  /** COMMIT (true) or ROLLBACK; after the deadline rolled it back, a commit throws the deadline's error. */
+  async end(commit: boolean): Promise<void> {
+    if (this.#pinnedTx) {
+      this.#pinnedTx = false;
+      await this.executeQuery(CompiledQuery.raw(commit ? "commit" : "rollback"));
+      return;
+    }
+    const tx = this.#tx;
+    if (!tx) throw new Error("no transaction to end");
+    this.#tx = undefined;
+    if (tx.abandoned === undefined) tx.finish(commit);
+    try {
+      await tx.done;
+    } catch (error) {
+      if (error !== ROLLBACK && commit) throw error;
+    }
+    if (commit && tx.abandoned !== undefined) throw tx.abandoned;
+  }
+
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const target = this.#reserved ?? this.#pool;
+    const tx = this.#tx;
+    if (tx?.abandoned !== undefined) throw tx.abandoned;
+    const target = tx?.sql ?? this.#reserved ?? this.#pool;
     const params = toParameters(query.parameters);
     // Statements without parameters (BEGIN, DDL, raw SQL) run unprepared: DDL cannot be prepared
     // with parameters anyway, and preparing one-off text would fill the per-connection cache.
-    const result = await target.unsafe(query.sql, params, { prepare: params.length > 0 });
+    const pending = target.unsafe(query.sql, params, { prepare: params.length > 0 });
+    const result = this.#deadline ? await waitOn(`the statement "${query.sql.slice(0, 80)}"`, pending, () => void pending.cancel()) : await pending;
     const command = result.command;
     return {
       numAffectedRows: command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE" ? BigInt(result.count) : undefined,
@@ -155,7 +250,7 @@ class PostgresJsConnection implements DatabaseConnection {
   }
 
   async *streamQuery<R>(query: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {
-    const target = this.#reserved ?? this.#pool;
+    const target = this.#tx?.sql ?? this.#reserved ?? this.#pool;
     const cursor = target.unsafe(query.sql, toParameters(query.parameters), { prepare: true }).cursor(chunkSize);
     for await (const rows of cursor) yield { rows: rows as unknown as R[] };
   }

@@ -4,7 +4,13 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 
-export type QueueMetrics = { queues: readonly Queue[]; text(): Promise<string>; close(): Promise<void> };
+export type QueueMetrics = {
+  queues: readonly Queue[];
+  text(): Promise<string>;
+  /** Per queue, how long its oldest active job has run (seconds; 0 with none), on any worker. */
+  oldestActiveSeconds(): Promise<Record<string, number>>;
+  close(): Promise<void>;
+};
 
 export function queueMetrics(options: { redisUrl: string; prefix: string; queues: readonly string[] }): QueueMetrics {
   // A scrape while Redis is down fails at once (one retry) rather than hanging the scraper.
@@ -15,6 +21,17 @@ export function queueMetrics(options: { redisUrl: string; prefix: string; queues
     queues,
     async text() {
       return mergeExpositions(await Promise.all(queues.map((q) => q.exportPrometheusMetrics())));
+    },
+    async oldestActiveSeconds() {
+      const now = Date.now();
+      const ages = await Promise.all(
+        queues.map(async (q) => {
+          // Active jobs are few (the workers' concurrency), so all of them are read.
+          const started = (await q.getActive()).map((j) => j.processedOn ?? now);
+          return [q.name, started.length ? Math.max(0, (now - Math.min(...started)) / 1000) : 0] as const;
+        }),
+      );
+      return Object.fromEntries(ages);
     },
     async close() {
       await Promise.allSettled(queues.map((q) => q.close()));
