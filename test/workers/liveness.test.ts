@@ -53,7 +53,7 @@ beforeAll(async () => {
   raw = postgres(database.url, { max: 2, onnotice: () => {} });
   await raw.unsafe(`
     create schema ${VIEWS};
-    create table ${VIEWS}.executed_call (tx_hash text primary key, "from" text not null, "to" text not null, input text not null, selector text not null, success boolean not null, block_number numeric(78) not null, "timestamp" integer not null);
+    create table ${VIEWS}.executed_call (id text primary key, tx_hash text not null, "from" text not null, "to" text not null, input text not null, selector text not null, success boolean not null, block_number numeric(78) not null, transaction_index integer not null, call_index integer not null, "timestamp" integer not null);
     create table ${VIEWS}.pool_swap (token text, price_x_18 numeric(78), block_number numeric(78), "timestamp" integer);
     create table ${VIEWS}.activity (owner text, tx_hash text, kind text, subject text, contract text, data jsonb, "timestamp" integer);
   `);
@@ -103,7 +103,7 @@ async function fileAndMine(filedAgo: number, minedAgo: number): Promise<{ owner:
     .execute();
   const tx = `0x${(nextId++).toString(16).padStart(64, "0")}`;
   const step = claim.steps[0]!;
-  await raw.unsafe(`insert into ${VIEWS}.executed_call values ($1, $2, $3, $4, $5, true, $6, $7)`, [
+  await raw.unsafe(`insert into ${VIEWS}.executed_call values ($1, $1, $2, $3, $4, $5, true, $6, 0, 0, $7)`, [
     tx,
     owner,
     step.to.toLowerCase(),
