@@ -93,16 +93,17 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
     throw new ApiError("NOT_YOUR_LADDER", `ladder ${id} belongs to another ${account ? "owner than the account" : "wallet"}`);
   // A closed ladder (close with mask 0 leaves its funds) may still be collected; nothing else.
   if (row.state === "closed" && action !== "collect") throw new ApiError("LADDER_CLOSED", `ladder ${id} is closed`);
-  if (action === "collect") {
-    const [tokenOut, usdgOut] = await read<readonly [bigint, bigint]>("collectable", [id]);
-    const wanted = (body.mask & 1 ? tokenOut : 0n) + (body.mask & 2 ? usdgOut : 0n);
-    if (wanted === 0n) throw new ApiError("NOTHING_TO_COLLECT", `ladder ${id} has nothing to collect on the sides of mask ${body.mask}`);
-  }
+  // Built before the collectable read: a mask outside the action's range (0 for collect) is the request's field first.
   const bundle = build("ladder-strategy", () =>
     buildLadderStrategy(
       account ? { owner, ladder, action, via: "account", account, id, mask: body.mask } : { owner, ladder, action, via: "wallet", id, mask: body.mask },
     ),
   );
+  if (action === "collect") {
+    const [tokenOut, usdgOut] = await read<readonly [bigint, bigint]>("collectable", [id]);
+    const wanted = (body.mask & 1 ? tokenOut : 0n) + (body.mask & 2 ? usdgOut : 0n);
+    if (wanted === 0n) throw new ApiError("NOTHING_TO_COLLECT", `ladder ${id} has nothing to collect on the sides of mask ${body.mask}`);
+  }
   return { bundle, priceToken: row.token as Address, params: { state: row.state }, ...(account ? { allow: { contracts: [account] } } : {}) };
 };
 

@@ -19,6 +19,9 @@ import { sameAddress } from "../../../domain/address.js";
 export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body, owner) => {
   const { deployed } = await agentVault(ctx, body.vault);
   if (body.mode === "usdg" && deployed.family === "up") throw invalid("mode", "up vaults offer modes queue and in-kind, not usdg");
+  // Said before the owner's shares are read: whoever asks learns the vault's modes.
+  if (body.mode === "queue" && deployed.family === "merged" && !deployed.redeemQueue)
+    throw invalid("mode", "queue is not offered by this vault: it has no redeem queue (use mode usdg or in-kind)");
   const vault = deployed.address;
   const [decimals, balance] = await Promise.all([
     ctx.client.readContract({ address: vault, abi: testTokenAbi, functionName: "decimals" }),
