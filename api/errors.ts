@@ -1,7 +1,8 @@
 // Turns every thrown thing into a catalog answer. Nothing escapes as a bare 500 with a stack:
 // - ApiError → its status and envelope;
-// - Hono's HTTPException (malformed JSON 400, wrong content type 415, body too large 413) → the
-//   matching code (Hono throws these before the zod hook runs);
+// - Hono's HTTPException (malformed JSON 400, wrong content type 415) → the matching code (Hono throws
+//   these before the zod hook runs); a body in another media type is the spec's 400 INVALID_REQUEST too,
+//   naming the media type expected;
 // - Postgres refusing a request's text for its bytes (a NUL: SQLSTATE 22021) → 400 INVALID_REQUEST;
 // - Postgres / Redis / BullMQ / chain RPC connection failures → 503 UNAVAILABLE;
 // - a missing view of the index (before the indexer made them, a devnet restart) → 503 UNAVAILABLE;
@@ -13,15 +14,21 @@ import type { Logger } from "../adapters/logger.js";
 import { isConnectionError, isMissingView, isUnstorableText } from "../adapters/failures.js";
 import { fail } from "./envelope.js";
 
-function fromHttpException(error: HTTPException): ApiError {
+/** 400 INVALID_REQUEST for a body that is not JSON (the zod-openapi gate's 415), naming what was sent. */
+function notJson(contentType: string | undefined): ApiError<"INVALID_REQUEST"> {
+  const field = "content-type";
+  const message = contentType ? `must be application/json, not ${contentType.split(";")[0]!.trim()}` : "must be application/json (the body was sent with none)";
+  return new ApiError("INVALID_REQUEST", `${field}: ${message}`, { field, issues: [{ field, message }] });
+}
+
+function fromHttpException(error: HTTPException, c: Context): ApiError {
   const status = error.status;
+  if (status === 415) return notJson(c.req.header("content-type"));
   const code: ErrorCode | undefined = (
     {
       400: "INVALID_REQUEST",
       401: "SESSION_REQUIRED",
       404: "NOT_FOUND",
-      413: "PAYLOAD_TOO_LARGE",
-      415: "UNSUPPORTED_MEDIA_TYPE",
       429: "RATE_LIMITED",
       503: "UNAVAILABLE",
     } as const
@@ -55,7 +62,7 @@ export function errorHandler(logger: Logger, index?: { readonly viewsSchema: str
       );
     }
     if (error instanceof HTTPException) {
-      const apiError = fromHttpException(error);
+      const apiError = fromHttpException(error, c);
       if (apiError.code === "INTERNAL") logFault(logger, c, error);
       return fail(c, apiError);
     }

@@ -248,7 +248,11 @@ export const PrepareIssues = z
     balance: z
       .object({
         token: Address.openapi({ description: "The token the owner holds too little of" }),
-        actual: BaseUnits.openapi({ description: "What the owner holds now, in base units (decimal string)" }),
+        holder: Address.optional().openapi({
+          description:
+            "Present when the funds are another address's, not the owner's: the agent account a via-account bundle spends from (fund that account, not the agent key)",
+        }),
+        actual: BaseUnits.openapi({ description: "What the owner (or `holder`) holds now, in base units (decimal string)" }),
         expected: BaseUnits.openapi({ description: "What the bundle spends of it, in base units (decimal string)" }),
       })
       .nullable()

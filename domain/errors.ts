@@ -10,13 +10,17 @@ export type ErrorEntry = {
   readonly when: string;
 };
 
-export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 422 | 429 | 500 | 503;
 
 const basketBuy = "basket-buy (and basket-sell, which refuses with every basket-buy code)";
 
 export const errorCatalog = {
   // 400
-  INVALID_REQUEST: { status: 400, message: "Invalid request", when: "any route: the request does not match its schema (the field is named)" },
+  INVALID_REQUEST: {
+    status: 400,
+    message: "Invalid request",
+    when: "any route: the request does not match its schema (the field is named), its body is over 64 KiB (field body, with its size and the limit) or not application/json (field content-type)",
+  },
 
   // 401
   SESSION_REQUIRED: {
@@ -68,14 +72,6 @@ export const errorCatalog = {
 
   // 409
   SWAP_CONTRACTS_CHANGED: { status: 409, message: "The swap contracts changed; prepare again", when: "swap prepare" },
-
-  // 413, 415
-  PAYLOAD_TOO_LARGE: { status: 413, message: "Request body too large", when: "any route with a body larger than the limit (64 KiB)" },
-  UNSUPPORTED_MEDIA_TYPE: {
-    status: 415,
-    message: "Unsupported content type: send application/json",
-    when: "any route with a body that is not application/json",
-  },
 
   // 422: backtests and planners
   NO_CANDLES: { status: 422, message: "No price history for this token", when: "backtests, ranges, grid plan, ladder plan" },
@@ -202,7 +198,7 @@ export const errorCatalog = {
   NOTHING_TO_WITHDRAW: {
     status: 422,
     message: "The owner does not hold these shares",
-    when: "vault-withdraw: the owner's share balance is below the amount (details {minimum, unit})",
+    when: "vault-withdraw: the owner's share balance is below the shares asked (details.token: the vault, whose shares they are; the message gives the balance)",
   },
   BELOW_QUEUE_MINIMUM: {
     status: 422,

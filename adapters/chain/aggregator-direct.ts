@@ -1,7 +1,7 @@
 // The aggregator this chain's deployments name, called directly (no budget): the devnet's DevAggregator
 // over its pools. The `aggregator` queue's workers call it; so do processes without a job client
 // (tests, the API's in-process prepare path). A production deployment swaps in its HTTP adapter here.
-import { getAddress, type Address, type PublicClient } from "viem";
+import { getAddress, type PublicClient } from "viem";
 import type { Deployments } from "./deployments.js";
 import { createDevAggregator } from "./dev-aggregator.js";
 import { AggregatorUnavailableError, NoRouteError, type Aggregator } from "./aggregator.js";
@@ -10,14 +10,11 @@ import { AggregatorUnavailableError, NoRouteError, type Aggregator } from "./agg
 export function directAggregator(client: PublicClient, deployments: Deployments): Aggregator | undefined {
   const { aggregator, markets, usdg } = deployments.contracts;
   if (!aggregator || !markets || !usdg) return undefined;
-  const symbols = new Map(deployments.tokens.map((t) => [t.address.toLowerCase(), t.symbol]));
-  symbols.set(usdg.toLowerCase(), "USDG");
   const dev = createDevAggregator({
     client,
     address: getAddress(aggregator),
     markets: getAddress(markets),
     usdg: getAddress(usdg),
-    symbolOf: (t: Address) => symbols.get(t.toLowerCase()) ?? getAddress(t),
   });
   // A failed read of the aggregator's own chain state is "unavailable", never "no route".
   const guard = <T>(run: () => Promise<T>) =>

@@ -70,6 +70,14 @@ export async function resolveToken(client: PublicClient, deployments: Deployment
   return { address, symbol: byListedSymbol.symbol, decimals, listed: true, native: false };
 }
 
+/**
+ * An aggregator route's hops for people: a listed token by its listed symbol, any other by its
+ * address (an unlisted token's own symbol is its own choice: "USDG" or "SCAM" proves nothing).
+ */
+export function hopNames(path: readonly Address[]): string[] {
+  return path.map((hop) => listedToken(hop)?.symbol ?? getAddress(hop));
+}
+
 /** The warning an answer carries for an unlisted token. */
 export function unlistedWarning(token: ResolvedToken): string | undefined {
   if (token.listed) return undefined;

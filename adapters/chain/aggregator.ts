@@ -11,8 +11,9 @@
 //   (SWAP_CONTRACTS_CHANGED for swaps, AGGREGATOR_CHANGED for the other kinds).
 // - `quote({tokenIn, tokenOut, amountIn})`: one price request (e.g. GET /quote?sellToken&buyToken&
 //   sellAmount). Fill `amountOut` (base units of tokenOut, before the service's fee), `priceImpactBps`
-//   (the aggregator's own estimate, or null when its API gives none) and `path` (hop symbols or
-//   addresses, for people). Throw NoRouteError when the API says there is no route (HTTP 4xx "no
+//   (the aggregator's own estimate, or null when its API gives none) and `path` (the hops'
+//   addresses: the service names them, a listed token by its listed symbol and any other by address,
+//   never by a symbol a token chose for itself). Throw NoRouteError when the API says there is no route (HTTP 4xx "no
 //   liquidity"/"no route"); throw AggregatorUnavailableError on timeouts, 5xx and rate-limit answers.
 // - `route({..., recipient, slippageBps})`: one executable route (e.g. GET /swap with
 //   `taker = recipient`, `slippagePercentage = slippageBps / 10_000`). Fill `to` (the executor: must be
@@ -39,8 +40,8 @@ export type AggregatorQuote = AggregatorQuoteRequest & {
   amountOut: bigint;
   /** The aggregator's own estimate of price impact, or null when it gives none. */
   priceImpactBps: number | null;
-  /** Human-readable hops, e.g. ["WETH", "USDG", "LINK"]. */
-  path: string[];
+  /** The hops' token addresses, in order (the service names them for people: `hopNames`). */
+  path: Address[];
 };
 
 export type AggregatorRouteRequest = AggregatorQuoteRequest & { recipient: Address; slippageBps: number };

@@ -9,15 +9,12 @@ export type DevAggregatorOptions = {
   address: Address;
   markets: Address;
   usdg: Address;
-  /** Symbol lookup for the human-readable path. */
-  symbolOf?: (token: Address) => string;
 };
 
 const BPS = 10_000n;
 
 export function createDevAggregator(opts: DevAggregatorOptions): Aggregator {
   const { client, address, markets, usdg } = opts;
-  const symbol = (t: Address) => opts.symbolOf?.(t) ?? t;
 
   async function poolOf(token: Address): Promise<Address> {
     const pool = await client.readContract({ address: markets, abi: marketRegistryAbi, functionName: "poolOf", args: [token] });
@@ -51,7 +48,7 @@ export function createDevAggregator(opts: DevAggregatorOptions): Aggregator {
     if (amountOut === 0n) throw new NoRouteError(req.tokenIn, req.tokenOut);
     const ideal = await spotOut(req.tokenIn, req.tokenOut, req.amountIn);
     const priceImpactBps = ideal > amountOut ? Number(((ideal - amountOut) * BPS) / ideal) : 0;
-    const path = [req.tokenIn, ...(sameAddress(req.tokenIn, usdg) || sameAddress(req.tokenOut, usdg) ? [] : [usdg]), req.tokenOut].map(symbol);
+    const path = [req.tokenIn, ...(sameAddress(req.tokenIn, usdg) || sameAddress(req.tokenOut, usdg) ? [] : [usdg]), req.tokenOut];
     return { ...req, amountOut, priceImpactBps, path };
   }
 

@@ -48,6 +48,59 @@ export function nodeUnreachable(error: unknown): boolean {
   );
 }
 
+/** Revert data: 0x and at least a 4-byte selector, whole bytes. */
+const REVERT_DATA = /^0x(?:[0-9a-fA-F]{2}){4,}$/;
+/**
+ * Revert data quoted in a node's message text (Hardhat: "(return data: 0x…)", Anvil: "custom error 0x…").
+ * Never a bare "data:": viem's own messages print the call's calldata so.
+ */
+const DATA_IN_TEXT = /(?:return data|revert data|custom error)\s*[:=]?\s*(0x(?:[0-9a-fA-F]{2}){4,})/i;
+
+/** The revert data in one error's `data`: a hex string, or nested in an object (`{data}`, `{originalError: {data}}`, Hardhat's `{message, data}`). */
+function dataIn(value: unknown, depth = 0): Hex | undefined {
+  if (typeof value === "string") return REVERT_DATA.test(value) ? (value as Hex) : undefined;
+  if (value === null || typeof value !== "object" || depth > 3) return undefined;
+  for (const key of ["data", "originalError", "error"]) {
+    const found = dataIn((value as Record<string, unknown>)[key], depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The revert data of a failed call, from every form nodes answer it in: an error's `data` (a string, or
+ * nested: Hardhat's JSON-RPC -32603 carries `{message, data}`), anywhere down the `cause` chain, else
+ * quoted in a message's text. Undefined when no error carries any.
+ */
+export function revertData(error: unknown): Hex | undefined {
+  const chain: unknown[] = [];
+  for (let e: unknown = error; e !== null && e !== undefined && chain.length < 12; e = (e as { cause?: unknown }).cause) chain.push(e);
+  for (const e of chain) {
+    const found = typeof e === "object" ? dataIn((e as { data?: unknown }).data) : undefined;
+    if (found) return found;
+  }
+  for (const e of chain) {
+    for (const text of [(e as { details?: unknown }).details, (e as { message?: unknown }).message]) {
+      const match = typeof text === "string" ? DATA_IN_TEXT.exec(text) : null;
+      if (match) return match[1] as Hex;
+    }
+  }
+  return undefined;
+}
+
+/** `data` decoded with every ABI of the project (their custom errors, OpenZeppelin's ERC-20 errors, Error(string)); undefined when none knows it. */
+function decodeRevert(data: Hex): string | undefined {
+  for (const abi of allAbis) {
+    try {
+      const decoded = decodeErrorResult({ abi, data });
+      return describeError(decoded.errorName, decoded.args);
+    } catch {
+      /* not this ABI */
+    }
+  }
+  return undefined;
+}
+
 /**
  * The revert reason of a failed call, decoded with every ABI of the project. A call the node never
  * answered is rethrown: it is no refusal (the API answers it 503 UNAVAILABLE, not 422).
@@ -58,22 +111,16 @@ export function revertReason(error: unknown): string {
     const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
     if (reverted?.data?.errorName) return describeError(reverted.data.errorName, reverted.data.args);
     if (reverted?.reason) return reverted.reason;
-    const raw = (error.walk((e) => typeof (e as { data?: unknown }).data === "string") as { data?: Hex } | null)?.data;
-    if (raw && raw.length >= 10) {
-      for (const abi of allAbis) {
-        try {
-          const decoded = decodeErrorResult({ abi, data: raw });
-          return describeError(decoded.errorName, decoded.args);
-        } catch {
-          /* not this ABI */
-        }
-      }
-    }
-    const match = /reverted with reason string '([^']+)'/.exec(error.message) ?? /reverted: ([A-Z_]+)/.exec(error.message);
-    if (match) return match[1]!;
-    return error.shortMessage;
   }
-  return (error as Error).message ?? String(error);
+  const data = revertData(error);
+  const decoded = data ? decodeRevert(data) : undefined;
+  if (decoded) return decoded;
+  const message = error instanceof Error ? error.message : String(error);
+  const match = /reverted with reason string '([^']+)'/.exec(message) ?? /reverted: ([A-Z_]+)/.exec(message);
+  if (match) return match[1]!;
+  // Data no ABI of the project knows: its selector at least, never a node's "internal error".
+  if (data) return `unknown error ${data.slice(0, 10)}`;
+  return error instanceof BaseError ? error.shortMessage : message;
 }
 
 /** The storage key of `balances[owner]` for a `mapping(address => uint256)` at `slot` (Solidity layout). */
@@ -213,17 +260,8 @@ async function simulateV1(client: PublicClient, from: Address, steps: SimStep[],
     const calls = results[0]?.calls ?? [];
     const failed = calls.findIndex((c) => c.status !== "0x1");
     if (failed === -1) return { ok: true, method: "eth_simulateV1" };
-    const data = calls[failed]!.error?.data ?? calls[failed]!.returnData;
-    let reason = calls[failed]!.error?.message ?? "reverted";
-    for (const abi of [...allAbis, erc20Abi as Abi]) {
-      try {
-        const decoded = decodeErrorResult({ abi, data });
-        reason = describeError(decoded.errorName, decoded.args);
-        break;
-      } catch {
-        /* next */
-      }
-    }
+    const data = dataIn(calls[failed]!.error?.data) ?? dataIn(calls[failed]!.returnData);
+    const reason = (data && decodeRevert(data)) ?? calls[failed]!.error?.message ?? "reverted";
     return { ok: false, method: "eth_simulateV1", step: failed, reason };
   } catch (error) {
     if (nodeUnreachable(error)) throw error;

@@ -18,7 +18,7 @@ export const RULES: readonly string[] = [
   "Activity cursors last 14 days; after that (or for any unknown cursor) the feed answers 404 CURSOR_NOT_FOUND: take a new baseline.",
   "Amounts are decimal strings. Pairs name the same amount twice: `x` in whole units of its token and `xUnits` in base units. USDG has 6 decimals, vault shares 12 (stock-token vault shares 18), basket tokens 18.",
   "Address inputs are 0x followed by 40 hexadecimal characters; addresses in answers are checksummed. Times are ISO 8601 in UTC.",
-  "A success answers `{data}`; an error answers `{error, code, details?}` with a code from the error catalog below. Any route can answer 400 INVALID_REQUEST, 429 RATE_LIMITED (wait the Retry-After seconds) and 503 UNAVAILABLE (retry after the Retry-After seconds, or shortly; while the index is being built, every read answers it).",
+  "A success answers `{data}`; an error answers `{error, code, details?}` with a code from the error catalog below. Any route can answer 400 INVALID_REQUEST (also for a body over 64 KiB or not sent as application/json), 429 RATE_LIMITED or BUSY (wait the Retry-After seconds) and 503 UNAVAILABLE (retry after the Retry-After seconds, or shortly; while the index is being built, every read answers it).",
 ];
 
 /** How an agent works with the service, step by step. */
@@ -28,7 +28,7 @@ export const WORKFLOW: readonly string[] = [
   "Follow changes: call GET /v1/agent/accounts/{owner}/activity once without a cursor (a baseline), then with the cursor last returned; while `more` is true call again at once; when `reorged` is true, drop what you hold after `after` and apply the changes given.",
   "Act: POST /v1/agent/prepare/{kind} builds an unsigned bundle (steps, sign link, walletSendCalls, issues). Give the sign link to the owner, or send the calls from the owner's wallet. Then watch the activity feed for the result.",
   "Get credit: sign in once an hour for the owner's report-card session (POST /v1/agent/report-card/session/challenge, the owner's personal_sign, POST /v1/agent/report-card/session) and send it as `Authorization: Bearer <token>` with every prepare. Anyone may prepare the owner's predictable calls (a claim, a cancel) under a tag of its own; a bundle prepared with the owner's session is the owner's own and takes the grade once mined, whatever else was prepared, while bundles prepared without it under different agentTags are credited to none. The answer's `reportCard` says how the bundle was filed (`filed` false: not on the report card, since 1,000 bundles for this owner or from this client are still open unsigned).",
-  "Fund: a wallet short of funds still gets its bundle (200); `issues.balance` names the token, what the wallet holds (`actual`) and what the bundle spends (`expected`), in base units. Fund the wallet, then send within the 10 minutes (or prepare again). `issues.allowance` is informational: the bundle's own approve step sets it.",
+  "Fund: a wallet short of funds still gets its bundle (200); `issues.balance` names the token, what the wallet holds (`actual`) and what the bundle spends (`expected`), in base units; with `holder` when another address pays (ladder-strategy via account: fund the agent account, not the key). Fund the wallet, then send within the 10 minutes (or prepare again). `issues.allowance` is informational: the bundle's own approve step sets it.",
 ];
 
 /** How a run past the free window is paid (x402 v2), in five lines: skill.md gives it where paid routes are served. */

@@ -7,6 +7,22 @@ import { PAYMENT_FLOW, RULES, SERVICE_NAME, SUMMARY, WORKFLOW, X402_CLIENT_EXAMP
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 
 /** Markdown table cell: no pipes or line breaks. */
+/** The answers an agent retries unchanged, and what each asks of it. */
+const RETRYABLE = [
+  [
+    "RATE_LIMITED",
+    "this client (or session) used its share of the window: wait the Retry-After seconds, then send again; sending sooner only extends the wait",
+  ],
+  [
+    "BUSY",
+    "the service's own capacity (its job queue, or the aggregator's route budget shared by quotes, plans and prepares) had no turn for the request: wait the Retry-After seconds (1 s) and send again, backing off if it repeats; nothing was run or stored",
+  ],
+  [
+    "UNAVAILABLE",
+    "a dependency (database, queue, chain RPC) or the index is not ready: wait the Retry-After seconds (without it: a few seconds), then send again; nothing was run or stored",
+  ],
+] as const;
+
 const cell = (text: string) =>
   text
     .replace(/\|/g, "\\|")
@@ -81,7 +97,11 @@ export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   }
   out.push("");
   out.push(
-    "Retry 429 and 503 after the Retry-After seconds (503 without it: shortly). Do not retry 400, 404 or 422 unchanged: fix the request (the `error` text and `details.field` name the problem).",
+    "Retryable answers, the same request unchanged:",
+    "",
+    ...RETRYABLE.map(([code, asks]) => `- \`${code}\` (${catalog[code]?.status ?? "?"}): ${asks}`),
+    "",
+    "Do not retry 400, 404 or 422 unchanged: fix the request (the `error` text and `details.field` name the problem).",
     "",
   );
   return out.join("\n");

@@ -35,17 +35,18 @@ export function buildBasketBuy(parameters: BuildBasketBuyParameters): Bundle<"ba
   const zap = checkAddress("zap", parameters.zap);
   const pool = checkAddress("pool", parameters.pool);
   const tokenIn = checkAddress("tokenIn", parameters.tokenIn);
-  if (sameAddress(tokenIn, NATIVE_ETH)) throw new BundleError("NATIVE_ETH_IN", "native ETH cannot be paid in: use WETH");
+  if (sameAddress(tokenIn, NATIVE_ETH)) throw new BundleError("NATIVE_ETH_IN", "native ETH cannot be paid in: use WETH", undefined, "tokenIn");
   const amountIn = checkAmount("amountIn", parameters.amountIn);
   const legs = checkLegs(parameters.legs);
   checkBuyLegs(legs, tokenIn, amountIn);
   const minBptOut = checkUint("minBptOut", parameters.minBptOut);
   const deadline = checkUint("deadline", parameters.deadline);
   const data = encodeFunctionData({ abi: basketZapAbi, functionName: "buy", args: [pool, tokenIn, amountIn, legs, minBptOut, owner, deadline] });
-  if (byteLength(data) > MAX_ZAP_CALL_BYTES) throw new BundleError("ROUTE_TOO_LARGE", `the zap call is ${byteLength(data)} bytes, over ${MAX_ZAP_CALL_BYTES}`);
+  if (byteLength(data) > MAX_ZAP_CALL_BYTES)
+    throw new BundleError("ROUTE_TOO_LARGE", `the zap call is ${byteLength(data)} bytes, over ${MAX_ZAP_CALL_BYTES}`, undefined, "legs");
   return {
     kind: "basket-buy",
-    steps: [approveStep(tokenIn, zap, amountIn), step(zap, data)],
+    steps: [approveStep(tokenIn, zap, amountIn, "amountIn"), step(zap, data)],
     params: {
       side: "buy",
       owner,

@@ -52,13 +52,14 @@ export function buildBasketMake(parameters: BuildBasketMakeParameters): Bundle<"
   const owner = checkAddress("owner", parameters.owner);
   const maker = checkAddress("maker", parameters.maker);
   const tokenIn = checkAddress("tokenIn", parameters.tokenIn);
-  if (sameAddress(tokenIn, NATIVE_ETH)) throw new BundleError("NATIVE_ETH_IN", "native ETH cannot be paid in: use WETH");
+  if (sameAddress(tokenIn, NATIVE_ETH)) throw new BundleError("NATIVE_ETH_IN", "native ETH cannot be paid in: use WETH", undefined, "tokenIn");
   const amountIn = checkAmount("amountIn", parameters.amountIn);
   const basket = checkBasket(parameters.basket);
   const legs = checkLegs(parameters.legs);
-  if (legs.length !== basket.tokens.length) throw new BundleError("INVALID_REQUEST", "give one leg per basket token");
+  if (legs.length !== basket.tokens.length) throw new BundleError("INVALID_REQUEST", "give one leg per basket token", undefined, "legs");
   legs.forEach((leg, i) => {
-    if (!sameAddress(leg.tokenOut, basket.tokens[i]!)) throw new BundleError("INVALID_REQUEST", `leg ${i + 1} must buy basket token ${i + 1}`, { part: i + 1 });
+    if (!sameAddress(leg.tokenOut, basket.tokens[i]!))
+      throw new BundleError("INVALID_REQUEST", `leg ${i + 1} must buy basket token ${i + 1}`, { part: i + 1 }, `legs[${i}].tokenOut`);
   });
   checkBuyLegs(legs, tokenIn, amountIn);
   const minBptOut = checkUint("minBptOut", parameters.minBptOut);
@@ -69,10 +70,10 @@ export function buildBasketMake(parameters: BuildBasketMakeParameters): Bundle<"
     args: [basket, tokenIn, amountIn, legs, minBptOut, owner, deadline],
   });
   if (byteLength(data) > MAX_ZAP_CALL_BYTES)
-    throw new BundleError("ROUTE_TOO_LARGE", `the maker call is ${byteLength(data)} bytes, over ${MAX_ZAP_CALL_BYTES}`);
+    throw new BundleError("ROUTE_TOO_LARGE", `the maker call is ${byteLength(data)} bytes, over ${MAX_ZAP_CALL_BYTES}`, undefined, "legs");
   return {
     kind: "basket-make",
-    steps: [approveStep(tokenIn, maker, amountIn), step(maker, data)],
+    steps: [approveStep(tokenIn, maker, amountIn, "amountIn"), step(maker, data)],
     params: {
       owner,
       maker,
@@ -96,26 +97,30 @@ export function buildBasketMake(parameters: BuildBasketMakeParameters): Bundle<"
 }
 
 function checkBasket(basket: BasketDefinition | undefined) {
-  if (!basket || typeof basket !== "object") throw new BundleError("INVALID_REQUEST", "basket is required");
-  if (typeof basket.name !== "string" || typeof basket.symbol !== "string") throw new BundleError("INVALID_REQUEST", "basket name and symbol must be strings");
+  if (!basket || typeof basket !== "object") throw new BundleError("INVALID_REQUEST", "basket is required", undefined, "basket");
+  for (const key of ["name", "symbol"] as const)
+    if (typeof basket[key] !== "string") throw new BundleError("INVALID_REQUEST", `basket.${key} must be a string`, undefined, `basket.${key}`);
   const { tokens: rawTokens, normalizedWeights: rawWeights } = basket;
   if (!Array.isArray(rawTokens) || !Array.isArray(rawWeights) || rawTokens.length < 2 || rawTokens.length > 8 || rawWeights.length !== rawTokens.length)
-    throw new BundleError("TOKEN_COUNT", "a basket holds 2-8 tokens, each with its weight");
+    throw new BundleError("TOKEN_COUNT", "a basket holds 2-8 tokens, each with its weight", undefined, "basket.tokens");
   const tokens = rawTokens.map((t, i) => checkAddress(`basket.tokens[${i}]`, t));
   tokens.forEach((t, i) => {
     if (i === 0) return;
     const [a, b] = [BigInt(tokens[i - 1]!), BigInt(t)];
-    if (a === b) throw new BundleError("DUPLICATE_TOKEN", "a token is listed twice", { token: t });
-    if (a > b) throw new BundleError("INVALID_REQUEST", "basket.tokens must be sorted by address");
+    if (a === b) throw new BundleError("DUPLICATE_TOKEN", "a token is listed twice", { token: t }, "basket.tokens");
+    if (a > b) throw new BundleError("INVALID_REQUEST", "basket.tokens must be sorted by address", undefined, "basket.tokens");
   });
   const normalizedWeights = rawWeights.map((w, i) => checkUint(`basket.normalizedWeights[${i}]`, w));
   normalizedWeights.forEach((w, i) => {
-    if (w < BASKET_MIN_WEIGHT) throw new BundleError("WEIGHT_TOO_SMALL", "each weight must be at least 1%", { token: tokens[i]! });
+    if (w < BASKET_MIN_WEIGHT)
+      throw new BundleError("WEIGHT_TOO_SMALL", "each weight must be at least 1%", { token: tokens[i]! }, `basket.normalizedWeights[${i}]`);
   });
-  if (normalizedWeights.reduce((a, b) => a + b, 0n) !== BASKET_WEIGHTS_SUM) throw new BundleError("WEIGHTS_SUM", "weights must sum to 100%");
+  if (normalizedWeights.reduce((a, b) => a + b, 0n) !== BASKET_WEIGHTS_SUM)
+    throw new BundleError("WEIGHTS_SUM", "weights must sum to 100%", undefined, "basket.normalizedWeights");
   const swapFeePercentage = checkUint("basket.swapFeePercentage", basket.swapFeePercentage);
-  if (!BASKET_FEES.includes(swapFeePercentage as (typeof BASKET_FEES)[number])) throw new BundleError("MAKE_FEE", "the swap fee must be 0.3 or 1 percent");
+  if (!BASKET_FEES.includes(swapFeePercentage as (typeof BASKET_FEES)[number]))
+    throw new BundleError("MAKE_FEE", "the swap fee must be 0.3 or 1 percent", undefined, "basket.swapFeePercentage");
   const salt = checkHex("basket.salt", basket.salt);
-  if (salt.length !== 66) throw new BundleError("INVALID_REQUEST", "basket.salt must be 32 bytes");
+  if (salt.length !== 66) throw new BundleError("INVALID_REQUEST", "basket.salt must be 32 bytes", undefined, "basket.salt");
   return { name: basket.name, symbol: basket.symbol, tokens, normalizedWeights, swapFeePercentage, salt };
 }

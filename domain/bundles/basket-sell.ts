@@ -36,18 +36,21 @@ export function buildBasketSell(parameters: BuildBasketSellParameters): Bundle<"
   const pool = checkAddress("pool", parameters.pool);
   const bptIn = checkAmount("bptIn", parameters.bptIn);
   const tokenOut = checkAddress("tokenOut", parameters.tokenOut);
-  if (sameAddress(tokenOut, NATIVE_ETH)) throw new BundleError("INVALID_REQUEST", "the zap pays ERC-20 tokens: receive WETH, not native ETH");
+  if (sameAddress(tokenOut, NATIVE_ETH))
+    throw new BundleError("INVALID_REQUEST", "the zap pays ERC-20 tokens: receive WETH, not native ETH", undefined, "tokenOut");
   const legs = checkLegs(parameters.legs);
   legs.forEach((leg, i) => {
-    if (!sameAddress(leg.tokenOut, tokenOut)) throw new BundleError("INVALID_REQUEST", `leg ${i + 1} must sell into the token received`, { part: i + 1 });
+    if (!sameAddress(leg.tokenOut, tokenOut))
+      throw new BundleError("INVALID_REQUEST", `leg ${i + 1} must sell into the token received`, { part: i + 1 }, `legs[${i}].tokenOut`);
   });
   const minOut = checkUint("minOut", parameters.minOut);
   const deadline = checkUint("deadline", parameters.deadline);
   const data = encodeFunctionData({ abi: basketZapAbi, functionName: "sell", args: [pool, bptIn, tokenOut, legs, minOut, owner, deadline] });
-  if (byteLength(data) > MAX_ZAP_CALL_BYTES) throw new BundleError("ROUTE_TOO_LARGE", `the zap call is ${byteLength(data)} bytes, over ${MAX_ZAP_CALL_BYTES}`);
+  if (byteLength(data) > MAX_ZAP_CALL_BYTES)
+    throw new BundleError("ROUTE_TOO_LARGE", `the zap call is ${byteLength(data)} bytes, over ${MAX_ZAP_CALL_BYTES}`, undefined, "legs");
   return {
     kind: "basket-sell",
-    steps: [approveStep(pool, zap, bptIn), step(zap, data)],
+    steps: [approveStep(pool, zap, bptIn, "bptIn"), step(zap, data)],
     params: {
       side: "sell",
       owner,

@@ -49,7 +49,7 @@ export function buildGrid(parameters: BuildGridParameters): Bundle<"grid"> {
     const token = checkAddress("token", required("token", parameters.token, why));
     const buyPriceX18 = checkAmount("buyPriceX18", required("buyPriceX18", parameters.buyPriceX18, why));
     const sellPriceX18 = checkUint("sellPriceX18", required("sellPriceX18", parameters.sellPriceX18, why));
-    if (sellPriceX18 <= buyPriceX18) throw new BundleError("INVALID_REQUEST", "sellPriceX18 must be above buyPriceX18");
+    if (sellPriceX18 <= buyPriceX18) throw new BundleError("INVALID_REQUEST", "sellPriceX18 must be above buyPriceX18", undefined, "sellPriceX18");
     const amountUsdg = checkAmount("amountUsdg", required("amountUsdg", parameters.amountUsdg, why));
     const repeat = checkBoolean("repeat", required("repeat", parameters.repeat, why));
     const p = { token, buyPriceX18, sellPriceX18, amountUsdg, repeat };
@@ -69,7 +69,7 @@ export function buildGrid(parameters: BuildGridParameters): Bundle<"grid"> {
       repeat,
       approvals: [approvalParam(usdg, strategy, amountUsdg)],
     });
-    return { kind: "grid", steps: [approveStep(usdg, strategy, amountUsdg), step(strategy, data)], params };
+    return { kind: "grid", steps: [approveStep(usdg, strategy, amountUsdg, "amountUsdg"), step(strategy, data)], params };
   }
 
   const id = checkUint("id", required("id", parameters.id, why));

@@ -82,7 +82,7 @@ export function buildLadderStrategy(parameters: BuildLadderStrategyParameters): 
   const ladder = checkAddress("ladder", parameters.ladder);
   const action = checkChoice("action", parameters.action, ladderStrategyActions);
   const via = parameters.via ?? "wallet";
-  if (via !== "wallet" && via !== "account") throw new BundleError("INVALID_REQUEST", "via must be wallet or account");
+  if (via !== "wallet" && via !== "account") throw new BundleError("INVALID_REQUEST", "via must be wallet or account", undefined, "via");
   const account = via === "account" ? checkAddress("account", required("account", parameters.account, "with via account")) : undefined;
   const why = `for action ${action}`;
   const params: Record<string, unknown> = { owner, ladder, action, via, ...(account ? { account } : {}) };
@@ -99,15 +99,17 @@ export function buildLadderStrategy(parameters: BuildLadderStrategyParameters): 
     if (parameters.market) checkAgainstMarket(legs, sellFirst, parameters.market);
     legs.forEach((l, i) => {
       if (l.amount === 0n)
-        throw new BundleError("AMOUNT_TOO_SMALL", `part ${i + 1}: the amount must be more than 0`, {
-          part: i + 1,
-          minimum: "1",
-          unit: sellFirst ? "token" : "USDG",
-        });
-      if (l.sellPriceX18 <= l.buyPriceX18) throw new BundleError("INVALID_REQUEST", `part ${i + 1}: sellPriceX18 must be above buyPriceX18`, { part: i + 1 });
+        throw new BundleError(
+          "AMOUNT_TOO_SMALL",
+          `part ${i + 1}: the amount must be more than 0`,
+          { part: i + 1, minimum: "1", unit: sellFirst ? "token" : "USDG" },
+          `legs[${i}].amount`,
+        );
+      if (l.sellPriceX18 <= l.buyPriceX18)
+        throw new BundleError("INVALID_REQUEST", `part ${i + 1}: sellPriceX18 must be above buyPriceX18`, { part: i + 1 }, `legs[${i}].sellPriceX18`);
     });
     const total = legs.reduce((sum, l) => sum + l.amount, 0n);
-    if (total > maxUint256) throw new BundleError("INVALID_REQUEST", "the parts' total exceeds 2^256-1");
+    if (total > maxUint256) throw new BundleError("INVALID_REQUEST", "the parts' total exceeds 2^256-1", undefined, "legs");
     call = encodeFunctionData({ abi: ladderStrategyAbi, functionName: "open", args: [token, legs, sellFirst, repeat, oneWay] });
     Object.assign(params, {
       token,
@@ -132,14 +134,14 @@ export function buildLadderStrategy(parameters: BuildLadderStrategyParameters): 
   }
   if (approval) {
     params.approvals = [approvalParam(approval.token, ladder, approval.amount)];
-    return { kind: "ladder-strategy", steps: [approveStep(approval.token, ladder, approval.amount), step(ladder, call)], params };
+    return { kind: "ladder-strategy", steps: [approveStep(approval.token, ladder, approval.amount, "legs"), step(ladder, call)], params };
   }
   return { kind: "ladder-strategy", steps: [step(ladder, call)], params };
 }
 
 function checkLegs(legs: readonly LadderStrategyLeg[]): LadderStrategyLeg[] {
   if (!Array.isArray(legs) || legs.length < 1 || legs.length > LADDER_STRATEGY_MAX_LEGS)
-    throw new BundleError("INVALID_REQUEST", `legs must hold 1-${LADDER_STRATEGY_MAX_LEGS} parts`);
+    throw new BundleError("INVALID_REQUEST", `legs must hold 1-${LADDER_STRATEGY_MAX_LEGS} parts`, undefined, "legs");
   return legs.map((l, i) => {
     try {
       return {
@@ -148,7 +150,7 @@ function checkLegs(legs: readonly LadderStrategyLeg[]): LadderStrategyLeg[] {
         amount: checkUint("amount", l.amount),
       };
     } catch (e) {
-      if (e instanceof BundleError) throw new BundleError(e.code, `part ${i + 1}: ${e.message}`, { ...e.details, part: i + 1 });
+      if (e instanceof BundleError) throw new BundleError(e.code, `part ${i + 1}: ${e.message}`, { ...e.details, part: i + 1 }, `legs[${i}].${e.field}`);
       throw e;
     }
   });

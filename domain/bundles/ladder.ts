@@ -39,24 +39,24 @@ export function buildLadder(parameters: BuildLadderParameters): Bundle<"ladder">
   const sellToken = checkBoolean("sellToken", parameters.sellToken);
   const { orders } = parameters;
   if (!Array.isArray(orders) || orders.length < LADDER_MIN_ORDERS || orders.length > LADDER_MAX_ORDERS)
-    throw new BundleError("INVALID_REQUEST", `orders must hold ${LADDER_MIN_ORDERS}-${LADDER_MAX_ORDERS} orders`);
+    throw new BundleError("INVALID_REQUEST", `orders must hold ${LADDER_MIN_ORDERS}-${LADDER_MAX_ORDERS} orders`, undefined, "orders");
   const checked = orders.map((o, i) => {
     try {
       return { amountIn: checkAmount("amountIn", o.amountIn), priceX18: checkAmount("priceX18", o.priceX18) };
     } catch (e) {
-      if (e instanceof BundleError) throw new BundleError(e.code, `order ${i + 1}: ${e.message}`, { ...e.details, part: i + 1 });
+      if (e instanceof BundleError) throw new BundleError(e.code, `order ${i + 1}: ${e.message}`, { ...e.details, part: i + 1 }, `orders[${i}].${e.field}`);
       throw e;
     }
   });
   const total = checked.reduce((sum, o) => sum + o.amountIn, 0n);
-  if (total > maxUint256) throw new BundleError("INVALID_REQUEST", "the orders' total exceeds 2^256-1");
+  if (total > maxUint256) throw new BundleError("INVALID_REQUEST", "the orders' total exceeds 2^256-1", undefined, "orders");
   const input = sellToken ? token : usdg;
   const creates = checked.map((o) =>
     step(hook, encodeFunctionData({ abi: limitOrderHookAbi, functionName: "create", args: [token, sellToken, o.amountIn, o.priceX18] })),
   );
   return {
     kind: "ladder",
-    steps: [approveStep(input, hook, total), ...creates],
+    steps: [approveStep(input, hook, total, "orders"), ...creates],
     params: {
       owner,
       hook,

@@ -49,5 +49,5 @@ export function buildLimitOrder(parameters: BuildLimitOrderParameters): Bundle<"
     params.priceX18 = priceX18.toString();
   }
   params.approvals = [approvalParam(input, hook, amountIn)];
-  return { kind: "limit-order", steps: [approveStep(input, hook, amountIn), step(hook, data)], params };
+  return { kind: "limit-order", steps: [approveStep(input, hook, amountIn, "amountIn"), step(hook, data)], params };
 }

@@ -15,9 +15,9 @@ export function step(to: Address, data: Hex): Step {
   return { to, data, value: 0n };
 }
 
-/** ERC-20 approve of exactly `amount` (never unlimited). */
-export function approveStep(token: Address, spender: Address, amount: bigint): Step {
-  if (amount === maxUint256) throw new BundleError("INVALID_REQUEST", "an approval must not be unlimited");
+/** ERC-20 approve of exactly `amount` (never unlimited); `field` is the builder's parameter the amount comes from. */
+export function approveStep(token: Address, spender: Address, amount: bigint, field: string): Step {
+  if (amount === maxUint256) throw new BundleError("INVALID_REQUEST", `${field}: an approval must not be unlimited`, undefined, field);
   return step(token, encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [spender, amount] }));
 }
 

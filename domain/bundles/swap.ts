@@ -32,11 +32,11 @@ export function buildSwap(parameters: BuildSwapParameters): Bundle<"swap"> {
   const router = checkAddress("router", parameters.router);
   const tokenIn = checkAddress("tokenIn", parameters.tokenIn);
   const tokenOut = checkAddress("tokenOut", parameters.tokenOut);
-  if (sameAddress(tokenIn, NATIVE_ETH)) throw new BundleError("NATIVE_ETH_IN", "native ETH cannot be paid in: use WETH");
-  if (sameAddress(tokenIn, tokenOut)) throw new BundleError("SAME_TOKEN", "tokenIn and tokenOut are the same token");
+  if (sameAddress(tokenIn, NATIVE_ETH)) throw new BundleError("NATIVE_ETH_IN", "native ETH cannot be paid in: use WETH", undefined, "tokenIn");
+  if (sameAddress(tokenIn, tokenOut)) throw new BundleError("SAME_TOKEN", "tokenIn and tokenOut are the same token", undefined, "tokenOut");
   const amountIn = checkAmount("amountIn", parameters.amountIn);
   const minAmountOut = checkUint("minAmountOut", parameters.minAmountOut);
-  if (!parameters.route) throw new BundleError("INVALID_REQUEST", "route is required");
+  if (!parameters.route) throw new BundleError("INVALID_REQUEST", "route is required", undefined, "route");
   const aggregator = checkAddress("route.to", parameters.route.to);
   const route = checkHex("route.data", parameters.route.data);
   const data = encodeFunctionData({
@@ -46,7 +46,7 @@ export function buildSwap(parameters: BuildSwapParameters): Bundle<"swap"> {
   });
   return {
     kind: "swap",
-    steps: [approveStep(tokenIn, router, amountIn), step(router, data)],
+    steps: [approveStep(tokenIn, router, amountIn, "amountIn"), step(router, data)],
     params: {
       owner,
       router,

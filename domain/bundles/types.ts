@@ -80,13 +80,18 @@ export type BundleErrorCode = Extract<
 /** The spec's Error.details fields a builder fills (`part` counts from 1). */
 export type BundleErrorDetails = Pick<ErrorDetails, "part" | "minimum" | "unit" | "priceUsd" | "limitUsd" | "token">;
 
-/** A builder's refusal, and the only error every builder throws: `code` is the catalog code the API answers with, `details` the spec's details. */
+/**
+ * A builder's refusal, and the only error every builder throws: `code` is the catalog code the API answers with,
+ * `details` the spec's details, `field` the builder's parameter at fault (`legs[2].amount`), which the prepare
+ * pipeline names as the request's own field (usecases/prepare/builder-fields.ts).
+ */
 export class BundleError extends Error {
   override name = "BundleError";
   constructor(
     readonly code: BundleErrorCode,
     message: string,
     readonly details?: BundleErrorDetails,
+    readonly field?: string,
   ) {
     super(message);
   }

@@ -43,7 +43,7 @@ export function buildVaultCancelDeposit(parameters: BuildVaultCancelDepositParam
       };
     }
     case "stock-token":
-      throw new BundleError("INVALID_REQUEST", "stock-token vaults have no deposit requests to cancel");
+      throw new BundleError("INVALID_REQUEST", "stock-token vaults have no deposit requests to cancel", undefined, "vault");
     default:
       return unknownChoice("family", parameters.family);
   }

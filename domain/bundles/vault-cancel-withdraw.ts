@@ -47,7 +47,7 @@ export function buildVaultCancelWithdraw(parameters: BuildVaultCancelWithdrawPar
       };
     }
     case "stock-token":
-      throw new BundleError("INVALID_REQUEST", "stock-token vaults have no withdrawal queue");
+      throw new BundleError("INVALID_REQUEST", "stock-token vaults have no withdrawal queue", undefined, "vault");
     default:
       return unknownChoice("family", parameters.family);
   }

@@ -45,7 +45,7 @@ export function buildVaultDeposit(parameters: BuildVaultDepositParameters): Buil
       const data = encodeFunctionData({ abi: mergedVaultAbi, functionName: "requestDeposit", args: [assets, owner, minShares] });
       return {
         kind: "vault-deposit",
-        steps: [approveStep(usdg, vault, assets), step(vault, data)],
+        steps: [approveStep(usdg, vault, assets, "assets"), step(vault, data)],
         params: { ...common, approvals: [approvalParam(usdg, vault, assets)] },
       };
     }
@@ -54,7 +54,7 @@ export function buildVaultDeposit(parameters: BuildVaultDepositParameters): Buil
       const data = encodeFunctionData({ abi: upDepositQueueAbi, functionName: "requestDeposit", args: [assets, owner, minShares] });
       return {
         kind: "up-vault-deposit",
-        steps: [approveStep(usdg, queue, assets), step(queue, data)],
+        steps: [approveStep(usdg, queue, assets, "assets"), step(queue, data)],
         params: { ...common, depositQueue: queue, approvals: [approvalParam(usdg, queue, assets)] },
       };
     }
@@ -69,7 +69,7 @@ export function buildVaultDeposit(parameters: BuildVaultDepositParameters): Buil
       });
       return {
         kind: "stock-vault-deposit",
-        steps: [approveStep(usdg, router, assets), step(router, data)],
+        steps: [approveStep(usdg, router, assets, "assets"), step(router, data)],
         params: { ...common, router, aggregator, approvals: [approvalParam(usdg, router, assets)] },
       };
     }

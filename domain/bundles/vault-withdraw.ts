@@ -58,7 +58,12 @@ export function buildVaultWithdraw(parameters: BuildVaultWithdrawParameters): Bu
   const kind = kindOf[family];
   if (kind === undefined) return unknownChoice("family", family as never);
   if (!modesOf[family].includes(mode))
-    throw new BundleError("INVALID_REQUEST", `mode ${JSON.stringify(mode)} is not offered by ${family} vaults (${modesOf[family].join(", ")})`);
+    throw new BundleError(
+      "INVALID_REQUEST",
+      `mode ${JSON.stringify(mode)} is not offered by ${family} vaults (${modesOf[family].join(", ")})`,
+      undefined,
+      "mode",
+    );
   const owner = checkAddress("owner", parameters.owner);
   const vault = checkAddress("vault", parameters.vault);
   const shares = checkAmount("shares", parameters.shares);
@@ -80,7 +85,7 @@ export function buildVaultWithdraw(parameters: BuildVaultWithdrawParameters): Bu
     const queue = checkAddress("redeemQueue", required("redeemQueue", parameters.redeemQueue, "(vaults that have a redeem queue)"));
     const minAssetsOut = min("minAssetsOut");
     steps = [
-      approveStep(vault, queue, shares),
+      approveStep(vault, queue, shares, "shares"),
       step(queue, encodeFunctionData({ abi: redeemQueueAbi, functionName: "request", args: [shares, owner, minAssetsOut] })),
     ];
     Object.assign(params, { queue, minAssetsOut: minAssetsOut.toString(), approvals: [approvalParam(vault, queue, shares)] });
@@ -88,7 +93,7 @@ export function buildVaultWithdraw(parameters: BuildVaultWithdrawParameters): Bu
     const queue = checkAddress("withdrawalQueue", required("withdrawalQueue", parameters.withdrawalQueue, why));
     const minAssetsOut = min("minAssetsOut");
     steps = [
-      approveStep(vault, queue, shares),
+      approveStep(vault, queue, shares, "shares"),
       step(queue, encodeFunctionData({ abi: upWithdrawalQueueAbi, functionName: "requestRedeem", args: [shares, owner, minAssetsOut] })),
     ];
     Object.assign(params, { queue, minAssetsOut: minAssetsOut.toString(), approvals: [approvalParam(vault, queue, shares)] });
@@ -107,7 +112,7 @@ export function buildVaultWithdraw(parameters: BuildVaultWithdrawParameters): Bu
     const route = checkHex("route", required("route", parameters.route, why));
     const minUsdgOut = min("minUsdgOut");
     steps = [
-      approveStep(vault, router, shares),
+      approveStep(vault, router, shares, "shares"),
       step(router, encodeFunctionData({ abi: stockVaultRouterAbi, functionName: "withdrawUSDG", args: [vault, shares, minUsdgOut, owner, aggregator, route] })),
     ];
     Object.assign(params, { router, aggregator, minUsdgOut: minUsdgOut.toString(), approvals: [approvalParam(vault, router, shares)] });

@@ -75,7 +75,7 @@ describe("envelopes", () => {
   it("every catalog code has a status, a message and a when", () => {
     for (const [code, entry] of Object.entries(errorCatalog)) {
       expect(code).toMatch(/^[A-Z][A-Z0-9_]+$/);
-      expect([400, 401, 402, 404, 409, 413, 415, 422, 429, 500, 503]).toContain(entry.status);
+      expect([400, 401, 402, 404, 409, 422, 429, 500, 503]).toContain(entry.status);
       expect(entry.message.length).toBeGreaterThan(0);
       expect(entry.when.length).toBeGreaterThan(0);
     }
@@ -93,14 +93,18 @@ describe("request errors", () => {
     expect(body.error).toBe("body: must be valid JSON");
   });
 
-  // Decision: a body in another content type is 415 UNSUPPORTED_MEDIA_TYPE (so is a body sent
-  // without any content type); a JSON body that fails the schema is 400 INVALID_REQUEST.
-  it("a wrong content type is 415 UNSUPPORTED_MEDIA_TYPE", async () => {
-    const text = await post("/v1/agent/test/echo", JSON.stringify({ owner: OWNER, amount: "1" }), { "content-type": "text/plain" });
-    expect(text.status).toBe(415);
-    expect((await json(text)).code).toBe("UNSUPPORTED_MEDIA_TYPE");
+  // The spec's table: an invalid request on any route is 400 INVALID_REQUEST, a body in another content type
+  // (or sent without one) too, naming the media type expected.
+  it("a wrong content type is 400 INVALID_REQUEST naming content-type", async () => {
+    const text = await post("/v1/agent/test/echo", JSON.stringify({ owner: OWNER, amount: "1" }), { "content-type": "text/plain; charset=utf-8" });
+    expect(text.status).toBe(400);
+    expect(await json(text)).toEqual({
+      error: "content-type: must be application/json, not text/plain",
+      code: "INVALID_REQUEST",
+      details: { field: "content-type", issues: [{ field: "content-type", message: "must be application/json, not text/plain" }] },
+    });
     const form = await post("/v1/agent/test/echo", "owner=x", { "content-type": "application/x-www-form-urlencoded" });
-    expect(form.status).toBe(415);
+    expect([form.status, (await json(form)).code]).toEqual([400, "INVALID_REQUEST"]);
   });
 
   it("a missing JSON body is 400 INVALID_REQUEST naming the body", async () => {
@@ -109,18 +113,27 @@ describe("request errors", () => {
     expect((await json(response)).code).toBe("INVALID_REQUEST");
   });
 
-  it("a body over 64 KiB is 413 PAYLOAD_TOO_LARGE, with or without Content-Length", async () => {
+  it("a body over 64 KiB is 400 INVALID_REQUEST naming its size and the limit, with or without Content-Length", async () => {
     const big = JSON.stringify({ owner: OWNER, amount: "1", pad: "x".repeat(70 * 1024) });
     const withLength = await post("/v1/agent/test/echo", big, { "content-type": "application/json", "content-length": String(big.length) });
-    expect(withLength.status).toBe(413);
-    expect(await json(withLength)).toEqual({ error: "Request body too large: at most 65536 bytes", code: "PAYLOAD_TOO_LARGE" });
+    expect(withLength.status).toBe(400);
+    const message = `is ${big.length} bytes: at most 65536 bytes (64 KiB)`;
+    expect(await json(withLength)).toEqual({
+      error: `body: ${message}`,
+      code: "INVALID_REQUEST",
+      details: { field: "body", issues: [{ field: "body", message }] },
+    });
     const streamed = await t.app.request("/v1/agent/test/echo", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: new Blob([big]).stream(),
       duplex: "half",
     } as RequestInit);
-    expect(streamed.status).toBe(413);
+    expect(streamed.status).toBe(400);
+    expect((await json(streamed)).details).toEqual({
+      field: "body",
+      issues: [{ field: "body", message: "is larger than the limit: at most 65536 bytes (64 KiB)" }],
+    });
   });
 
   it("a zod failure is 400 INVALID_REQUEST naming the field", async () => {

@@ -122,6 +122,20 @@ describe("the prepare answers' issues (0x Swap API v2's shape)", () => {
   });
 });
 
+describe("skill.md's retryable answers", () => {
+  it("names RATE_LIMITED, BUSY and UNAVAILABLE, each with its status and what it asks of an agent", async () => {
+    const text = await (await t.app.request("/v1/agent/skill.md")).text();
+    const section = text.slice(text.indexOf("Retryable answers"));
+    for (const [code, status] of [
+      ["RATE_LIMITED", 429],
+      ["BUSY", 429],
+      ["UNAVAILABLE", 503],
+    ] as const)
+      expect(section).toMatch(new RegExp(`^- \`${code}\` \\(${status}\\): .*Retry-After`, "m"));
+    expect(text).toContain("429 RATE_LIMITED or BUSY");
+  });
+});
+
 describe("GET /v1/agent/llms.txt", () => {
   it("is plain text naming every path of the served OpenAPI document and every error code", async () => {
     const response = await t.app.request("/v1/agent/llms.txt");

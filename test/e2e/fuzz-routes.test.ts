@@ -103,9 +103,9 @@ async function sendAll(baseUrl: string, requests: FuzzRequest[], check: (r: Fuzz
       while (next < requests.length) {
         const r = requests[next++]!;
         let answer = await send(baseUrl, r);
-        // The server closes a connection after refusing a body it did not read (413); a request that
+        // The server closes a connection after refusing a body it did not read (400, the body limit); a request that
         // raced onto that kept-alive socket is sent again on a fresh one. A 1 MB body can also meet
-        // that close on its own fresh socket (EPIPE while still writing, before the 413 is read: seen
+        // that close on its own fresh socket (EPIPE while still writing, before the 400 is read: seen
         // once in CI), so up to 6 fresh tries. A crash would not hide here: the processes are checked
         // after every operation. Under load the server may take longer than its 500 ms to drain the
         // refused body and cut the socket again, so the tries back off.
@@ -358,7 +358,7 @@ describe("fuzz every route of the served OpenAPI document", () => {
         }
         if (a.status < 400 || a.status >= 500) return fail(r, `${a.status} unexpected`, a.text);
         // An HTTP-level refusal: the transport's JSON-RPC error (id null), or the API's envelope
-        // (the body limit's 413, the depth cap's 400, no route's 404).
+        // (the body limit's 400, the depth cap's 400, no route's 404).
         if (isObject(body) && "jsonrpc" in body) {
           const fault = rpcResponseFault(body);
           if (fault || !("error" in body)) return fail(r, `${a.status} ${fault ?? "a JSON-RPC result with a 4xx"}`, a.text);

@@ -5,8 +5,8 @@
 //   browser tools call from anywhere; the only credential is a bearer token a browser never attaches
 //   by itself), expose Retry-After; the sign page (/sign/{id}), health and metrics give no CORS
 //   headers at all, so no foreign page can read them.
-// - Request bodies over the limit get 413 PAYLOAD_TOO_LARGE, whether they declare their length or
-//   stream it chunked; a body at the limit is read.
+// - Request bodies over the limit get the spec's 400 INVALID_REQUEST naming the body, whether they
+//   declare their length or stream it chunked; a body at the limit is read.
 // - Requests Node's HTTP parser refuses (raw UTF-8 in the path, 16 KiB of headers) still answer in
 //   the envelope (api/middleware/client-error.ts), not with Node's bare 400 / 431.
 import { serve, type ServerType } from "@hono/node-server";
@@ -124,18 +124,24 @@ describe("request bodies over the limit", () => {
   const json = { "content-type": "application/json" };
   const over = JSON.stringify({ owner: OWNER, pad: "x".repeat(DEFAULT_BODY_LIMIT_BYTES) });
 
-  it("get 413 PAYLOAD_TOO_LARGE with a Content-Length, on a prepare route and on any other path", async () => {
+  it("get 400 INVALID_REQUEST naming the body's size with a Content-Length, on a prepare route and on any other path", async () => {
     for (const path of ["/v1/agent/prepare/vault-deposit", "/v1/agent/report-card/session", "/v1/agent/no-such-route", "/health"]) {
       const res = await raw("POST", path, json, over);
-      expect(res.status, path).toBe(413);
-      expect(JSON.parse(res.body)).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+      expect(res.status, path).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({
+        code: "INVALID_REQUEST",
+        details: {
+          field: "body",
+          issues: [{ field: "body", message: `is ${Buffer.byteLength(over)} bytes: at most ${DEFAULT_BODY_LIMIT_BYTES} bytes (64 KiB)` }],
+        },
+      });
     }
   });
 
-  it("get 413 when streamed chunked without a length (1 MB)", async () => {
+  it("get 400 INVALID_REQUEST when streamed chunked without a length (1 MB)", async () => {
     const res = await raw("POST", "/v1/agent/prepare/vault-deposit", json, JSON.stringify({ owner: OWNER, pad: "y".repeat(1024 * 1024) }), true);
-    expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ code: "INVALID_REQUEST", details: { field: "body" } });
   });
 
   it("a body at the limit is read (and refused for what it says, not for its size)", async () => {

@@ -144,7 +144,7 @@ export async function runPrepare<K extends PrepareKind>(
   // less on the critical path); it is used only when the simulation passes. A short balance is no
   // refusal: it is simulated over and answered in `issues` (agents prepare first and fund second).
   const [{ simulation, issues }, chainPrice] = await Promise.all([
-    simulateFunded(ctx.client, owner, bundle.steps),
+    simulateFunded(ctx.client, owner, bundle.steps, resolved.spends),
     resolved.priceToken
       ? ctx.client
           .readContract({

@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import type { Address, PublicClient } from "viem";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Aggregator } from "../../adapters/chain/aggregator.js";
-import type { BundleIssues } from "../../adapters/chain/bundle-funds.js";
+import type { BundleIssues, Spend } from "../../adapters/chain/bundle-funds.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import type { AllowListExtra, Bundle, BundleKind, FigureExpectations, WalletSendCalls } from "../../domain/bundles/index.js";
@@ -57,6 +57,11 @@ export type Resolved = {
   /** What the request adds to the deployments' allow-list of the money-safety check: the tokens it resolved
    *  that the deployments do not list (a swap's unlisted token, a basket's tokens), the agent account it acts through. */
   allow?: AllowListExtra;
+  /**
+   * What the bundle spends from an address other than the signer, which approves it itself (an agent
+   * account's open): its shortfall is answered in `issues.balance` with that `holder`, as a wallet's is.
+   */
+  spends?: Spend[];
   /** The chain's latest block time (unix seconds) the deadlines were set from, when later than the service's clock. */
   chainTime?: bigint;
   /**

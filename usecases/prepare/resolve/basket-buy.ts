@@ -11,10 +11,11 @@ import { ApiError } from "../../../domain/errors.js";
 import type { Resolver } from "../types.js";
 import { build } from "./build.js";
 import { lessBps, slippageOf, toBaseUnits, units } from "./numbers.js";
-import { contract } from "./contracts.js";
+import { contract, usdgOf } from "./contracts.js";
 import { basketSideToken, checkTokenUsable, poolState, resolveBasket, tokenInfo } from "./basket-inputs.js";
 import { basketAggregator, checkAggregator, priceX18, quoteParam, valueUsd, zapDeadline } from "./basket-route.js";
 import { checkLegsImpact, routeByWeight } from "./basket-legs.js";
+import { sameAddress } from "../../../domain/address.js";
 
 export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner) => {
   const zap = contract(ctx, "basketZap");
@@ -25,7 +26,9 @@ export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner)
   if (state.paused) throw new ApiError("BASKET_PAUSED", `${basket.symbol} is paused: it takes no buys now`);
   const pay = await basketSideToken(ctx, body.payWith, state.tokens, true);
   const amountIn = toBaseUnits("amount", body.amount, pay.decimals);
-  if (amountIn === 0n) throw new ApiError("AMOUNT_TOO_SMALL", "amount must be more than 0", { minimum: "1", unit: "token" });
+  // The amount is in the paid token's units: USDG's, or a token's.
+  const unit = sameAddress(pay.address, usdgOf(ctx)) ? "USDG" : "token";
+  if (amountIn === 0n) throw new ApiError("AMOUNT_TOO_SMALL", "amount must be more than 0", { minimum: "1", unit });
   const infos = await Promise.all(state.tokens.map((t) => tokenInfo(ctx, t)));
   await Promise.all([checkTokenUsable(ctx, pay, [owner, zap]), ...infos.map((t) => checkTokenUsable(ctx, t, [zap, basket.pool]))]);
   await checkAggregator(ctx, zap, aggregator);
@@ -33,14 +36,13 @@ export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner)
   // Split by weight; the last leg takes the rounding (the zap requires the legs to spend at most amountIn).
   const slippageBps = slippageOf(body);
   const split = { tokens: state.tokens, weights: state.weights, total: state.weights.reduce((a, b) => a + b, 0n) };
-  const routed = await routeByWeight(aggregator, { tokenIn: pay.address, amountIn }, split, zap, slippageBps);
+  const routed = await routeByWeight(aggregator, { tokenIn: pay.address, amountIn }, split, zap, slippageBps, usdgOf(ctx));
   const expected = proportionalJoin(
     state.balances,
     state.supply,
     routed.map((l) => l.quote),
   ).bptOut;
-  if (expected === 0n)
-    throw new ApiError("AMOUNT_TOO_SMALL", `${units(amountIn, pay.decimals)} ${pay.symbol} buys no basket tokens: pay more`, { unit: "token" });
+  if (expected === 0n) throw new ApiError("AMOUNT_TOO_SMALL", `${units(amountIn, pay.decimals)} ${pay.symbol} buys no basket tokens: pay more`, { unit });
   const [payPrice, block] = await Promise.all([priceX18(ctx, pay.address), ctx.client.getBlockNumber()]);
   const spentUsd = valueUsd(amountIn, pay.decimals, payPrice);
   const impactBps = checkLegsImpact(routed, spentUsd, expected);
@@ -48,7 +50,7 @@ export const resolveBasketBuy: Resolver<"basket-buy"> = async (ctx, body, owner)
   // client refuses less). Each leg's own minimum is checked against its quote (checkLegMinimums).
   const minBptOut = lessBps(expected, slippageBps);
   const { deadline, chainTime } = await zapDeadline(ctx);
-  const bundle = build(() =>
+  const bundle = build("basket-buy", () =>
     buildBasketBuy({ owner, zap, pool: basket.pool, tokenIn: pay.address, amountIn, legs: routed.map((l) => l.leg), minBptOut, deadline }),
   );
   return {

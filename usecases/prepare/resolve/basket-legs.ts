@@ -14,6 +14,7 @@ export async function routeByWeight(
   split: { tokens: readonly Address[]; weights: readonly bigint[]; total: bigint },
   spender: Address,
   slippageBps: number,
+  usdg: Address,
 ): Promise<RoutedLeg[]> {
   const { tokenIn, amountIn } = pay;
   const amounts = split.weights.map((w) => (amountIn * w) / split.total);
@@ -25,7 +26,7 @@ export async function routeByWeight(
     slippageBps,
     (l) => l.tokenOut,
   );
-  checkLegMinimums(routed, slippageBps, (l) => l.tokenOut);
+  checkLegMinimums(routed, slippageBps, (l) => l.tokenOut, usdg);
   return routed;
 }
 

@@ -158,14 +158,14 @@ export const resolveBasketMake: Resolver<"basket-make"> = async (ctx, body, owne
   // Each leg spends its weight's share (the maker checks the split).
   const slippageBps = slippageOf(body);
   const split = { tokens: basket.tokens, weights: basket.normalizedWeights, total: WEIGHT_ONE };
-  const routed = await routeByWeight(aggregator, { tokenIn: pay.address, amountIn }, split, maker, slippageBps);
+  const routed = await routeByWeight(aggregator, { tokenIn: pay.address, amountIn }, split, maker, slippageBps, usdg);
   const impactBps = checkLegsImpact(routed, depositUsd, INITIAL_SUPPLY);
   const [{ deadline, chainTime }, pool, block] = await Promise.all([
     zapDeadline(ctx),
     ctx.client.readContract({ address: maker, abi: basketMakerAbi, functionName: "predictAddress", args: [basket, owner] }),
     ctx.client.getBlockNumber(),
   ]);
-  const bundle = build(() =>
+  const bundle = build("basket-make", () =>
     buildBasketMake({ owner, maker, basket, tokenIn: pay.address, amountIn, legs: routed.map((l) => l.leg), minBptOut: INITIAL_SUPPLY, deadline }),
   );
 

@@ -72,8 +72,11 @@ export async function routeLegs(
   );
 }
 
-/** 422 LEG_MINIMUM_TOO_LOW when a leg's aggregator minimum is more than max(slippageBps, 1%) under its quote. */
-export function checkLegMinimums(legs: readonly RoutedLeg[], slippageBps: number, label: (leg: Leg) => Address): void {
+/**
+ * 422 LEG_MINIMUM_TOO_LOW when a leg's aggregator minimum is more than max(slippageBps, 1%) under its quote;
+ * the minimum is in the leg's output token (USDG, or a token).
+ */
+export function checkLegMinimums(legs: readonly RoutedLeg[], slippageBps: number, label: (leg: Leg) => Address, usdg: Address): void {
   const allowed = BigInt(Math.max(slippageBps, 100));
   for (const [i, l] of legs.entries()) {
     const floor = (l.quote * (10_000n - allowed)) / 10_000n;
@@ -81,7 +84,7 @@ export function checkLegMinimums(legs: readonly RoutedLeg[], slippageBps: number
       throw new ApiError(
         "LEG_MINIMUM_TOO_LOW",
         `Leg ${i + 1}'s aggregator minimum ${l.minOut} is more than ${Number(allowed) / 100}% under its quote ${l.quote}`,
-        { token: label(l.leg), part: i + 1, minimum: floor.toString(), unit: "token" },
+        { token: label(l.leg), part: i + 1, minimum: floor.toString(), unit: sameAddress(l.leg.tokenOut, usdg) ? "USDG" : "token" },
       );
     }
   }

@@ -11,7 +11,7 @@ import { ApiError } from "../../../domain/errors.js";
 import type { Resolver } from "../types.js";
 import { build, invalid } from "./build.js";
 import { lessBps, slippageOf, toBaseUnits, units } from "./numbers.js";
-import { contract } from "./contracts.js";
+import { contract, usdgOf } from "./contracts.js";
 import { basketSideToken, checkTokenUsable, poolState, resolveBasket, tokenInfo } from "./basket-inputs.js";
 import { basketAggregator, checkAggregator, checkLegMinimums, legsImpactBps, priceX18, quoteParam, routeLegs, valueUsd, zapDeadline } from "./basket-route.js";
 
@@ -50,12 +50,12 @@ export const resolveBasketSell: Resolver<"basket-sell"> = async (ctx, body, owne
     slippageBps,
     (l) => l.tokenIn,
   );
-  checkLegMinimums(routed, slippageBps, (l) => l.tokenIn);
+  checkLegMinimums(routed, slippageBps, (l) => l.tokenIn, usdgOf(ctx));
   const expectedOut = routed.reduce((s, l) => s + l.quote, 0n);
   // The expected less slippage: the floor the answer's expectedOut shows (the typed client refuses less).
   const minOut = lessBps(expectedOut, slippageBps);
   const { deadline, chainTime } = await zapDeadline(ctx);
-  const bundle = build(() =>
+  const bundle = build("basket-sell", () =>
     buildBasketSell({ owner, zap, pool: basket.pool, bptIn, tokenOut: receive.address, legs: routed.map((l) => l.leg), minOut, deadline }),
   );
 

@@ -47,7 +47,7 @@ export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
       const out = await ctx.client.readContract({ address: pool, abi: poolAbi, functionName: "quote", args: [usdgOf(ctx), spend] });
       minTokenOut = lessBps(out, slippageBps);
     }
-    const bundle = build(() =>
+    const bundle = build("grid", () =>
       buildGrid({
         owner,
         strategy,
@@ -77,7 +77,7 @@ export const resolveGrid: Resolver<"grid"> = async (ctx, body, owner) => {
     const amount = await ctx.client.readContract({ address: strategy, abi: gridStrategyAbi, functionName: "collectable", args: [id] });
     if (amount === 0n) throw new ApiError("NOTHING_TO_COLLECT", `grid ${id} has no profit to collect`);
   }
-  const bundle = build(() => buildGrid({ owner, strategy, action, id, repeat: body.repeat }));
+  const bundle = build("grid", () => buildGrid({ owner, strategy, action, id, repeat: body.repeat }));
   return { bundle, priceToken: grid.token as Address, params: { state: grid.state } };
 };
 

@@ -76,8 +76,12 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
         minSpreadBps: limits.minSpreadBps,
       };
     }
-    const bundle = build(() => buildLadderStrategy(account ? { ...parameters, via: "account", account } : { ...parameters, via: "wallet", usdg: usdgOf(ctx) }));
-    return { bundle, priceToken: token.address, params, allow: { tokens: [token.address], ...(account ? { contracts: [account] } : {}) } };
+    const bundle = build("ladder-strategy", () =>
+      buildLadderStrategy(account ? { ...parameters, via: "account", account } : { ...parameters, via: "wallet", usdg: usdgOf(ctx) }),
+    );
+    // The account pays the open's total itself (its own approval): a shortfall is the account's.
+    const spends = account ? [{ holder: account, token: sellFirst ? token.address : usdgOf(ctx), amount: legs.reduce((sum, l) => sum + l.amount, 0n) }] : [];
+    return { bundle, priceToken: token.address, params, spends, allow: { tokens: [token.address], ...(account ? { contracts: [account] } : {}) } };
   }
 
   if (body.id === undefined) throw invalid("id", `is required for action ${action}`);
@@ -89,16 +93,17 @@ export const resolveLadderStrategy: Resolver<"ladder-strategy"> = async (ctx, bo
     throw new ApiError("NOT_YOUR_LADDER", `ladder ${id} belongs to another ${account ? "owner than the account" : "wallet"}`);
   // A closed ladder (close with mask 0 leaves its funds) may still be collected; nothing else.
   if (row.state === "closed" && action !== "collect") throw new ApiError("LADDER_CLOSED", `ladder ${id} is closed`);
+  // Built before the collectable read: a mask outside the action's range (0 for collect) is the request's field first.
+  const bundle = build("ladder-strategy", () =>
+    buildLadderStrategy(
+      account ? { owner, ladder, action, via: "account", account, id, mask: body.mask } : { owner, ladder, action, via: "wallet", id, mask: body.mask },
+    ),
+  );
   if (action === "collect") {
     const [tokenOut, usdgOut] = await read<readonly [bigint, bigint]>("collectable", [id]);
     const wanted = (body.mask & 1 ? tokenOut : 0n) + (body.mask & 2 ? usdgOut : 0n);
     if (wanted === 0n) throw new ApiError("NOTHING_TO_COLLECT", `ladder ${id} has nothing to collect on the sides of mask ${body.mask}`);
   }
-  const bundle = build(() =>
-    buildLadderStrategy(
-      account ? { owner, ladder, action, via: "account", account, id, mask: body.mask } : { owner, ladder, action, via: "wallet", id, mask: body.mask },
-    ),
-  );
   return { bundle, priceToken: row.token as Address, params: { state: row.state }, ...(account ? { allow: { contracts: [account] } } : {}) };
 };
 

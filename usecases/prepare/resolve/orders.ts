@@ -61,7 +61,7 @@ export const resolveLimitOrder: Resolver<"limit-order"> = async (ctx, body, owne
     const net = lessBps(gross, feeBps);
     const minAmountOut = lessBps(net, slippageBps);
     params.expectedOut = net.toString();
-    const bundle = build(() =>
+    const bundle = build("limit-order", () =>
       buildLimitOrder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, amountIn, market: true, minAmountOut }),
     );
     return { bundle, priceToken: token.address, params, allow: { tokens: [token.address] }, figures: { amount: amountIn, minimumOut: minAmountOut } };
@@ -69,7 +69,7 @@ export const resolveLimitOrder: Resolver<"limit-order"> = async (ctx, body, owne
   if (body.price === undefined) throw invalid("price", "is required for a limit order");
   const priceX18 = toPriceX18("price", body.price);
   checkSize(minimum, token, sell, amountIn, priceX18);
-  const bundle = build(() => buildLimitOrder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, amountIn, priceX18 }));
+  const bundle = build("limit-order", () => buildLimitOrder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, amountIn, priceX18 }));
   return { bundle, priceToken: token.address, params: { ...params, price: body.price }, allow: { tokens: [token.address] }, figures: { amount: amountIn } };
 };
 
@@ -83,7 +83,7 @@ export const resolveLadder: Resolver<"ladder"> = async (ctx, body, owner) => {
     priceX18: toPriceX18(`orders[${i}].price`, o.price),
   }));
   for (const [i, o] of orders.entries()) checkSize(minimum, token, sell, o.amountIn, o.priceX18, i + 1);
-  const bundle = build(() => buildLadder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, orders }));
+  const bundle = build("ladder", () => buildLadder({ owner, hook, usdg: usdgOf(ctx), token: token.address, sellToken: sell, orders }));
   return { bundle, priceToken: token.address, params: { side: body.side }, allow: { tokens: [token.address] } };
 };
 
@@ -102,6 +102,6 @@ export const resolveOrderAction: Resolver<"order-action"> = async (ctx, body, ow
     const owed = action === "claim0" ? order.owed0 : action === "claim1" ? order.owed1 : order.owed0 + order.owed1;
     if (owed === 0n) throw new ApiError("NOTHING_TO_CLAIM", `order ${id} owes nothing to ${action}`);
   }
-  const bundle = build(() => buildOrderAction({ owner, hook, action, id }));
+  const bundle = build("order-action", () => buildOrderAction({ owner, hook, action, id }));
   return { bundle, priceToken: order.token as Address, params: { state: order.state } };
 };

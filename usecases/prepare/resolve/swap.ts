@@ -7,7 +7,7 @@ import { getAddress, type Address, type PublicClient } from "viem";
 import { swapRouterAbi } from "../../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError, type Aggregator, type AggregatorQuote } from "../../../adapters/chain/aggregator.js";
 import { directAggregator } from "../../../adapters/chain/aggregator-direct.js";
-import { resolveToken, unlistedWarning, type ResolvedToken } from "../../../adapters/chain/aggregator-tokens.js";
+import { hopNames, resolveToken, unlistedWarning, type ResolvedToken } from "../../../adapters/chain/aggregator-tokens.js";
 import type { Deployments } from "../../../adapters/chain/deployments.js";
 import { buildSwap } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
@@ -69,7 +69,7 @@ export function swapFigures(t: SwapTokens, quote: Pick<AggregatorQuote, "amountO
     slippageBps: t.slippageBps,
     feeBps: SWAP_FEE_BPS,
     priceImpactBps: quote.priceImpactBps,
-    route: quote.path,
+    route: hopNames(quote.path),
     warnings: t.warnings,
     raw: { gross: quote.amountOut, fee, expectedOut, minimumOut },
   };
@@ -121,7 +121,7 @@ export const resolveSwap: Resolver<"swap"> = async (ctx, body, owner) => {
   if (!sameAddress(route.to, configured))
     throw new ApiError("SWAP_CONTRACTS_CHANGED", "The aggregator's route is for another contract than the router's: prepare again");
   const { raw, ...figures } = swapFigures(t, route);
-  const bundle = build(() =>
+  const bundle = build("swap", () =>
     buildSwap({ owner, router, tokenIn: t.tokenIn.address, tokenOut: t.tokenOut.address, amountIn: t.amountIn, minAmountOut: raw.minimumOut, route }),
   );
   const usdg = ctx.deployments.contracts.usdg;

@@ -25,7 +25,9 @@ export const resolveVaultCancelDeposit: Resolver<"vault-cancel-deposit"> = async
   if (!queue) throw invalid("vault", "stock-token vaults take deposits at once and have no requests to cancel");
   const request = await depositRequestOf(ctx.reads, queue, id);
   checkRequest(request, owner, "deposit", id);
-  const bundle = build(() => buildVaultCancelDeposit({ family: deployed.family, owner, vault: deployed.address, id, depositQueue: deployed.depositQueue }));
+  const bundle = build("vault-cancel-deposit", () =>
+    buildVaultCancelDeposit({ family: deployed.family, owner, vault: deployed.address, id, depositQueue: deployed.depositQueue }),
+  );
   return { bundle, priceToken: deployed.token };
 };
 
@@ -36,7 +38,7 @@ export const resolveVaultCancelWithdraw: Resolver<"vault-cancel-withdraw"> = asy
   if (!queue) throw invalid("vault", "this vault has no withdrawal queue");
   const request = await withdrawalRequestOf(ctx.reads, queue, id);
   checkRequest(request, owner, "withdrawal", id);
-  const bundle = build(() =>
+  const bundle = build("vault-cancel-withdraw", () =>
     buildVaultCancelWithdraw({
       family: deployed.family,
       owner,

@@ -8,6 +8,7 @@
 import { getAddress, type Abi, type Address } from "viem";
 import { mergedVaultAbi, stockVaultAbi, stockVaultRouterAbi, upDepositQueueAbi } from "../../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError } from "../../../adapters/chain/aggregator.js";
+import { hopNames } from "../../../adapters/chain/aggregator-tokens.js";
 import type { DeployedVault } from "../../../adapters/chain/deployments.js";
 import { revertReason } from "../../../adapters/chain/simulate.js";
 import { buildVaultDeposit } from "../../../domain/bundles/index.js";
@@ -40,7 +41,7 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
   const expectedShares = previewed.value;
   if (stock) {
     const slippageBps = slippageOf(body);
-    const bundle = build(() =>
+    const bundle = build("vault-deposit", () =>
       buildVaultDeposit({
         family: "stock-token",
         owner,
@@ -61,7 +62,7 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
         expectedTokenIn: stock.route.amountOut.toString(),
         expectedShares: expectedShares.toString(),
         slippageBps,
-        route: stock.route.path,
+        route: hopNames(stock.route.path),
         priceImpactBps: stock.route.priceImpactBps,
         status: row.status,
         reason,
@@ -71,7 +72,7 @@ export const resolveVaultDeposit: Resolver<"vault-deposit"> = async (ctx, body, 
   }
   const slippageBps = slippageOf(body);
   const minShares = lessBps(expectedShares, slippageBps);
-  const bundle = build(() =>
+  const bundle = build("vault-deposit", () =>
     buildVaultDeposit({
       family: deployed.family,
       owner,

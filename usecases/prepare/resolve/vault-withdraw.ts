@@ -6,6 +6,7 @@
 import { getAddress, type Address } from "viem";
 import { mergedVaultAbi, stockVaultAbi, stockVaultRouterAbi, testTokenAbi, upWithdrawalQueueAbi } from "../../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError } from "../../../adapters/chain/aggregator.js";
+import { hopNames } from "../../../adapters/chain/aggregator-tokens.js";
 import { buildVaultWithdraw } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext, Resolver } from "../types.js";
@@ -18,6 +19,9 @@ import { sameAddress } from "../../../domain/address.js";
 export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body, owner) => {
   const { deployed } = await agentVault(ctx, body.vault);
   if (body.mode === "usdg" && deployed.family === "up") throw invalid("mode", "up vaults offer modes queue and in-kind, not usdg");
+  // Said before the owner's shares are read: whoever asks learns the vault's modes.
+  if (body.mode === "queue" && deployed.family === "merged" && !deployed.redeemQueue)
+    throw invalid("mode", "queue is not offered by this vault: it has no redeem queue (use mode usdg or in-kind)");
   const vault = deployed.address;
   const [decimals, balance] = await Promise.all([
     ctx.client.readContract({ address: vault, abi: testTokenAbi, functionName: "decimals" }),
@@ -26,10 +30,12 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
   const shares = toBaseUnits("shares", body.shares, decimals);
   if (shares === 0n) throw new ApiError("AMOUNT_TOO_SMALL", "shares must be more than 0", { minimum: "1", unit: "token" });
   if (balance < shares) {
-    throw new ApiError("NOTHING_TO_WITHDRAW", `The owner holds ${units(balance, decimals)} shares of this vault, fewer than ${body.shares}`, {
-      minimum: shares.toString(),
-      unit: "token",
-    });
+    // The shares asked are no minimum of anything: the details name the shares' token (the vault), the message both amounts.
+    throw new ApiError(
+      "NOTHING_TO_WITHDRAW",
+      `shares: the owner holds ${units(balance, decimals)} shares of this vault (${balance} base units), fewer than the ${body.shares} asked: withdraw at most what it holds`,
+      { token: getAddress(vault) },
+    );
   }
   const slippageBps = slippageOf(body);
   const params: Record<string, unknown> = { sharesUnits: units(shares, decimals), slippageBps };
@@ -40,7 +46,7 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
   if (body.mode === "usdg") {
     route = await usdgRoute(ctx, deployed, shares, slippageBps);
     minUsdgOut = route.minUsdgOut;
-    Object.assign(params, { expectedUsdgOut: route.expectedUsdgOut.toString(), route: route.path, priceImpactBps: route.priceImpactBps });
+    Object.assign(params, { expectedUsdgOut: route.expectedUsdgOut.toString(), route: hopNames(route.path), priceImpactBps: route.priceImpactBps });
   }
   if (deployed.family !== "stock-token" && body.mode === "in-kind") {
     const [tokenOut, usdgOut] = await ctx.client.readContract({ address: vault, abi: mergedVaultAbi, functionName: "previewRedeemInKind", args: [shares] });
@@ -74,7 +80,7 @@ export const resolveVaultWithdraw: Resolver<"vault-withdraw"> = async (ctx, body
       params.expectedAssetsOut = assets.toString();
     }
   }
-  const bundle = build(() =>
+  const bundle = build("vault-withdraw", () =>
     buildVaultWithdraw({
       family: deployed.family,
       mode: body.mode,
