@@ -90,6 +90,8 @@ export async function recordExecutedCalls(context: Context, event: LogEvent & { 
       ? calls.call
       : confirmNextCall(calls, { emitter: event.log.address, topic: event.log.topics[0], args: event.args as Record<string, unknown> });
   if (!call) return;
+  // A transaction sent to a service contract is recorded at its first event; its other events have nothing to add.
+  if (calls.kind === "direct") readCalls.set(`${event.block.hash}:${event.transaction.hash}`, { kind: "none" });
   await context.db
     .insert(executedCall)
     .values({
