@@ -88,7 +88,6 @@ const MATCH_WINDOW_MS = 7 * DAY_MS;
 export type GradingContext = { db: Kysely<Database>; reads: Kysely<Projections>; now: () => Date };
 export type GradingSummary = { filings: number; matched: number; graded: number; waiting: number; notGraded: number; unsigned: number };
 
-const FINAL = ["graded", "not-graded"];
 /** A mined call matches filings made at most this long before its block (a bundle's lifetime). */
 const FILED_WITHIN_S = SIGN_REQUEST_TTL_MS / 1000;
 /** Backstop: an action waiting on a change is looked at again after this long (chain seconds), should a change be missed. */
@@ -143,7 +142,7 @@ async function changedWaits(ctx: GradingContext, owner: string | undefined, top:
 
 /** The matched actions not final yet whose day or week came or whose awaited change came: graded by the rules. */
 async function gradePending(ctx: GradingContext, owner: string | undefined, chainNow: number, events: string[], summary: GradingSummary): Promise<void> {
-  for (const filing of await readPendingActions(ctx.db, FINAL, { owner, dueBy: new Date(chainNow * 1000), events })) {
+  for (const filing of await readPendingActions(ctx.db, { owner, dueBy: new Date(chainNow * 1000), events })) {
     summary.filings += 1;
     await grade(ctx, filing, chainNow, summary);
   }
