@@ -470,7 +470,7 @@ describe("credit only where it is due", () => {
     const rows = Array.from({ length: 4_990 }, (_, i) => {
       const junk = buildLimitOrder({
         owner: owner.address,
-        hook: d.contracts.hook!,
+        hook: d.contracts.limitOrderHook!,
         usdg: d.contracts.usdg!,
         token: weth,
         sellToken: false,
