@@ -133,6 +133,50 @@ export async function storeReportAction(db: Db, filing: Pick<FilingRow, "id" | "
     .execute();
 }
 
+/**
+ * Graded actions, inserted or replaced, in statements of 500: every column grading sets (a final one is
+ * never due again; `graded_at` only on a graded one). Not `on_public_card`, which matching alone sets.
+ */
+export async function storeReportActions(db: Db, rows: { filing: Pick<FilingRow, "id" | "owner">; stored: StoredAction }[]): Promise<void> {
+  const now = new Date();
+  const values = rows.map(({ filing, stored: s }) => ({
+    filing_id: filing.id,
+    owner: filing.owner,
+    state: s.state,
+    reason: s.reason,
+    note: s.note,
+    hit: s.hit,
+    figures: s.figures,
+    tx_hash: s.tx_hash ?? null,
+    executed_at: s.executed_at ?? null,
+    executed_block: s.executed_block ?? null,
+    graded_at: s.graded_at ?? null,
+    due_at: s.due_at ?? null,
+    waits_on: s.waits_on ?? null,
+    updated_at: now,
+  }));
+  const columns = [
+    "state",
+    "reason",
+    "note",
+    "hit",
+    "figures",
+    "tx_hash",
+    "executed_at",
+    "executed_block",
+    "graded_at",
+    "due_at",
+    "waits_on",
+    "updated_at",
+  ] as const;
+  for (let i = 0; i < values.length; i += 500)
+    await db
+      .insertInto("report_action")
+      .values(values.slice(i, i + 500))
+      .onConflict((oc) => oc.column("filing_id").doUpdateSet((eb) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]))))
+      .execute();
+}
+
 /** The owners' report actions executed at `since` or later: owner and figures (their transactions). */
 export const creditedActionsSince = (db: Db, owners: string[], since: Date) =>
   db

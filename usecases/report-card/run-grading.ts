@@ -38,6 +38,7 @@ import {
   settleClosedFilings,
   storeGradingMark,
   storeReportAction,
+  storeReportActions,
   type StoredAction,
 } from "../../adapters/db/grading.js";
 import {
@@ -108,11 +109,8 @@ export async function runGrading(ctx: GradingContext, options: { owner?: string 
     const tctx = { ...ctx, db: trx };
     const events = await changedWaits(tctx, owner, top);
     const matched = await matchNewCalls(tctx, owner, summary);
-    await gradePending(tctx, owner, chainNow, events, summary);
-    for (const filing of matched) {
-      summary.filings += 1;
-      await grade(tctx, filing, chainNow, summary);
-    }
+    const due = await readPendingActions(trx, { owner, dueBy: new Date(chainNow * 1000), events });
+    await gradeAll(tctx, [...due, ...matched], chainNow, summary);
     // An owner's pass read only that owner's changes: the mark moves with passes over every owner.
     if (!owner && top !== null) await storeGradingMark(trx, blockOfPosition(top));
   });
@@ -138,14 +136,6 @@ async function changedWaits(ctx: GradingContext, owner: string | undefined, top:
   const from = mark === null ? -1n : (mark < blockOfPosition(top) ? mark : blockOfPosition(top)) - REORG_WINDOW_BLOCKS;
   const rows = await changesBetween(ctx.reads, { after: from < 0n ? -1n : lastPositionOf(from), upTo: top, kinds: WAIT_EVENT_KINDS, owner });
   return [...new Set(rows.map((r) => waitKeyOfChange(r)).filter((k): k is string => k !== null))];
-}
-
-/** The matched actions not final yet whose day or week came or whose awaited change came: graded by the rules. */
-async function gradePending(ctx: GradingContext, owner: string | undefined, chainNow: number, events: string[], summary: GradingSummary): Promise<void> {
-  for (const filing of await readPendingActions(ctx.db, { owner, dueBy: new Date(chainNow * 1000), events })) {
-    summary.filings += 1;
-    await grade(ctx, filing, chainNow, summary);
-  }
 }
 
 /** Call key of a mined call or filing, with its owner: the grading pass's index. */
@@ -292,8 +282,34 @@ function nextLook(timeline: Timeline, facts: ActionFacts, waitsOn: string[]): Pi
   return { due_at: at(Math.min(facts.chainNow + RECHECK_S, bound)), waits_on: waitsOn };
 }
 
-/** Grades one matched action by the rules: waiting, not graded, or a hit or miss. */
-async function grade(ctx: GradingContext, filing: PendingRow, chainNow: number, summary: GradingSummary): Promise<void> {
+/** Actions assessed at once: their reads overlap on the projections' pool (the pass's writes stay one transaction). */
+const ASSESS_AT_ONCE = 8;
+
+/**
+ * Grades the actions (the due or woken ones and the new winners) by the rules: their facts and values read
+ * ASSESS_AT_ONCE at a time, then every outcome written in one upsert.
+ */
+async function gradeAll(ctx: GradingContext, filings: PendingRow[], chainNow: number, summary: GradingSummary): Promise<void> {
+  const outcomes: Assessed[] = new Array(filings.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < filings.length; i = next++) outcomes[i] = await assess(ctx, filings[i]!, chainNow);
+  };
+  await Promise.all(Array.from({ length: Math.min(ASSESS_AT_ONCE, filings.length) }, worker));
+  await storeReportActions(
+    ctx.db,
+    outcomes.map((o) => ({ filing: o.filing, stored: o.stored })),
+  );
+  for (const o of outcomes) {
+    summary.filings += 1;
+    summary[o.counted] += 1;
+  }
+}
+
+type Assessed = { filing: PendingRow; stored: StoredAction; counted: "waiting" | "notGraded" | "graded" };
+
+/** One matched action by the rules (reads only): waiting, not graded, or a hit or miss, as it is to be stored. */
+async function assess(ctx: GradingContext, filing: PendingRow, chainNow: number): Promise<Assessed> {
   const plan = planAction(filing.kind, filing.steps as FiledStep[]);
   const txs = (filing.action_figures as { txHashes?: string[] } | null)?.txHashes ?? [];
   const executedAt = Math.floor(filing.action_executed_at!.getTime() / 1000);
@@ -305,7 +321,7 @@ async function grade(ctx: GradingContext, filing: PendingRow, chainNow: number, 
   const base = { tx_hash: filing.action_tx!, executed_at: filing.action_executed_at!, executed_block: filing.action_block ?? undefined };
   if (timeline.state !== "due") {
     const waiting = timeline.state === "waiting";
-    await storeReportAction(ctx.db, filing, {
+    const stored: StoredAction = {
       ...base,
       state: timeline.state,
       reason: timeline.reason,
@@ -313,17 +329,15 @@ async function grade(ctx: GradingContext, filing: PendingRow, chainNow: number, 
       hit: null,
       figures,
       ...(waiting ? nextLook(timeline, facts, waitsOn) : {}),
-    });
-    if (waiting) summary.waiting += 1;
-    else summary.notGraded += 1;
-    return;
+    };
+    return { filing, stored, counted: waiting ? "waiting" : "notGraded" };
   }
   const values = await dueValues(ctx.reads, plan, facts, timeline.start, timeline.end);
   const result = verdict(plan, facts, values);
   if (!result) {
     // The chain has no value to compare yet (no snapshot or trade after the horizon): looked at again as the chain moves.
     const reason = plan.rule === "deposit" ? "week" : "day";
-    await storeReportAction(ctx.db, filing, {
+    const stored: StoredAction = {
       ...base,
       state: "waiting",
       reason,
@@ -331,11 +345,10 @@ async function grade(ctx: GradingContext, filing: PendingRow, chainNow: number, 
       hit: null,
       figures,
       due_at: new Date((chainNow + RETRY_S) * 1000),
-    });
-    summary.waiting += 1;
-    return;
+    };
+    return { filing, stored, counted: "waiting" };
   }
-  await storeReportAction(ctx.db, filing, {
+  const stored: StoredAction = {
     ...base,
     state: "graded",
     reason: null,
@@ -343,8 +356,8 @@ async function grade(ctx: GradingContext, filing: PendingRow, chainNow: number, 
     hit: result.hit,
     figures: { ...result.figures, txHashes: txs, gradedOn: new Date(timeline.end * 1000).toISOString() },
     graded_at: ctx.now(),
-  });
-  summary.graded += 1;
+  };
+  return { filing, stored, counted: "graded" };
 }
 
 /**
