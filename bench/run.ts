@@ -88,7 +88,7 @@ await attempt("changing-answers-2-apis", async () => {
 });
 await attempt("read-scale", () => benchReadScale());
 await attempt("x402-payment", () => benchX402Payment());
-await attempt("grading", () => benchGrading({ filings: 1_000_000, owners: 10_000, calls: 200 }));
+await attempt("grading", () => benchGrading({ filings: 1_000_000, owners: 10_000, calls: 200, pending: 100_000, runs: 3 }));
 
 console.log(`\n== summary (${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s in all)`);
 const m = machine();

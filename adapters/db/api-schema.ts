@@ -116,6 +116,16 @@ export interface ReportActionTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   /** false: matched but credited to none (several agentTags, no session): private card only (migration 0008). */
   on_public_card: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Waiting: when the pass reads it again (chain time: its day or week, or a backstop look); migration 0011. */
+  due_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Waiting: the keys of what it waits on (`order:<id>`, `deposit:<queue>:<id>`, `withdrawal:<queue>:<id>`). */
+  waits_on: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+}
+
+/** The newest block the last grading pass read the indexer's changes up to (migration 0011). */
+export interface GradingMarkTable {
+  id: string;
+  block: ColumnType<string, string | bigint, string | bigint>;
 }
 
 export interface Database {
@@ -126,6 +136,7 @@ export interface Database {
   session: SessionTable;
   scan_result: ScanResultTable;
   report_action: ReportActionTable;
+  grading_mark: GradingMarkTable;
   strategy_pick: StrategyPickTable;
   strategy_run: StrategyRunTable;
 }

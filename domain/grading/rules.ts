@@ -44,10 +44,13 @@ export type FiledStep = { to: string; data: string };
 
 export type ActionPlan =
   | { rule: "not-graded"; reason: NotGradedReason; action: string }
-  | { rule: "deposit"; action: string; vault: Hex | null; queued: boolean }
-  | { rule: "withdraw"; action: string; vault: Hex | null; queued: boolean }
-  | { rule: "order"; action: string; side: "buy" | "sell"; token: Hex; orders: number }
+  | { rule: "deposit"; action: string; vault: Hex | null; queued: boolean; amount: bigint | null }
+  | { rule: "withdraw"; action: string; vault: Hex | null; queued: boolean; amount: bigint | null }
+  | { rule: "order"; action: string; side: "buy" | "sell"; token: Hex; orders: number; placed: FiledOrder[] }
   | { rule: "range"; action: string; token: Hex; buyX18: bigint; sellX18: bigint };
+
+/** An order a filed call places: its token, side and input amount (what its `order.placed` must show). */
+export type FiledOrder = { token: Hex; sellToken: boolean; amountIn: bigint };
 
 const lower = (a: unknown) => String(a).toLowerCase() as Hex;
 const APPROVE = "0x095ea7b3";
@@ -76,13 +79,15 @@ export function planAction(kind: BundleKind | string, steps: readonly FiledStep[
   const fn = call?.functionName ?? "unknown";
   const args = call?.args ?? [];
   const ng = (reason: NotGradedReason, action: string): ActionPlan => ({ rule: "not-graded", reason, action });
+  // A queued request's amount (assets in, or shares out): the first argument of every queue's request call.
+  const requested = typeof args[0] === "bigint" ? args[0] : null;
 
   switch (kind) {
     case "vault-deposit":
     case "up-vault-deposit":
-      return { rule: "deposit", action: "vault deposit (queued)", vault: kind === "vault-deposit" ? lower(main!.to) : null, queued: true };
+      return { rule: "deposit", action: "vault deposit (queued)", vault: kind === "vault-deposit" ? lower(main!.to) : null, queued: true, amount: requested };
     case "stock-vault-deposit":
-      return { rule: "deposit", action: "stock-token vault deposit", vault: lower((args[0] as { vault: string }).vault), queued: false };
+      return { rule: "deposit", action: "stock-token vault deposit", vault: lower((args[0] as { vault: string }).vault), queued: false, amount: null };
     case "vault-cancel-deposit":
     case "vault-cancel-withdraw":
     case "up-vault-cancel":
@@ -92,9 +97,9 @@ export function planAction(kind: BundleKind | string, steps: readonly FiledStep[
     case "stock-vault-withdraw":
       if (fn === "redeemInKind" || fn === "redeemEmergencyInKind" || (kind === "stock-vault-withdraw" && fn === "redeem"))
         return ng("in-kind", "in-kind withdrawal");
-      if (fn === "request" || fn === "requestRedeem") return { rule: "withdraw", action: "queued withdrawal", vault: null, queued: true };
-      if (fn === "withdrawUSDG") return { rule: "withdraw", action: "withdrawal in USDG", vault: lower(args[0]), queued: false };
-      return { rule: "withdraw", action: "withdrawal in USDG", vault: lower(main!.to), queued: false };
+      if (fn === "request" || fn === "requestRedeem") return { rule: "withdraw", action: "queued withdrawal", vault: null, queued: true, amount: requested };
+      if (fn === "withdrawUSDG") return { rule: "withdraw", action: "withdrawal in USDG", vault: lower(args[0]), queued: false, amount: null };
+      return { rule: "withdraw", action: "withdrawal in USDG", vault: lower(main!.to), queued: false, amount: null };
     case "limit-order":
     case "ladder":
       return {
@@ -103,6 +108,12 @@ export function planAction(kind: BundleKind | string, steps: readonly FiledStep[
         side: args[1] === true ? "sell" : "buy",
         token: lower(args[0]),
         orders: acting.length,
+        // Every acting step is a create (token, sellToken, amountIn, ...): the orders the filing's own calls place.
+        placed: acting.flatMap((s) => {
+          const c = decodeStep({ data: s.data as Hex });
+          const [t, sell, amountIn] = (c?.args ?? []) as unknown[];
+          return typeof amountIn === "bigint" ? [{ token: lower(t), sellToken: sell === true, amountIn }] : [];
+        }),
       };
     case "order-action":
       return ng("order-action", `order ${fn}`);
@@ -145,27 +156,104 @@ export type ActionFacts = {
   orders?: { open: number; filledIn: bigint; filledOut: bigint; lastFillAt: number | null };
 };
 
-export type Timeline = ActionState | { state: "due"; start: number; end: number };
+/** How long a queued request may stay pending before the action is settled, not graded (chain seconds). */
+export const QUEUE_BOUND_S = 30 * DAY_S;
+/** How long after its transaction an action's order or queue request may stay unfound before it is settled, not graded. */
+export const FACTS_BOUND_S = 60 * 60;
+
+export type Timeline =
+  | ActionState
+  /** Waiting for its day or week: due at `until` (chain time). */
+  | { state: "waiting"; reason: "day" | "week"; until: number }
+  /** Settled by a bound: it can never be graded (`why` in words). */
+  | { state: "not-graded"; reason: "other"; why: string }
+  | { state: "due"; start: number; end: number };
 
 /** Waiting, not graded, or due (with the start and end times whose chain values the rule compares). */
 export function actionTimeline(plan: ActionPlan, f: ActionFacts): Timeline {
   if (plan.rule === "not-graded") return { state: "not-graded", reason: plan.reason };
   const due = (start: number, horizon: number): Timeline =>
-    f.chainNow >= start + horizon ? { state: "due", start, end: start + horizon } : { state: "waiting", reason: horizon === WEEK_S ? "week" : "day" };
+    f.chainNow >= start + horizon
+      ? { state: "due", start, end: start + horizon }
+      : { state: "waiting", reason: horizon === WEEK_S ? "week" : "day", until: start + horizon };
+  // Its transaction is indexed with its changes: an order or request still unfound an hour later never will be.
+  const unfound = (what: string, waiting: Timeline): Timeline =>
+    f.chainNow - f.executedAt >= FACTS_BOUND_S ? { state: "not-graded", reason: "other", why: `made no ${what} like the one prepared` } : waiting;
 
   if (plan.rule === "deposit" || plan.rule === "withdraw") {
     const horizon = plan.rule === "deposit" ? WEEK_S : DAY_S;
     if (!plan.queued) return due(f.executedAt, horizon);
-    if (!f.queue || f.queue.state === "pending") return { state: "waiting", reason: "queue" };
+    if (!f.queue) return unfound("queue request", { state: "waiting", reason: "queue" });
+    if (f.queue.state === "pending")
+      return f.chainNow - f.queue.at >= QUEUE_BOUND_S
+        ? { state: "not-graded", reason: "other", why: "was still pending in the vault's queue 30 days after the request" }
+        : { state: "waiting", reason: "queue" };
     if (f.queue.state === "cancelled" || f.queue.state === "refunded") return { state: "not-graded", reason: "queue-cancelled" };
     return due(f.queue.at, horizon);
   }
   if (plan.rule === "order") {
-    if (!f.orders || f.orders.open > 0) return { state: "waiting", reason: "fill" };
+    if (!f.orders) return unfound("order", { state: "waiting", reason: "fill" });
+    if (f.orders.open > 0) return { state: "waiting", reason: "fill" };
     if (f.orders.filledIn === 0n || f.orders.lastFillAt === null) return { state: "not-graded", reason: "cancel" };
     return due(f.orders.lastFillAt, DAY_S);
   }
   return due(f.executedAt, DAY_S);
+}
+
+/** A change the indexer logged (an activity row's parts the grading reads). */
+export type LoggedChange = { kind: string; subject: string; contract: string; data: Record<string, unknown> };
+
+/**
+ * The orders the filing's own calls placed: each filed order takes one `order.placed` of its token, side
+ * and amount, so another order placed in the same transaction (a cheaper one, say) never feeds the verdict.
+ */
+export function placedOrderIds(plan: Extract<ActionPlan, { rule: "order" }>, changes: readonly LoggedChange[]): bigint[] {
+  const left = changes.filter((c) => c.kind === "order.placed");
+  const ids: bigint[] = [];
+  for (const o of plan.placed) {
+    const i = left.findIndex(
+      (c) =>
+        lower(c.data.token) === o.token &&
+        (c.data.sellToken === true || c.data.sellToken === "true") === o.sellToken &&
+        String(c.data.amountIn) === o.amountIn.toString(),
+    );
+    if (i < 0) continue;
+    ids.push(BigInt(left[i]!.subject));
+    left.splice(i, 1);
+  }
+  return ids;
+}
+
+/** The queue request the filing's own call made: a `vault.deposit.requested` (or withdrawal) of the filed amount. */
+export function requestOf(plan: Extract<ActionPlan, { rule: "deposit" | "withdraw" }>, changes: readonly LoggedChange[]): LoggedChange | undefined {
+  const kind = plan.rule === "deposit" ? "vault.deposit.requested" : "vault.withdrawal.requested";
+  const field = plan.rule === "deposit" ? "assets" : "shares";
+  return changes.find((c) => c.kind === kind && plan.amount !== null && String(c.data[field]) === plan.amount.toString());
+}
+
+/** The changes that can move a waiting action on: an order's fill or stop, a queue request's outcome. */
+export const WAIT_EVENT_KINDS = [
+  "order.filled",
+  "order.claimable",
+  "order.closed",
+  "vault.deposit.settled",
+  "vault.deposit.refunded",
+  "vault.deposit.cancelled",
+  "vault.withdrawal.completed",
+  "vault.withdrawal.cancelled",
+] as const;
+
+/** What a waiting action waits on: its order (`order:<id>`) or queue request (`deposit:<queue>:<id>`, `withdrawal:<queue>:<id>`). */
+export const orderWaitKey = (id: bigint | string) => `order:${id}`;
+export const queueWaitKey = (rule: "deposit" | "withdraw", queue: string, id: bigint | string) =>
+  `${rule === "deposit" ? "deposit" : "withdrawal"}:${queue.toLowerCase()}:${id}`;
+
+/** The wait key a logged change moves (see WAIT_EVENT_KINDS), or null. */
+export function waitKeyOfChange(c: LoggedChange): string | null {
+  if (c.kind.startsWith("order.")) return orderWaitKey(c.subject);
+  if (c.kind.startsWith("vault.deposit.")) return queueWaitKey("deposit", c.contract, String(c.data.id));
+  if (c.kind.startsWith("vault.withdrawal.")) return queueWaitKey("withdraw", c.contract, String(c.data.id));
+  return null;
 }
 
 /** Chain values at the start and the end of a due action: share prices (deposits, withdrawals) or token prices. */
@@ -224,6 +312,12 @@ export function verdict(plan: ActionPlan, f: ActionFacts, values: DueValues): Ve
     default:
       return null;
   }
+}
+
+/** A timeline's note in words (a bound's reason, else the state's). */
+export function timelineNote(plan: ActionPlan, t: Exclude<Timeline, { state: "due" }>): string {
+  if ("why" in t) return `${plan.action.charAt(0).toUpperCase()}${plan.action.slice(1)} ${t.why}: not graded.`;
+  return stateNote(plan, t);
 }
 
 /** A note in words for an action that is not graded (yet). */

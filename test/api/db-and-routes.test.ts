@@ -26,6 +26,7 @@ describe("migrations", () => {
     expect(await tables("agent_api")).toEqual([
       "activity_cursor",
       "filing",
+      "grading_mark",
       "kysely_migration",
       "kysely_migration_lock",
       "report_action",

@@ -13,6 +13,8 @@ import { devnetChain, TEST_MNEMONIC } from "../../devnet/chain.js";
 import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
 import { BundleCheckError, preparedResultViolations, sendPrepared, type PrepareResult } from "../../client/index.js";
 import { ApiError } from "../../domain/errors.js";
+import { buildLimitOrder } from "../../domain/bundles/index.js";
+import { callKey } from "../../domain/grading/index.js";
 import { createLogger } from "../../adapters/logger.js";
 import { checkPrepared } from "../../usecases/prepare/pipeline.js";
 import { createDb } from "../../adapters/db/connect.js";
@@ -462,16 +464,30 @@ describe("credit only where it is due", () => {
     const junkClient = newClient();
     const client = `ip:${junkClient}`;
     const now = new Date();
-    const rows = Array.from({ length: 4_990 }, (_, i) => ({
-      id: `junk-${i}-${Date.now()}`,
-      owner: owner.address.toLowerCase(),
-      agent_tag: "junk",
-      kind: "order-action",
-      steps: [{ to: d.contracts.hook ?? owner.address, data: `0x${(i + 1).toString(16).padStart(72, "0")}`, value: "0" }],
-      created_at: now,
-      call_key: `0x${(i + 1).toString(16).padStart(64, "0")}`,
-      client,
-    }));
+    // Real bundles on the real contracts (limit orders on the deployment's hook, each of its own amount), keyed
+    // as the pipeline keys them: each could meet a mined call of the owner's, as a real attacker's would.
+    const weth = d.tokens.find((t) => t.symbol === "WETH")!.address;
+    const rows = Array.from({ length: 4_990 }, (_, i) => {
+      const junk = buildLimitOrder({
+        owner: owner.address,
+        hook: d.contracts.limitOrderHook!,
+        usdg: d.contracts.usdg!,
+        token: weth,
+        sellToken: false,
+        amountIn: BigInt(i + 1),
+        priceX18: 10n ** 18n,
+      });
+      return {
+        id: `junk-${i}-${Date.now()}`,
+        owner: owner.address.toLowerCase(),
+        agent_tag: "junk",
+        kind: junk.kind,
+        steps: junk.steps.map((x) => ({ to: x.to, data: x.data, value: "0" })),
+        created_at: now,
+        call_key: callKey(junk.steps),
+        client,
+      };
+    });
     const apiDb = createDb({ url: stack.databaseUrl, schema: deployment.apiSchema });
     try {
       for (let i = 0; i < rows.length; i += 1000)

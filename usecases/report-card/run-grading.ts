@@ -4,8 +4,19 @@
 //
 // Bounded by what can still match (issue 30). A pass reads: the mined calls since the oldest matchable
 // filing (a filing is matchable until it is matched or its window closed), each call's filings through the
-// index (owner, call_key, created_at); the matched actions not final yet; and settles, in one statement, the
-// filings whose window closed on the indexed chain. Never every filing ever made.
+// index (owner, call_key, created_at); and settles, in one statement, the filings whose window closed on the
+// indexed chain. Never every filing ever made.
+//
+// Bounded by what changes (issue 51). A waiting action is read again only when something can change it:
+// its day or week comes (`due_at`, chain time), or a change it waits on (`waits_on`: its orders' fills and
+// stops, its queue request's outcome) is logged after the last pass's mark (less the reorg window), or a
+// daily backstop look. An order or queue request never found an hour after the transaction, or a request
+// still pending 30 days on, is settled not graded (domain/grading actionTimeline). So a pass costs the new
+// calls, the changes since the last pass and the actions due, not every action that waits.
+//
+// An action's facts are its own: an order filing's from the `order.placed` changes of its own calls' token,
+// side and amount; a queued deposit's or withdrawal's from the request of its amount. Never another order or
+// request the same transaction made.
 //
 // Credit only where it is due. Prepares need no session, so anyone can file a wallet's predictable call
 // (a cancel, claim or close by id) under a tag of its own. Hence: a mined call matches only filings made
@@ -22,13 +33,19 @@ import {
   matchableFilingsOf,
   oldestMatchableAt,
   type PendingRow,
+  readGradingMark,
   readPendingActions,
   settleClosedFilings,
+  storeGradingMark,
   storeReportAction,
+  storeReportActions,
+  type StoredAction,
 } from "../../adapters/db/grading.js";
 import {
+  changesBetween,
   changesOf,
   indexedChainTime,
+  newestChangePosition,
   lastFillOf,
   lastTradePriceX18,
   minedCallsOf,
@@ -43,14 +60,26 @@ import {
   actionSteps,
   actionTimeline,
   callKeyOf,
+  FACTS_BOUND_S,
+  orderWaitKey,
+  placedOrderIds,
   planAction,
+  QUEUE_BOUND_S,
+  queueWaitKey,
+  requestOf,
   stateNote,
+  timelineNote,
   verdict,
+  WAIT_EVENT_KINDS,
+  waitKeyOfChange,
   type ActionFacts,
   type ActionPlan,
   type FiledStep,
+  type Timeline,
 } from "../../domain/grading/index.js";
-import { DAY_MS, USDG_DECIMALS } from "../../domain/price.js";
+import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.js";
+import { DAY_MS, DAY_S, USDG_DECIMALS } from "../../domain/price.js";
+import { REORG_WINDOW_BLOCKS } from "../activity/cursors.js";
 import { priceUsd } from "../../domain/format.js";
 import { formatUnits } from "viem";
 
@@ -60,9 +89,12 @@ const MATCH_WINDOW_MS = 7 * DAY_MS;
 export type GradingContext = { db: Kysely<Database>; reads: Kysely<Projections>; now: () => Date };
 export type GradingSummary = { filings: number; matched: number; graded: number; waiting: number; notGraded: number; unsigned: number };
 
-const FINAL = ["graded", "not-graded"];
 /** A mined call matches filings made at most this long before its block (a bundle's lifetime). */
 const FILED_WITHIN_S = SIGN_REQUEST_TTL_MS / 1000;
+/** Backstop: an action waiting on a change is looked at again after this long (chain seconds), should a change be missed. */
+const RECHECK_S = DAY_S;
+/** An action whose chain value or facts are not there yet is looked at again once the chain moved this far. */
+const RETRY_S = 60;
 
 /** One pass: new mined calls to their filings, the matched actions not final yet, and the settling of closed windows. */
 export async function runGrading(ctx: GradingContext, options: { owner?: string } = {}): Promise<GradingSummary> {
@@ -70,16 +102,17 @@ export async function runGrading(ctx: GradingContext, options: { owner?: string 
   const owner = options.owner?.toLowerCase();
   // Read first: every call mined up to this time is indexed, so filings whose window closed before it can be settled after matching.
   const chainNow = await indexedChainTime(ctx.reads);
+  const top = await newestChangePosition(ctx.reads);
 
   // One transaction for the pass's writes: one commit, not one per action.
   await ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
+    const events = await changedWaits(tctx, owner, top);
     const matched = await matchNewCalls(tctx, owner, summary);
-    await gradePending(tctx, owner, chainNow, summary);
-    for (const filing of matched) {
-      summary.filings += 1;
-      await grade(tctx, filing, chainNow, summary);
-    }
+    const due = await readPendingActions(trx, { owner, dueBy: new Date(chainNow * 1000), events });
+    await gradeAll(tctx, [...due, ...matched], chainNow, summary);
+    // An owner's pass read only that owner's changes: the mark moves with passes over every owner.
+    if (!owner && top !== null) await storeGradingMark(trx, blockOfPosition(top));
   });
 
   summary.unsigned += await settleClosedFilings(ctx.db, {
@@ -90,12 +123,19 @@ export async function runGrading(ctx: GradingContext, options: { owner?: string 
   return summary;
 }
 
-/** The matched actions not final yet (waiting for fills, a day, a week, a queue): graded by the rules. */
-async function gradePending(ctx: GradingContext, owner: string | undefined, chainNow: number, summary: GradingSummary): Promise<void> {
-  for (const filing of await readPendingActions(ctx.db, FINAL, owner)) {
-    summary.filings += 1;
-    await grade(ctx, filing, chainNow, summary);
-  }
+/**
+ * The wait keys (`order:<id>`, `deposit:<queue>:<id>`, ...) that changes logged since the last pass's mark
+ * (less the reorg window, whose blocks may have been replaced) up to `top` moved. Before any mark: every
+ * waiting action is due anyway (migration 0011) when the pass is over every owner; an owner's own pass reads
+ * that owner's changes from the start.
+ */
+async function changedWaits(ctx: GradingContext, owner: string | undefined, top: bigint | null): Promise<string[]> {
+  if (top === null) return [];
+  const mark = await readGradingMark(ctx.db);
+  if (mark === null && !owner) return [];
+  const from = mark === null ? -1n : (mark < blockOfPosition(top) ? mark : blockOfPosition(top)) - REORG_WINDOW_BLOCKS;
+  const rows = await changesBetween(ctx.reads, { after: from < 0n ? -1n : lastPositionOf(from), upTo: top, kinds: WAIT_EVENT_KINDS, owner });
+  return [...new Set(rows.map((r) => waitKeyOfChange(r)).filter((k): k is string => k !== null))];
 }
 
 /** Call key of a mined call or filing, with its owner: the grading pass's index. */
@@ -233,33 +273,84 @@ async function matchNewCalls(ctx: GradingContext, owner: string | undefined, sum
   return winners;
 }
 
-/** Grades one matched action by the rules: waiting, not graded, or a hit or miss. */
-async function grade(ctx: GradingContext, filing: PendingRow, chainNow: number, summary: GradingSummary): Promise<void> {
+/** When a waiting action is read again, and what change wakes it before then. */
+function nextLook(timeline: Timeline, facts: ActionFacts, waitsOn: string[]): Pick<StoredAction, "due_at" | "waits_on"> {
+  const at = (s: number) => new Date(s * 1000);
+  if ("until" in timeline) return { due_at: at(timeline.until), waits_on: null };
+  // Its order or request not found yet: looked at as the chain moves, settled by the bound an hour on.
+  if (waitsOn.length === 0) return { due_at: at(Math.min(facts.executedAt + FACTS_BOUND_S, facts.chainNow + RETRY_S)), waits_on: null };
+  const bound = facts.queue?.state === "pending" ? facts.queue.at + QUEUE_BOUND_S : Number.POSITIVE_INFINITY;
+  return { due_at: at(Math.min(facts.chainNow + RECHECK_S, bound)), waits_on: waitsOn };
+}
+
+/** Actions assessed at once: their reads overlap on the projections' pool (the pass's writes stay one transaction). */
+const ASSESS_AT_ONCE = 8;
+
+/**
+ * Grades the actions (the due or woken ones and the new winners) by the rules: their facts and values read
+ * ASSESS_AT_ONCE at a time, then every outcome written in one upsert.
+ */
+async function gradeAll(ctx: GradingContext, filings: PendingRow[], chainNow: number, summary: GradingSummary): Promise<void> {
+  const outcomes: Assessed[] = new Array(filings.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < filings.length; i = next++) outcomes[i] = await assess(ctx, filings[i]!, chainNow);
+  };
+  await Promise.all(Array.from({ length: Math.min(ASSESS_AT_ONCE, filings.length) }, worker));
+  await storeReportActions(
+    ctx.db,
+    outcomes.map((o) => ({ filing: o.filing, stored: o.stored })),
+  );
+  for (const o of outcomes) {
+    summary.filings += 1;
+    summary[o.counted] += 1;
+  }
+}
+
+type Assessed = { filing: PendingRow; stored: StoredAction; counted: "waiting" | "notGraded" | "graded" };
+
+/** One matched action by the rules (reads only): waiting, not graded, or a hit or miss, as it is to be stored. */
+async function assess(ctx: GradingContext, filing: PendingRow, chainNow: number): Promise<Assessed> {
   const plan = planAction(filing.kind, filing.steps as FiledStep[]);
   const matched = (filing.action_figures ?? {}) as { txHashes?: string[]; calls?: string[] };
   const txs = matched.txHashes ?? [];
   const executedAt = Math.floor(filing.action_executed_at!.getTime() / 1000);
-  const facts: ActionFacts = { chainNow, executedAt, ...(await gatherFacts(ctx.reads, plan, filing.owner, txs)) };
+  const { waitsOn = [], ...gathered } = await gatherFacts(ctx.reads, plan, filing.owner, txs);
+  const facts: ActionFacts & { vault?: string } = { chainNow, executedAt, ...gathered };
   const timeline = actionTimeline(plan, facts);
   const figures = { txHashes: txs, ...(matched.calls ? { calls: matched.calls } : {}) };
   // Every write carries the match (a just-matched action has no row yet).
   const base = { tx_hash: filing.action_tx!, executed_at: filing.action_executed_at!, executed_block: filing.action_block ?? undefined };
   if (timeline.state !== "due") {
-    await storeReportAction(ctx.db, filing, { ...base, state: timeline.state, reason: timeline.reason, note: stateNote(plan, timeline), hit: null, figures });
-    if (timeline.state === "waiting") summary.waiting += 1;
-    else summary.notGraded += 1;
-    return;
+    const waiting = timeline.state === "waiting";
+    const stored: StoredAction = {
+      ...base,
+      state: timeline.state,
+      reason: timeline.reason,
+      note: timelineNote(plan, timeline),
+      hit: null,
+      figures,
+      ...(waiting ? nextLook(timeline, facts, waitsOn) : {}),
+    };
+    return { filing, stored, counted: waiting ? "waiting" : "notGraded" };
   }
   const values = await dueValues(ctx.reads, plan, facts, timeline.start, timeline.end);
   const result = verdict(plan, facts, values);
   if (!result) {
-    // The chain has no value to compare yet (no snapshot or trade after the horizon): wait another pass.
+    // The chain has no value to compare yet (no snapshot or trade after the horizon): looked at again as the chain moves.
     const reason = plan.rule === "deposit" ? "week" : "day";
-    await storeReportAction(ctx.db, filing, { ...base, state: "waiting", reason, note: stateNote(plan, { state: "waiting", reason }), hit: null, figures });
-    summary.waiting += 1;
-    return;
+    const stored: StoredAction = {
+      ...base,
+      state: "waiting",
+      reason,
+      note: stateNote(plan, { state: "waiting", reason }),
+      hit: null,
+      figures,
+      due_at: new Date((chainNow + RETRY_S) * 1000),
+    };
+    return { filing, stored, counted: "waiting" };
   }
-  await storeReportAction(ctx.db, filing, {
+  const stored: StoredAction = {
     ...base,
     state: "graded",
     reason: null,
@@ -267,8 +358,8 @@ async function grade(ctx: GradingContext, filing: PendingRow, chainNow: number, 
     hit: result.hit,
     figures: { ...result.figures, ...figures, gradedOn: new Date(timeline.end * 1000).toISOString() },
     graded_at: ctx.now(),
-  });
-  summary.graded += 1;
+  };
+  return { filing, stored, counted: "graded" };
 }
 
 /**
@@ -324,20 +415,25 @@ async function matchFiling(reads: Kysely<Projections>, filing: FilingRow, used: 
   return last ? { txHashes, calls: taken, firstTimestamp: firstTimestamp!, ...last } : null;
 }
 
-async function gatherFacts(reads: Kysely<Projections>, plan: ActionPlan, owner: string, txs: string[]): Promise<Partial<ActionFacts> & { vault?: string }> {
+/** The action's own chain facts (its queue request, its orders) and the wait keys of what can change them. */
+async function gatherFacts(
+  reads: Kysely<Projections>,
+  plan: ActionPlan,
+  owner: string,
+  txs: string[],
+): Promise<Partial<ActionFacts> & { vault?: string; waitsOn?: string[] }> {
   if ((plan.rule === "deposit" || plan.rule === "withdraw") && plan.queued) {
-    const changes = await changesOf(reads, owner, txs);
-    const requested = changes.find((c) => c.kind === (plan.rule === "deposit" ? "vault.deposit.requested" : "vault.withdrawal.requested"));
+    const requested = requestOf(plan, await changesOf(reads, owner, txs));
     if (!requested) return {};
     const id = BigInt(String(requested.data.id));
     const table = plan.rule === "deposit" ? "depositRequest" : "withdrawalRequest";
+    const waitsOn = [queueWaitKey(plan.rule, requested.contract, id)];
     const row = await queueRequestState(reads, table, requested.contract, id);
-    if (!row) return {};
-    return { queue: { state: row.state as NonNullable<ActionFacts["queue"]>["state"], at: row.updatedAt }, vault: row.vault };
+    if (!row) return { waitsOn };
+    return { queue: { state: row.state as NonNullable<ActionFacts["queue"]>["state"], at: row.updatedAt }, vault: row.vault, waitsOn };
   }
   if (plan.rule === "order") {
-    const changes = await changesOf(reads, owner, txs);
-    const ids = [...new Set(changes.filter((c) => c.kind === "order.placed").map((c) => BigInt(c.subject)))];
+    const ids = placedOrderIds(plan, await changesOf(reads, owner, txs));
     if (ids.length === 0) return {};
     const orders = await ordersByIds(reads, ids);
     const lastFillAt = await lastFillOf(reads, owner, ids);
@@ -348,6 +444,7 @@ async function gatherFacts(reads: Kysely<Projections>, plan: ActionPlan, owner: 
         filledOut: orders.reduce((s, o) => s + o.filledOut, 0n),
         lastFillAt,
       },
+      waitsOn: ids.map(orderWaitKey),
     };
   }
   return {};

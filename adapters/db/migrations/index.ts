@@ -12,6 +12,7 @@ import { paidRuns } from "./0007_paid_runs.js";
 import { gradingWindow } from "./0008_grading_window.js";
 import { pickChain } from "./0009_pick_chain.js";
 import { clientBounds } from "./0010_client_bounds.js";
+import { gradingDue } from "./0011_grading_due.js";
 
 const migrations: Record<string, (schema: string) => Migration> = {
   "0001_initial": initial,
@@ -24,6 +25,7 @@ const migrations: Record<string, (schema: string) => Migration> = {
   "0008_grading_window": gradingWindow,
   "0009_pick_chain": pickChain,
   "0010_client_bounds": clientBounds,
+  "0011_grading_due": gradingDue,
 };
 
 export function migrationProvider(schema: string): MigrationProvider {

@@ -58,6 +58,24 @@ export const changesOf = (reads: Reads, owner: string, txs: string[]) =>
     .where("txHash", "in", txs as Hex[])
     .execute();
 
+/** The newest indexed change's position (null on an empty log). */
+export async function newestChangePosition(reads: Reads): Promise<bigint | null> {
+  const row = await reads.selectFrom("activity").select(sql<string | null>`max(position)`.as("p")).executeTakeFirst();
+  return row?.p != null ? BigInt(row.p) : null;
+}
+
+/** The changes of these kinds logged after position `after` up to `upTo` (of `owner` when given), through the position index. */
+export async function changesBetween(reads: Reads, p: { after: bigint; upTo: bigint; kinds: readonly string[]; owner: string | undefined }) {
+  let q = reads
+    .selectFrom("activity")
+    .select(["kind", "subject", "contract", "data"])
+    .where("position", ">", p.after)
+    .where("position", "<=", p.upTo)
+    .where("kind", "in", p.kinds as string[]);
+  if (p.owner) q = q.where("owner", "=", p.owner as Hex);
+  return q.execute();
+}
+
 /** A deposit or withdrawal request's state, when it changed, and its vault. */
 export const queueRequestState = (reads: Reads, table: "depositRequest" | "withdrawalRequest", queue: string, id: bigint) =>
   reads

@@ -39,7 +39,7 @@ beforeAll(async () => {
     create schema ${VIEWS};
     create table ${VIEWS}.executed_call (id text primary key, tx_hash text not null, "from" text not null, "to" text not null, input text not null, selector text not null, success boolean not null, block_number numeric(78) not null, transaction_index integer not null, call_index integer not null, "timestamp" integer not null);
     create table ${VIEWS}.pool_swap (token text, price_x_18 numeric(78), block_number numeric(78), "timestamp" integer);
-    create table ${VIEWS}.activity (owner text, tx_hash text, kind text, subject text, contract text, data jsonb, "timestamp" integer);
+    create table ${VIEWS}.activity (owner text, "position" numeric(78), tx_hash text, kind text, subject text, contract text, data jsonb, "timestamp" integer);
   `);
   reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: database.url, max: 2 }), viewsSchema: VIEWS });
 });
