@@ -47,10 +47,10 @@ export async function benchBatchIndexing({ sizes = [500, 1000, 2000] } = {}): Pr
     await waitReady(indexer);
     const d = readJson<Deployments>(devnet.deploymentsFile);
     const chain = { ...devnetChain, rpcUrls: { default: { http: [devnet.rpcUrl] } } };
-    const client = createPublicClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 10 });
+    const client = createPublicClient({ chain, transport: http(devnet.rpcUrl, { timeout: 120_000 }), pollingInterval: 10 });
     const sender = mnemonicToAccount(TEST_MNEMONIC, { addressIndex: SENDER });
-    const wallet = createWalletClient({ chain, transport: http(devnet.rpcUrl), account: sender });
-    const probe = createWalletClient({ chain, transport: http(devnet.rpcUrl), account: accountAddress(PROBE) });
+    const wallet = createWalletClient({ chain, transport: http(devnet.rpcUrl, { timeout: 120_000 }), account: sender });
+    const probe = createWalletClient({ chain, transport: http(devnet.rpcUrl, { timeout: 120_000 }), account: accountAddress(PROBE) });
     const vault = d.vaults.find((v) => v.family === "merged")!.address;
     const authorization = await wallet.signAuthorization({ account: sender, contractAddress: d.contracts.batchExecutor!, executor: "self" });
     const delegated = await wallet.sendTransaction({ to: sender.address, data: "0x", authorizationList: [authorization] });

@@ -29,7 +29,7 @@ import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/p
 import { buildGrid, buildLimitOrder, buildVaultDeposit } from "../domain/bundles/index.js";
 import { callKeyOf } from "../domain/grading/index.js";
 import { runGrading } from "../usecases/report-card/run-grading.js";
-import { createProjectionTables, poolSwapRow } from "../test/helpers/projection-tables.js";
+import { createProjectionTables, executedCallRow, poolSwapRow } from "../test/helpers/projection-tables.js";
 import { ADMIN_URL, BENCH_API_SCHEMA, freshDatabase, isMain, log, median, printMachine, printResult, round, saveResult, type BenchResult } from "./lib.js";
 
 const SCHEMA = BENCH_API_SCHEMA;
@@ -132,18 +132,7 @@ async function load(url: string, p: Sizes): Promise<void> {
     const requests: Record<string, unknown>[] = [];
     const call = (from: Address, to: string, input: string, at: number) => {
       const hash = txOf(++tx);
-      calls.push({
-        id: hash,
-        tx_hash: hash,
-        from: lower(from),
-        to: to.toLowerCase(),
-        input,
-        selector: input.slice(0, 10),
-        success: true,
-        block_number: String(blockOf(at)),
-        timestamp: secs(at),
-        via: null,
-      });
+      calls.push(executedCallRow({ txHash: hash, from: lower(from), to, input, blockNumber: blockOf(at), timestamp: secs(at) }));
       return hash;
     };
     const change = (

@@ -48,3 +48,33 @@ export const poolSwapRow = (token: string, timestamp: number, priceX18: bigint, 
   timestamp,
   tx_hash: `0x${block.toString(16).padStart(64, "0")}`,
 });
+
+/**
+ * An `executed_call` row as the indexer writes it (snake_case columns): the transaction itself (`callIndex` 0,
+ * id its hash) or the call at `callIndex` of its batch (id `hash:index`, `via` "account" or "entry-point").
+ */
+export const executedCallRow = (c: {
+  txHash: string;
+  from: string;
+  to: string;
+  input: string;
+  blockNumber: number | bigint;
+  timestamp: number;
+  transactionIndex?: number;
+  callIndex?: number;
+  via?: string | null;
+  id?: string;
+}) => ({
+  id: c.id ?? (c.via ? `${c.txHash}:${c.callIndex ?? 0}` : c.txHash),
+  tx_hash: c.txHash,
+  from: c.from.toLowerCase(),
+  to: c.to.toLowerCase(),
+  input: c.input.toLowerCase(),
+  selector: c.input.slice(0, 10).toLowerCase(),
+  success: true,
+  block_number: String(c.blockNumber),
+  transaction_index: c.transactionIndex ?? 0,
+  call_index: c.callIndex ?? 0,
+  timestamp: c.timestamp,
+  via: c.via ?? null,
+});

@@ -29,6 +29,7 @@ import { startWorkerMetrics } from "../../workers/metrics.js";
 import { gradingProcessor } from "../../workers/processors/grading.js";
 import { capturingLogger, connectRedis, createTestDatabase, deleteKeys, randomPrefix, REDIS_URL, type TestDatabase } from "../api/support.js";
 import { freePort } from "../helpers/stack.js";
+import { createProjectionTables, executedCallRow } from "../helpers/projection-tables.js";
 
 const VIEWS = "liveness_views";
 const APP = "liveness-grading";
@@ -51,12 +52,7 @@ beforeAll(async () => {
   db = createDb({ url: database.url, max: 2, applicationName: APP });
   await migrateToLatest(db);
   raw = postgres(database.url, { max: 2, onnotice: () => {} });
-  await raw.unsafe(`
-    create schema ${VIEWS};
-    create table ${VIEWS}.executed_call (id text primary key, tx_hash text not null, "from" text not null, "to" text not null, input text not null, selector text not null, success boolean not null, block_number numeric(78) not null, transaction_index integer not null, call_index integer not null, "timestamp" integer not null);
-    create table ${VIEWS}.pool_swap (token text, price_x_18 numeric(78), block_number numeric(78), "timestamp" integer);
-    create table ${VIEWS}.activity (owner text, tx_hash text, kind text, subject text, contract text, data jsonb, "timestamp" integer);
-  `);
+  await createProjectionTables(raw, VIEWS);
   reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: database.url, max: 2 }), viewsSchema: VIEWS });
   redis = await connectRedis();
   connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
@@ -103,15 +99,15 @@ async function fileAndMine(filedAgo: number, minedAgo: number): Promise<{ owner:
     .execute();
   const tx = `0x${(nextId++).toString(16).padStart(64, "0")}`;
   const step = claim.steps[0]!;
-  await raw.unsafe(`insert into ${VIEWS}.executed_call values ($1, $1, $2, $3, $4, $5, true, $6, 0, 0, $7)`, [
-    tx,
-    owner,
-    step.to.toLowerCase(),
-    step.data.toLowerCase(),
-    step.data.slice(0, 10),
-    nextId,
-    Math.floor((Date.now() - minedAgo) / 1000),
-  ]);
+  const row = executedCallRow({
+    txHash: tx,
+    from: owner,
+    to: step.to,
+    input: step.data,
+    blockNumber: nextId,
+    timestamp: Math.floor((Date.now() - minedAgo) / 1000),
+  });
+  await raw`insert into ${raw(VIEWS)}.executed_call ${raw(row)}`;
   return { owner, filing, tx };
 }
 

@@ -12,7 +12,7 @@ import type { Database } from "../../../adapters/db/api-schema.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
 import { runGrading } from "../../../usecases/report-card/run-grading.js";
 import { createTestDatabase, migratedDb, type TestDatabase } from "../../api/support.js";
-import { createProjectionTables, poolSwapRow } from "../../helpers/projection-tables.js";
+import { createProjectionTables, executedCallRow, poolSwapRow } from "../../helpers/projection-tables.js";
 
 const VIEWS = "test_views";
 const hook = "0x5555555555555555555555555555555555555555" as Address;
@@ -70,8 +70,7 @@ async function file(owner: Address, steps: readonly Step[], kind: string, at: nu
 async function mined(owner: Address, step: Step, at: number): Promise<string> {
   const hash = `0x${(++n).toString(16).padStart(64, "0")}`;
   block += 1;
-  const row = { id: hash, tx_hash: hash, from: owner.toLowerCase(), to: step.to.toLowerCase(), input: step.data.toLowerCase() };
-  await raw`insert into ${raw(VIEWS)}.executed_call ${raw({ ...row, selector: step.data.slice(0, 10), success: true, block_number: String(block), timestamp: s(at), via: null })}`;
+  await raw`insert into ${raw(VIEWS)}.executed_call ${raw(executedCallRow({ txHash: hash, from: owner, to: step.to, input: step.data, blockNumber: block, timestamp: s(at) }))}`;
   return hash;
 }
 

@@ -14,6 +14,7 @@ import { createProjectionsDb, createProjectionsPostgres, type Projections } from
 import { readReportCard } from "../../../usecases/report-card/card.js";
 import { runGrading } from "../../../usecases/report-card/run-grading.js";
 import { createTestDatabase, migratedDb, testClock, type TestDatabase } from "../../api/support.js";
+import { createProjectionTables, executedCallRow, poolSwapRow } from "../../helpers/projection-tables.js";
 
 const VIEWS = "test_views";
 const hook = "0x5555555555555555555555555555555555555555" as Address;
@@ -34,13 +35,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = await migratedDb(database);
   raw = postgres(database.url, { max: 1, onnotice: () => {} });
-  // The few projections the grading job reads, shaped as Ponder makes them (snake_case columns).
-  await raw.unsafe(`
-    create schema ${VIEWS};
-    create table ${VIEWS}.executed_call (id text primary key, tx_hash text not null, "from" text not null, "to" text not null, input text not null, selector text not null, success boolean not null, block_number numeric(78) not null, transaction_index integer not null, call_index integer not null, "timestamp" integer not null);
-    create table ${VIEWS}.pool_swap (token text, price_x_18 numeric(78), block_number numeric(78), "timestamp" integer);
-    create table ${VIEWS}.activity (owner text, "position" numeric(78), tx_hash text, kind text, subject text, contract text, data jsonb, "timestamp" integer);
-  `);
+  // The projections the grading job reads, as ponder.schema.ts declares them.
+  await createProjectionTables(raw, VIEWS);
   reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: database.url, max: 2 }), viewsSchema: VIEWS });
 });
 afterAll(async () => {
@@ -79,17 +75,17 @@ async function mined(owner: Address, step: { to: string; data: string }, at: num
 
 /** One call of a mined transaction: the transaction itself (id: its hash), or the call at `index` of its batch (id: hash:index). */
 async function minedInBatch(id: string, hash: string, index: number, owner: Address, step: { to: string; data: string }, at: number) {
-  await raw.unsafe(`insert into ${VIEWS}.executed_call values ($1, $2, $3, $4, $5, $6, true, $7, 0, $8, $9)`, [
+  const row = executedCallRow({
     id,
-    hash,
-    owner.toLowerCase(),
-    step.to.toLowerCase(),
-    step.data.toLowerCase(),
-    step.data.slice(0, 10),
-    nextId,
-    index,
-    Math.floor(at / 1000),
-  ]);
+    txHash: hash,
+    from: owner,
+    to: step.to,
+    input: step.data,
+    blockNumber: nextId,
+    callIndex: index,
+    timestamp: Math.floor(at / 1000),
+  });
+  await raw`insert into ${raw(VIEWS)}.executed_call ${raw(row)}`;
 }
 
 const actionOf = (id: string) => db.selectFrom("report_action").selectAll().where("filing_id", "=", id).executeTakeFirst();
@@ -164,7 +160,7 @@ describe("credit only where it is due", () => {
     const old = await file(owner, claim(100n).steps, "order-action", "mine", T0 + 100 * MIN);
     const fresh = await file(owner, claim(101n).steps, "order-action", "mine", T0 + 115 * MIN);
     // The indexed chain's time: a trade at T0 + 120 min.
-    await raw.unsafe(`insert into ${VIEWS}.pool_swap values ($1, 1, 1, $2)`, [token, Math.floor((T0 + 120 * MIN) / 1000)]);
+    await raw`insert into ${raw(VIEWS)}.pool_swap ${raw(poolSwapRow(token, Math.floor((T0 + 120 * MIN) / 1000), 1n, 1))}`;
     clock.set(new Date(T0 + 120 * MIN));
     const summary = await runGrading({ db, reads, now: clock.now }, { owner });
     expect(summary.unsigned).toBe(1);
