@@ -128,6 +128,13 @@ export interface GradingMarkTable {
   block: ColumnType<string, string | bigint, string | bigint>;
 }
 
+/** The last whole grading pass: when it started and the newest mined call's time it covered (migration 0012). */
+export interface GradingPassTable {
+  id: string;
+  started_at: ColumnType<Date, Date, Date>;
+  covered_to: number;
+}
+
 export interface Database {
   sign_request: SignRequestTable;
   filing: FilingTable;
@@ -137,6 +144,7 @@ export interface Database {
   scan_result: ScanResultTable;
   report_action: ReportActionTable;
   grading_mark: GradingMarkTable;
+  grading_pass: GradingPassTable;
   strategy_pick: StrategyPickTable;
   strategy_run: StrategyRunTable;
 }

@@ -59,6 +59,18 @@ export async function storeGradingMark(db: Db, block: bigint): Promise<void> {
     .execute();
 }
 
+/** The last whole grading pass: when it started and the newest mined call's time (unix seconds) it covered. */
+export const readGradingPass = (db: Db) => db.selectFrom("grading_pass").select(["started_at", "covered_to"]).where("id", "=", "whole").executeTakeFirst();
+
+export async function storeGradingPass(db: Db, pass: { startedAt: Date; coveredTo: number }): Promise<void> {
+  const values = { started_at: pass.startedAt, covered_to: pass.coveredTo };
+  await db
+    .insertInto("grading_pass")
+    .values({ id: "whole", ...values })
+    .onConflict((oc) => oc.column("id").doUpdateSet(values))
+    .execute();
+}
+
 /**
  * Filings whose window closed (made more than 10 minutes before the indexed chain's time, or a week ago
  * on an idle chain) leave the matchable set: never signed. One statement; the card words them from

@@ -27,6 +27,7 @@ describe("migrations", () => {
       "activity_cursor",
       "filing",
       "grading_mark",
+      "grading_pass",
       "kysely_migration",
       "kysely_migration_lock",
       "report_action",

@@ -30,6 +30,7 @@ import { gradingProcessor } from "../../workers/processors/grading.js";
 import { capturingLogger, connectRedis, createTestDatabase, deleteKeys, randomPrefix, REDIS_URL, type TestDatabase } from "../api/support.js";
 import { freePort } from "../helpers/stack.js";
 import { createProjectionTables, executedCallRow } from "../helpers/projection-tables.js";
+import { storeGradingPass } from "../../adapters/db/grading.js";
 
 const VIEWS = "liveness_views";
 const APP = "liveness-grading";
@@ -251,7 +252,10 @@ describe("job deadlines", () => {
 });
 
 describe("the worker's /ready and the grading lag", () => {
-  it("is 503 with the reason while a claimed call has waited over 10 minutes, 200 once a pass credits it", async () => {
+  it("is 503 with the reason while a call the last pass did not cover has waited over 10 minutes, 200 once a pass covers it", async () => {
+    // The last whole pass started 11 minutes ago; a call mined 10.5 minutes ago has waited since.
+    const passAt = Date.now() - 11 * 60_000;
+    await storeGradingPass(db, { startedAt: new Date(passAt), coveredTo: Math.floor(passAt / 1000) });
     const { owner } = await fileAndMine(11 * 60_000, 10.5 * 60_000);
     const worker = workerOf("ready-probe", async () => ({}));
     const queues = queueMetrics({ redisUrl: REDIS_URL, prefix, queues: ["ready-probe"] });
@@ -273,7 +277,7 @@ describe("the worker's /ready and the grading lag", () => {
     expect(owner).toMatch(/^0x/);
   });
 
-  it("is 0 with no matchable filing, and with a filing whose call is not indexed yet", async () => {
+  it("is 0 once a pass covered every indexed call, and stays 0 for a filing whose call is not indexed yet", async () => {
     await gradingProcessor({ db, reads, now, logger: log.logger })({} as Job);
     expect(await gradingLagSeconds({ db, reads, now })).toBe(0);
     await db

@@ -38,6 +38,7 @@ import {
   settleClosedFilings,
   storeGradingMark,
   storeReportAction,
+  storeGradingPass,
   storeReportActions,
   type StoredAction,
 } from "../../adapters/db/grading.js";
@@ -45,6 +46,7 @@ import {
   changesBetween,
   changesOf,
   indexedChainTime,
+  newestCallTime,
   newestChangePosition,
   lastFillOf,
   lastTradePriceX18,
@@ -101,8 +103,11 @@ export async function runGrading(ctx: GradingContext, options: { owner?: string 
   const summary: GradingSummary = { filings: 0, matched: 0, graded: 0, waiting: 0, notGraded: 0, unsigned: 0 };
   const owner = options.owner?.toLowerCase();
   // Read first: every call mined up to this time is indexed, so filings whose window closed before it can be settled after matching.
+  const startedAt = ctx.now();
   const chainNow = await indexedChainTime(ctx.reads);
   const top = await newestChangePosition(ctx.reads);
+  // Every call indexed by now is matched or left by this pass: the grading lag counts only those after it.
+  const coveredTo = await newestCallTime(ctx.reads);
 
   // One transaction for the pass's writes: one commit, not one per action.
   await ctx.db.transaction().execute(async (trx) => {
@@ -120,6 +125,7 @@ export async function runGrading(ctx: GradingContext, options: { owner?: string 
     staleBefore: new Date(ctx.now().getTime() - MATCH_WINDOW_MS),
     owner,
   });
+  if (!owner) await storeGradingPass(ctx.db, { startedAt, coveredTo });
   return summary;
 }
 

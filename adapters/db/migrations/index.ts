@@ -13,6 +13,7 @@ import { gradingWindow } from "./0008_grading_window.js";
 import { pickChain } from "./0009_pick_chain.js";
 import { clientBounds } from "./0010_client_bounds.js";
 import { gradingDue } from "./0011_grading_due.js";
+import { gradingPass } from "./0012_grading_pass.js";
 
 const migrations: Record<string, (schema: string) => Migration> = {
   "0001_initial": initial,
@@ -26,6 +27,7 @@ const migrations: Record<string, (schema: string) => Migration> = {
   "0009_pick_chain": pickChain,
   "0010_client_bounds": clientBounds,
   "0011_grading_due": gradingDue,
+  "0012_grading_pass": gradingPass,
 };
 
 export function migrationProvider(schema: string): MigrationProvider {

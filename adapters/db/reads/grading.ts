@@ -40,6 +40,23 @@ export const minedCallsOf = (reads: Reads, q: CallQuery) =>
     .limit(50)
     .execute();
 
+/** The newest mined call's time (unix seconds; 0 when none): what a pass starting now covers. */
+export async function newestCallTime(reads: Reads): Promise<number> {
+  const row = await reads.selectFrom("executedCall").select(sql<number>`max(timestamp)`.as("t")).executeTakeFirst();
+  return Number(row?.t ?? 0);
+}
+
+/** The oldest successful mined call's time after `after` (unix seconds), or null: one probe of the timestamp index. */
+export async function oldestCallAfter(reads: Reads, after: number): Promise<number | null> {
+  const row = await reads
+    .selectFrom("executedCall")
+    .select(sql<number | null>`min(timestamp)`.as("t"))
+    .where("timestamp", ">", after)
+    .where("success", "=", true)
+    .executeTakeFirst();
+  return row?.t == null ? null : Number(row.t);
+}
+
 /** The chain time the indexer has reached: the newest indexed trade or change. */
 export async function indexedChainTime(reads: Reads): Promise<number> {
   const [swap, change] = await Promise.all([
