@@ -17,7 +17,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { OpenApiDocument } from "../contract/discovery/catalog.js";
 import { OPENAPI_PATH } from "../contract/discovery/links.js";
-import { SERVICE_NAME, SUMMARY } from "../contract/discovery/preface.js";
+import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from "./instructions.js";
 import { portableSchema } from "./schema.js";
 import { agentToolsOf, toolRequest, type AgentTool } from "./tools.js";
 
@@ -67,12 +67,7 @@ export async function createAgentMcpServer(app: OpenAPIHono<any>, forward: Forwa
 /** The server with the tools registered, answering tools/list as the SDK does. */
 async function sdkServer(app: OpenAPIHono<any>, forward: ForwardedRequest): Promise<McpServer> {
   mcpBuildCounts.servers++;
-  const server = new McpServer(
-    { name: SERVICE_NAME, version: "1.0.0" },
-    {
-      instructions: `${SUMMARY}\n\nEvery tool is one route of the HTTP API (GET ${OPENAPI_PATH}) and answers exactly what the route answers: {data} (structuredContent, per the tool's outputSchema) on success; otherwise a tool error (isError) whose text is {error, code, details?}. Prepare tools answer unsigned bundles and a sign link: the owner's wallet signs and sends them.`,
-    },
-  );
+  const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS });
   for (const tool of await agentTools(app)) {
     server.registerTool(
       tool.name,
