@@ -1,7 +1,6 @@
-// What /mcp checks in a JSON-RPC message before the SDK sees it: a tools/call's params and its arguments'
-// primitive types. The SDK reports these as -32603 "Internal error"; they are the caller's mistake.
-import type { OpenAPIHono } from "@hono/zod-openapi";
-import { toolArgumentsProblem } from "./server.js";
+// What /mcp checks in a JSON-RPC message before the SDK sees it: a tools/call's params (a protocol error,
+// -32602). The SDK reports these as -32603 "Internal error"; they are the caller's mistake. Arguments the
+// tool does not take are a tool error, answered by the tool (./server.ts).
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 export const idOf = (message: unknown) => (isObject(message) && (typeof message.id === "string" || typeof message.id === "number") ? message.id : null);
@@ -20,12 +19,5 @@ function invalidToolCall(message: unknown): string | undefined {
   return undefined;
 }
 
-/** A tools/call whose arguments break its tool's advertised primitive types (see toolArgumentsProblem). */
-function argumentsProblem(app: OpenAPIHono<any>, message: unknown): Promise<string | undefined> | undefined {
-  if (!isObject(message) || message.method !== "tools/call" || !isObject(message.params)) return undefined;
-  const { name, arguments: args } = message.params;
-  return typeof name === "string" && isObject(args) ? toolArgumentsProblem(app, name, args) : undefined;
-}
-
 /** Why `message` is refused -32602 Invalid params, or undefined when the SDK may take it. */
-export const invalidParams = async (app: OpenAPIHono<any>, message: unknown) => invalidToolCall(message) ?? (await argumentsProblem(app, message));
+export const invalidParams = (message: unknown) => invalidToolCall(message);

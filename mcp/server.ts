@@ -14,10 +14,18 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ListToolsResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
 import type { OpenApiDocument } from "../contract/discovery/catalog.js";
 import { OPENAPI_PATH } from "../contract/discovery/links.js";
-import { SERVICE_NAME, SUMMARY } from "../contract/discovery/preface.js";
+import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from "./instructions.js";
 import { portableSchema } from "./schema.js";
 import { agentToolsOf, toolRequest, type AgentTool } from "./tools.js";
 
@@ -67,13 +75,25 @@ export async function createAgentMcpServer(app: OpenAPIHono<any>, forward: Forwa
 /** The server with the tools registered, answering tools/list as the SDK does. */
 async function sdkServer(app: OpenAPIHono<any>, forward: ForwardedRequest): Promise<McpServer> {
   mcpBuildCounts.servers++;
-  const server = new McpServer(
-    { name: SERVICE_NAME, version: "1.0.0" },
-    {
-      instructions: `${SUMMARY}\n\nEvery tool is one route of the HTTP API (GET ${OPENAPI_PATH}) and answers exactly what the route answers: {data} (structuredContent, per the tool's outputSchema) on success; otherwise a tool error (isError) whose text is {error, code, details?}. Prepare tools answer unsigned bundles and a sign link: the owner's wallet signs and sends them.`,
-    },
-  );
-  for (const tool of await agentTools(app)) {
+  const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS });
+  const tools = await agentTools(app);
+  const run = async (tool: AgentTool, args: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {
+    const { url, init } = toolRequest(tool, args);
+    const env = (extra.authInfo?.extra?.forward ?? forward).env;
+    const response = await app.request(url, init, env as never);
+    const text = await response.text();
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      body = { error: text.slice(0, 500), code: "INTERNAL" };
+    }
+    const retryAfter = response.headers.get("Retry-After");
+    if (retryAfter && !response.ok) body = { ...body, retryAfterSeconds: Number(retryAfter) };
+    const content = [{ type: "text" as const, text: JSON.stringify(body) }];
+    return response.ok ? { content, structuredContent: body } : { content, isError: true };
+  };
+  for (const tool of tools) {
     server.registerTool(
       tool.name,
       {
@@ -88,25 +108,44 @@ async function sdkServer(app: OpenAPIHono<any>, forward: ForwardedRequest): Prom
           openWorldHint: false,
         },
       },
-      async (args: Record<string, unknown>, extra: CallExtra) => {
-        const { url, init } = toolRequest(tool, args);
-        const env = (extra.authInfo?.extra?.forward ?? forward).env;
-        const response = await app.request(url, init, env as never);
-        const text = await response.text();
-        let body: Record<string, unknown>;
-        try {
-          body = JSON.parse(text) as Record<string, unknown>;
-        } catch {
-          body = { error: text.slice(0, 500), code: "INTERNAL" };
-        }
-        const retryAfter = response.headers.get("Retry-After");
-        if (retryAfter && !response.ok) body = { ...body, retryAfterSeconds: Number(retryAfter) };
-        const content = [{ type: "text" as const, text: JSON.stringify(body) }];
-        return response.ok ? { content, structuredContent: body } : { content, isError: true };
-      },
+      (args: Record<string, unknown>, extra: CallExtra) => run(tool, args, extra),
     );
   }
+  // tools/call in one voice (MCP 2025-11-25, "Tool Execution Errors"): arguments the tool does not take
+  // (an extra one, a wrong type, a bad value) are a tool error whose text is {error, code: INVALID_REQUEST,
+  // details: {field, issues}}, as the HTTP route words it, so the model can correct them; the SDK's own
+  // check would answer the text "MCP error -32602 ...". An unknown tool stays a JSON-RPC -32602.
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    const args = request.params.arguments ?? {};
+    const typeProblem = await toolArgumentsProblem(app, tool.name, args);
+    if (typeProblem) return invalidArguments([typeProblem]);
+    const parsed = await tool.inputSchema.safeParseAsync(args);
+    if (!parsed.success) return invalidArguments(describeIssues(parsed.error.issues));
+    return run(tool, parsed.data as Record<string, unknown>, extra as CallExtra);
+  });
   return server;
+}
+
+type ArgumentIssue = { field: string; message: string };
+
+/** zod's issues as {field, message}: a key the tool does not take is named itself. */
+function describeIssues(issues: readonly z.core.$ZodIssue[]): ArgumentIssue[] {
+  return issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ field: [...issue.path, key].join("."), message: "is not allowed (the tool takes only its documented arguments)" }))
+      : [{ field: issue.path.join(".") || "arguments", message: issue.message }],
+  );
+}
+
+/** The tool error of arguments the tool does not take: the route's INVALID_REQUEST body. */
+function invalidArguments(issues: ArgumentIssue[]): CallToolResult {
+  const [first] = issues;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  const body = { error: `Invalid arguments: ${first!.field}: ${first!.message}${more}`, code: "INVALID_REQUEST", details: { field: first!.field, issues } };
+  return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }
 
 const toolListByApp = new WeakMap<object, Promise<ListToolsResult>>();
@@ -163,7 +202,7 @@ type JsonProperty = { type?: unknown };
  * it would read `limit: true` as 1, and `closedDays: "1."` as 1. A boolean, object or array is never an
  * integer, number or string, and a string is never an integer or a number.
  */
-export async function toolArgumentsProblem(app: OpenAPIHono<any>, name: string, args: Record<string, unknown>): Promise<string | undefined> {
+async function toolArgumentsProblem(app: OpenAPIHono<any>, name: string, args: Record<string, unknown>): Promise<ArgumentIssue | undefined> {
   const tool = (await cachedToolList(app)).tools.find((t) => t.name === name);
   const properties = (tool?.inputSchema.properties ?? {}) as Record<string, JsonProperty>;
   for (const [key, value] of Object.entries(args)) {
@@ -172,7 +211,7 @@ export async function toolArgumentsProblem(app: OpenAPIHono<any>, name: string, 
     // A number given as a string ("1.", "+1") would pass the route's query coercion: the tool says integer.
     const numberAsString = type !== "string" && typeof value === "string";
     if (numberAsString || typeof value === "boolean" || (typeof value === "object" && value !== null))
-      return `Invalid params: arguments.${key} must be ${type === "string" ? "a string" : `a ${type}`}`;
+      return { field: key, message: `must be ${type === "string" ? "a string" : `a ${type}`}` };
   }
   return undefined;
 }

@@ -65,7 +65,7 @@ export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number, char
     }
     if (Array.isArray(message))
       return jsonRpcError(400, -32600, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18): send one message per POST");
-    const badParams = await invalidParams(app, message);
+    const badParams = invalidParams(message);
     if (badParams) return c.json({ jsonrpc: "2.0", error: { code: -32602, message: badParams }, id: idOf(message) });
 
     if (isToolsList(message)) {

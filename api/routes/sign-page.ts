@@ -18,9 +18,9 @@ function html(c: Context<AppEnv>, body: string, status: 200 | 404 | 410) {
   return c.html(body, status);
 }
 
-export const signPageRoutes = (deps: Pick<AppDeps, "db" | "now" | "deployments">) =>
+export const signPageRoutes = (deps: Pick<AppDeps, "db" | "now" | "deployments" | "client">) =>
   new Hono<AppEnv>().get("/sign/:id", async (c) => {
-    const view = await signPageView(deps.db, deps.deployments, c.req.param("id"), deps.now());
+    const view = await signPageView(deps.db, deps.deployments, c.req.param("id"), deps.now(), deps.client);
     if (!view) return html(c, renderUnknownPage(), 404);
     return html(c, renderSignPage(view), view.secondsLeft > 0 ? 200 : 410);
   });

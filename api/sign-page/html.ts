@@ -4,7 +4,9 @@
 // calldata must not be reused).
 import type { StepDescription } from "../../domain/bundles/describe.js";
 import type { BundleKind } from "../../domain/bundles/types.js";
-import type { SignPageView } from "../../usecases/answers/sign-requests.js";
+import { formatUnits } from "viem";
+import type { SignPageQuote, SignPageShortfall, SignPageView } from "../../usecases/answers/sign-requests.js";
+import { amountHtml, sentenceHtml } from "./amounts.js";
 import { SIGN_PAGE_SCRIPT, SIGN_PAGE_STYLE } from "./script.js";
 import { CHAIN_ID } from "../../domain/chain.js";
 import { escapeHtml, PAGE_HEAD } from "../../domain/html.js";
@@ -58,22 +60,50 @@ ${script ?? ""}
 `;
 }
 
-function stepItem(step: StepDescription, index: number, live: boolean): string {
-  const details = step.details.map((d) => `<li>${escapeHtml(d)}</li>`).join("");
+/** A swap's quote beside the call's minimum: what is expected, the price impact, and what the minimum is. */
+function quoteLines(q: SignPageQuote): string[] {
+  const symbol = escapeHtml(q.symbol);
+  const impact = `${(q.priceImpactBps / 100).toFixed(2)}%`;
+  const slippage = q.slippageBps === undefined ? "" : ` (${(q.slippageBps / 100).toFixed(2)}% slippage allowed)`;
+  return [
+    `<li class="quote">Expected: ${amountHtml(q.expectedOut)} ${symbol} after the fee; price impact ${escapeHtml(impact)}.</li>`,
+    `<li class="quote">The minimum, ${amountHtml(q.minimumOut)} ${symbol}, is the least the swap accepts${escapeHtml(slippage)}; below it the swap reverts.</li>`,
+  ];
+}
+
+function stepItem(step: StepDescription, index: number, live: boolean, quote?: SignPageQuote): string {
+  const extra = quote && step.action === "Swap" ? quoteLines(quote) : [];
+  const details = [...step.details.map((d) => `<li>${sentenceHtml(d)}</li>`), ...extra].join("");
   const to = step.toName ? `${escapeHtml(step.toName)} <code>${escapeHtml(step.to)}</code>` : `<code>${escapeHtml(step.to)}</code>`;
   return `<li class="step" data-step="${index}" data-state="${live ? "ready" : "expired"}">
-<h2><span class="tag">${escapeHtml(step.action)}</span>Step ${index + 1}: ${escapeHtml(step.summary)}</h2>
+<h2><span class="tag">${escapeHtml(step.action)}</span>Step ${index + 1}: ${sentenceHtml(step.summary)}</h2>
 ${details ? `<ul>${details}</ul>` : ""}
 <div class="to">Calls ${to}</div>
 <div><span class="step-status">${live ? "Not sent" : "Not sent (expired)"}</span><span class="step-hash"></span></div>
 </li>`;
 }
 
+const units = (value: bigint, s: SignPageShortfall) =>
+  s.decimals === undefined ? `${amountHtml(value.toString())} base units of` : amountHtml(formatUnits(value, s.decimals));
+
+/** The balance shortfall in words, above the steps: what the wallet holds, what the bundle needs, what to add. */
+function shortfallWarning(s: SignPageShortfall): string {
+  const symbol = escapeHtml(s.symbol);
+  const who = s.holderIsOwner ? "Your wallet holds" : `Your agent account <code>${escapeHtml(s.holder)}</code> holds`;
+  const where = s.holderIsOwner ? "your wallet" : "that account";
+  return `<div id="balance-warning" class="warning" role="alert">${who} <span id="balance-actual">${units(s.actual, s)}</span> ${symbol}; this bundle needs ${units(s.expected, s)} ${symbol}. Add ${units(s.expected - s.actual, s)} ${symbol} to ${where} before sending: sent now, the bundle would fail on chain. The button turns on once the balance is there.</div>`;
+}
+
+/** The button's words while the balance is short (the script restores the normal words once it is there). */
+const shortButton = (s: SignPageShortfall) => `Not enough ${s.symbol} to send: add it first`;
+
 /** The page of a stored request: live (with the button and the script) or expired (the warning only). */
 export function renderSignPage(view: SignPageView): string {
   const live = view.secondsLeft > 0 && view.walletSendCalls !== undefined;
   const title = `Sign: ${kindTitle(view.kind)}`;
-  const steps = view.steps.map((s, i) => stepItem(s, i, live)).join("\n");
+  const steps = view.steps.map((s, i) => stepItem(s, i, live, view.quote)).join("\n");
+  const short = live ? view.shortfall : undefined;
+  const sendWords = `Connect wallet and send ${view.steps.length === 1 ? "the step" : `all ${view.steps.length} steps`}`;
   const expiry = escapeHtml(readableTime(view.expiresAt));
   const warning = `<div id="expired-warning" class="warning" role="alert"${live ? " hidden" : ""}>This request has expired (at ${expiry}). Its calls must not be sent: ask your agent to prepare it again.</div>`;
   const body = `<main>
@@ -81,15 +111,22 @@ export function renderSignPage(view: SignPageView): string {
 <p class="meta">For the wallet <code id="owner">${escapeHtml(view.owner)}</code> on chain ${CHAIN_ID}</p>
 <p class="meta">Prepared ${escapeHtml(readableTime(view.createdAt))}; valid until <time id="expires-at" datetime="${escapeHtml(view.expiresAt.toISOString())}">${expiry}</time> <span id="countdown">${live ? "" : "(expired)"}</span></p>
 ${warning}
+${short ? shortfallWarning(short) : ""}
 <p class="notice">The service never holds keys: nothing happens until your wallet signs. Check each step here and again in your wallet. Every approval is for the exact amount, and everything is paid to your wallet.</p>
 <ol class="steps">
 ${steps}
 </ol>
-${live ? `<button id="send" type="button" disabled>Connect wallet and send ${view.steps.length === 1 ? "the step" : `all ${view.steps.length} steps`}</button>` : ""}
+${live ? `<button id="send" type="button" disabled>${escapeHtml(short ? shortButton(short) : sendWords)}</button>` : ""}
 <p id="status" role="status" aria-live="polite">${live ? "" : "Nothing can be sent from this page."}</p>
 </main>`;
   const script = live
-    ? `<script type="application/json" id="sign-data">${jsonForScript({ owner: view.owner, secondsLeft: view.secondsLeft, walletSendCalls: view.walletSendCalls })}</script>
+    ? `<script type="application/json" id="sign-data">${jsonForScript({
+        owner: view.owner,
+        secondsLeft: view.secondsLeft,
+        walletSendCalls: view.walletSendCalls,
+        sendWords,
+        shortfall: short ? { token: short.token, holder: short.holder, expected: short.expected.toString() } : null,
+      })}</script>
 <script>${SIGN_PAGE_SCRIPT}</script>`
     : null;
   return page(title, body, script);

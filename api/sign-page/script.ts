@@ -4,6 +4,8 @@
 // Where the wallet lacks wallet_sendCalls (4200, -32601 or "not supported"), it sends each call with
 // eth_sendTransaction in order (approvals first, as stored), waiting for each receipt
 // (eth_getTransactionReceipt through the wallet) before the next. Each step shows its status.
+// A balance shortfall (the server's warning) keeps the button off; the script re-reads the balance through the
+// wallet (eth_call of balanceOf, on chain 4663 only) every few seconds and turns it on once funded.
 // The countdown runs from the seconds the server gave, so a wrong clock on the person's computer does
 // not change when the page says "expired". The Content-Security-Policy allows this script by its hash.
 import { createHash } from "node:crypto";
@@ -21,6 +23,9 @@ export const SIGN_PAGE_SCRIPT = `(function () {
   var started = false;
   var finished = false;
   var POLL_MS = 1000;
+  var BALANCE_MS = 3000;
+  var shortfall = data.shortfall;
+  var balanceWarning = document.getElementById("balance-warning");
 
   function say(text, kind) {
     status.textContent = text;
@@ -110,7 +115,30 @@ export const SIGN_PAGE_SCRIPT = `(function () {
     }
   }
 
+  async function recheckBalance() {
+    if (!shortfall || started || expired()) return;
+    try {
+      if (window.ethereum && typeof window.ethereum.request === "function") {
+        var chainId = await request("eth_chainId");
+        if (parseInt(chainId, 16) === parseInt(data.walletSendCalls.chainId, 16)) {
+          var holder = shortfall.holder.toLowerCase().replace(/^0x/, "").padStart(64, "0");
+          var held = await request("eth_call", [{ to: shortfall.token, data: "0x70a08231" + holder }, "latest"]);
+          if (BigInt(held) >= BigInt(shortfall.expected)) {
+            shortfall = null;
+            balanceWarning.hidden = true;
+            button.textContent = data.sendWords;
+            button.disabled = false;
+            say("The balance is there now: you can send.", "info");
+            return;
+          }
+        }
+      }
+    } catch (e) { /* a wallet that cannot read: keep the warning; a reload re-checks on the server */ }
+    setTimeout(recheckBalance, BALANCE_MS);
+  }
+
   async function send() {
+    if (shortfall) return;
     if (started || expired()) { if (!started) showExpired(); return; }
     if (!window.ethereum || typeof window.ethereum.request !== "function") {
       say("No wallet found in this browser. Open this page in a browser with your wallet, or send the calls from your own wallet.", "error");
@@ -154,8 +182,8 @@ export const SIGN_PAGE_SCRIPT = `(function () {
   }
 
   button.addEventListener("click", function () { send(); });
-  button.disabled = false;
-  if (expired()) showExpired(); else tick();
+  button.disabled = Boolean(shortfall);
+  if (expired()) showExpired(); else { tick(); recheckBalance(); }
 })();
 `;
 
@@ -178,6 +206,9 @@ ol.steps { padding: 0; list-style: none; }
 .step[data-state="failed"] { border-color: #cf222e; }
 .step[data-state="failed"] .step-status { color: #cf222e; }
 .warning { background: #fff1e5; border: 1px solid #bc4c00; border-radius: 8px; padding: .8rem 1rem; font-weight: 600; }
+.amount { border-bottom: 1px dotted currentColor; cursor: help; }
+.amount:focus::after { content: " (exactly " attr(data-exact) ")"; font-weight: normal; }
+.step li.quote { color: #1b1f24; }
 .notice { color: #57606a; font-size: .9rem; }
 button#send { font-size: 1.05rem; padding: .6rem 1.4rem; border-radius: 6px; border: 0; background: #1f6feb; color: #fff; cursor: pointer; }
 button#send:disabled { background: #8c959f; cursor: default; }

@@ -7,7 +7,10 @@
 // 404 and the page says the request has expired, with no button. Sign-in: on a page of the service,
 // the report-card challenge's EIP-4361 message is signed through the injected wallet's personal_sign
 // (which checks the message's domain is the page's host, as wallets do) and exchanged for a session.
-// Screenshots go to test/.artifacts/.
+// A swap prepared for an empty wallet: the page warns of the shortfall in words above the steps, its button
+// says so and stays off until the wallet is funded (the script re-reads the balance through the wallet),
+// and amounts read in about six significant digits with the exact figure on hover, beside the quote's
+// expected output and price impact. Screenshots go to test/.artifacts/.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
@@ -16,7 +19,8 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import type { Kysely } from "kysely";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { formatUnits, getAddress, hexToString, type Address, type Hex, type PublicClient } from "viem";
+import { formatUnits, getAddress, hexToString, parseUnits, type Address, type Hex, type PublicClient } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { parseSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { marketRegistryAbi, testTokenAbi } from "../../abis/index.js";
@@ -164,6 +168,8 @@ async function walletPage(sendCalls: boolean): Promise<{ page: Page; wallet: Tes
         return { result: await send(params[0] as { from: string; to: Address; data: Hex; value?: string }) };
       case "eth_getTransactionReceipt":
         return { result: await rawReceipt(params[0] as Hex) };
+      case "eth_call":
+        return { result: await (chain.request as (a: { method: string; params: unknown[] }) => Promise<unknown>)({ method: "eth_call", params }) };
       case "personal_sign": {
         // As a wallet does with a sign-in: an EIP-4361 message must name the site asking (the page's host).
         const [raw, from] = params as [Hex, string];
@@ -351,5 +357,60 @@ describe("the sign page in Chromium (wallet 0)", () => {
     expect(await page.textContent("body")).toContain("unknown or has expired");
     await page.close();
     expect(wallet.sent).toEqual([]);
+  });
+
+  it("a swap for an empty wallet: the shortfall in words, the button off until funded, amounts rounded, the quote beside the minimum", async () => {
+    const empty = privateKeyToAccount(generatePrivateKey()).address;
+    const result = (await prepared("swap", { owner: empty, tokenIn: "USDG", tokenOut: "WETH", amount: "25.5" })) as Prepared & {
+      issues: { balance: { actual: string; expected: string } | null };
+      params: { quote: { expectedOut: string; minimumOut: string; priceImpactBps: number } };
+    };
+    expect(result.issues.balance).toMatchObject({ actual: "0", expected: "25500000" });
+
+    const { page, wallet, errors } = await walletPage(true);
+    expect((await page.goto(result.signUrl))?.status()).toBe(200);
+    const warning = page.locator("#balance-warning");
+    expect(await warning.isVisible()).toBe(true);
+    expect(await warning.textContent()).toContain("Your wallet holds 0 USDG; this bundle needs 25.5 USDG. Add 25.5 USDG to your wallet");
+    // Above the steps, so it is read first.
+    expect(await page.evaluate('document.querySelector("#balance-warning").compareDocumentPosition(document.querySelector("ol.steps"))')).toBe(4);
+    const button = page.locator("#send");
+    expect(await button.textContent()).toBe("Not enough USDG to send: add it first");
+    // The script has re-read the balance through the wallet, and the button stays off.
+    await expect.poll(() => wallet.methods.includes("eth_call"), { timeout: 10_000 }).toBe(true);
+    expect(await button.isDisabled()).toBe(true);
+
+    // Amounts: about six significant digits, the exact figure in the title (hover) and data-exact (tap).
+    const swapStep = page.locator('li.step[data-step="1"]');
+    const stepText = (await swapStep.textContent()) ?? "";
+    const { expectedOut, minimumOut, priceImpactBps } = result.params.quote;
+    const sixDigits = (x: string) => x.replace(/[.,]/g, "").replace(/^0+/, "").length <= 6;
+    const rounded = swapStep.locator(".amount");
+    expect(await rounded.count()).toBeGreaterThan(0);
+    for (const span of await rounded.all()) {
+      expect(sixDigits((await span.textContent())!)).toBe(true);
+      expect(await span.getAttribute("title")).toMatch(/^exactly [\d,]+\.\d+$/);
+    }
+    const titles = await rounded.evaluateAll((all) => all.map((e) => e.getAttribute("data-exact")));
+    expect(titles).toContain(minimumOut);
+    expect(titles).toContain(expectedOut);
+    expect(stepText).not.toContain(minimumOut); // the 18-decimal figure is not what the person reads
+    expect(stepText).toContain(`price impact ${(priceImpactBps / 100).toFixed(2)}%`);
+    expect(stepText).toMatch(/Expected: [\d.,]+ WETH after the fee/);
+    expect(stepText).toMatch(/The minimum, [\d.,]+ WETH, is the least the swap accepts/);
+    await page.screenshot({ path: join(ARTIFACTS, "sign-page-shortfall.png"), fullPage: true });
+
+    // Funded: the script sees the balance and turns the button on; a reload has no warning at all.
+    const funder = walletAt(stack.rpcUrl, account);
+    const hash = await funder.writeContract({ address: d.contracts.usdg!, abi: testTokenAbi, functionName: "transfer", args: [empty, parseUnits("25.5", 6)] });
+    await chain.waitForTransactionReceipt({ hash });
+    await expect.poll(() => button.isEnabled(), { timeout: 15_000 }).toBe(true);
+    expect(await button.textContent()).toBe("Connect wallet and send all 2 steps");
+    expect(await warning.isVisible()).toBe(false);
+    expect((await page.reload())?.status()).toBe(200);
+    expect(await page.locator("#balance-warning").count()).toBe(0);
+    await expect.poll(() => page.locator("#send").isEnabled()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

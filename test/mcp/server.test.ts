@@ -80,14 +80,38 @@ describe("MCP over /mcp", () => {
     expect(errorOf(missing).code).toBe("NOT_FOUND");
   });
 
-  it("refuses arguments that break the tool's advertised types (-32602), a number given as a string among them", async () => {
+  it("arguments the tool does not take are a tool error {error, code: INVALID_REQUEST, details}, as the instructions say; an unknown tool is JSON-RPC -32602", async () => {
     const owner = "0x000000000000000000000000000000000000dEaD";
+    const instructions = client.getInstructions();
+    expect(instructions).toContain("otherwise a tool error (isError) whose text is {error, code, details?}");
+    // A type the tool does not advertise, a number given as a string among them.
     for (const closedDays of ["1.", "+1", "2", true, [1]]) {
-      await expect(client.callTool({ name: "accounts_owner", arguments: { owner, closedDays } }), String(closedDays)).rejects.toMatchObject({ code: -32602 });
+      const answer = await client.callTool({ name: "accounts_owner", arguments: { owner, closedDays } });
+      expect(answer.isError, String(closedDays)).toBe(true);
+      expect(errorOf(answer)).toMatchObject({ code: "INVALID_REQUEST", details: { field: "closedDays" } });
+      expect(JSON.stringify(answer.content)).not.toContain("MCP error");
     }
-    // An integer passes the check and reaches the route (which answers as it can without an index here).
+    // An extra argument: the prepare tool takes exactly its documented fields.
+    const extra = await client.callTool({
+      name: "prepare_vault_deposit",
+      arguments: { owner, vault: owner, amount: "1", surprise: 1 },
+    });
+    expect(extra.isError).toBe(true);
+    expect(extra.structuredContent).toBeUndefined();
+    expect(errorOf(extra)).toMatchObject({
+      error: expect.stringMatching(/^Invalid arguments: surprise: is not allowed/),
+      code: "INVALID_REQUEST",
+      details: { field: "surprise", issues: [{ field: "surprise", message: expect.stringMatching(/is not allowed/) }] },
+    });
+    expect(JSON.stringify(extra.content)).not.toContain("MCP error");
+    // A bad value is the same kind of answer.
+    const bad = await client.callTool({ name: "accounts_owner", arguments: { owner: "nope" } });
+    expect(errorOf(bad)).toMatchObject({ code: "INVALID_REQUEST", details: { field: "owner" } });
+    // An integer passes the checks and reaches the route (which answers as it can without an index here).
     const passed = await client.callTool({ name: "accounts_owner", arguments: { owner, closedDays: 1 } });
     expect(JSON.stringify(passed.content)).not.toMatch(/closedDays/);
+    // A tool that does not exist is a protocol error.
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 
   it("the report-card tools take the owner's session: required on the private card, optional on the public one, which needs it when AGENT_REPORT_CARDS_READS=owner", async () => {
