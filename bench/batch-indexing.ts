@@ -6,14 +6,15 @@
 // an ordinary change (wallet 4's one share transfer) sent right after, which waits behind the batch.
 // Alone: `npx tsx bench/batch-indexing.ts` (BATCH_SIZES, default 500,1000,2000).
 import postgres from "postgres";
-import { createPublicClient, createWalletClient, encodeAbiParameters, encodeFunctionData, http, pad, type Hex } from "viem";
-import { batchExecutorAbi, mergedVaultAbi } from "../abis/index.js";
+import { createPublicClient, createWalletClient, encodeFunctionData, http, type Hex } from "viem";
+import { mergedVaultAbi } from "../abis/index.js";
 import { mnemonicToAccount } from "viem/accounts";
 import { accountAddress, devnetChain, TEST_MNEMONIC } from "../devnet/chain.js";
 import type { Deployments } from "../adapters/chain/deployments.js";
 import { readJson } from "../test/helpers/stack.js";
 import { execFileSync } from "node:child_process";
 import { cpuSeconds, isMain, log, printMachine, printResult, saveResult, startDevnet, startIndexer, waitReady, type BenchResult } from "./lib.js";
+import { encodeBatchExecute } from "../test/helpers/erc7821.js";
 
 const SENDER = 5;
 const PROBE = 4;
@@ -66,17 +67,7 @@ export async function benchBatchIndexing({ sizes = [500, 1000, 2000] } = {}): Pr
     };
     const rows: { calls: number; gas: bigint; batchMs: number; probeMs: number; cpuS: number }[] = [];
     for (const n of sizes) {
-      const data = encodeFunctionData({
-        abi: batchExecutorAbi,
-        functionName: "execute",
-        args: [
-          pad("0x01", { dir: "right", size: 32 }),
-          encodeAbiParameters(
-            [{ type: "tuple[]", components: [{ type: "address" }, { type: "uint256" }, { type: "bytes" }] }],
-            [Array.from({ length: n }, () => [vault, 0n, transfer(sender.address)] as const)],
-          ),
-        ],
-      });
+      const data = encodeBatchExecute(Array.from({ length: n }, () => ({ to: vault, data: transfer(sender.address) })));
       const gas = await client.estimateGas({ account: sender, to: sender.address, data });
       const cpuBefore = descendantsCpuSeconds(indexer.process.pid);
       const hash = await wallet.sendTransaction({ to: sender.address, data, gas: (gas * 12n) / 10n });

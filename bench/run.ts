@@ -13,9 +13,11 @@
 //  10. read-scale        the read routes at 10,000, 100,000 and 1,000,000 owners, cached and uncached (bench/read-scale.ts)
 //  11. x402-payment      a paid (x402) 60-day grid backtest's p50 beside a free one's, and the facilitator's round trips (bench/x402-payment.ts)
 //  12. grading          one report-card grading pass over 1,000,000 open filings and 200 new mined calls (bench/grading.ts)
+//  13. batch-indexing   one atomic batch of 500, 1,000 and 2,000 calls through the indexer: receipt to indexed (bench/batch-indexing.ts)
 // BENCH_DAYS shortens the history of 1 and 2 (for a quick look; targets apply to 90 days).
 // BENCH_ONLY runs a subset, e.g. BENCH_ONLY=read-speed,prepare-latency.
 import { benchBacktests } from "./backtests.js";
+import { benchBatchIndexing } from "./batch-indexing.js";
 import { benchChangingAnswers } from "./changing-answers.js";
 import { benchDevnetSeed } from "./devnet-seed.js";
 import { benchGrading } from "./grading.js";
@@ -89,6 +91,7 @@ await attempt("changing-answers-2-apis", async () => {
 await attempt("read-scale", () => benchReadScale());
 await attempt("x402-payment", () => benchX402Payment());
 await attempt("grading", () => benchGrading({ filings: 1_000_000, owners: 10_000, calls: 200, pending: 100_000, runs: 3 }));
+await attempt("batch-indexing", () => benchBatchIndexing());
 
 console.log(`\n== summary (${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s in all)`);
 const m = machine();

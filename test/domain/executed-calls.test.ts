@@ -1,13 +1,14 @@
 // What the indexer records for the report card: a transaction to a service contract is the call; an inner call
 // of an atomic batch only when an event of its transaction confirms that very call (its function's event, from
 // its target, for its account, with its amounts), one event one call, in call order. Tried with liars.
-import { encodeAbiParameters, encodeFunctionData, pad, parseAbi, toEventSelector, zeroAddress, type Abi, type AbiEvent, type Address, type Hex } from "viem";
+import { encodeFunctionData, pad, parseAbi, toEventSelector, zeroAddress, type Abi, type AbiEvent, type Address, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import * as abis from "../../abis/index.js";
-import { batchExecutorAbi, entryPointAbi, limitOrderHookAbi, mergedVaultAbi, smartAccountAbi, stockVaultRouterAbi } from "../../abis/index.js";
+import { entryPointAbi, limitOrderHookAbi, mergedVaultAbi, smartAccountAbi, stockVaultRouterAbi } from "../../abis/index.js";
 import { confirmedCalls } from "../../domain/bundles/confirmations.js";
 import { agentActions } from "../../domain/bundles/decode.js";
 import { confirmNextCall, markConfirmed, MAX_BATCH_CALLS, transactionCalls, type ConfirmingEvent } from "../../domain/executed-calls.js";
+import { encodeBatchExecute } from "../helpers/erc7821.js";
 
 const owner: Address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const stranger: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -26,18 +27,8 @@ const hook: Address = "0x0165878A594ca255338adfa4d48449f69242Eb8F";
 const otherVault: Address = "0x9A676e781A523b5d0C0e43731313A708CB607508";
 const service = new Set([vault, router, hook, otherVault].map((a) => a.toLowerCase()));
 const common = { isServiceContract: (a: Address) => service.has(a.toLowerCase()), entryPoints: [entryPoint] };
-const erc7821 = (calls: { to: Address; data: Hex }[]) =>
-  encodeFunctionData({
-    abi: batchExecutorAbi,
-    functionName: "execute",
-    args: [
-      pad("0x01", { dir: "right", size: 32 }),
-      encodeAbiParameters(
-        [{ type: "tuple[]", components: [{ type: "address" }, { type: "uint256" }, { type: "bytes" }] }],
-        [calls.map((c) => [c.to, 0n, c.data] as const)],
-      ),
-    ],
-  });
+const erc7821 = (calls: { to: Address; data: Hex }[]) => encodeBatchExecute(calls);
+
 const handleOps = (sender: Address, callData: Hex) =>
   encodeFunctionData({
     abi: entryPointAbi,

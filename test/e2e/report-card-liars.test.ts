@@ -8,9 +8,9 @@
 // - an honest batch carrying two filed bundles: both are recorded and both matched, in call order;
 // - one 7702 batch of 1,000 zero-value share transfers is indexed within seconds, not minutes.
 import type { Kysely } from "kysely";
-import { encodeAbiParameters, encodeFunctionData, pad, parseEther, parseUnits, type Address, type Hex, type PublicClient } from "viem";
+import { encodeFunctionData, parseEther, parseUnits, type Address, type Hex, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { batchExecutorAbi, mergedVaultAbi } from "../../abis/index.js";
+import { mergedVaultAbi } from "../../abis/index.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
@@ -23,6 +23,7 @@ import { until as waitUntil } from "../helpers/http.js";
 import { deployLyingDelegates } from "../helpers/lying-delegates.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
 import { mintAt, sendEthAt, testAccount, walletAt } from "../helpers/wallets.js";
+import { encodeBatchExecute } from "../helpers/erc7821.js";
 
 const stack = inject("stack");
 const prefix = randomPrefix();
@@ -176,17 +177,7 @@ describe("honest batches", () => {
   it("one 7702 batch of 1,000 zero-value share transfers to itself is indexed within seconds of its receipt", async () => {
     await delegatedWallet(stack.rpcUrl, chain, flooder, d);
     const transfer = encodeFunctionData({ abi: mergedVaultAbi, functionName: "transfer", args: [flooder.address, 0n] });
-    const data = encodeFunctionData({
-      abi: batchExecutorAbi,
-      functionName: "execute",
-      args: [
-        pad("0x01", { dir: "right", size: 32 }),
-        encodeAbiParameters(
-          [{ type: "tuple[]", components: [{ type: "address" }, { type: "uint256" }, { type: "bytes" }] }],
-          [Array.from({ length: 1000 }, () => [mergedVault, 0n, transfer] as const)],
-        ),
-      ],
-    });
+    const data = encodeBatchExecute(Array.from({ length: 1000 }, () => ({ to: mergedVault, data: transfer })));
     const hash = await walletAt(stack.rpcUrl, flooder).sendTransaction({ to: flooder.address, data, gas: 25_000_000n });
     const receipt = await chain.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe("success");

@@ -8,7 +8,6 @@ import {
   createWalletClient,
   custom,
   decodeEventLog,
-  encodeAbiParameters,
   encodeFunctionData,
   http,
   isAddressEqual,
@@ -19,12 +18,12 @@ import {
   type LocalAccount,
   type PublicClient,
 } from "viem";
-import { batchExecutorAbi, entryPointAbi, smartAccountAbi, smartAccountFactoryAbi } from "../../abis/index.js";
+import { entryPointAbi, smartAccountAbi, smartAccountFactoryAbi } from "../../abis/index.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { devnetAt, walletAt } from "./wallets.js";
+import { encodeBatchExecute } from "./erc7821.js";
 
 type SendCalls = { version: string; chainId: Hex; from?: Address; atomicRequired: boolean; calls: { to: Address; data?: Hex; value?: Hex }[] };
-const BATCH_MODE = pad("0x01", { dir: "right", size: 32 });
 
 /** The wallet_sendCalls requests each wallet got, for the tests' assertions. */
 export type BatchWallet = { requests: SendCalls[] };
@@ -68,17 +67,7 @@ export async function delegatedWallet(
   const send = (req: SendCalls) =>
     plain.sendTransaction({
       to: account.address,
-      data: encodeFunctionData({
-        abi: batchExecutorAbi,
-        functionName: "execute",
-        args: [
-          BATCH_MODE,
-          encodeAbiParameters(
-            [{ type: "tuple[]", components: [{ type: "address" }, { type: "uint256" }, { type: "bytes" }] }],
-            [req.calls.map((c) => [c.to, BigInt(c.value ?? "0x0"), c.data ?? "0x"] as const)],
-          ),
-        ],
-      }),
+      data: encodeBatchExecute(req.calls.map((c) => ({ to: c.to, value: BigInt(c.value ?? "0x0"), data: c.data ?? "0x" }))),
     });
   const status = async (hash: Hex) => ((await chain.waitForTransactionReceipt({ hash })).status === "success" ? 200 : 500);
   const wallet = createWalletClient({ account, chain: devnetAt(rpcUrl), transport: batchProvider(rpcUrl, send, status, requests) });
