@@ -34,19 +34,8 @@ export type WorkerMetricsOptions = {
   logger: Logger;
 };
 
-export function startWorkerMetrics({
-  workers,
-  queueText,
-  oldestActive,
-  deadlinesMs,
-  gradingLag,
-  redisReady,
-  host,
-  port,
-  logger,
-}: WorkerMetricsOptions): Server {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+/** The jobs' counters and gauges: by queue and outcome, their durations, those failed at their deadline, the oldest active. */
+function jobMetrics(registry: Registry, { workers, oldestActive, deadlinesMs }: Pick<WorkerMetricsOptions, "workers" | "oldestActive" | "deadlinesMs">) {
   const jobs = new Counter({
     name: "agent_worker_jobs_total",
     help: "Jobs this worker finished, by queue and outcome",
@@ -78,7 +67,22 @@ export function startWorkerMetrics({
   });
   const deadlines = new Gauge({ name: "agent_job_deadline_seconds", help: "Each queue's job deadline", labelNames: ["queue"], registers: [registry] });
   for (const [queue, ms] of Object.entries(deadlinesMs ?? {})) deadlines.labels(queue).set(ms / 1000);
-  // Read at most every LAG_EVERY_MS: a scrape and the readiness probes share one read.
+  for (const worker of workers) {
+    const queue = worker.name;
+    const observe = (job: { processedOn?: number; finishedOn?: number } | undefined, outcome: "completed" | "failed") => {
+      jobs.labels(queue, outcome).inc();
+      if (job?.processedOn && job.finishedOn) duration.labels(queue).observe((job.finishedOn - job.processedOn) / 1000);
+    };
+    worker.on("completed", (job) => observe(job, "completed"));
+    worker.on("failed", (job, error) => {
+      observe(job, "failed");
+      if (isDeadlineExceeded(error)) deadlineExceeded.labels(queue).inc();
+    });
+  }
+}
+
+/** The grading lag, read at most every LAG_EVERY_MS (a scrape and the readiness probes share one read), as a gauge too. */
+function gradingLagReader(registry: Registry, gradingLag: WorkerMetricsOptions["gradingLag"]) {
   let lag: { at: number; value: Promise<number> } | undefined;
   const readLag = (): Promise<number> | undefined => {
     if (!gradingLag) return undefined;
@@ -92,7 +96,7 @@ export function startWorkerMetrics({
   };
   new Gauge({
     name: "agent_grading_lag_seconds",
-    help: "Age of the oldest indexed call a filing claims that is neither matched nor settled (0 when none, NaN when unreadable)",
+    help: "How long the oldest indexed call the last whole grading pass did not cover has waited (0 when none, NaN when unreadable)",
     registers: [registry],
     async collect() {
       const value = readLag();
@@ -104,18 +108,24 @@ export function startWorkerMetrics({
         );
     },
   });
-  for (const worker of workers) {
-    const queue = worker.name;
-    const observe = (job: { processedOn?: number; finishedOn?: number } | undefined, outcome: "completed" | "failed") => {
-      jobs.labels(queue, outcome).inc();
-      if (job?.processedOn && job.finishedOn) duration.labels(queue).observe((job.finishedOn - job.processedOn) / 1000);
-    };
-    worker.on("completed", (job) => observe(job, "completed"));
-    worker.on("failed", (job, error) => {
-      observe(job, "failed");
-      if (isDeadlineExceeded(error)) deadlineExceeded.labels(queue).inc();
-    });
-  }
+  return readLag;
+}
+
+export function startWorkerMetrics({
+  workers,
+  queueText,
+  oldestActive,
+  deadlinesMs,
+  gradingLag,
+  redisReady,
+  host,
+  port,
+  logger,
+}: WorkerMetricsOptions): Server {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  jobMetrics(registry, { workers, oldestActive, deadlinesMs });
+  const readLag = gradingLagReader(registry, gradingLag);
 
   const server = createServer((req, res) => {
     const path = req.url?.split("?")[0];
@@ -137,7 +147,7 @@ export function startWorkerMetrics({
       lagging.then(
         (seconds) => {
           const late = seconds > READY_GRADING_LAG_S;
-          const reason = `grading lags ${Math.round(seconds)} s (over ${READY_GRADING_LAG_S} s): an indexed call is neither matched nor settled; see agent_job_oldest_active_seconds{queue="grading"}`;
+          const reason = `grading lags ${Math.round(seconds)} s (over ${READY_GRADING_LAG_S} s): an indexed call waits for a grading pass; see agent_job_oldest_active_seconds{queue="grading"}`;
           answer(!late, { ...body, gradingLagSeconds: Math.round(seconds), ...(late ? { reason } : {}) });
         },
         (error: Error) => answer(false, { ...body, reason: `the grading lag cannot be read: ${error.message}` }),
