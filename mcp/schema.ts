@@ -40,7 +40,6 @@ function portable(schema: Json, answer: boolean, depth: number): Json {
     } else if (key === "additionalProperties" && isNode(value) && Object.keys(value).length === 0) {
       out[key] = true;
     } else if (key === "additionalProperties" && value === false && answer) {
-      continue;
     } else if (key === "items" || key === "additionalProperties") {
       out[key] = portable(value, answer, depth + (Array.isArray(value) ? 0 : 1));
     } else {

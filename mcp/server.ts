@@ -124,7 +124,11 @@ async function sdkServer(app: OpenAPIHono<any>, forward: ForwardedRequest): Prom
     if (typeProblem) return invalidArguments([typeProblem]);
     const parsed = await tool.inputSchema.safeParseAsync(args);
     if (!parsed.success) return invalidArguments(describeIssues(parsed.error.issues));
-    return run(tool, parsed.data as Record<string, unknown>, extra as CallExtra);
+    // A fault past validation is the tool's error, as the SDK's own handler made it, not a JSON-RPC internal error.
+    return run(tool, parsed.data as Record<string, unknown>, extra as CallExtra).catch((error: Error): CallToolResult => {
+      const body = { error: `the tool failed: ${error.message.slice(0, 200)}`, code: "INTERNAL" };
+      return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
+    });
   });
   return server;
 }

@@ -105,7 +105,11 @@ export function agentToolsOf(app: OpenAPIHono<any>, doc: OpenApiDocument): Agent
     const takesSession = security.length > 0;
     const needsSession = takesSession && !security.some((s) => typeof s === "object" && s !== null && Object.keys(s).length === 0);
     if (takesSession) {
-      const token = z.string().min(1);
+      // Sent as an HTTP header: printable ASCII only (anything else is refused as an argument, not thrown as a header).
+      const token = z
+        .string()
+        .min(1)
+        .regex(/^[\x21-\x7e]+$/, "must be printable ASCII: it is sent as an Authorization header");
       shape.sessionToken = needsSession
         ? token.describe(`${SESSION_TOKEN}, sent as Authorization: Bearer`)
         : token.optional().describe(

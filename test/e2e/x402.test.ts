@@ -37,6 +37,13 @@ const OTHER = getAddress("0x000000000000000000000000000000000000c0c0");
 const PRICE_60_DAYS = 300_000n; // 30 days past the free 30 at 0.01 USDG a day, in base units
 const GRID = "/v1/agent/backtest/grid";
 
+/**
+ * What the app takes from a fetch's input: a URL string, or the request itself. Not `instanceof Request`: a file
+ * before this one in the process may have served with @hono/node-server, whose global Request then differs
+ * from the class x402's client builds its requests with (String() of one is "[object Request]", a 404).
+ */
+const asAppInput = (input: string | URL | Request) => (typeof input === "string" || input instanceof URL ? String(input) : input);
+
 let s: StackApp;
 let prefix: string;
 let usdg: Address;
@@ -114,7 +121,7 @@ describe("a paid 60-day grid backtest on the devnet", () => {
     const settlements: Settlement[] = [];
     const client = createAgentClient({
       baseUrl: "http://127.0.0.1",
-      fetch: async (input, init) => s.app.app.request(input instanceof Request ? input : String(input), init),
+      fetch: async (input, init) => s.app.app.request(asAppInput(input), init),
       pay: { account: PAYER, maxAmountUsdg: "0.5", onSettlement: (x) => settlements.push(x) },
     });
     const result = await client.backtestGrid(body as never);
@@ -155,8 +162,7 @@ describe("a paid 60-day grid backtest on the devnet", () => {
 
   it("the typed client pays only up to the max its caller sets, and without `pay` a 402 is an AgentApiError", async () => {
     const before = await usdgOf(PAYER.address);
-    const fetchApp = async (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-      s.app.app.request(input instanceof Request ? input : String(input), init);
+    const fetchApp = async (input: Parameters<typeof fetch>[0], init?: RequestInit) => s.app.app.request(asAppInput(input), init);
     const thrifty = createAgentClient({ baseUrl: "http://127.0.0.1", fetch: fetchApp, pay: { account: PAYER, maxAmountUsdg: "0.1" } });
     await expect(thrifty.backtestGrid(body as never)).rejects.toMatchObject({ status: 402, code: "PAYMENT_REQUIRED" });
     const unpaid = createAgentClient({ baseUrl: "http://127.0.0.1", fetch: fetchApp });
@@ -199,8 +205,7 @@ describe("payment is asked only for what will run", () => {
     const policy = (await (await s.app.app.request("/v1/agent/policies/privy")).json()) as { data: { contracts: { usdg: Address } } };
     const USDG = policy.data.contracts.usdg;
     expect(getAddress(USDG)).toBe(usdg);
-    const fetchApp = async (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-      s.app.app.request(input instanceof Request ? input : String(input), init);
+    const fetchApp = async (input: Parameters<typeof fetch>[0], init?: RequestInit) => s.app.app.request(asAppInput(input), init);
     const account = PAYER;
     // As skill.md writes it (X402_CLIENT_EXAMPLE), with this test's fetch.
     const payingFetch = wrapFetchWithPaymentFromConfig(fetchApp as typeof fetch, {

@@ -141,6 +141,13 @@ describe("MCP over /mcp", () => {
       const withToken = await ownedClient.callTool({ name: "report_card_owner", arguments: { owner: wallet.address, sessionToken: token } });
       expect(withToken.isError ?? false).toBe(false);
       expect(withToken.structuredContent).toMatchObject({ data: { owner: wallet.address, view: "public", hitRate: null } });
+      // A token that cannot be a header (not printable ASCII) is an argument refused by name, not an internal error.
+      const unsendable = await ownedClient.callTool({ name: "report_card_owner", arguments: { owner: wallet.address, sessionToken: "tok\u{1F600}en" } });
+      expect([unsendable.isError, errorOf(unsendable).code, (errorOf(unsendable) as { details?: { field?: string } }).details?.field]).toEqual([
+        true,
+        "INVALID_REQUEST",
+        "sessionToken",
+      ]);
       // The public mode still answers without one.
       const open = await client.callTool({ name: "report_card_owner", arguments: { owner: wallet.address } });
       expect(open.isError ?? false).toBe(false);
