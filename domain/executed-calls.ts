@@ -28,7 +28,7 @@ export type ExecutedCall = {
   callIndex: number;
 };
 
-type PendingCall = { call: ExecutedCall; confirmable: ConfirmableCall; confirmed: boolean };
+type PendingCall = { call: ExecutedCall; confirmable: ConfirmableCall };
 
 /** A transaction's calls as read once: the transaction itself, or its batch's confirmable calls. */
 export type TransactionCalls =
@@ -77,25 +77,22 @@ export function transactionCalls({
       via: c.via,
       callIndex: c.index,
     };
-    pending.push({ call, confirmable, confirmed: false });
+    pending.push({ call, confirmable });
   }
   return { kind: "batch", pending, decoded: decoded.length, dropped: Math.max(0, decoded.length - maxCalls) };
 }
 
 /**
- * The first call of the batch, in call order, that the event confirms and no event confirmed before; it is
- * marked confirmed. Null when the event confirms none.
+ * The first call of the batch, in call order, that the event confirms and that no event confirmed before
+ * (`isRecorded`: the index's own rows, so that a restart or a retried batch of events sees what was written,
+ * and nothing is kept in memory that a rollback would leave behind). Null when the event confirms none.
  */
-export function confirmNextCall(calls: TransactionCalls, event: ConfirmingEvent): ExecutedCall | null {
+export async function confirmNextCall(
+  calls: TransactionCalls,
+  event: ConfirmingEvent,
+  isRecorded: (id: string) => Promise<boolean> | boolean,
+): Promise<ExecutedCall | null> {
   if (calls.kind !== "batch") return null;
-  const found = calls.pending.find((p) => !p.confirmed && confirms(p.confirmable, event));
-  if (!found) return null;
-  found.confirmed = true;
-  return found.call;
-}
-
-/** Marks calls confirmed by events already indexed (a restart inside a transaction's events). */
-export function markConfirmed(calls: TransactionCalls, ids: ReadonlySet<string>): void {
-  if (calls.kind !== "batch") return;
-  for (const p of calls.pending) if (ids.has(p.call.id)) p.confirmed = true;
+  for (const p of calls.pending) if (confirms(p.confirmable, event) && !(await isRecorded(p.call.id))) return p.call;
+  return null;
 }

@@ -4,10 +4,9 @@ import type { Context, Event } from "ponder:registry";
 import { activity, executedCall } from "ponder:schema";
 import type { ActivityKind } from "../domain/activity-kinds.js";
 import { activityPosition } from "../domain/activity-position.js";
-import { confirmNextCall, markConfirmed, transactionCalls, type TransactionCalls } from "../domain/executed-calls.js";
+import { confirmNextCall, transactionCalls, type TransactionCalls } from "../domain/executed-calls.js";
 import { entryPoints, isServiceContract } from "./deployments.js";
 import { reportDroppedCalls } from "./batch-bound.js";
-import { eq } from "ponder";
 import { type Address, type Hex, zeroAddress } from "viem";
 
 type Data = Record<string, string | number | boolean | null>;
@@ -59,18 +58,16 @@ export async function logChanges(context: Context, event: LogEvent & { args: obj
 const readCalls = new Map<string, TransactionCalls>();
 const KEEP_TRANSACTIONS = 16;
 
-/** The transaction's calls, read once per transaction (per block, so a reorg reads its new copy afresh). */
-async function callsOf(context: Context, event: LogEvent): Promise<TransactionCalls> {
+/**
+ * The transaction's calls, read once per transaction (per block, so a reorg reads its new copy afresh). Only
+ * what the transaction's calldata says is kept: what was recorded is read from the index, never remembered.
+ */
+function callsOf(event: LogEvent): TransactionCalls {
   const key = `${event.block.hash}:${event.transaction.hash}`;
   let calls = readCalls.get(key);
   if (calls) return calls;
   calls = transactionCalls({ transaction: event.transaction, isServiceContract, entryPoints });
   if (calls.kind === "batch" && calls.dropped > 0) reportDroppedCalls(event.transaction.hash, calls.decoded, calls.dropped);
-  if (calls.kind === "batch" && calls.pending.length > 0) {
-    // After a restart inside this transaction's events, the calls its earlier events confirmed are recorded already.
-    const done = await context.db.sql.select({ id: executedCall.id }).from(executedCall).where(eq(executedCall.txHash, event.transaction.hash));
-    markConfirmed(calls, new Set(done.map((r) => r.id)));
-  }
   readCalls.set(key, calls);
   if (readCalls.size > KEEP_TRANSACTIONS) readCalls.delete(readCalls.keys().next().value!);
   return calls;
@@ -84,14 +81,16 @@ async function callsOf(context: Context, event: LogEvent): Promise<TransactionCa
  * confirm a call: those that log changes, and the routers' and the zap's own events.
  */
 export async function recordExecutedCalls(context: Context, event: LogEvent & { args: object }) {
-  const calls = await callsOf(context, event);
+  const calls = callsOf(event);
   const call =
     calls.kind === "direct"
       ? calls.call
-      : confirmNextCall(calls, { emitter: event.log.address, topic: event.log.topics[0], args: event.args as Record<string, unknown> });
+      : await confirmNextCall(
+          calls,
+          { emitter: event.log.address, topic: event.log.topics[0], args: event.args as Record<string, unknown> },
+          async (id) => (await context.db.find(executedCall, { id })) !== null,
+        );
   if (!call) return;
-  // A transaction sent to a service contract is recorded at its first event; its other events have nothing to add.
-  if (calls.kind === "direct") readCalls.set(`${event.block.hash}:${event.transaction.hash}`, { kind: "none" });
   await context.db
     .insert(executedCall)
     .values({

@@ -41,4 +41,4 @@
 //   domain/executed-calls.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "b34cefb6208164a903254464d6833e6cd0e06ad98a4c60b5dd24d5e6984463e8";
+export const SHARED_SOURCES_SHA256 = "7ca6aae34c77ebccb9824ef1b1072f11a9093e8ab4720e6709bd5132282d776c";

@@ -2,12 +2,12 @@
 // of an atomic batch only when an event of its transaction confirms that very call (its function's event, from
 // its target, for its account, with its amounts), one event one call, in call order. Tried with liars.
 import { encodeFunctionData, pad, parseAbi, toEventSelector, zeroAddress, type Abi, type AbiEvent, type Address, type Hex } from "viem";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import * as abis from "../../abis/index.js";
 import { entryPointAbi, limitOrderHookAbi, mergedVaultAbi, smartAccountAbi, stockVaultRouterAbi } from "../../abis/index.js";
 import { confirmedCalls } from "../../domain/bundles/confirmations.js";
 import { agentActions } from "../../domain/bundles/decode.js";
-import { confirmNextCall, markConfirmed, MAX_BATCH_CALLS, transactionCalls, type ConfirmingEvent } from "../../domain/executed-calls.js";
+import { confirmNextCall, MAX_BATCH_CALLS, transactionCalls, type ConfirmingEvent, type TransactionCalls } from "../../domain/executed-calls.js";
 import { encodeBatchExecute } from "../helpers/erc7821.js";
 
 const owner: Address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -67,8 +67,20 @@ const shareTransfer = (from: Address, to: Address, value: bigint, emitter: Addre
 });
 const batchOf = (input: Hex, from: Address = owner, to: Address = owner) => transactionCalls({ ...common, transaction: { hash, from, to, input } });
 
+/** The index's rows as confirmNextCall reads them: a call it returns is recorded. */
+let recorded = new Set<string>();
+const confirm = async (calls: TransactionCalls, event: ConfirmingEvent) => {
+  const call = await confirmNextCall(calls, event, (id) => recorded.has(id));
+  if (call) recorded.add(call.id);
+  return call;
+};
+
 describe("transactionCalls and confirmNextCall", () => {
-  it("a transaction sent to a service contract is the call, keyed by its hash", () => {
+  beforeEach(() => {
+    recorded = new Set();
+  });
+
+  it("a transaction sent to a service contract is the call, keyed by its hash", async () => {
     const calls = transactionCalls({ ...common, transaction: { hash, from: owner, to: vault, input: deposit } });
     expect(calls).toEqual({
       kind: "direct",
@@ -76,14 +88,14 @@ describe("transactionCalls and confirmNextCall", () => {
     });
   });
 
-  it("an EIP-7702 account's batch: the deposit is recorded when the vault's DepositRequested for the account, with its amounts, confirms it", () => {
+  it("an EIP-7702 account's batch: the deposit is recorded when the vault's DepositRequested for the account, with its amounts, confirms it", async () => {
     const calls = batchOf(
       erc7821([
         { to: token, data: approve },
         { to: vault, data: deposit },
       ]),
     );
-    expect(confirmNextCall(calls, requested({}))).toEqual({
+    expect(await confirm(calls, requested({}))).toEqual({
       id: `${hash}:1`,
       txHash: hash,
       from: lower(owner),
@@ -94,31 +106,31 @@ describe("transactionCalls and confirmNextCall", () => {
       callIndex: 1,
     });
     // One event confirms one call: the same event again confirms nothing more.
-    expect(confirmNextCall(calls, requested({}))).toBeNull();
+    expect(await confirm(calls, requested({}))).toBeNull();
   });
 
-  it("a lying delegate's zero-value share transfer to itself confirms nothing", () => {
+  it("a lying delegate's zero-value share transfer to itself confirms nothing", async () => {
     const calls = batchOf(
       erc7821([
         { to: token, data: approve },
         { to: vault, data: deposit },
       ]),
     );
-    expect(confirmNextCall(calls, shareTransfer(owner, owner, 0n))).toBeNull();
-    expect(confirmNextCall(calls, shareTransfer(owner, owner, 0n, otherVault))).toBeNull();
+    expect(await confirm(calls, shareTransfer(owner, owner, 0n))).toBeNull();
+    expect(await confirm(calls, shareTransfer(owner, owner, 0n, otherVault))).toBeNull();
   });
 
-  it("a deposit made for less, for another receiver, by another account or on another vault confirms nothing", () => {
+  it("a deposit made for less, for another receiver, by another account or on another vault confirms nothing", async () => {
     const calls = batchOf(erc7821([{ to: vault, data: deposit }]));
-    expect(confirmNextCall(calls, requested({ assets: 25n }))).toBeNull();
-    expect(confirmNextCall(calls, requested({ receiver: stranger }))).toBeNull();
-    expect(confirmNextCall(calls, requested({ owner: stranger }))).toBeNull();
-    expect(confirmNextCall(calls, requested({}, otherVault))).toBeNull();
-    expect(confirmNextCall(calls, { ...requested({}), topic: topic(mergedVaultAbi, "DepositCancelled") })).toBeNull();
-    expect(confirmNextCall(calls, requested({}))?.id).toBe(`${hash}:0`);
+    expect(await confirm(calls, requested({ assets: 25n }))).toBeNull();
+    expect(await confirm(calls, requested({ receiver: stranger }))).toBeNull();
+    expect(await confirm(calls, requested({ owner: stranger }))).toBeNull();
+    expect(await confirm(calls, requested({}, otherVault))).toBeNull();
+    expect(await confirm(calls, { ...requested({}), topic: topic(mergedVaultAbi, "DepositCancelled") })).toBeNull();
+    expect((await confirm(calls, requested({})))?.id).toBe(`${hash}:0`);
   });
 
-  it("an order call is confirmed only by the order it placed: the token, side, amount and price the calldata names", () => {
+  it("an order call is confirmed only by the order it placed: the token, side, amount and price the calldata names", async () => {
     const weth: Address = "0x4ed7c70F96B99c776995fB64377f0d4aB3B0e1C1";
     const cheap: Address = "0x59b670e9fA9D0A427751Af201D676719a970857b";
     const create = encodeFunctionData({ abi: limitOrderHookAbi, functionName: "create", args: [weth, false, 20_000_000n, 10n ** 21n] });
@@ -128,13 +140,13 @@ describe("transactionCalls and confirmNextCall", () => {
       topic: topic(limitOrderHookAbi, "OrderPlaced"),
       args: { id: 7n, owner, token: weth, sellToken: false, amountIn: 20_000_000n, priceX18: 10n ** 21n, market: false, ...args },
     });
-    expect(confirmNextCall(calls, placed({ token: cheap, amountIn: 1_000_000n }))).toBeNull();
-    expect(confirmNextCall(calls, placed({ sellToken: true }))).toBeNull();
-    expect(confirmNextCall(calls, placed({ market: true }))).toBeNull();
-    expect(confirmNextCall(calls, placed({}))?.callIndex).toBe(0);
+    expect(await confirm(calls, placed({ token: cheap, amountIn: 1_000_000n }))).toBeNull();
+    expect(await confirm(calls, placed({ sellToken: true }))).toBeNull();
+    expect(await confirm(calls, placed({ market: true }))).toBeNull();
+    expect((await confirm(calls, placed({})))?.callIndex).toBe(0);
   });
 
-  it("a router deposit needs the router's own event for the vault, receiver and at least the minimum shares", () => {
+  it("a router deposit needs the router's own event for the vault, receiver and at least the minimum shares", async () => {
     const entry = { vault, usdgIn: 5_000_000_000n, minShares: 100n, receiver: owner, aggregator: stranger, swapData: "0x" as Hex };
     const calls = batchOf(erc7821([{ to: router, data: encodeFunctionData({ abi: stockVaultRouterAbi, functionName: "deposit", args: [entry] }) }]));
     const ev = (args: Record<string, unknown>): ConfirmingEvent => ({
@@ -143,14 +155,14 @@ describe("transactionCalls and confirmNextCall", () => {
       args: { vault, sender: owner, receiver: owner, usdgIn: entry.usdgIn, shares: 120n, ...args },
     });
     // The vault's own share mint is no confirmation of the router call; nor is a deposit for fewer shares or on another vault.
-    expect(confirmNextCall(calls, shareTransfer(zeroAddress, owner, 120n))).toBeNull();
-    expect(confirmNextCall(calls, ev({ shares: 99n }))).toBeNull();
-    expect(confirmNextCall(calls, ev({ vault: otherVault }))).toBeNull();
-    expect(confirmNextCall(calls, ev({ usdgIn: entry.usdgIn + 1n }))).toBeNull();
-    expect(confirmNextCall(calls, ev({}))?.to).toBe(lower(router));
+    expect(await confirm(calls, shareTransfer(zeroAddress, owner, 120n))).toBeNull();
+    expect(await confirm(calls, ev({ shares: 99n }))).toBeNull();
+    expect(await confirm(calls, ev({ vault: otherVault }))).toBeNull();
+    expect(await confirm(calls, ev({ usdgIn: entry.usdgIn + 1n }))).toBeNull();
+    expect((await confirm(calls, ev({})))?.to).toBe(lower(router));
   });
 
-  it("two filings' identical calls in one batch: each is confirmed by its own event, in call order", () => {
+  it("two filings' identical calls in one batch: each is confirmed by its own event, in call order", async () => {
     const calls = batchOf(
       erc7821([
         { to: token, data: approve },
@@ -159,38 +171,38 @@ describe("transactionCalls and confirmNextCall", () => {
         { to: vault, data: deposit },
       ]),
     );
-    expect(confirmNextCall(calls, requested({ id: 1n }))?.callIndex).toBe(1);
-    expect(confirmNextCall(calls, requested({ id: 2n }))?.callIndex).toBe(3);
-    expect(confirmNextCall(calls, requested({ id: 3n }))).toBeNull();
+    expect((await confirm(calls, requested({ id: 1n })))?.callIndex).toBe(1);
+    expect((await confirm(calls, requested({ id: 2n })))?.callIndex).toBe(3);
+    expect(await confirm(calls, requested({ id: 3n }))).toBeNull();
   });
 
-  it("after a restart inside a transaction, the calls already recorded are not confirmed again", () => {
+  it("after a restart or a retried batch inside a transaction, the calls the index already holds are not confirmed again", async () => {
     const calls = batchOf(
       erc7821([
         { to: vault, data: deposit },
         { to: vault, data: deposit },
       ]),
     );
-    markConfirmed(calls, new Set([`${hash}:0`]));
-    expect(confirmNextCall(calls, requested({}))?.callIndex).toBe(1);
+    recorded.add(`${hash}:0`);
+    expect((await confirm(calls, requested({})))?.callIndex).toBe(1);
   });
 
-  it("an ERC-4337 operation through a trusted EntryPoint: the smart account is the caller; an untrusted handleOps names senders in calldata only", () => {
+  it("an ERC-4337 operation through a trusted EntryPoint: the smart account is the caller; an untrusted handleOps names senders in calldata only", async () => {
     const callData = encodeFunctionData({ abi: smartAccountAbi, functionName: "execute", args: [vault, 0n, deposit] });
     const calls = batchOf(handleOps(owner, callData), stranger, entryPoint);
-    expect(confirmNextCall(calls, requested({ owner: stranger }))).toBeNull();
-    const call = confirmNextCall(calls, requested({}));
+    expect(await confirm(calls, requested({ owner: stranger }))).toBeNull();
+    const call = await confirm(calls, requested({}));
     expect([call?.id, call?.from, call?.to, call?.via]).toEqual([`${hash}:0`, lower(owner), lower(vault), "entry-point"]);
     expect(batchOf(handleOps(owner, callData), stranger, stranger)).toEqual({ kind: "none" });
   });
 
-  it("a batch past the bound: only the first MAX_BATCH_CALLS calls are read, and the rest are counted as dropped", () => {
+  it("a batch past the bound: only the first MAX_BATCH_CALLS calls are read, and the rest are counted as dropped", async () => {
     const many = Array.from({ length: MAX_BATCH_CALLS + 44 }, () => ({ to: vault, data: deposit }));
     const calls = batchOf(erc7821(many));
     expect(calls.kind === "batch" && [calls.decoded, calls.pending.length, calls.dropped]).toEqual([MAX_BATCH_CALLS + 44, MAX_BATCH_CALLS, 44]);
   });
 
-  it("calls with no row in the table (a share transfer, say) are not kept: a batch of a thousand of them costs one decode", () => {
+  it("calls with no row in the table (a share transfer, say) are not kept: a batch of a thousand of them costs one decode", async () => {
     const transfer = encodeFunctionData({ abi: mergedVaultAbi, functionName: "transfer", args: [owner, 0n] });
     const calls = batchOf(erc7821(Array.from({ length: 1000 }, () => ({ to: vault, data: transfer }))));
     expect(calls.kind === "batch" && calls.pending.length).toBe(0);
@@ -198,7 +210,7 @@ describe("transactionCalls and confirmNextCall", () => {
 });
 
 describe("the confirmation table", () => {
-  it("confirms every service call a bundle makes (every agent action but the token approval and the agent account's own call)", () => {
+  it("confirms every service call a bundle makes (every agent action but the token approval and the agent account's own call)", async () => {
     const expected = agentActions.filter(([a, f]) => !(a === "testTokenAbi" && f === "approve") && a !== "agentAccountAbi").map(([a, f]) => `${a}.${f}`);
     expect([...confirmedCalls].sort()).toEqual([...new Set(expected)].sort());
     // Every row names a function of its ABI (the table throws at load for an event it cannot find).
