@@ -105,6 +105,8 @@ const settings = z.object({
   X402_FACILITATOR_URL: url().optional(),
   /** Where the devnet serves its facilitator (`npm run devnet`). */
   X402_FACILITATOR_PORT: port().default(8546),
+  /** Where the devnet serves its faucet (`npm run devnet`; `npm run fund`): on the devnet only, never with RPC_URL. */
+  DEVNET_FAUCET_PORT: port().default(8547),
   /** Who x402 payments pay; unset: the service admin the chain names (the strategies' admin). */
   X402_PAYEE: z
     .string()
@@ -160,6 +162,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 /** True when no chain is configured, so the service runs on the devnet. */
 export function usesDevnet(cfg: Pick<Config, "RPC_URL">): boolean {
   return cfg.RPC_URL === undefined;
+}
+
+/** The devnet's faucet (devnet/faucet.ts), or undefined on a real chain (RPC_URL set), where none is served. */
+export function devnetFaucetUrl(cfg: Pick<Config, "RPC_URL" | "DEVNET_HOST" | "DEVNET_FAUCET_PORT">): string | undefined {
+  return usesDevnet(cfg) ? `http://${cfg.DEVNET_HOST}:${cfg.DEVNET_FAUCET_PORT}` : undefined;
 }
 
 /** The devnet writes this beside its deployments file once it is deployed and seeded. */

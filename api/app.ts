@@ -90,8 +90,8 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   // The served document: the generator's, with operationIds, security, answer examples and a license
   // (contract/openapi.ts), made once per origin; the discovery documents are rendered from it.
   const documentFor = servedDocuments(deps, (origin) => completeDocument(app.getOpenAPI31Document(openApiHead(deps, origin)) as OpenApiDocument));
-  app.route("/v1/agent", discoveryRoutes(documentFor));
-  app.route("/", rootDiscoveryRoutes(documentFor));
+  app.route("/v1/agent", discoveryRoutes(documentFor, deps.devnetFaucetUrl));
+  app.route("/", rootDiscoveryRoutes(documentFor, deps.devnetFaucetUrl));
   for (const group of options.publicRoutes ?? publicRouteGroups) app.route("/v1", group(deps));
   // MCP over Streamable HTTP: its tools call the routes above in process (mcp/).
   app.route("/", mcpRoutes(app, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops, limit.charge));

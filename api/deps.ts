@@ -72,6 +72,8 @@ export type AppDeps = {
    * Absent: no facilitator, so those runs answer 503 UNAVAILABLE (free runs are unaffected).
    */
   payments?: PaymentSettings;
+  /** The devnet's faucet, named in skill.md and llms.txt: set only where the service runs on its devnet (`devnetFaucetUrl`). */
+  devnetFaucetUrl?: string;
   /** Also export the process's default metrics (CPU, memory, event loop); main.ts turns it on. */
   defaultMetrics?: boolean;
 };

@@ -2,7 +2,7 @@
 // 1 when either is unreachable), migrates its schema, listens on PORT, and stops gracefully on
 // SIGTERM/SIGINT (stops accepting, lets in-flight requests finish, closes its connections).
 import { serve } from "@hono/node-server";
-import { config, redactUrl, rpcUrl } from "../adapters/config.js";
+import { config, devnetFaucetUrl, redactUrl, rpcUrl } from "../adapters/config.js";
 import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
 import { createReadCache } from "../usecases/read-cache.js";
@@ -102,6 +102,7 @@ const app = createApp({
   queueDashboard: dashboard,
   readCache,
   payments: paymentSettingsOf(config),
+  devnetFaucetUrl: devnetFaucetUrl(config),
 });
 
 // /metrics on a port of its own (METRICS_HOST:METRICS_PORT, loopback by default), never on the public one.

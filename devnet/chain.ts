@@ -12,8 +12,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 export const TEST_MNEMONIC = "test test test test test test test test test test test junk";
 
-/** Accounts 0-9 are the test wallets; the service's own roles use higher indexes (12: the x402 facilitator, never the service). */
-export const roles = { deployer: 10, keeper: 11, facilitator: 12 } as const;
+/** Accounts 0-9 are the test wallets; the service's own roles use higher indexes (12: the x402 facilitator, 19: the
+ * faucet's ETH, never the service). Hardhat unlocks indexes 0-19 (hardhat.config.cjs). */
+export const roles = { deployer: 10, keeper: 11, facilitator: 12, faucet: 19 } as const;
 
 /** Multicall3 is the deployer's first contract, so its address is known before anything is deployed. */
 export const multicall3Address = getContractAddress({ from: mnemonicToAccount(TEST_MNEMONIC, { addressIndex: roles.deployer }).address, nonce: 0n });

@@ -1,6 +1,7 @@
 // `npm run devnet`: an EVM with chain id 4663 on 127.0.0.1:8545, every product deployed at deterministic
 // addresses, 90 days of seeded history, then a live market simulator and keeper; and an x402 facilitator
-// (devnet/facilitator.ts) on X402_FACILITATOR_PORT that settles payments in USDG with its own key.
+// (devnet/facilitator.ts) on X402_FACILITATOR_PORT that settles payments in USDG with its own key, and a
+// faucet (devnet/faucet.ts) on DEVNET_FAUCET_PORT that funds new wallets.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { config, devnetReadyFile } from "../adapters/config.js";
@@ -9,6 +10,7 @@ import { compileContracts } from "./compile.js";
 import { deployAll } from "./deploy/all.js";
 import { deployContext } from "./deploy/context.js";
 import { CANONICAL_MULTICALL3, startFacilitator } from "./facilitator.js";
+import { startFaucet } from "./faucet.js";
 import { keeperSources } from "./keeper/all.js";
 import { runKeeper } from "./keeper/run.js";
 import { MarketSimulator } from "./market.js";
@@ -65,6 +67,13 @@ async function main() {
   const block = await chain.publicClient.getBlockNumber();
   log(`seeded ${steps} steps to block ${block} in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
+  // The faucet gives new wallets what the test wallets hold; a taken port costs only the faucet.
+  const faucet = await startFaucet(ctx, deployments, config.DEVNET_HOST, config.DEVNET_FAUCET_PORT).catch((error: Error) => {
+    log(`faucet not started (${error.message}): set DEVNET_FAUCET_PORT`);
+    return undefined;
+  });
+  if (faucet) log(`faucet listening on http://${config.DEVNET_HOST}:${config.DEVNET_FAUCET_PORT} (npm run fund -- <address> [USDG amount])`);
+
   const accounts = Array.from({ length: 10 }, (_, i) => ({ index: i, address: accountAddress(i) }));
   writeFileSync(readyFile, JSON.stringify({ rpcUrl, chainId: 4663, block: Number(block), deploymentsFile: config.DEPLOYMENTS_FILE, accounts }, null, 2));
   log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s. Test wallets (mnemonic "test test … junk"):`);
@@ -89,6 +98,7 @@ async function main() {
     clearInterval(interval);
     rmSync(readyFile, { force: true });
     await facilitator?.close();
+    await faucet?.close();
     await server.close();
     process.exit(0);
   };

@@ -88,35 +88,38 @@ const send = (c: Context, body: string, type: string, headers: Record<string, st
 
 const originOf = (c: Context) => new URL(c.req.url).origin;
 
-/** What both llms.txt routes answer. */
-const llmsTxt = renderedOnce((doc) => renderLlmsTxt(doc, errorCatalog));
-const skillMd = renderedOnce((doc) => renderSkillMd(doc, errorCatalog));
-
-/** Mounted at /v1/agent: skill.md, llms.txt and the reference page of `documentFor(origin)` (servedDocuments). */
-export const discoveryRoutes = (documentFor: (origin: string) => Promise<OpenApiDocument>) =>
-  createRouter<AppEnv>()
-    .openapi(getSkill, async (c) => send(c, skillMd(await documentFor(originOf(c))), "text/markdown") as never)
-    .openapi(getLlms, async (c) => send(c, llmsTxt(await documentFor(originOf(c))), "text/plain") as never)
-    .openapi(getReference, async (c) => {
-      const nonce = randomBytes(16).toString("base64");
-      const html = renderReferenceHtml({ title: (await documentFor(originOf(c))).info?.title ?? "Agent interface", nonce, version: referenceAssetsVersion });
-      return send(c, html, "text/html", { "Content-Security-Policy": referenceCsp(nonce), "Cache-Control": "no-store" }) as never;
-    })
-    // The page's assets (swagger-ui-dist), outside the OpenAPI document; the page asks for them with ?v=<version>.
-    .get("/reference/:asset{swagger-ui-bundle\\.js|swagger-ui\\.css}", (c) => {
-      const name = c.req.param("asset") as ReferenceAsset;
-      return c.body(new Uint8Array(referenceAsset(name)), 200, {
-        "Content-Type": `${REFERENCE_ASSETS[name]}; charset=utf-8`,
-        "Cache-Control": `public, max-age=${DAY_S}`,
-        "X-Content-Type-Options": "nosniff",
-      });
-    });
+/** Mounted at /v1/agent: skill.md, llms.txt and the reference page of `documentFor(origin)` (servedDocuments);
+ * `faucetUrl` (the devnet's faucet, on the devnet only) is named in skill.md and llms.txt. */
+export const discoveryRoutes = (documentFor: (origin: string) => Promise<OpenApiDocument>, faucetUrl?: string) => {
+  const skillMd = renderedOnce((doc) => renderSkillMd(doc, errorCatalog, { faucetUrl }));
+  const llmsTxt = renderedOnce((doc) => renderLlmsTxt(doc, errorCatalog, { faucetUrl }));
+  return (
+    createRouter<AppEnv>()
+      .openapi(getSkill, async (c) => send(c, skillMd(await documentFor(originOf(c))), "text/markdown") as never)
+      .openapi(getLlms, async (c) => send(c, llmsTxt(await documentFor(originOf(c))), "text/plain") as never)
+      .openapi(getReference, async (c) => {
+        const nonce = randomBytes(16).toString("base64");
+        const html = renderReferenceHtml({ title: (await documentFor(originOf(c))).info?.title ?? "Agent interface", nonce, version: referenceAssetsVersion });
+        return send(c, html, "text/html", { "Content-Security-Policy": referenceCsp(nonce), "Cache-Control": "no-store" }) as never;
+      })
+      // The page's assets (swagger-ui-dist), outside the OpenAPI document; the page asks for them with ?v=<version>.
+      .get("/reference/:asset{swagger-ui-bundle\\.js|swagger-ui\\.css}", (c) => {
+        const name = c.req.param("asset") as ReferenceAsset;
+        return c.body(new Uint8Array(referenceAsset(name)), 200, {
+          "Content-Type": `${REFERENCE_ASSETS[name]}; charset=utf-8`,
+          "Cache-Control": `public, max-age=${DAY_S}`,
+          "X-Content-Type-Options": "nosniff",
+        });
+      })
+  );
+};
 
 /**
  * Mounted at the root, outside /v1 and the OpenAPI document: GET /llms.txt (where llms.txt readers look
  * first; the text of /v1/agent/llms.txt) and GET / (where the documents and the MCP server are, JSON).
  */
-export const rootDiscoveryRoutes = (documentFor: (origin: string) => Promise<OpenApiDocument>) => {
+export const rootDiscoveryRoutes = (documentFor: (origin: string) => Promise<OpenApiDocument>, faucetUrl?: string) => {
+  const llmsTxt = renderedOnce((doc) => renderLlmsTxt(doc, errorCatalog, { faucetUrl }));
   // The index JSON, made once per document (documentFor keeps a handful, one per origin).
   const indexes = new WeakMap<OpenApiDocument, string>();
   return new Hono<AppEnv>()

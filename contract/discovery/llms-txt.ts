@@ -3,7 +3,7 @@
 // serves and the error catalog, behind a fixed preface. A pure function.
 import { codesByStatusOf, operationsOf, type ErrorCatalog, type OpenApiDocument } from "./catalog.js";
 import { LLMS_PATH, MCP_CONFIG_NOTE, mcpConfigBlock, mcpLines, OPENAPI_PATH, REFERENCE_PATH, ROOT_LLMS_PATH, SKILL_PATH } from "./links.js";
-import { PAYMENT_FLOW, RULES, SUMMARY, USDG_SPEND_CONTROL, WORKFLOW } from "./preface.js";
+import { devnetFunding, PAYMENT_FLOW, RULES, SUMMARY, USDG_SPEND_CONTROL, WORKFLOW } from "./preface.js";
 
 const line = (text: string) => text.replace(/\s*\n+\s*/g, " ").trim();
 
@@ -14,7 +14,8 @@ function firstSentence(text: string): string {
   return end === -1 ? flat : flat.slice(0, end + 1);
 }
 
-export function renderLlmsTxt(doc: OpenApiDocument, catalog: ErrorCatalog): string {
+/** `faucetUrl`: the devnet's faucet, given only where the service runs on its devnet. */
+export function renderLlmsTxt(doc: OpenApiDocument, catalog: ErrorCatalog, { faucetUrl }: { faucetUrl?: string } = {}): string {
   const title = doc.info?.title ?? "Agent interface";
   const base = (doc.servers?.[0]?.url ?? "").replace(/\/$/, "");
   const operations = operationsOf(doc, catalog);
@@ -26,6 +27,11 @@ export function renderLlmsTxt(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   out.push("How to work with it:");
   WORKFLOW.forEach((step, i) => out.push(`${i + 1}. ${step}`));
   out.push("");
+  if (faucetUrl) {
+    out.push("Funding a wallet on the devnet:");
+    for (const text of devnetFunding(faucetUrl)) out.push(`- ${text}`);
+    out.push("");
+  }
 
   out.push("## Docs", "");
   out.push(`- [OpenAPI 3.1 description](${base}${OPENAPI_PATH}): every request and answer shape; each operation's operationId is its MCP tool's name`);

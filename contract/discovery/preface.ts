@@ -31,6 +31,16 @@ export const WORKFLOW: readonly string[] = [
   "Fund: a wallet short of funds still gets its bundle (200); `issues.balance` names the token, what the wallet holds (`actual`) and what the bundle spends (`expected`), in base units; with `holder` when another address pays (ladder-strategy via account: fund the agent account, not the key). Fund the wallet, then send within the 10 minutes (or prepare again). `issues.allowance` is informational: the bundle's own approve step sets it.",
 ];
 
+/**
+ * How to fund a wallet where the service runs on its devnet (never on a real chain, where no faucet exists):
+ * the devnet's faucet at `faucetUrl`, from the command line or over HTTP.
+ */
+export const devnetFunding = (faucetUrl: string): readonly string[] => [
+  `This deployment runs on its devnet, whose faucet funds any wallet: \`POST ${faucetUrl}/fund\` with \`{"address": "0x…", "usdg": "1000", "tokens": {"WETH": "0.3"}}\` gives ETH for gas (\`eth\`, default 1), USDG (default 1000) and any listed token named (by symbol or address; its default is about 1,000 USDG's worth); \`GET ${faucetUrl}/\` lists the tokens, the most one request gives, and the grants this client has left.`,
+  "From a checkout of the service: `npm run fund -- <address> [USDG amount] [SYMBOL[=amount] ...]`.",
+  "Each client (by its network address, whatever wallet it names) has 10 grants an hour; past them the faucet answers 429 RATE_LIMITED with Retry-After. A bad address or amount answers 400 INVALID_REQUEST naming the field; a token that is not listed, 422 UNKNOWN_TOKEN.",
+];
+
 /** How a run past the free window is paid (x402 v2), in five lines: skill.md gives it where paid routes are served. */
 export const PAYMENT_FLOW: readonly string[] = [
   `Grid and ladder backtests and ranges are free up to 30 days; past that the route answers 402 with x402 v2's PaymentRequired (the PAYMENT-REQUIRED header, base64 JSON, and the body): scheme \`exact\`, USDG on ${CAIP2_NETWORK}, \`amount\` in base units, \`payTo\`, and the price in words in \`resource.description\`.`,

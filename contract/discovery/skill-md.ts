@@ -3,7 +3,7 @@
 // preface. A pure function: the same document and catalog give the same text.
 import { codesByStatusOf, operationsOf, type ErrorCatalog, type Field, type OpenApiDocument } from "./catalog.js";
 import { MCP_CONFIG_NOTE, mcpConfigBlock, mcpLines, MCP_PATH } from "./links.js";
-import { PAYMENT_FLOW, RULES, SERVICE_NAME, SUMMARY, WORKFLOW, X402_CLIENT_EXAMPLE } from "./preface.js";
+import { devnetFunding, PAYMENT_FLOW, RULES, SERVICE_NAME, SUMMARY, WORKFLOW, X402_CLIENT_EXAMPLE } from "./preface.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 
 /** Markdown table cell: no pipes or line breaks. */
@@ -33,7 +33,8 @@ function fieldLines(fields: Field[]): string[] {
   return fields.map((f) => `- \`${f.name}\` (${f.in}, ${f.required ? "required" : "optional"}, ${f.type})${f.description ? `: ${cell(f.description)}` : ""}`);
 }
 
-export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): string {
+/** `faucetUrl`: the devnet's faucet, given only where the service runs on its devnet. */
+export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog, { faucetUrl }: { faucetUrl?: string } = {}): string {
   const title = doc.info?.title ?? "Agent interface";
   const base = (doc.servers?.[0]?.url ?? "").replace(/\/$/, "");
   const operations = operationsOf(doc, catalog);
@@ -55,6 +56,11 @@ export function renderSkillMd(doc: OpenApiDocument, catalog: ErrorCatalog): stri
   out.push("## How to work with it", "");
   WORKFLOW.forEach((step, i) => out.push(`${i + 1}. ${step}`));
   out.push("", "Only the routes listed under Endpoints are served by this deployment.", "");
+  if (faucetUrl) {
+    out.push("## Funding a wallet on the devnet", "");
+    for (const text of devnetFunding(faucetUrl)) out.push(`- ${text}`);
+    out.push("");
+  }
 
   out.push(`## MCP server (\`${MCP_PATH}\`)`, "");
   for (const text of mcpLines(base)) out.push(`- ${text}`);

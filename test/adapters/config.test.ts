@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, indexerRpc, loadConfig, redactUrl, repoRoot, rpcUrl, settingNames, usesDevnet } from "../../adapters/config.js";
+import { ConfigError, devnetFaucetUrl, indexerRpc, loadConfig, redactUrl, repoRoot, rpcUrl, settingNames, usesDevnet } from "../../adapters/config.js";
 
 describe("loadConfig", () => {
   it("has defaults that work on a fresh machine", () => {
@@ -92,6 +92,11 @@ describe("usesDevnet and rpcUrl", () => {
     const cfg = loadConfig({ RPC_URL: "https://rpc.example/v1" });
     expect(usesDevnet(cfg)).toBe(false);
     expect(rpcUrl(cfg)).toBe("https://rpc.example/v1");
+  });
+
+  it("names the devnet's faucet on the devnet only: a real chain's configuration has none, whatever its port says", () => {
+    expect(devnetFaucetUrl(loadConfig({ DEVNET_FAUCET_PORT: "9547" }))).toBe("http://127.0.0.1:9547");
+    expect(devnetFaucetUrl(loadConfig({ RPC_URL: "https://rpc.example/v1", DEVNET_FAUCET_PORT: "9547" }))).toBeUndefined();
   });
 });
 

@@ -104,6 +104,24 @@ describe("GET /v1/agent/skill.md", () => {
   });
 });
 
+describe("funding a wallet: the devnet's faucet in skill.md and llms.txt", () => {
+  const faucetUrl = "http://127.0.0.1:8547";
+
+  it("is named, with how to call it, where the service runs on its devnet", async () => {
+    const onDevnet = testApp({ db, redis, devnetFaucetUrl: faucetUrl, rateLimit: { keyPrefix: `${prefix}:rl-faucet` } });
+    const skill = await (await onDevnet.app.request("/v1/agent/skill.md")).text();
+    expect(skill).toContain("## Funding a wallet on the devnet");
+    expect(skill).toContain(`\`POST ${faucetUrl}/fund\``);
+    expect(skill).toContain("npm run fund -- <address> [USDG amount]");
+    for (const path of ["/v1/agent/llms.txt", "/llms.txt"]) expect(await (await onDevnet.app.request(path)).text()).toContain(`POST ${faucetUrl}/fund`);
+  });
+
+  it("is absent on a real chain (no faucet URL): nothing there names a faucet", async () => {
+    for (const path of ["/v1/agent/skill.md", "/v1/agent/llms.txt", "/llms.txt"])
+      expect(await (await t.app.request(path)).text(), path).not.toMatch(/faucet|npm run fund/i);
+  });
+});
+
 describe("the prepare answers' issues (0x Swap API v2's shape)", () => {
   it("the OpenAPI document's PrepareResult requires issues {balance, allowance, simulationIncomplete}; skill.md says what they mean", async () => {
     const schemas = (

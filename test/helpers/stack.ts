@@ -21,6 +21,8 @@ export type Stack = {
   ponderUrl: string;
   /** The devnet's x402 facilitator. */
   facilitatorUrl: string;
+  /** The devnet's faucet (devnet/faucet.ts). */
+  faucetUrl: string;
   env: Record<string, string>;
 };
 
@@ -124,7 +126,7 @@ export async function startStack({ historyDays = 2, simIntervalMs = 1000, indexe
   await admin.unsafe(`create database "${dbName}"`);
   await admin.end();
   const databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${dbName}` }).toString();
-  const [devnetPort, ponderPort, facilitatorPort] = [await freePort(), await freePort(), await freePort()];
+  const [devnetPort, ponderPort, facilitatorPort, faucetPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const deploymentsFile = join(dir, "deployments.json");
   const env = {
     DEVNET_PORT: String(devnetPort),
@@ -136,6 +138,7 @@ export async function startStack({ historyDays = 2, simIntervalMs = 1000, indexe
     VIEWS_SCHEMA: "agent_views",
     PONDER_PORT: String(ponderPort),
     X402_FACILITATOR_PORT: String(facilitatorPort),
+    DEVNET_FAUCET_PORT: String(faucetPort),
   };
   const rpcUrl = `http://127.0.0.1:${devnetPort}`;
   const ponderUrl = `http://127.0.0.1:${ponderPort}`;
@@ -144,7 +147,8 @@ export async function startStack({ historyDays = 2, simIntervalMs = 1000, indexe
   const indexer = withIndexer ? spawnTs("scripts/indexer.ts", env, "indexer", log) : undefined;
   if (indexer) await waitFor("indexer", () => ponderReady(ponderUrl), 240_000, log);
   const facilitatorUrl = `http://127.0.0.1:${facilitatorPort}`;
-  const stack = { rpcUrl, databaseUrl, schema: "ponder", viewsSchema: "agent_views", deploymentsFile, ponderUrl, facilitatorUrl, env };
+  const faucetUrl = `http://127.0.0.1:${faucetPort}`;
+  const stack = { rpcUrl, databaseUrl, schema: "ponder", viewsSchema: "agent_views", deploymentsFile, ponderUrl, facilitatorUrl, faucetUrl, env };
   return {
     ...stack,
     log,
