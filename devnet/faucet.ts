@@ -35,7 +35,7 @@ export const FAUCET_LIMITS = {
 type Limits = typeof FAUCET_LIMITS;
 type Asset = { symbol: string; address: Address | null; decimals: number; max: string; default: string };
 type Grant = { to: Address; items: { asset: Asset; units: bigint }[] };
-type Refusal = { status: 400 | 422 | 429 | 503; code: string; error: string; details?: Record<string, unknown>; retryAfter?: number };
+type Refusal = { status: 400 | 422 | 429; code: string; error: string; details?: Record<string, unknown>; retryAfter?: number };
 
 const DECIMAL = /^\d{1,30}(\.\d{1,30})?$/;
 /** A whole-unit figure of `usdg` USDG worth of a token priced `price`, with at most 6 significant decimals. */
@@ -191,7 +191,7 @@ export function faucetApp(ctx: DeployContext, deployments: Deployments, limits: 
         const grant = parseGrant(body, assets);
         if ("status" in grant) return refuse(c, grant);
         if (waiting >= limits.maxWaiting)
-          return refuse(c, { status: 503, code: "BUSY", error: "The faucet has too many grants waiting: retry shortly", retryAfter: 1 });
+          return refuse(c, { status: 429, code: "BUSY", error: "The faucet has too many grants waiting: retry shortly", retryAfter: 1 });
         const client = clientOf(c);
         const wait = limiter.take(client);
         if (wait !== undefined)
