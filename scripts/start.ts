@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { config, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
+import { config, devnetFaucetUrl, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
 import { CHAIN_ID } from "../domain/chain.js";
 import { probeTcp, readChainId, requireChain, requireServices } from "../adapters/services.js";
 import { API_NODE_FLAGS } from "../api/node-flags.js";
@@ -152,6 +152,9 @@ async function announceReady(): Promise<void> {
       say(
         `  x402     ${config.X402_FACILITATOR_URL ? `facilitator ${redactUrl(config.X402_FACILITATOR_URL)}` : "no facilitator (set X402_FACILITATOR_URL): runs past 30 days answer 503"}`,
       );
+      // On the devnet only: a real chain has no faucet.
+      const faucet = devnetFaucetUrl(config);
+      if (faucet) say(`  faucet   ${faucet}/fund (a new wallet's ETH, USDG and tokens: npm run fund -- <address> [USDG amount])`);
       return;
     }
     await sleep(500);
