@@ -32,7 +32,8 @@ export const FAUCET_LIMITS = {
   maxWaiting: 32,
 } as const;
 
-type Limits = typeof FAUCET_LIMITS;
+/** The limits' shape, each a number or a decimal string of its own (FAUCET_LIMITS is one choice of them). */
+type Limits = { [K in keyof typeof FAUCET_LIMITS]: (typeof FAUCET_LIMITS)[K] extends number ? number : string };
 type Asset = { symbol: string; address: Address | null; decimals: number; max: string; default: string };
 type Grant = { to: Address; items: { asset: Asset; units: bigint }[] };
 type Refusal = { status: 400 | 422 | 429; code: string; error: string; details?: Record<string, unknown>; retryAfter?: number };
