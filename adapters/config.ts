@@ -22,6 +22,14 @@ const onOff = () => z.enum(["on", "off"], { error: 'must be "on" or "off"' });
 
 const settings = z.object({
   DATABASE_URL: url().default("postgresql://postgres@127.0.0.1:5432/agent"),
+  /** Streaming standbys of DATABASE_URL that API and worker replicas read the projections from (comma-separated
+   * URLs); writes always go to DATABASE_URL. Unset: every read goes to DATABASE_URL. */
+  DATABASE_READ_URL: z
+    .string()
+    .refine((v) => v.split(",").every((u) => URL.canParse(u.trim()) && u.trim() !== ""), { error: "must be one or more URLs, comma-separated" })
+    .optional(),
+  /** A standby whose replay is further behind the primary than this is not read until it catches up. */
+  READ_MAX_LAG_MS: int(0, 600_000, "a number of milliseconds").default(2000),
   REDIS_URL: url().default("redis://127.0.0.1:6379"),
   /** The chain's JSON-RPC. Unset means the devnet (`npm run devnet`). */
   RPC_URL: url().optional(),
@@ -127,6 +135,7 @@ const schema = settings.transform((c) => ({
   DEPLOYMENTS_FILE: resolve(repoRoot, c.DEPLOYMENTS_FILE),
   EMBEDDED_DIR: resolve(repoRoot, c.EMBEDDED_DIR),
   INDEXER_RPC_LANES: c.INDEXER_RPC_LANES ?? (c.RPC_URL === undefined ? 8 : 1),
+  DATABASE_READ_URLS: c.DATABASE_READ_URL?.split(",").map((u) => u.trim()) ?? [],
   X402_FACILITATOR_URL: (c.X402_FACILITATOR_URL ?? (c.RPC_URL === undefined ? `http://${c.DEVNET_HOST}:${c.X402_FACILITATOR_PORT}` : undefined))?.replace(
     /\/+$/,
     "",

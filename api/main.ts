@@ -7,6 +7,7 @@ import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
 import { createReadCache } from "../usecases/read-cache.js";
 import { ProjectionVersion } from "../adapters/db/projection-version.js";
+import { readTargetMetrics } from "../adapters/db/read-targets.js";
 import { createJobClient } from "../adapters/queue/request-reply.js";
 import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
@@ -29,7 +30,7 @@ function exitWith(line: string): never {
   process.exit(1);
 }
 
-const { logger, db, reads, chain } = await startService("api");
+const { logger, db, reads, chain, readTargets } = await startService("api");
 
 const redis = createRedis({ url: config.REDIS_URL, logger });
 try {
@@ -45,6 +46,7 @@ const jobs = createJobClient({ redisUrl: config.REDIS_URL, prefix: `${config.RED
 
 // Read answers in memory, invalidated by Ponder's change notifications (READ_CACHE_ENTRIES=0: off).
 const metricsRegistry = new Registry();
+if (readTargets) readTargetMetrics(metricsRegistry, readTargets);
 const projectionVersion =
   config.READ_CACHE_ENTRIES > 0
     ? new ProjectionVersion({ url: config.DATABASE_URL, viewsSchema: config.VIEWS_SCHEMA, pollMs: config.READ_CACHE_POLL_MS, logger }).start()
@@ -101,6 +103,7 @@ const app = createApp({
   extraMetrics: queues.text,
   queueDashboard: dashboard,
   readCache,
+  readTargets,
   payments: paymentSettingsOf(config),
 });
 

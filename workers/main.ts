@@ -26,11 +26,12 @@ import { startWorkerMetrics } from "./metrics.js";
 import { JOB_DEADLINES_MS, withDeadline } from "./deadline.js";
 import { gradingLagSeconds } from "../usecases/report-card/grading-lag.js";
 import { startService, watchIndex } from "../adapters/start-up.js";
+import { readTargetMetrics } from "../adapters/db/read-targets.js";
 import { stopOnSignals } from "../adapters/shutdown.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
-const { logger, db, reads, chain } = await startService("worker");
+const { logger, db, reads, chain, readTargets } = await startService("worker");
 const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 const client = createChainClient(rpcUrl(config));
 
@@ -188,6 +189,7 @@ const metricsServer = startWorkerMetrics({
   host: config.METRICS_HOST,
   port: config.WORKER_METRICS_PORT,
   logger,
+  more: readTargets && ((registry) => readTargetMetrics(registry, readTargets)),
 });
 
 stopOnSignals({
