@@ -24,9 +24,9 @@ export const OWN_STACK = [
   "test/e2e/indexer-crash.test.ts",
   "test/e2e/indexer-faults.test.ts",
   "test/e2e/indexer-reorg.test.ts",
+  "test/e2e/past-one-machine.test.ts",
   "test/e2e/report-card-batches.test.ts",
   "test/e2e/report-card-grading.test.ts",
-  "test/e2e/standby-reads.test.ts",
 ];
 
 /**

@@ -32,7 +32,7 @@ function exitWith(line: string): never {
 
 const { logger, db, reads, chain, readTargets } = await startService("api");
 
-const redis = createRedis({ url: config.REDIS_URL, logger });
+const redis = createRedis({ url: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, logger });
 try {
   await waitForRedis(redis, 5000);
 } catch (error) {
@@ -42,7 +42,7 @@ try {
 const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 
 // Prepare routes run their pipeline in the workers (`npm run worker`) of the same Redis prefix.
-const jobs = createJobClient({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull` });
+const jobs = createJobClient({ redisUrl: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, prefix: `${config.REDIS_PREFIX}:bull` });
 
 // Read answers in memory, invalidated by Ponder's change notifications (READ_CACHE_ENTRIES=0: off).
 const metricsRegistry = new Registry();
@@ -62,7 +62,7 @@ const readCache = projectionVersion
   : undefined;
 
 // BullMQ's own counts of every queue, served with the API's metrics, and the dashboard over the same queues.
-const queues = queueMetrics({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull`, queues: QUEUE_NAMES });
+const queues = queueMetrics({ redisUrl: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, prefix: `${config.REDIS_PREFIX}:bull`, queues: QUEUE_NAMES });
 const dashboard =
   config.QUEUE_DASHBOARD_USER && config.QUEUE_DASHBOARD_PASSWORD
     ? { queues: queues.queues, user: config.QUEUE_DASHBOARD_USER, password: config.QUEUE_DASHBOARD_PASSWORD }
