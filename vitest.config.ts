@@ -24,6 +24,7 @@ export const OWN_STACK = [
   "test/e2e/indexer-crash.test.ts",
   "test/e2e/indexer-faults.test.ts",
   "test/e2e/indexer-reorg.test.ts",
+  "test/e2e/past-one-machine.test.ts",
   "test/e2e/report-card-batches.test.ts",
   "test/e2e/report-card-grading.test.ts",
 ];

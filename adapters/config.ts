@@ -22,7 +22,23 @@ const onOff = () => z.enum(["on", "off"], { error: 'must be "on" or "off"' });
 
 const settings = z.object({
   DATABASE_URL: url().default("postgresql://postgres@127.0.0.1:5432/agent"),
+  /** Streaming standbys of DATABASE_URL that API and worker replicas read the projections from (comma-separated
+   * URLs); writes always go to DATABASE_URL. Unset: every read goes to DATABASE_URL. */
+  DATABASE_READ_URL: z
+    .string()
+    .refine((v) => v.split(",").every((u) => URL.canParse(u.trim()) && u.trim() !== ""), { error: "must be one or more URLs, comma-separated" })
+    .optional(),
+  /** A standby whose replay is further behind the primary than this is not read until it catches up. */
+  READ_MAX_LAG_MS: int(0, 600_000, "a number of milliseconds").default(2000),
   REDIS_URL: url().default("redis://127.0.0.1:6379"),
+  /** Redis under Sentinel: the sentinels (host:port, comma-separated) that name the master; REDIS_URL then
+   * gives only the password and database. Unset: REDIS_URL is the server. */
+  REDIS_SENTINELS: z
+    .string()
+    .regex(/^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/, { error: "must be host:port, comma-separated" })
+    .optional(),
+  /** The master's name the sentinels monitor. */
+  REDIS_SENTINEL_NAME: z.string().min(1).default("mymaster"),
   /** The chain's JSON-RPC. Unset means the devnet (`npm run devnet`). */
   RPC_URL: url().optional(),
   DEVNET_HOST: z.string().min(1).default("127.0.0.1"),
@@ -129,6 +145,16 @@ const schema = settings.transform((c) => ({
   DEPLOYMENTS_FILE: resolve(repoRoot, c.DEPLOYMENTS_FILE),
   EMBEDDED_DIR: resolve(repoRoot, c.EMBEDDED_DIR),
   INDEXER_RPC_LANES: c.INDEXER_RPC_LANES ?? (c.RPC_URL === undefined ? 8 : 1),
+  DATABASE_READ_URLS: c.DATABASE_READ_URL?.split(",").map((u) => u.trim()) ?? [],
+  REDIS_SENTINEL: c.REDIS_SENTINELS
+    ? {
+        name: c.REDIS_SENTINEL_NAME,
+        sentinels: c.REDIS_SENTINELS.split(",").map((hp) => {
+          const at = hp.trim().lastIndexOf(":");
+          return { host: hp.trim().slice(0, at), port: Number(hp.trim().slice(at + 1)) };
+        }),
+      }
+    : undefined,
   X402_FACILITATOR_URL: (c.X402_FACILITATOR_URL ?? (c.RPC_URL === undefined ? `http://${c.DEVNET_HOST}:${c.X402_FACILITATOR_PORT}` : undefined))?.replace(
     /\/+$/,
     "",

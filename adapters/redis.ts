@@ -4,8 +4,35 @@
 // - maxRetriesPerRequest 1: a command caught by a dropped connection fails after one retry;
 // - reconnects in the background with a capped back-off, for as long as the process lives.
 // Workers need `maxRetriesPerRequest: null` (BullMQ), so they make their own connections.
+//
+// With Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_NAME) every connection asks the sentinels where the
+// master is, and asks again after a failover (ioredis does); REDIS_URL then gives only the password,
+// user and database number.
 import { Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "./logger.js";
+
+/** Where the master is found when Redis runs under Sentinel. */
+export type RedisSentinel = { sentinels: { host: string; port: number }[]; name: string };
+
+/** The ioredis options of a connection to `url`, or to the master `sentinel` names (with `url`'s credentials and database). */
+export function redisOptions(url: string, sentinel: RedisSentinel | undefined, options: RedisOptions = {}): RedisOptions {
+  if (!sentinel) return { ...options };
+  const u = new URL(url);
+  const db = Number(u.pathname.slice(1) || 0);
+  return {
+    sentinels: sentinel.sentinels,
+    name: sentinel.name,
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(Number.isInteger(db) && db > 0 ? { db } : {}),
+    ...options,
+  };
+}
+
+/** A connection to `url`, or through `sentinel` to its master. */
+export function newRedis(url: string, sentinel: RedisSentinel | undefined, options: RedisOptions = {}): Redis {
+  return sentinel ? new Redis(redisOptions(url, sentinel, options)) : new Redis(url, options);
+}
 
 export const FAIL_FAST_REDIS_OPTIONS = {
   // Commands of one turn of the event loop go out in one write (every request's rate-limit script).
@@ -18,13 +45,15 @@ export const FAIL_FAST_REDIS_OPTIONS = {
 
 export type CreateRedisParameters = {
   url: string;
+  /** Redis under Sentinel (REDIS_SENTINELS): the master is asked of these. */
+  sentinel?: RedisSentinel;
   logger?: Logger;
   /** Extra ioredis options (e.g. lazyConnect in tests). */
   options?: RedisOptions;
 };
 
-export function createRedis({ url, logger, options }: CreateRedisParameters): Redis {
-  const redis = new Redis(url, { ...FAIL_FAST_REDIS_OPTIONS, ...options });
+export function createRedis({ url, sentinel, logger, options }: CreateRedisParameters): Redis {
+  const redis = newRedis(url, sentinel, { ...FAIL_FAST_REDIS_OPTIONS, ...options });
   // Without a listener ioredis prints every failed reconnect; log only the changes of state.
   let down = false;
   redis.on("error", (error: Error) => {

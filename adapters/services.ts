@@ -49,12 +49,21 @@ export async function checkRedis(url: string): Promise<void> {
   exitWith([await problem("Redis", url, 6379, "REDIS_URL")]);
 }
 
+/** With Sentinel: null when any sentinel accepts connections, else the line that names them all. */
+async function sentinelProblem(sentinels: { host: string; port: number }[]): Promise<string | null> {
+  const reasons = await Promise.all(sentinels.map(({ host, port }) => probeTcp(host, port)));
+  if (reasons.some((r) => r === null)) return null;
+  const tried = sentinels.map(({ host, port }, i) => `${host}:${port} (${reasons[i]})`).join(", ");
+  return `Redis Sentinel is unreachable at ${tried} — start them, or set REDIS_SENTINELS`;
+}
+
 /** Checks the configured services (in parallel) and exits with one line per unreachable one. */
 export async function requireServices(need: { postgres: boolean; redis: boolean }): Promise<void> {
+  const sentinel = config.REDIS_SENTINEL;
   exitWith(
     await Promise.all([
       need.postgres ? problem("Postgres", config.DATABASE_URL, 5432, "DATABASE_URL") : null,
-      need.redis ? problem("Redis", config.REDIS_URL, 6379, "REDIS_URL") : null,
+      !need.redis ? null : sentinel ? sentinelProblem(sentinel.sentinels) : problem("Redis", config.REDIS_URL, 6379, "REDIS_URL"),
     ]),
   );
 }

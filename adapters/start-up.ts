@@ -2,10 +2,12 @@
 // line and exit 1 otherwise), the chain's id checked, its logger, and the API's schema made and migrated;
 // and the watch on the index's readiness that the API's gate and the workers' scans both keep.
 import type { Kysely } from "kysely";
+import type { Sql } from "postgres";
 import type { PublicClient } from "viem";
 import { config, redactUrl, rpcUrl, usesDevnet } from "./config.js";
 import type { Database } from "./db/api-schema.js";
-import { createDb, migrateToLatest } from "./db/connect.js";
+import { createDb, createPostgres, migrateToLatest } from "./db/connect.js";
+import { ReadTargets } from "./db/read-targets.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "./db/projections.js";
 import { ensureDatabase } from "./db/ensure-database.js";
 import { genesisHash, IndexReadiness } from "./db/index-readiness.js";
@@ -13,8 +15,13 @@ import { createLogger, type Logger } from "./logger.js";
 import { requireChain, requireServices } from "./services.js";
 import { ChainGuard } from "./chain/chain-guard.js";
 
-/** The API's schema (migrated) and the projections' views, each a pool of DATABASE_POOL_MAX connections. */
-export async function startService(service: string): Promise<{ logger: Logger; db: Kysely<Database>; reads: Kysely<Projections>; chain: ChainGuard }> {
+/**
+ * The API's schema (migrated) and the projections' views, each a pool of DATABASE_POOL_MAX connections;
+ * with DATABASE_READ_URL, the views are read on the standbys (`readTargets`), the API's schema on the primary.
+ */
+export async function startService(
+  service: string,
+): Promise<{ logger: Logger; db: Kysely<Database>; reads: Kysely<Projections>; chain: ChainGuard; readTargets?: ReadTargets }> {
   await requireServices({ postgres: true, redis: true });
   // A wrong chain id exits; an RPC that does not answer yet does not stop the process: reads need no
   // chain, and only the jobs that need it fail until it answers.
@@ -35,11 +42,33 @@ export async function startService(service: string): Promise<{ logger: Logger; d
     console.error(`Postgres at ${redactUrl(config.DATABASE_URL)}: ${reason}`);
     process.exit(1);
   }
+  const primary = createProjectionsPostgres({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX });
+  const readTargets = config.DATABASE_READ_URLS.length > 0 ? startReadTargets(service, primary, logger) : undefined;
   const reads = createProjectionsDb({
-    sql: createProjectionsPostgres({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX }),
+    sql: primary,
     viewsSchema: config.VIEWS_SCHEMA,
+    route: readTargets,
   });
-  return { logger, db, reads, chain };
+  return { logger, db, reads, chain, readTargets };
+}
+
+/** The standbys of DATABASE_READ_URL, each with a pool of DATABASE_POOL_MAX connections, and the lag watch over them. */
+function startReadTargets(service: string, primary: Sql, logger: Logger): ReadTargets {
+  const applicationName = `agent-${service}-reads`;
+  const monitor = (url: string) => createPostgres({ url, max: 1, applicationName: `agent-${service}-lag` });
+  const targets = new ReadTargets({
+    primary,
+    primaryMonitor: monitor(config.DATABASE_URL),
+    standbys: config.DATABASE_READ_URLS.map((url) => ({
+      name: redactUrl(url),
+      pool: createProjectionsPostgres({ url, max: config.DATABASE_POOL_MAX, applicationName }),
+      monitor: monitor(url),
+    })),
+    maxLagMs: config.READ_MAX_LAG_MS,
+    logger,
+  });
+  logger.info({ standbys: config.DATABASE_READ_URLS.map(redactUrl), maxLagMs: config.READ_MAX_LAG_MS }, "reading the projections on standbys");
+  return targets.start();
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Registry } from "prom-client";
 import type { PublicClient } from "viem";
 import type { Database } from "../adapters/db/api-schema.js";
 import type { Projections } from "../adapters/db/projections.js";
+import type { ReadTargets } from "../adapters/db/read-targets.js";
 import type { Deployments } from "../adapters/chain/deployments.js";
 import type { JobClient } from "../adapters/queue/request-reply.js";
 import type { Logger } from "../adapters/logger.js";
@@ -74,6 +75,8 @@ export type AppDeps = {
   payments?: PaymentSettings;
   /** The devnet's faucet, named in skill.md and llms.txt: set only where the service runs on its devnet (`devnetFaucetUrl`). */
   devnetFaucetUrl?: string;
+  /** The standbys the projections are read on (DATABASE_READ_URL): /ready names their lag. Absent: reads on the primary. */
+  readTargets?: Pick<ReadTargets, "status" | "allLagging">;
   /** Also export the process's default metrics (CPU, memory, event loop); main.ts turns it on. */
   defaultMetrics?: boolean;
 };

@@ -7,6 +7,7 @@ import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
 import { createReadCache } from "../usecases/read-cache.js";
 import { ProjectionVersion } from "../adapters/db/projection-version.js";
+import { readTargetMetrics } from "../adapters/db/read-targets.js";
 import { createJobClient } from "../adapters/queue/request-reply.js";
 import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
@@ -29,9 +30,9 @@ function exitWith(line: string): never {
   process.exit(1);
 }
 
-const { logger, db, reads, chain } = await startService("api");
+const { logger, db, reads, chain, readTargets } = await startService("api");
 
-const redis = createRedis({ url: config.REDIS_URL, logger });
+const redis = createRedis({ url: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, logger });
 try {
   await waitForRedis(redis, 5000);
 } catch (error) {
@@ -41,10 +42,11 @@ try {
 const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 
 // Prepare routes run their pipeline in the workers (`npm run worker`) of the same Redis prefix.
-const jobs = createJobClient({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull` });
+const jobs = createJobClient({ redisUrl: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, prefix: `${config.REDIS_PREFIX}:bull` });
 
 // Read answers in memory, invalidated by Ponder's change notifications (READ_CACHE_ENTRIES=0: off).
 const metricsRegistry = new Registry();
+if (readTargets) readTargetMetrics(metricsRegistry, readTargets);
 const projectionVersion =
   config.READ_CACHE_ENTRIES > 0
     ? new ProjectionVersion({ url: config.DATABASE_URL, viewsSchema: config.VIEWS_SCHEMA, pollMs: config.READ_CACHE_POLL_MS, logger }).start()
@@ -60,7 +62,7 @@ const readCache = projectionVersion
   : undefined;
 
 // BullMQ's own counts of every queue, served with the API's metrics, and the dashboard over the same queues.
-const queues = queueMetrics({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull`, queues: QUEUE_NAMES });
+const queues = queueMetrics({ redisUrl: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, prefix: `${config.REDIS_PREFIX}:bull`, queues: QUEUE_NAMES });
 const dashboard =
   config.QUEUE_DASHBOARD_USER && config.QUEUE_DASHBOARD_PASSWORD
     ? { queues: queues.queues, user: config.QUEUE_DASHBOARD_USER, password: config.QUEUE_DASHBOARD_PASSWORD }
@@ -101,6 +103,7 @@ const app = createApp({
   extraMetrics: queues.text,
   queueDashboard: dashboard,
   readCache,
+  readTargets,
   payments: paymentSettingsOf(config),
   devnetFaucetUrl: devnetFaucetUrl(config),
 });

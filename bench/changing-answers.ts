@@ -19,6 +19,11 @@
 // CHANGING_APIS 1, CHANGING_ROUTING owner; CHANGING_BASELINE=1 also runs the minimal Ponder app live on the
 // same devnet, for the write side's ratio to it; CHANGING_HISTORY_ROWS 1,000,000 rows of other owners' history;
 // CHANGING_WAIT_MS=25000: the agents long-poll instead).
+//
+// Standbys (issue 53): CHANGING_STANDBY=compare runs it twice in one go on a Postgres primary and a
+// pg_basebackup standby of the bench's own (test/helpers/pg-standby.ts), the APIs reading the primary,
+// then the standby (DATABASE_READ_URL), and prints the primary's CPU per poll (every process of its
+// server: backends, WAL sender, writers) and the standby's, side by side. CHANGING_STANDBY=on: that second run only.
 import { readFileSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { join } from "node:path";
@@ -30,6 +35,7 @@ import { multicall3Abi, testTokenAbi } from "../abis/index.js";
 import { devnetChain, multicall3Address, TEST_MNEMONIC } from "../devnet/chain.js";
 import { dropDeployment, newDeployment, startApi, type ApiProcess } from "../test/helpers/api-process.js";
 import { startStack } from "../test/helpers/stack.js";
+import { startStandbyPair, type StandbyPair } from "../test/helpers/pg-standby.js";
 import { baselinesTaken, startPollingAgents } from "./agents.js";
 import { cacheCounts } from "./read-speed.js";
 import {
@@ -75,7 +81,15 @@ export type ChangingOptions = {
   historyRows?: number;
   /** Also run the minimal Ponder app (bench/baseline-app: each event one row) live on the same devnet, into its own database: its Postgres CPU per event. */
   baseline?: boolean;
+  /**
+   * On a primary and a standby of the bench's own: "off" the APIs read the primary, "on" they read the standby
+   * (DATABASE_READ_URL). Unset: the machine's Postgres, as before.
+   */
+  standby?: "off" | "on";
 };
+
+/** The postmaster's pid of a server of test/helpers/pg-standby.ts (the first line of postmaster.pid). */
+const postmasterOf = (dataDir: string) => Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
 
 /**
  * The capacity model (bench/README.md): a poll's cache hit rate when each answer stays the same for
@@ -146,10 +160,14 @@ export async function benchChangingAnswers({
   baseline = false,
   historyRows = 1_000_000,
   waitMs = 0,
+  standby,
 }: ChangingOptions = {}): Promise<BenchResult> {
-  const name = `${apis === 1 ? "changing-answers" : `changing-answers-${apis}-apis-${routing}`}${waitMs > 0 ? "-long-poll" : ""}`;
+  const name = `${apis === 1 ? "changing-answers" : `changing-answers-${apis}-apis-${routing}`}${waitMs > 0 ? "-long-poll" : ""}${standby ? `-standby-${standby}` : ""}`;
   log(`${name}: a still devnet, its indexer, ${apis} API process(es); ${agents} agents for ${seconds} s, ${changeShare * 100}% of owners changing per block`);
-  const stack = await startStack({ historyDays: 1, simIntervalMs: 3_600_000 });
+  const pair: StandbyPair | undefined = standby ? await startStandbyPair() : undefined;
+  const stack = await startStack({ historyDays: 1, simIntervalMs: 3_600_000, ...(pair ? { adminUrl: pair.primary.adminUrl } : {}) });
+  const standbyUrl = pair?.standby.url(new URL(stack.databaseUrl).pathname.slice(1));
+  const readEnv: Record<string, string> = standby === "on" ? { DATABASE_READ_URL: standbyUrl! } : {};
   const deployment = newDeployment();
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   const sql = postgres(stack.databaseUrl, { max: 2, onnotice: () => {} });
@@ -171,7 +189,8 @@ export async function benchChangingAnswers({
         `${historyRows} activity rows of ${HISTORY_OWNERS} other owners loaded below the head, and analyzed, in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
       );
     }
-    for (let i = 0; i < apis; i++) replicas.push(await startApi(stack, deployment, { name: `api${i}`, env: { TRUST_PROXY_HOPS: "1", LOG_LEVEL: "warn" } }));
+    for (let i = 0; i < apis; i++)
+      replicas.push(await startApi(stack, deployment, { name: `api${i}`, env: { TRUST_PROXY_HOPS: "1", LOG_LEVEL: "warn", ...readEnv } }));
 
     // The writer: a test wallet holding a vault's shares, which lets Multicall3 move them.
     const wallets = WALLETS.map((i) => mnemonicToAccount(TEST_MNEMONIC, { addressIndex: i }));
@@ -208,7 +227,11 @@ export async function benchChangingAnswers({
     const cache0 = await Promise.all(replicas.map((r) => cacheCounts(r.metricsUrl, "activity")));
     const cpu0 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
     const database = new URL(stack.databaseUrl).pathname.slice(1);
-    const pgCpu0 = postgresCpu(database);
+    // On a pair: the primary's backends of this database apart (the standby's carry the same name), and each server whole.
+    const servers = pair ? { primary: postmasterOf(pair.primary.dataDir), standby: postmasterOf(pair.standby.dataDir) } : undefined;
+    const pgCpu0 = postgresCpu(database, servers?.primary);
+    const serverCpu0 = servers && { primary: postgresCpu(undefined, servers.primary), standby: postgresCpu(undefined, servers.standby) };
+    const reads0 = standby === "on" ? await Promise.all(replicas.map((r) => projectionReads(r.metricsUrl))) : undefined;
     const minimalCpu0 = minimal ? postgresCpu(minimal.db.name) : undefined;
     const minimalNode0 = treeCpuSeconds(minimal?.process.pid) ?? 0;
     // The rest of the machine's CPU in the window: the indexer and the devnet (process trees), and this process (the agents and the writer).
@@ -267,7 +290,9 @@ export async function benchChangingAnswers({
     const windowS = (performance.now() - started) / 1000;
     const cache1 = await Promise.all(replicas.map((r) => cacheCounts(r.metricsUrl, "activity")));
     const cpu1 = replicas.map((r) => cpuSeconds(r.child.pid) ?? 0);
-    const pgCpu1 = postgresCpu(database);
+    const pgCpu1 = postgresCpu(database, servers?.primary);
+    const serverCpu1 = servers && { primary: postgresCpu(undefined, servers.primary), standby: postgresCpu(undefined, servers.standby) };
+    const reads1 = standby === "on" ? await Promise.all(replicas.map((r) => projectionReads(r.metricsUrl))) : undefined;
     const others = {
       indexer: (treeCpuSeconds(stack.indexer?.pid) ?? 0) - others0.indexer,
       devnet: (treeCpuSeconds(stack.devnet.pid) ?? 0) - others0.devnet,
@@ -418,6 +443,29 @@ export async function benchChangingAnswers({
             },
           ]
         : []),
+      ...(serverCpu0 && serverCpu1
+        ? [
+            { name: "APIs read", value: standby === "on" ? "the standby (DATABASE_READ_URL)" : "the primary" },
+            {
+              name: "primary's Postgres CPU per poll (every process of the server)",
+              value: (postgresCpuSince(serverCpu0.primary, serverCpu1.primary) * 1000) / Math.max(1, windowPolls),
+              unit: "ms",
+            },
+            {
+              name: "standby's Postgres CPU per poll (every process of the server, replay included)",
+              value: (postgresCpuSince(serverCpu0.standby, serverCpu1.standby) * 1000) / Math.max(1, windowPolls),
+              unit: "ms",
+            },
+            ...(reads0 && reads1
+              ? [
+                  {
+                    name: "projection reads on the standby / on the primary",
+                    value: `${reads1.reduce((n, r, i) => n + r.standby - reads0[i]!.standby, 0)} / ${reads1.reduce((n, r, i) => n + r.primary - reads0[i]!.primary, 0)}`,
+                  },
+                ]
+              : []),
+          ]
+        : []),
       { name: "changes sent", value: sent },
       { name: "changes delivered exactly once, in order", value: exactlyOnce, target: `= ${sent}`, pass: exactlyOnce === sent && sent > 0 },
       { name: "failed polls (non-200 or no answer)", value: failedPolls, target: "0", pass: failedPolls === 0 },
@@ -453,12 +501,25 @@ export async function benchChangingAnswers({
     await dropDeployment(stack, deployment, redis).catch(() => {});
     redis.disconnect();
     await stack.stop();
+    await pair?.stop();
   }
+}
+
+/** An API's agent_projection_reads_total, summed by where they ran (primary, or any standby). */
+async function projectionReads(metricsUrl: string): Promise<{ primary: number; standby: number }> {
+  const text = await (await fetch(metricsUrl)).text();
+  let primary = 0;
+  let standby = 0;
+  for (const m of text.matchAll(/^agent_projection_reads_total\{target="([^"]*)"\} (\d+)/gm)) {
+    if (m[1] === "primary") primary += Number(m[2]);
+    else standby += Number(m[2]);
+  }
+  return { primary, standby };
 }
 
 if (isMain(import.meta.url)) {
   printMachine();
-  const result = await benchChangingAnswers({
+  const options: ChangingOptions = {
     agents: Number(process.env.CHANGING_AGENTS ?? 2000),
     seconds: Number(process.env.CHANGING_SECONDS ?? 60),
     changeShare: Number(process.env.CHANGING_SHARE ?? 0.1),
@@ -467,8 +528,15 @@ if (isMain(import.meta.url)) {
     baseline: process.env.CHANGING_BASELINE === "1",
     historyRows: Number(process.env.CHANGING_HISTORY_ROWS ?? 1_000_000),
     waitMs: Number(process.env.CHANGING_WAIT_MS ?? 0),
-  });
-  printResult(result);
-  saveResult(result);
-  process.exit(result.figures.every((f) => f.pass !== false) ? 0 : 1);
+  };
+  const mode = process.env.CHANGING_STANDBY;
+  const modes: (ChangingOptions["standby"] | undefined)[] = mode === "compare" ? ["off", "on"] : mode === "on" || mode === "off" ? [mode] : [undefined];
+  let pass = true;
+  for (const standby of modes) {
+    const result = await benchChangingAnswers({ ...options, standby });
+    printResult(result);
+    saveResult(result);
+    pass &&= result.figures.every((f) => f.pass !== false);
+  }
+  process.exit(pass ? 0 : 1);
 }

@@ -450,12 +450,17 @@ export function rssMiB(pid: number): number {
  * CPU seconds of each Postgres backend serving `database` (its process title names it), or of every
  * Postgres process when it is left out, by pid: give two of these to postgresCpuSince.
  */
-export function postgresCpu(database?: string): Map<number, number> {
+export function postgresCpu(database?: string, postmaster?: number): Map<number, number> {
   const byPid = new Map<number, number>();
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
       if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
       if (database && !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${database} `)) continue;
+      // One server of several (a primary and its standby): its postmaster's children (the 2nd field after the command name is the parent).
+      if (postmaster !== undefined) {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== postmaster) continue;
+      }
       byPid.set(Number(pid), cpuSeconds(Number(pid)) ?? 0);
     } catch {
       /* gone */

@@ -118,7 +118,7 @@ export const ALLOWED: Allowed[] = [
   {
     file: "adapters/db/reads/statement.ts",
     rule: "unsafe",
-    contains: "adapter.sql.unsafe(text, params, { prepare: true })",
+    contains: "pool.unsafe(text, params, { prepare: true })",
     why: "runs the reads' fixed statements (accounts.ts, activity.ts: table names of VIEWS_SCHEMA, quoted) as prepared statements; every value is a bound $n parameter",
   },
   {

@@ -40,7 +40,7 @@ export async function openMcpApp(closers: (() => Promise<unknown>)[]): Promise<C
   } catch (error) {
     throw new StartError(`Postgres at ${redactUrl(config.DATABASE_URL)}: ${(error as Error).message}`);
   }
-  const redis = createRedis({ url: config.REDIS_URL, logger });
+  const redis = createRedis({ url: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, logger });
   closers.push(() => redis.quit());
   try {
     await waitForRedis(redis, 5000);
@@ -52,7 +52,7 @@ export async function openMcpApp(closers: (() => Promise<unknown>)[]): Promise<C
     viewsSchema: config.VIEWS_SCHEMA,
   });
   closers.push(() => reads.destroy());
-  const jobs = createJobClient({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull` });
+  const jobs = createJobClient({ redisUrl: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, prefix: `${config.REDIS_PREFIX}:bull` });
   closers.push(() => jobs.close());
   const client = createChainClient(rpcUrl(config));
   // Readiness from Postgres, as the API's: the indexer may run on another host.

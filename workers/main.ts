@@ -3,7 +3,7 @@
 // SIGTERM/SIGINT: the worker finishes its running jobs, then the connections close.
 import { hostname } from "node:os";
 import { Worker, Queue } from "bullmq";
-import { Redis } from "ioredis";
+import { newRedis } from "../adapters/redis.js";
 import { config, rpcUrl } from "../adapters/config.js";
 import { createChainClient } from "../adapters/chain/client.js";
 import { loadDeployments } from "../adapters/chain/deployments.js";
@@ -26,16 +26,17 @@ import { startWorkerMetrics } from "./metrics.js";
 import { JOB_DEADLINES_MS, withDeadline } from "./deadline.js";
 import { gradingLagSeconds } from "../usecases/report-card/grading-lag.js";
 import { startService, watchIndex } from "../adapters/start-up.js";
+import { readTargetMetrics } from "../adapters/db/read-targets.js";
 import { stopOnSignals } from "../adapters/shutdown.js";
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
-const { logger, db, reads, chain } = await startService("worker");
+const { logger, db, reads, chain, readTargets } = await startService("worker");
 const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 const client = createChainClient(rpcUrl(config));
 
 // Workers block on Redis: their connection must wait, never give up on a request.
-const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+const connection = newRedis(config.REDIS_URL, config.REDIS_SENTINEL, { maxRetriesPerRequest: null });
 connection.on("error", (error) => logger.warn({ err: error.message }, "redis"));
 
 // The aggregator route budget: the `aggregator` queue's limiter. Prepares spend it through jobs too.
@@ -43,6 +44,7 @@ const aggregator = directAggregator(client, deployments);
 // A backlog longer than the budget serves within the wait is refused at once (429 BUSY), not queued to time out.
 const aggregatorJobs = createJobClient({
   redisUrl: config.REDIS_URL,
+  sentinel: config.REDIS_SENTINEL,
   prefix: `${config.REDIS_PREFIX}:bull`,
   maxWaiting: Math.max(1, Math.ceil((config.AGGREGATOR_BUDGET_PER_SECOND * config.AGGREGATOR_WAIT_MS) / 1000)),
 });
@@ -177,7 +179,7 @@ const purgeQueue = new Queue(PURGE_QUEUE, { connection, prefix: `${config.REDIS_
 await schedulePurge(purgeQueue).catch((error) => logger.warn({ err: (error as Error).message }, "purge schedule"));
 
 // Health and metrics of this worker, with every queue's counts.
-const queues = queueMetrics({ redisUrl: config.REDIS_URL, prefix: `${config.REDIS_PREFIX}:bull`, queues: QUEUE_NAMES });
+const queues = queueMetrics({ redisUrl: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, prefix: `${config.REDIS_PREFIX}:bull`, queues: QUEUE_NAMES });
 const metricsServer = startWorkerMetrics({
   workers: [worker, aggregatorWorker, backtestWorker, scanWorker, gradingWorker, purgeWorker],
   queueText: queues.text,
@@ -188,6 +190,7 @@ const metricsServer = startWorkerMetrics({
   host: config.METRICS_HOST,
   port: config.WORKER_METRICS_PORT,
   logger,
+  more: readTargets && ((registry) => readTargetMetrics(registry, readTargets)),
 });
 
 stopOnSignals({

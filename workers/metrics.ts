@@ -32,6 +32,8 @@ export type WorkerMetricsOptions = {
   host: string;
   port: number;
   logger: Logger;
+  /** More metrics registered on the worker's registry (the standbys' lag: readTargetMetrics). */
+  more?: (registry: Registry) => void;
 };
 
 /** The jobs' counters and gauges: by queue and outcome, their durations, those failed at their deadline, the oldest active. */
@@ -121,9 +123,11 @@ export function startWorkerMetrics({
   host,
   port,
   logger,
+  more,
 }: WorkerMetricsOptions): Server {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  more?.(registry);
   jobMetrics(registry, { workers, oldestActive, deadlinesMs });
   const readLag = gradingLagReader(registry, gradingLag);
 

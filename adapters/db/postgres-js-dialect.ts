@@ -36,6 +36,7 @@ import {
   type TransactionSettings,
 } from "kysely";
 import type { ReservedSql, Sql, TransactionSql } from "postgres";
+import type { ReadRoute } from "./read-targets.js";
 import { currentDeadline, waitOn, type DeadlineScope } from "../deadline.js";
 
 export type PostgresJsDialectConfig = {
@@ -45,6 +46,11 @@ export type PostgresJsDialectConfig = {
   pinned?: boolean;
   /** `db.destroy()` ends the pool (default true; false when the pool is shared). */
   endOnDestroy?: boolean;
+  /**
+   * Reads on standbys (adapters/db/read-targets.ts): the pool of each acquisition is the route's pick
+   * (`sql` when it picks the primary); `db.destroy()` closes the route too.
+   */
+  route?: ReadRoute;
 };
 
 export class PostgresJsDialect implements Dialect {
@@ -73,10 +79,16 @@ export class PostgresJsDialect implements Dialect {
 export class PostgresJsAdapter extends PostgresAdapter {
   readonly sql: Sql;
   readonly pinned: boolean;
+  readonly #route: ReadRoute | undefined;
   constructor(config: PostgresJsDialectConfig) {
     super();
     this.sql = config.sql;
     this.pinned = config.pinned ?? false;
+    this.#route = config.route;
+  }
+  /** The pool one read runs on: the route's pick, or `sql`. */
+  pool(): Promise<Sql> {
+    return this.#route ? this.#route.pick() : Promise.resolve(this.sql);
   }
   // Kysely's migration lock is a session advisory lock taken through `db.connection()`: on pooled
   // connections its lock and unlock could land on different sessions and leak the lock.
@@ -94,7 +106,7 @@ class PostgresJsDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<PostgresJsConnection> {
-    const connection = new PostgresJsConnection(this.#config.sql);
+    const connection = new PostgresJsConnection(this.#config.route ? await this.#config.route.pick() : this.#config.sql);
     if (this.#config.pinned) await connection.reserve();
     return connection;
   }
@@ -131,6 +143,7 @@ class PostgresJsDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    await this.#config.route?.close();
     if (this.#config.endOnDestroy !== false) await this.#config.sql.end({ timeout: 5 });
   }
 }

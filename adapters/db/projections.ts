@@ -5,6 +5,7 @@ import postgres, { type Sql } from "postgres";
 import type * as schema from "../../ponder.schema.js";
 import { assertSchemaName } from "./api-schema.js";
 import { PostgresJsDialect } from "./postgres-js-dialect.js";
+import type { ReadRoute } from "./read-targets.js";
 
 type Row<T extends { $inferSelect: unknown }> = T["$inferSelect"];
 
@@ -35,21 +36,36 @@ export type Projections = {
 const NUMERIC_OID = 1700;
 
 /** A postgres.js pool whose numeric columns (Ponder's bigint) parse to bigint. */
-export function createProjectionsPostgres({ url, max = 10, connectTimeout = 5 }: { url: string; max?: number; connectTimeout?: number }): Sql {
+export function createProjectionsPostgres({
+  url,
+  max = 10,
+  connectTimeout = 5,
+  applicationName = "agent-api-reads",
+}: {
+  url: string;
+  max?: number;
+  connectTimeout?: number;
+  applicationName?: string;
+}): Sql {
   return postgres(url, {
     max,
     connect_timeout: connectTimeout,
     idle_timeout: 60,
     onnotice: () => {},
-    connection: { application_name: "agent-api-reads" },
+    connection: { application_name: applicationName },
     types: {
       numeric: { to: NUMERIC_OID, from: [NUMERIC_OID], serialize: (v: bigint | string | number) => v.toString(), parse: (v: string) => BigInt(v) },
     },
   });
 }
 
-/** A read-only Kysely over the projections in `viewsSchema`. */
-export function createProjectionsDb({ sql, viewsSchema }: { sql: Sql; viewsSchema: string }): Kysely<Projections> {
+/**
+ * A read-only Kysely over the projections in `viewsSchema`. With `route` (reads on standbys), each query
+ * runs on the route's pick, `sql` being the primary's pool.
+ */
+export function createProjectionsDb({ sql, viewsSchema, route }: { sql: Sql; viewsSchema: string; route?: ReadRoute }): Kysely<Projections> {
   assertSchemaName(viewsSchema);
-  return new Kysely<Projections>({ dialect: new PostgresJsDialect({ sql, endOnDestroy: true }), plugins: [new CamelCasePlugin()] }).withSchema(viewsSchema);
+  return new Kysely<Projections>({ dialect: new PostgresJsDialect({ sql, endOnDestroy: true, route }), plugins: [new CamelCasePlugin()] }).withSchema(
+    viewsSchema,
+  );
 }

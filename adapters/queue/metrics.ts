@@ -2,7 +2,7 @@
 // and the completed and failed totals) for every queue, as one exposition: each queue's export repeats
 // the HELP and TYPE lines, and Prometheus wants one group per metric family.
 import { Queue } from "bullmq";
-import { Redis } from "ioredis";
+import { newRedis, type RedisSentinel } from "../redis.js";
 
 export type QueueMetrics = {
   queues: readonly Queue[];
@@ -12,9 +12,9 @@ export type QueueMetrics = {
   close(): Promise<void>;
 };
 
-export function queueMetrics(options: { redisUrl: string; prefix: string; queues: readonly string[] }): QueueMetrics {
+export function queueMetrics(options: { redisUrl: string; sentinel?: RedisSentinel; prefix: string; queues: readonly string[] }): QueueMetrics {
   // A scrape while Redis is down fails at once (one retry) rather than hanging the scraper.
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  const connection = newRedis(options.redisUrl, options.sentinel, { maxRetriesPerRequest: 1, lazyConnect: true });
   connection.on("error", () => {}); // the scrape that meets it answers 500; nothing else to do
   const queues = options.queues.map((name) => new Queue(name, { connection, prefix: options.prefix }));
   return {

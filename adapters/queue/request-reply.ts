@@ -11,7 +11,8 @@
 // job when it is still waiting, and marks it gone otherwise (`isGone`), so the worker drops the result.
 import { redactUrl } from "../config.js";
 import { type Job, Queue, QueueEvents, type JobsOptions } from "bullmq";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { newRedis, redisOptions, type RedisSentinel } from "../redis.js";
 
 export class QueueBusyError extends Error {
   override name = "QueueBusyError";
@@ -47,6 +48,8 @@ export class JobFailedError extends Error {
 
 export type JobClientOptions = {
   redisUrl: string;
+  /** Redis under Sentinel: the master is asked of these (REDIS_SENTINELS). */
+  sentinel?: RedisSentinel;
   /** BullMQ key prefix, e.g. `agent:bull`. */
   prefix: string;
   /** A queue with more waiting jobs than this refuses new ones (the caller answers 429 BUSY). */
@@ -144,9 +147,9 @@ const jobOptionsOf = (opts: RunOptions, held: number): JobsOptions => ({
   ...(held > 0 ? { priority: held } : {}),
 });
 
-export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClientOptions) {
+export function createJobClient({ redisUrl, sentinel, prefix, maxWaiting = 200 }: JobClientOptions) {
   // A producer whose Redis is down must fail at once, not hang: no offline queue.
-  const connection = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  const connection = newRedis(redisUrl, sentinel, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
   connection.on("error", () => {}); // state changes surface as failed commands
   const queues = new Map<string, { queue: Queue; events: QueueEvents }>();
 
@@ -156,7 +159,10 @@ export function createJobClient({ redisUrl, prefix, maxWaiting = 200 }: JobClien
       const queue = new Queue(name, { connection, prefix, skipWaitingForReady: true });
       queue.on("error", () => {});
       // QueueEvents blocks on XREAD: it needs a connection of its own that may wait.
-      const events = new QueueEvents(name, { connection: { url: redisUrl, maxRetriesPerRequest: null } as never, prefix });
+      const events = new QueueEvents(name, {
+        connection: (sentinel ? redisOptions(redisUrl, sentinel, { maxRetriesPerRequest: null }) : { url: redisUrl, maxRetriesPerRequest: null }) as never,
+        prefix,
+      });
       events.on("error", () => {});
       q = { queue, events };
       queues.set(name, q);

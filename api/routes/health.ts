@@ -1,6 +1,8 @@
 // Process probes, outside /v1 and its rate limit:
 // - GET /health: the process is up (200);
 // - GET /ready: 200 only when Postgres answers and the indexer has caught up, else 503 UNAVAILABLE.
+//   With standbys (DATABASE_READ_URL) it also names each one's lag and where reads go: `reads` is
+//   "primary" while every standby lags more than READ_MAX_LAG_MS (the API still answers, from the primary).
 //   Not rate limited (a refused probe would take a healthy replica out), so it is answered from a
 //   readiness state refreshed at most once a second: a flood of probes costs one query a second.
 import { Hono } from "hono";
@@ -51,13 +53,20 @@ function readinessState(deps: Pick<AppDeps, "db" | "indexerReady" | "now">) {
   };
 }
 
-export const healthRoutes = (deps: Pick<AppDeps, "db" | "indexerReady" | "logger" | "now">) => {
+/** Where reads go, and each standby's lag in ms (null: not answering), when the API reads standbys. */
+function readsOn(targets: AppDeps["readTargets"]) {
+  if (!targets) return {};
+  const standbys = targets.status().map((s) => ({ name: s.name, lagMs: Number.isFinite(s.lagMs) ? Math.round(s.lagMs) : null, serving: s.serving }));
+  return { reads: targets.allLagging() ? "primary" : "standbys", standbys };
+}
+
+export const healthRoutes = (deps: Pick<AppDeps, "db" | "indexerReady" | "logger" | "now" | "readTargets">) => {
   const readiness = readinessState(deps);
   return new Hono<AppEnv>()
     .get("/health", (c) => ok(c, { status: "up" }))
     .get("/ready", async (c) => {
       const { postgres, indexer } = await readiness();
-      if (postgres && indexer) return ok(c, { status: "ready", postgres, indexer });
+      if (postgres && indexer) return ok(c, { status: "ready", postgres, indexer, ...readsOn(deps.readTargets) });
       const waiting = [!postgres && "Postgres does not answer", !indexer && "the indexer is catching up"].filter(Boolean).join("; ");
       throw new ApiError("UNAVAILABLE", `not ready: ${waiting}`);
     });

@@ -81,6 +81,34 @@ describe("loadConfig", () => {
   });
 });
 
+describe("standbys and Sentinel", () => {
+  it("splits DATABASE_READ_URL and REDIS_SENTINELS; unset, reads go to DATABASE_URL and Redis to REDIS_URL", () => {
+    const c = loadConfig({
+      DATABASE_READ_URL: "postgresql://app@standby-a:5432/agent, postgresql://app@standby-b:5433/agent",
+      REDIS_SENTINELS: "s1:26379, 10.0.0.2:26380",
+      REDIS_SENTINEL_NAME: "agents",
+    });
+    expect(c.DATABASE_READ_URLS).toEqual(["postgresql://app@standby-a:5432/agent", "postgresql://app@standby-b:5433/agent"]);
+    expect(c.READ_MAX_LAG_MS).toBe(2000);
+    expect(c.REDIS_SENTINEL).toEqual({
+      name: "agents",
+      sentinels: [
+        { host: "s1", port: 26379 },
+        { host: "10.0.0.2", port: 26380 },
+      ],
+    });
+    const plain = loadConfig({});
+    expect(plain.DATABASE_READ_URLS).toEqual([]);
+    expect(plain.REDIS_SENTINEL).toBeUndefined();
+  });
+
+  it("refuses a standby list with a non-URL and sentinels without a port, naming each", () => {
+    expect(() => loadConfig({ DATABASE_READ_URL: "postgresql://a/agent,standby-b" })).toThrow(/DATABASE_READ_URL=.*must be one or more URLs/);
+    expect(() => loadConfig({ REDIS_SENTINELS: "s1:26379,s2" })).toThrow(/REDIS_SENTINELS=.*must be host:port/);
+    expect(() => loadConfig({ READ_MAX_LAG_MS: "-1" })).toThrow(/READ_MAX_LAG_MS/);
+  });
+});
+
 describe("usesDevnet and rpcUrl", () => {
   it("unset RPC_URL means the devnet", () => {
     const cfg = loadConfig({ DEVNET_PORT: "9545" });

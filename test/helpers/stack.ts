@@ -115,17 +115,24 @@ export type StackOptions = {
   simIntervalMs?: number;
   /** Start the indexer too and resolve once it is ready (default); false starts the devnet only. */
   indexer?: boolean;
+  /** The Postgres server's admin URL to make the stack's database in (default: the machine's, TEST_POSTGRES_ADMIN_URL). */
+  adminUrl?: string;
 };
 
 /** Starts a devnet with `historyDays` of history and an indexer over it; resolves once indexed. */
-export async function startStack({ historyDays = 2, simIntervalMs = 1000, indexer: withIndexer = true }: StackOptions = {}): Promise<StartedStack> {
+export async function startStack({
+  historyDays = 2,
+  simIntervalMs = 1000,
+  indexer: withIndexer = true,
+  adminUrl = ADMIN_URL,
+}: StackOptions = {}): Promise<StartedStack> {
   const log: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), "agent-stack-"));
   const dbName = `agent_test_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${dbName}"`);
   await admin.end();
-  const databaseUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${dbName}` }).toString();
+  const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
   const [devnetPort, ponderPort, facilitatorPort, faucetPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const deploymentsFile = join(dir, "deployments.json");
   const env = {
@@ -156,7 +163,7 @@ export async function startStack({ historyDays = 2, simIntervalMs = 1000, indexe
     indexer,
     async stop() {
       await Promise.all([stopProcess(indexer), stopProcess(devnet)]);
-      const a = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await a.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => {});
       await a.end();
       rmSync(dir, { recursive: true, force: true });

@@ -30,7 +30,9 @@ function bind(reads: Kysely<Projections>): Bound {
     const run =
       adapter instanceof PostgresJsAdapter
         ? async (text: string, params: Params, cancelAfterMs?: number) => {
-            const query = adapter.sql.unsafe(text, params, { prepare: true });
+            // On standbys (DATABASE_READ_URL) the pool is picked per statement: adapters/db/read-targets.ts.
+            const pool = await adapter.pool();
+            const query = pool.unsafe(text, params, { prepare: true });
             if (cancelAfterMs === undefined) return (await query) as unknown[];
             const timer = setTimeout(() => void query.cancel(), cancelAfterMs);
             try {
