@@ -46,6 +46,8 @@ const settings = z.object({
   /** The agent API's port. */
   PORT: port().default(8080),
   PONDER_PORT: port().default(42069),
+  /** `npm run analysts`: the analysts' GraphQL and /sql served from a read target (a standby of DATABASE_READ_URL). */
+  ANALYSTS_PORT: port().default(42070),
   /** The indexer's listen address (its health, metrics, GraphQL and SQL): loopback unless other hosts read it. */
   PONDER_HOST: z.string().min(1).default("127.0.0.1"),
   /** Connections of each pool of an API or worker process (the API schema's, and the projections'). */

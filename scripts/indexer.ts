@@ -1,14 +1,13 @@
 // `npm run indexer`: the Ponder indexer, the one writer of the projections. It creates the database
 // when missing, then runs `ponder start` with the configured schema and views schema, so that a reindex
 // into a new schema can be switched to with no downtime (see docs/reindex.md).
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { config, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
 import { resetIndexForNewDevnet, resetPgliteForNewDevnet } from "../adapters/db/devnet-reset.js";
 import { ensureDatabase } from "../adapters/db/ensure-database.js";
 import { requireChain, requireServices } from "../adapters/services.js";
-import { createLogger, normalizeForeignLine } from "../adapters/logger.js";
+import { createLogger } from "../adapters/logger.js";
+import { ponderLogArgs, runPonder } from "./ponder-process.js";
 
 const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "indexer" } });
 
@@ -31,42 +30,20 @@ if (process.env.DATABASE_KIND === "pglite") {
   }
 }
 
-const ponderBin = join(repoRoot, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
 // Ponder runs every file under src/ as indexing code and hashes them all into its build id, so src/ holds
 // only the indexing functions and Ponder's src/api/ (test/indexer/build-id.test.ts).
-const args = [
-  "start",
-  "--schema",
-  config.DATABASE_SCHEMA,
-  "--views-schema",
-  config.VIEWS_SCHEMA,
-  "--port",
-  String(config.PONDER_PORT),
-  "--hostname",
-  config.PONDER_HOST,
-  // JSON lines like every other process of the service, at its level (Ponder knows no fatal or silent).
-  "--log-format",
-  "json",
-  "--log-level",
-  ({ fatal: "error", silent: "error" } as Record<string, string>)[config.LOG_LEVEL] ?? config.LOG_LEVEL,
-];
-// Ponder takes PORT over --port: PORT is the API's (npm start passes one environment to all), never Ponder's.
-const { PORT: _apiPort, ...environment } = process.env;
-// Ponder's JSON lines in the service's shape; pg's deprecation notice inside Ponder is not ours to act on.
-const child = spawn(process.execPath, ["--disable-warning=DeprecationWarning", ponderBin, ...args], {
-  cwd: repoRoot,
-  stdio: ["ignore", "pipe", "pipe"],
-  env: { ...environment, DATABASE_URL: config.DATABASE_URL },
-});
-for (const [input, fallback] of [
-  [child.stdout, "info"],
-  [child.stderr, "warn"],
-] as const) {
-  createInterface({ input, crlfDelay: Infinity }).on("line", (text) => {
-    if (!text.trim()) return;
-    const { level, line } = normalizeForeignLine(text, { service: "indexer" }, fallback);
-    (level === "warn" || level === "error" || level === "fatal" ? process.stderr : process.stdout).write(`${line}\n`);
-  });
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+runPonder(
+  [
+    "start",
+    "--schema",
+    config.DATABASE_SCHEMA,
+    "--views-schema",
+    config.VIEWS_SCHEMA,
+    "--port",
+    String(config.PONDER_PORT),
+    "--hostname",
+    config.PONDER_HOST,
+    ...ponderLogArgs(config.LOG_LEVEL),
+  ],
+  { service: "indexer", databaseUrl: config.DATABASE_URL },
+);

@@ -11,7 +11,10 @@
 // - replay resumed, the reads move back to the standby;
 // - the Redis master killed, Sentinel promotes the replica; prepares answer again within 30 s (a refusal
 //   meanwhile is a clear 503, never a 500), each answered prepare is stored once, and the rate limits
-//   count in the new master.
+//   count in the new master;
+// - the analysts' GraphQL and /sql served by `npm run analysts` (ponder serve) from the standby: the
+//   indexer's answer at the same block; with replay paused it does not see a new change the primary has,
+//   and does once replay resumes.
 //
 // Wallet 53 is the agent (funded here: this devnet is the test's own).
 import { parseUnits } from "viem";
@@ -23,7 +26,7 @@ import { canMakeStandby, startStandbyPair, type StandbyPair } from "../helpers/p
 import { SENTINEL_NAME, startSentinelGroup, type SentinelGroup } from "../helpers/redis-sentinel.js";
 import postgres from "postgres";
 import { Redis } from "ioredis";
-import { startStack, type StartedStack } from "../helpers/stack.js";
+import { freePort, spawnTs, startStack, stopProcess, waitFor, type StartedStack } from "../helpers/stack.js";
 import { publicClientAt, sendEthAt, testAccount, writeAt } from "../helpers/wallets.js";
 
 const agent = testAccount(53);
@@ -273,4 +276,59 @@ describe.skipIf(!canMakeStandby())("API and worker replicas reading a streaming 
       newMaster.disconnect();
     }
   }, 90_000);
+
+  it("analysts' GraphQL and /sql served from the standby (npm run analysts): the indexer's answer at the same block, and the standby's own state", async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = { ...stack.env, DATABASE_READ_URL: standbyName, ANALYSTS_PORT: String(port), LOG_LEVEL: "info" };
+    const analysts = spawnTs("scripts/analysts.ts", env, "analysts", log);
+    try {
+      await waitFor("analysts' server", async () => (await fetch(`${url}/ready`)).status === 200, 120_000, log);
+      const query = `query($owner: String!) { activitys(where: { owner: $owner }, orderBy: "position", orderDirection: "desc", limit: 50) { items { kind subject blockNumber } totalCount } }`;
+      const graphql = async (base: string) => {
+        const res = await fetch(`${base}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query, variables: { owner: agent.address.toLowerCase() } }),
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()) as { data: { activitys: { totalCount: number } } };
+      };
+      const sqlCount = async (base: string) => {
+        const u = new URL(`${base}/sql/db`);
+        u.searchParams.set(
+          "sql",
+          JSON.stringify({ json: { sql: "select count(*)::int as n from activity where owner = $1", params: [agent.address.toLowerCase()] } }),
+        );
+        const res = await fetch(u);
+        const text = await res.text();
+        expect(res.status, text).toBe(200);
+        return text;
+      };
+      await until(
+        "the standby has replayed the primary",
+        async () => JSON.stringify(await graphql(url)) === JSON.stringify(await graphql(stack.ponderUrl)),
+        10_000,
+      );
+      expect((await graphql(url)).data.activitys.totalCount).toBeGreaterThan(0);
+      expect(await sqlCount(url)).toBe(await sqlCount(stack.ponderUrl));
+
+      // Its reads are the standby's: with replay paused, a change the primary's index has is not there yet.
+      const chain = publicClientAt(stack.rpcUrl, { pollingInterval: 20 });
+      const vault = deployments.vaults.find((v) => v.family === "merged" && v.agent)!.address;
+      const before = (await graphql(url)).data.activitys.totalCount;
+      await pair.pauseReplay();
+      try {
+        await writeAt(stack.rpcUrl, chain, agent, { address: deployments.contracts.usdg!, abi: testTokenAbi, functionName: "approve", args: [vault, AMOUNT] });
+        await writeAt(stack.rpcUrl, chain, agent, { address: vault, abi: mergedVaultAbi, functionName: "requestDeposit", args: [AMOUNT, agent.address, 0n] });
+        await until("the primary's index has the deposit", async () => (await graphql(stack.ponderUrl)).data.activitys.totalCount > before, 15_000);
+        expect((await graphql(url)).data.activitys.totalCount).toBe(before);
+      } finally {
+        await pair.resumeReplay();
+      }
+      await until("the analysts' server sees the deposit once replay resumes", async () => (await graphql(url)).data.activitys.totalCount > before, 15_000);
+    } finally {
+      await stopProcess(analysts);
+    }
+  }, 180_000);
 });
