@@ -32,13 +32,11 @@ export const VaultDepositBody = z
       "merged: approve USDG to the vault, then requestDeposit(assets, owner, minShares). up (bundle kind up-vault-deposit): approve USDG to the deposit queue, then requestDeposit(assets, owner, minimumSharesOut). minShares is the vault's convertToShares now less slippageBps. stock-token (bundle kind stock-vault-deposit): approve USDG to the stock vault router, then deposit({vault, usdgIn, minShares, receiver: owner, aggregator, swapData}) with an aggregator leg USDG to the stock token (minShares: previewDeposit of the leg's quote less slippageBps). Refusals with the vault's reason: 422 DEPOSITS_CLOSED, DEPOSITS_PAUSED, VAULT_FULL, CAPACITY (the message gives the room left under the cap now); AMOUNT_TOO_SMALL under the vault's minimum.",
   });
 
-export const VaultCancelDepositBody = z
-  .looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The deposit request's id" }) })
-  .openapi({
-    title: "VaultCancelDepositBody",
-    description:
-      "merged: cancelDeposit(id) on the vault; up (bundle kind up-vault-cancel): cancel(id) on the deposit queue. The request must be the owner's and pending.",
-  });
+export const VaultCancelDepositBody = z.looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The deposit request's id" }) }).openapi({
+  title: "VaultCancelDepositBody",
+  description:
+    "merged: cancelDeposit(id) on the vault; up (bundle kind up-vault-cancel): cancel(id) on the deposit queue. The request must be the owner's and pending.",
+});
 
 export const VaultWithdrawBody = z
   .looseObject({
@@ -52,13 +50,11 @@ export const VaultWithdrawBody = z
   })
   .openapi({ title: "VaultWithdrawBody", description: "Shares of an agent vault out, in kind or through its queue." });
 
-export const VaultCancelWithdrawBody = z
-  .looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The queued withdrawal's id" }) })
-  .openapi({
-    title: "VaultCancelWithdrawBody",
-    description:
-      "merged: cancel(id) on the redeem queue; up (bundle kind up-vault-cancel): cancel(id) on the withdrawal queue. The request must be the owner's and pending.",
-  });
+export const VaultCancelWithdrawBody = z.looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The queued withdrawal's id" }) }).openapi({
+  title: "VaultCancelWithdrawBody",
+  description:
+    "merged: cancel(id) on the redeem queue; up (bundle kind up-vault-cancel): cancel(id) on the withdrawal queue. The request must be the owner's and pending.",
+});
 
 export const LimitOrderBody = z
   .looseObject({
