@@ -138,7 +138,14 @@ export function sessionKey(c: Context): string | undefined {
 function setResponseHeader(c: Context, name: string, value: string): void {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   if (outgoing && typeof outgoing.setHeader === "function" && !outgoing.headersSent) outgoing.setHeader(name, value);
-  else c.header(name, value);
+  else if (c.finalized) {
+    // On the answer itself: c.header would copy the Response each time. An answer with immutable headers (a fetch's) is copied once.
+    try {
+      c.res.headers.set(name, value);
+    } catch {
+      c.header(name, value);
+    }
+  } else c.header(name, value);
 }
 
 /** What one bucket has left after a request: points, and the end of its window (epoch ms). */
