@@ -55,7 +55,7 @@ export const GridBacktestBody = z
     days: DaysIn(90, 30, "Days of 10-minute candles to replay, 1-90 (default 30). Free up to 30; more answers 402."),
   })
   .refine((b) => b.sellPrice > b.buyPrice, { error: "sellPrice must be above buyPrice", path: ["sellPrice"] })
-  .openapi("GridBacktestBody");
+  .openapi({ title: "GridBacktestBody" });
 
 export const LadderBacktestBody = z
   .object({
@@ -70,7 +70,7 @@ export const LadderBacktestBody = z
       .openapi({ description: "1-20 one-shot limit orders" }),
     days: DaysIn(90, 30, "Days of 10-minute candles to replay, 1-90 (default 30). Free up to 30; more answers 402."),
   })
-  .openapi("LadderBacktestBody");
+  .openapi({ title: "LadderBacktestBody" });
 
 const intBase = (min: number, max: number) => {
   const msg = { error: `must be an integer from ${min} to ${max}` };

@@ -19,7 +19,7 @@ export const BasketPlanBody = z
     symbol: z.string().max(64).optional().openapi({ description: "The symbol to check (1-20 letters, digits, '.', '-' or '+'; not starting with ts)" }),
     days: z.number().int().min(1).max(90).default(30).openapi({ description: "Look-back days, 1-90 (default 30); shortened to the price history there is" }),
   })
-  .openapi("BasketPlanBody");
+  .openapi({ title: "BasketPlanBody" });
 
 const Liquidity = z.enum(["deep", "fair", "thin", "no-market"]).openapi({
   description: "How much more a 1,000 USDG buy pays per token than a 10 USDG one: 2% and up is thin, 0.5% and up is fair; no route is no-market",

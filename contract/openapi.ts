@@ -7,6 +7,12 @@
 //   carry, their defaults, enums, bounds and patterns), an error answer's with the catalog's message of
 //   the first code it lists;
 // - `info.license`.
+// Request bodies are not named components: their schemas carry `title` and stay inline in the operation
+// (`.openapi({ title })`, not `.openapi("Name")`). A generator cannot tell a component read in an answer from
+// one sent in a request, and openapi-typescript, with its default flags, types a component's field that has
+// a `default` as always present (true of answers), which made slippageBps, repeat and days required in
+// requests; inline under `requestBody`, a default leaves the field optional. test/contract/openapi-lint.test.ts
+// generates the types and compiles a call of every operation.
 // Pure: no I/O.
 import { errorCatalog } from "../domain/errors.js";
 import { codesIn, type JsonSchema, type OpenApiDocument } from "./discovery/catalog.js";

@@ -1,6 +1,7 @@
 // Bodies of POST /v1/agent/prepare/{kind} (contract/prepare-kinds.ts names each kind's) and the PrepareResult answer. Every body takes the common
 // fields (owner, slippageBps, agentTag) and allows additional properties (the spec's rule); a receiver or
-// recipient field that is not `owner` is refused 422 RECEIVER_NOT_OWNER by the pipeline.
+// recipient field that is not `owner` is refused 422 RECEIVER_NOT_OWNER by the pipeline. A body's schema is named by
+// `title`, not as a component, so its defaults leave fields optional in generated types (contract/openapi.ts).
 import { z } from "@hono/zod-openapi";
 import { Address, AgentTag, Amount, Timestamp } from "./fields.js";
 import { WalletSendCalls } from "./sign-request.js";
@@ -25,17 +26,17 @@ export const VaultDepositBody = z
     vault: Address.openapi({ description: "An agent vault (404 NOT_AGENT_VAULT otherwise)" }),
     amount: Amount.openapi({ description: "USDG to deposit, in whole USDG (6 decimals)", example: "250" }),
   })
-  .openapi("VaultDepositBody", {
+  .openapi({
+    title: "VaultDepositBody",
     description:
       "merged: approve USDG to the vault, then requestDeposit(assets, owner, minShares). up (bundle kind up-vault-deposit): approve USDG to the deposit queue, then requestDeposit(assets, owner, minimumSharesOut). minShares is the vault's convertToShares now less slippageBps. stock-token (bundle kind stock-vault-deposit): approve USDG to the stock vault router, then deposit({vault, usdgIn, minShares, receiver: owner, aggregator, swapData}) with an aggregator leg USDG to the stock token (minShares: previewDeposit of the leg's quote less slippageBps). Refusals with the vault's reason: 422 DEPOSITS_CLOSED, DEPOSITS_PAUSED, VAULT_FULL, CAPACITY (the message gives the room left under the cap now); AMOUNT_TOO_SMALL under the vault's minimum.",
   });
 
-export const VaultCancelDepositBody = z
-  .looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The deposit request's id" }) })
-  .openapi("VaultCancelDepositBody", {
-    description:
-      "merged: cancelDeposit(id) on the vault; up (bundle kind up-vault-cancel): cancel(id) on the deposit queue. The request must be the owner's and pending.",
-  });
+export const VaultCancelDepositBody = z.looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The deposit request's id" }) }).openapi({
+  title: "VaultCancelDepositBody",
+  description:
+    "merged: cancelDeposit(id) on the vault; up (bundle kind up-vault-cancel): cancel(id) on the deposit queue. The request must be the owner's and pending.",
+});
 
 export const VaultWithdrawBody = z
   .looseObject({
@@ -47,14 +48,13 @@ export const VaultWithdrawBody = z
         "in-kind: merged redeemInKind, up redeemEmergencyInKind, stock-token redeem (minimums: previewRedeemInKind less slippageBps). queue: approve the shares to the vault's redeem queue (merged) or withdrawal queue (up), then its request / requestRedeem (minimum: previewRedeem less slippageBps). usdg: merged redeem(shares, owner, minUsdgOut, route) with the token part sold through an aggregator route; stock-token: approve the shares to the router, then withdrawUSDG(vault, shares, minUsdgOut, owner, aggregator, route) (up vaults: not offered). minUsdgOut: the USDG part plus the route's quote, less slippageBps.",
     }),
   })
-  .openapi("VaultWithdrawBody", { description: "Shares of an agent vault out, in kind or through its queue." });
+  .openapi({ title: "VaultWithdrawBody", description: "Shares of an agent vault out, in kind or through its queue." });
 
-export const VaultCancelWithdrawBody = z
-  .looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The queued withdrawal's id" }) })
-  .openapi("VaultCancelWithdrawBody", {
-    description:
-      "merged: cancel(id) on the redeem queue; up (bundle kind up-vault-cancel): cancel(id) on the withdrawal queue. The request must be the owner's and pending.",
-  });
+export const VaultCancelWithdrawBody = z.looseObject({ ...common, vault: Address, id: Id.openapi({ description: "The queued withdrawal's id" }) }).openapi({
+  title: "VaultCancelWithdrawBody",
+  description:
+    "merged: cancel(id) on the redeem queue; up (bundle kind up-vault-cancel): cancel(id) on the withdrawal queue. The request must be the owner's and pending.",
+});
 
 export const LimitOrderBody = z
   .looseObject({
@@ -72,7 +72,8 @@ export const LimitOrderBody = z
         "limit (default): create(token, sellToken, amountIn, priceX18); market: createMarketOrder with the pool's quote less the hook's commission and slippageBps",
     }),
   })
-  .openapi("LimitOrderBody", {
+  .openapi({
+    title: "LimitOrderBody",
     description:
       "Approve exactly the input to the limit-order hook, then create or createMarketOrder. Each order must be worth the hook's minimum (422 AMOUNT_TOO_SMALL).",
   });
@@ -88,7 +89,7 @@ export const LadderBody = z
       .max(20)
       .openapi({ description: "2-20 orders on one side" }),
   })
-  .openapi("LadderBody", { description: "One approval of the orders' total to the hook, then one create per order." });
+  .openapi({ title: "LadderBody", description: "One approval of the orders' total to the hook, then one create per order." });
 
 export const OrderActionBody = z
   .looseObject({
@@ -96,7 +97,8 @@ export const OrderActionBody = z
     id: Id.openapi({ description: "The order's id" }),
     action: z.enum(["cancel", "claim0", "claim1", "claimBoth", "realize"]).openapi({ description: "The hook function called with the id" }),
   })
-  .openapi("OrderActionBody", {
+  .openapi({
+    title: "OrderActionBody",
     description: "One step on the hook. Refusals: 404 NOT_FOUND (unknown order), 422 NOT_YOUR_ORDER, ORDER_CLOSED, NOTHING_FILLED (realize), NOTHING_TO_CLAIM.",
   });
 
@@ -117,7 +119,8 @@ export const GridBody = z
     repeat: z.boolean().optional().openapi({ description: "open (default true), setRepeat (required)" }),
     id: Id.optional().openapi({ description: "close, setRepeat, collect: the grid's id" }),
   })
-  .openapi("GridBody", {
+  .openapi({
+    title: "GridBody",
     description:
       "open/openWithMarket: approve exactly the USDG to the grid strategy, then open(params) or openWithMarket(params, minTokenOut). close, setRepeat, collect: one step on the owner's grid (404 NOT_FOUND, 422 NOT_YOUR_GRID, GRID_CLOSED, NOTHING_TO_COLLECT).",
   });
@@ -151,7 +154,8 @@ export const LadderStrategyBody = z
       description: "via account: the agent account (default: the owner's own account, else the one account whose agent is `owner`)",
     }),
   })
-  .openapi("LadderStrategyBody", {
+  .openapi({
+    title: "LadderStrategyBody",
     description:
       "open: one exact approval of the parts' total (USDG, or the token for sellFirst) to the strategy, then open(token, legs, sellFirst, repeat, oneWay). Refusals name the part and its exact minimum: NOT_LISTED, MARKET_NOT_OPEN, WRONG_SIDE, NO_REFERENCE, FIRST_TOO_SMALL, FOLLOW_UP_TOO_SMALL, NO_TRIP_HEADROOM. close/setRepeat/collect(id, mask) on the owner's own ladder (collect also after a close with mask 0). Via account: 404 ACCOUNTS_DISABLED while agent accounts are off, 422 NO_AGENT_ACCOUNT when no account lets `owner` trade, and an open is refused first with the account's own numbers: ACCOUNT_FLOOR, ACCOUNT_CEILING (required), ACCOUNT_BUDGET, ACCOUNT_FEE_CAP, ACCOUNT_SPREAD.",
   });
@@ -174,7 +178,8 @@ export const SwapBody = z
     tokenOut: TokenRef.openapi({ description: "A listed symbol or an address; ETH means native ETH (the router unwraps WETH)", example: "WETH" }),
     amount: Amount.openapi({ description: "tokenIn to pay, in whole tokenIn units", example: "100" }),
   })
-  .openapi("SwapBody", {
+  .openapi({
+    title: "SwapBody",
     description:
       "Approve exactly `amount` of tokenIn to the swap router, then the router's swap(SwapRequest) with recipient = owner and the aggregator's route. The minimum (params.quote.minimumOut) is the aggregator's quote less the router's 0.1% fee and slippageBps. Unlisted tokens are shown by address, with a warning in params.quote.warnings. Refusals: 422 UNKNOWN_TOKEN, NOT_A_TOKEN, SAME_TOKEN, NATIVE_ETH_IN, SWAP_NO_ROUTE, SWAP_PAUSED; 409 SWAP_CONTRACTS_CHANGED (the router's aggregator changed); 503 SWAP_UNAVAILABLE. Aggregator calls share the route budget (429 BUSY past it).",
   });
@@ -187,7 +192,8 @@ export const BasketBuyBody = z
     amount: Amount.openapi({ description: "The paid token, in its whole units", example: "250" }),
     payWith: TokenRef.optional().openapi({ description: "USDG (default), WETH, or one of the basket's tokens by symbol or address" }),
   })
-  .openapi("BasketBuyBody", {
+  .openapi({
+    title: "BasketBuyBody",
     description:
       "Approve exactly `amount` of the paid token to the basket zap, then buy(pool, tokenIn, amountIn, legs, minBptOut, recipient = owner, deadline): the zap buys each basket token through the aggregator (one leg per token, split by weight) and joins in proportion; leftovers go to the owner. Deadline 10 minutes; no service fee (the aggregator's price impact is in params.quote). params: side, pool, zap, token, amount, minOut, expectedOut, recipient, deadline, legs, slippageBps, quote {block, valueUsd, costUsd, priceImpactPct}, approvals. 404 UNKNOWN_BASKET for a symbol no listed basket has or a contract that is no basket; 404 NOT_FOUND for an address with no contract at all.",
   });
@@ -201,7 +207,8 @@ export const BasketSellBody = z
     all: z.boolean().optional().openapi({ description: "true: sell every basket token the owner holds" }),
     receive: TokenRef.optional().openapi({ description: "USDG (default), WETH, or one of the basket's tokens" }),
   })
-  .openapi("BasketSellBody", {
+  .openapi({
+    title: "BasketSellBody",
     description:
       "Approve exactly the basket tokens to the zap, then sell(pool, bptIn, tokenOut, legs, minOut, recipient = owner, deadline): a proportional exit, each token sold through the aggregator; what a leg leaves is paid in kind. params as basket-buy (token is the output token, amount the basket tokens in) plus exits [{token, amount}]. Sell-only baskets sell.",
   });
@@ -228,7 +235,8 @@ export const BasketMakeBody = z
     amount: Amount.openapi({ description: "The first deposit in whole units of payWith, worth at least 25 USD", example: "100" }),
     payWith: TokenRef.optional().openapi({ description: "USDG (default) or WETH" }),
   })
-  .openapi("BasketMakeBody", {
+  .openapi({
+    title: "BasketMakeBody",
     description:
       "Approve exactly the first deposit to the basket maker, then make(basket, tokenIn, amountIn, legs, minBptOut, recipient = owner, deadline): the maker creates the basket (the service's admin in its pool roles), buys each token through the aggregator and puts everything in as the first deposit; the first 100 basket tokens go to the owner. The name, symbol, tokens, weights and fee are permanent and the basket is unverified until the service lists it: plan first with POST /v1/agent/baskets/plan. params: maker, basket {name, symbol, tokens (sorted), normalizedWeights, swapFeePercentage, salt}, decimals, pool, token, amount, legs, minOut, expectedOut, recipient, deadline, slippageBps, quote, approvals.",
   });

@@ -12,7 +12,7 @@ export const SIGNATURE_MAX_BYTES = 4096;
 
 export const ChallengeRequest = z
   .strictObject({ owner: Address.openapi({ description: "The owner wallet that will sign the challenge" }) })
-  .openapi("SessionChallengeRequest", { description: "Only `owner`; any other field is refused (400)." });
+  .openapi({ title: "SessionChallengeRequest", description: "Only `owner`; any other field is refused (400)." });
 
 export const SessionChallenge = z
   .object({
@@ -34,7 +34,7 @@ export const SessionRequest = z
         description: `personal_sign of the challenge message by \`owner\` (65 bytes for a key; a smart-contract wallet's ERC-1271 or ERC-6492 signature otherwise), at most ${SIGNATURE_MAX_BYTES} bytes`,
       }),
   })
-  .openapi("SessionRequest", { description: "All strings; any other field is refused (400)." });
+  .openapi({ title: "SessionRequest", description: "All strings; any other field is refused (400)." });
 
 export const Session = z
   .object({

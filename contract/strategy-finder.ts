@@ -81,7 +81,7 @@ export const FinderBacktestBody = z
       }),
   })
   .refine((b) => !(b.variant && b.settings), { error: "give variant or settings, not both", path: ["settings"] })
-  .openapi("FinderBacktestBody");
+  .openapi({ title: "FinderBacktestBody" });
 
 const runShape = () =>
   z.object({

@@ -14,7 +14,10 @@
 // ends with its window. What this costs in exactness: a client is never let through more than the
 // limit, and with R replicas it may be refused up to (lease - 1) x (R - 1) requests early (points
 // leased by a replica it no longer calls); with one replica, or limits of 19 or fewer, it is exact.
-// `r` in the RateLimit header is what Redis had left when the lease was taken, less the lease spent.
+// `r` in the RateLimit header is what Redis had left at the client's last take from it (a lease, or the points
+// a route charged), plus what is left of its lease in this process, read when the answer is made: it falls by
+// what the request cost (tools/list on /mcp costs a point per 16 KiB of answer, a tool call its /v1 route's
+// point too). Each policy name is listed once.
 //
 // A factory: createApp puts one on /v1/*, /mcp and /sign/*; a route can add a stricter one of its
 // own, e.g. `rateLimit({redis, name: "basket-plan", points: 6, duration: 60, ...})`.
@@ -128,30 +131,82 @@ export function sessionKey(c: Context): string | undefined {
   return token ? `session:${hashToken(token)}` : undefined;
 }
 
-/** Adds a list item to a response header (a stricter route limiter adds its policy beside the app's). */
-function addResponseHeader(c: Context, name: string, value: string): void {
+/**
+ * Sets a response header, replacing what it held: on Node's response where there is one (kept on every
+ * answer made after it, a 429 from onError included), else on the context.
+ */
+function setResponseHeader(c: Context, name: string, value: string): void {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (outgoing && typeof outgoing.setHeader === "function" && !outgoing.headersSent) {
-    const existing = outgoing.getHeader(name);
-    outgoing.setHeader(name, existing === undefined ? value : `${String(existing)}, ${value}`);
-  } else c.header(name, value, { append: true });
+  if (outgoing && typeof outgoing.setHeader === "function" && !outgoing.headersSent) outgoing.setHeader(name, value);
+  else if (c.finalized) {
+    // On the answer itself: c.header would copy the Response each time. An answer with immutable headers (a fetch's) is copied once.
+    try {
+      c.res.headers.set(name, value);
+    } catch {
+      c.header(name, value);
+    }
+  } else c.header(name, value);
 }
 
 /** What one bucket has left after a request: points, and the end of its window (epoch ms). */
 export type Quota = { left: number; spare: number; until: number };
 
-type Bucket = { item: string; take: (key: string) => Quota | Promise<Quota>; limiter: RateLimiterRedis };
+/** A limit a request met: its policy, and where its state is read when the answer's headers are written. */
+type Met = { policy: string; item: string; bucket: Bucket; key: string; quota?: Quota; refusedSeconds?: number };
+
+/**
+ * The limits each request met, by policy name: the app's, a route's stricter one, the session's. Each
+ * name is one entry, so the headers name each policy once, however many limiters and charges a request
+ * met; the headers are written from it when the answer is made, after whatever the route charged.
+ */
+const metLimits = new WeakMap<Context, Map<string, Met>>();
+
+function meet(c: Context, met: Met): Met {
+  let limits = metLimits.get(c);
+  if (!limits) metLimits.set(c, (limits = new Map()));
+  const known = limits.get(met.item);
+  if (known && known.policy === met.policy && known.key === met.key) return known; // the same limit met again (a route calling the app's limiter)
+  limits.set(met.item, met);
+  return met;
+}
+
+/**
+ * RateLimit-Policy and RateLimit of everything the request met. `r` is read at the end, from the
+ * client's newest quota in this process: it has fallen by all the request cost (its own point, the
+ * answer's size charged by the route, the /v1 calls an MCP tool made as the same client).
+ */
+function writeHeaders(c: Context): void {
+  const limits = metLimits.get(c);
+  if (!limits) return;
+  const now = Date.now();
+  const policies: string[] = [];
+  const states: string[] = [];
+  for (const met of limits.values()) {
+    policies.push(met.policy);
+    if (met.refusedSeconds !== undefined) states.push(`"${met.item}";r=0;t=${met.refusedSeconds}`);
+    else {
+      const quota = met.bucket.leases.latest(met.key) ?? met.quota;
+      if (quota) states.push(`"${met.item}";r=${Math.max(0, quota.spare + quota.left)};t=${Math.max(0, Math.ceil((quota.until - now) / 1000))}`);
+    }
+  }
+  setResponseHeader(c, "RateLimit-Policy", policies.join(", "));
+  if (states.length > 0) setResponseHeader(c, "RateLimit", states.join(", "));
+}
+
+type Bucket = { item: string; policy: string; leases: LeasedLimiter; limiter: RateLimiterRedis };
 
 /**
  * The limiter, and `charge(c, points)`: takes `points` more from the client's budget for a request whose
  * answer costs far more than the request (a flat count would let a small request buy a large answer);
- * throws 429 RATE_LIMITED when the client has not that many left.
+ * throws 429 RATE_LIMITED when the client has not that many left. The answer's RateLimit header shows
+ * the budget after the charge.
  */
 export type RateLimitMiddleware = MiddlewareHandler & { charge(c: Context, points: number): Promise<void> };
 
 export function rateLimit(parameters: RateLimitParameters): RateLimitMiddleware {
   const options = { ...DEFAULT_RATE_LIMIT, ...withoutUndefined(parameters) };
   const name = parameters.name ?? "client";
+  const policy = (item: string) => `"${item}";q=${options.points};w=${options.duration}`;
   const bucket = (keyPrefix: string, item: string): Bucket => {
     const limiter = new RateLimiterRedis({
       storeClient: parameters.redis,
@@ -161,60 +216,54 @@ export function rateLimit(parameters: RateLimitParameters): RateLimitMiddleware 
       rejectIfRedisNotReady: true, // go to the insurance limiter at once, never queue behind a dead Redis
       insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: options.points, duration: options.duration }),
     });
-    return { item, limiter, take: leasedConsume(limiter, Math.min(MAX_LEASE, Math.max(1, Math.floor(options.points / LEASE_DIVISOR)))) };
+    const lease = Math.min(MAX_LEASE, Math.max(1, Math.floor(options.points / LEASE_DIVISOR)));
+    return { item, policy: policy(item), limiter, leases: leasedLimiter(limiter, lease) };
   };
   const client = bucket(options.keyPrefix, name);
   // Sessions count in the same keyspace under their own key (`session:<hash>`).
   const session = parameters.perSession ? bucket(options.keyPrefix, "session") : undefined;
-  // Built once: the hot path only formats `r` and `t`.
-  const policy = (item: string) => `"${item}";q=${options.points};w=${options.duration}`;
-  const clientPolicy = policy(name);
-  const bothPolicies = `${clientPolicy}, ${policy("session")}`;
-  const state = (item: string, quota: Quota, now: number) =>
-    `"${item}";r=${Math.max(0, quota.spare + quota.left)};t=${Math.max(0, Math.ceil((quota.until - now) / 1000))}`;
 
-  const refused = (c: Context, item: string, rejection: unknown, policies: string): ApiError | undefined => {
+  /** Marks `met` refused (its headers say r=0 until the window ends) and answers the 429, or undefined when the limiter itself failed. */
+  const refused = (met: Met, rejection: unknown): ApiError | undefined => {
     if (!(rejection instanceof RateLimiterRes)) {
       // Both stores failed (should not happen with the memory insurance): answer rather than refuse.
       parameters.logger?.warn({ err: rejection }, "rate limiter failed; request let through");
       return undefined;
     }
     const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    addResponseHeader(c, "RateLimit-Policy", policies);
-    addResponseHeader(c, "RateLimit", `"${item}";r=0;t=${seconds}`);
+    met.refusedSeconds = seconds;
     return new ApiError("RATE_LIMITED", `Too many requests: retry after ${seconds} s`, undefined, { headers: { "Retry-After": String(seconds) } });
   };
 
   // The client's bucket, then the session's (a client over its limit spends nothing of the session's).
-  const slow = async (c: Context, next: Next, sessionId: string | undefined, first: Quota | Promise<Quota>) => {
-    const policies = sessionId ? bothPolicies : clientPolicy;
-    const states: string[] = [];
-    try {
-      states.push(state(client.item, await first, Date.now()));
-    } catch (rejection) {
-      const error = refused(c, client.item, rejection, policies);
-      if (error) throw error;
-    }
-    if (sessionId && session) {
+  const slow = async (c: Context, next: Next, clientMet: Met, sessionId: string | undefined, first: Quota | Promise<Quota>) => {
+    const takes: [Met, () => Quota | Promise<Quota>][] = [[clientMet, () => first]];
+    if (sessionId && session)
+      takes.push([meet(c, { policy: session.policy, item: session.item, bucket: session, key: sessionId }), () => session.leases.take(sessionId)]);
+    for (const [met, take] of takes) {
       try {
-        states.push(state(session.item, await session.take(sessionId), Date.now()));
+        met.quota = await take();
       } catch (rejection) {
-        const error = refused(c, session.item, rejection, policies);
-        if (error) throw error;
+        const error = refused(met, rejection);
+        if (error) {
+          writeHeaders(c);
+          throw error;
+        }
       }
     }
-    addResponseHeader(c, "RateLimit-Policy", policies);
-    if (states.length > 0) addResponseHeader(c, "RateLimit", states.join(", "));
     await next();
+    writeHeaders(c);
   };
 
   const keyOf = (c: Context) => (parameters.key ? parameters.key(c) : clientKey(clientIp(c, options.trustProxyHops)));
   const charge = async (c: Context, points: number): Promise<void> => {
     if (points <= 0) return;
+    const key = keyOf(c);
+    const met = meet(c, { policy: client.policy, item: client.item, bucket: client, key });
     try {
-      await client.limiter.consume(keyOf(c), Math.min(points, options.points));
+      met.quota = await client.leases.spend(key, Math.min(points, options.points));
     } catch (rejection) {
-      const error = refused(c, client.item, rejection, clientPolicy);
+      const error = refused(met, rejection);
       if (error) throw error;
     }
   };
@@ -222,14 +271,15 @@ export function rateLimit(parameters: RateLimitParameters): RateLimitMiddleware 
   const middleware: MiddlewareHandler = (c, next) => {
     if (c.req.method === "OPTIONS") return next(); // CORS preflights cost nothing
     const sessionId = session ? sessionKey(c) : undefined;
-    const taken = client.take(keyOf(c));
-    // Most requests: a point from the client's lease, synchronously, and two header strings.
+    const key = keyOf(c);
+    const met = meet(c, { policy: client.policy, item: client.item, bucket: client, key });
+    const taken = client.leases.take(key);
+    // Most requests: a point from the client's lease, synchronously; the headers once the answer is made.
     if (sessionId === undefined && !(taken instanceof Promise)) {
-      addResponseHeader(c, "RateLimit-Policy", clientPolicy);
-      addResponseHeader(c, "RateLimit", state(client.item, taken, Date.now()));
-      return next();
+      met.quota = taken;
+      return next().then(() => writeHeaders(c));
     }
-    return slow(c, next, sessionId, taken);
+    return slow(c, next, met, sessionId, taken);
   };
   return Object.assign(middleware, { charge });
 }
@@ -247,19 +297,29 @@ const MAX_LEASE = 50;
 const MAX_LEASES = 100_000;
 
 /**
- * `consume(key)` in leases of `size` points: a request spends a point of its client's lease in
- * memory, or takes a new lease (one at a time per client: concurrent requests wait for it rather than
- * each taking one); near the limit (a whole lease refused) the lease is given back and the request
- * takes its own point. Answers the client's quota: synchronously when the point came from the lease,
- * else a promise that rejects with the limiter's RateLimiterRes when over the limit.
+ * A limiter that takes points from Redis in leases of `size`:
+ * - `take(key)`: one point, from the client's lease in memory, or a new lease (one at a time per client:
+ *   concurrent requests wait for it rather than each taking one); near the limit (a whole lease refused)
+ *   the lease is given back and the request takes its own point. Synchronous when the point came from the
+ *   lease, else a promise that rejects with the limiter's RateLimiterRes when over the limit.
+ * - `spend(key, points)`: more points for one request, from the lease first and the rest from Redis; over
+ *   the limit it rejects and the client's quota is spent (Redis has counted the points).
+ * - `latest(key)`: the client's newest quota in this process (`spare + left` is what it has left).
  */
-export function leasedConsume(limiter: RateLimiterRedis, size: number): (key: string) => Quota | Promise<Quota> {
+export type LeasedLimiter = {
+  take(key: string): Quota | Promise<Quota>;
+  spend(key: string, points: number): Promise<Quota>;
+  latest(key: string): Quota | undefined;
+};
+
+export function leasedLimiter(limiter: RateLimiterRedis, size: number): LeasedLimiter {
+  const leases = new LRUCache<string, Quota>({ max: MAX_LEASES });
   const single = async (key: string): Promise<Quota> => {
     const res = await limiter.consume(key, 1);
-    return { left: 0, spare: res.remainingPoints, until: Date.now() + res.msBeforeNext };
+    const quota = { left: 0, spare: res.remainingPoints, until: Date.now() + res.msBeforeNext };
+    leases.set(key, quota);
+    return quota;
   };
-  if (size <= 1) return single;
-  const leases = new LRUCache<string, Quota>({ max: MAX_LEASES });
   const leasing = new Map<string, Promise<void>>();
   const fromLease = (key: string): Quota | undefined => {
     const lease = leases.get(key);
@@ -292,7 +352,30 @@ export function leasedConsume(limiter: RateLimiterRedis, size: number): (key: st
       done();
     }
   };
-  return (key) => fromLease(key) ?? takeLease(key);
+  const spend = async (key: string, points: number): Promise<Quota> => {
+    const held = leases.get(key);
+    const lease = held && Date.now() < held.until ? held : undefined;
+    const fromHeld = Math.min(points, Math.max(0, lease?.left ?? 0));
+    if (lease) lease.left -= fromHeld; // before any await: a concurrent request cannot spend these too
+    if (lease && fromHeld === points) return lease;
+    try {
+      const res = await limiter.consume(key, points - fromHeld);
+      const quota = lease ?? { left: 0, spare: 0, until: 0 };
+      quota.spare = res.remainingPoints;
+      quota.until = Date.now() + res.msBeforeNext;
+      if (!lease) leases.set(key, quota);
+      return quota;
+    } catch (rejection) {
+      // Over the limit: Redis counted the points, so nothing is left this window, in the lease either.
+      if (rejection instanceof RateLimiterRes) leases.set(key, { left: 0, spare: 0, until: Date.now() + rejection.msBeforeNext });
+      throw rejection;
+    }
+  };
+  return {
+    take: size <= 1 ? single : (key) => fromLease(key) ?? takeLease(key),
+    spend,
+    latest: (key) => leases.get(key),
+  };
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

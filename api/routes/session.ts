@@ -50,10 +50,19 @@ export const sessionRoutes = (deps: Pick<AppDeps, "db" | "now" | "client" | "bas
   const base = { ...DEFAULT_RATE_LIMIT, ...deps.rateLimit };
   // By the client's address, never the body's owner: anyone may name any owner.
   const key = (c: Context) => clientKey(clientIp(c, base.trustProxyHops));
-  const limiter = (name: string) =>
-    rateLimit({ redis: deps.redis, logger: deps.logger, ...SIGN_IN_LIMIT, keyPrefix: `${base.keyPrefix}:${name}`, trustProxyHops: base.trustProxyHops, key });
-  const challengeLimit = limiter("session-challenge");
-  const sessionLimit = limiter("session");
+  // Each under a policy name of its own: the answer lists it beside the app's "client" (one policy per name).
+  const limiter = (name: string, policy: string) =>
+    rateLimit({
+      redis: deps.redis,
+      logger: deps.logger,
+      ...SIGN_IN_LIMIT,
+      keyPrefix: `${base.keyPrefix}:${name}`,
+      trustProxyHops: base.trustProxyHops,
+      key,
+      name: policy,
+    });
+  const challengeLimit = limiter("session-challenge", "sign-in-challenge");
+  const sessionLimit = limiter("session", "sign-in");
   return createRouter<AppEnv>()
     .openapi(postChallenge, async (c) => {
       enabled();

@@ -1,6 +1,8 @@
 // Rate limits live in Redis, so two API instances on the same prefix share them; when Redis is
 // down the in-memory insurance limiter keeps limiting and reads keep answering.
 import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
+import { serve } from "@hono/node-server";
 import type { Redis } from "ioredis";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +13,8 @@ import type { Database } from "../../adapters/db/api-schema.js";
 import { createSignRequest } from "../../adapters/db/sign-requests.js";
 import { connectRedis, createTestDatabase, DEAD_REDIS_URL, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
 import { startRedisServer } from "../helpers/redis-server.js";
+import { closeLoopbackClients, requestFrom } from "../helpers/loopback-client.js";
+import { freePort } from "../helpers/stack.js";
 import { testRoutes } from "./test-routes.js";
 
 const routes = { agentRoutes: [...agentRouteGroups, testRoutes()] };
@@ -33,6 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  closeLoopbackClients();
   await deleteKeys(redisA, prefix);
   deadRedis?.disconnect();
   await Promise.allSettled([db?.destroy(), redisA?.quit(), redisB?.quit()]);
@@ -158,7 +163,8 @@ describe("rate limit", () => {
     for (let i = 0; i < 5; i++) statuses.push((await app.request("/v1/agent/test/ping", from(`192.0.2.${i + 1}`, bearer))).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     const refused = await app.request("/v1/agent/test/ping", from("192.0.2.50", bearer));
-    expect(refused.headers.get("ratelimit")).toMatch(/^"session";r=0;t=\d+$/);
+    // Both policies it met, each with its state: the fresh address has 2 left, the session none.
+    expect(refused.headers.get("ratelimit")).toMatch(/^"client";r=2;t=\d+, "session";r=0;t=\d+$/);
     // Another token from a fresh address passes; the token never reaches Redis in clear.
     expect((await app.request("/v1/agent/test/ping", from("192.0.2.60", { authorization: "Bearer another-token" }))).status).toBe(200);
     const keys = await redisA.keys(`${prefix}:rl:session:*`);
@@ -296,5 +302,79 @@ describe("rate limit", () => {
     for (let i = 0; i < 40; i++) if ((await ping(i % 2 ? two : one, "203.0.113.31")) === 200) passed++;
     expect(passed).toBeLessThanOrEqual(30);
     expect(passed).toBeGreaterThanOrEqual(28);
+  });
+});
+
+describe("honest RateLimit headers (issue 54): they fall by what a call cost, one policy per name", () => {
+  const LIMIT = 40;
+  let server: Server | undefined;
+  let base: string;
+  const list = (from: string, id: number) =>
+    requestFrom(from, `${base}/mcp`, {
+      headers: { accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }),
+    });
+  /** The one "client" state of an answer: r and t (fails on none, or on two). */
+  const clientState = (headers: Record<string, string | string[] | undefined>) => {
+    const policy = String(headers["ratelimit-policy"]);
+    const state = String(headers.ratelimit);
+    expect(policy.match(/"client"/g), policy).toHaveLength(1);
+    expect(state.match(/"client"/g), state).toHaveLength(1);
+    const [, r, t] = /"client";r=(\d+);t=(\d+)/.exec(state)!;
+    return { r: Number(r), t: Number(t) };
+  };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    // The socket's address is the client (no proxy): each 127.0.0.x source is a client of its own.
+    const { app } = testApp({ db, redis: redisA, rateLimit: { points: LIMIT, duration: 60, keyPrefix: `${prefix}:rl:honest`, trustProxyHops: 0 } });
+    server = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }) as Server;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  });
+
+  it("MCP tools/list over HTTP: r falls by each list's cost; the 429 names one client policy with r=0 and t = Retry-After", async () => {
+    const first = await list("127.0.0.21", 1);
+    expect(first.status).toBe(200);
+    expect(first.headers["ratelimit-policy"]).toBe(`"client";q=${LIMIT};w=60`);
+    // A point for the POST and one per further 16 KiB of answer (api/routes/mcp.ts).
+    const cost = Math.ceil(Buffer.byteLength(first.text) / COST_UNIT_BYTES);
+    expect(cost).toBeGreaterThan(1);
+    const remaining = [clientState(first.headers).r];
+    let last = first;
+    for (let id = 2; last.status === 200; id++) {
+      last = await list("127.0.0.21", id);
+      if (last.status === 200) remaining.push(clientState(last.headers).r);
+    }
+    console.log(`tools/list costs ${cost} points of ${LIMIT}: RateLimit r after each list ${remaining.join(", ")}; then ${last.status}`);
+    expect(remaining).toEqual(Array.from({ length: Math.floor(LIMIT / cost) }, (_, i) => LIMIT - (i + 1) * cost));
+    expect(last.status).toBe(429);
+    expect(last.json.code).toBe("RATE_LIMITED");
+    expect(last.headers["ratelimit-policy"]).toBe(`"client";q=${LIMIT};w=60`);
+    const refused = clientState(last.headers);
+    expect(refused.r).toBe(0);
+    expect(String(refused.t)).toBe(last.headers["retry-after"]);
+    // Another address is another client, with its whole budget.
+    const other = await list("127.0.0.22", 1);
+    expect(other.status).toBe(200);
+    expect(clientState(other.headers).r).toBe(LIMIT - cost);
+  });
+
+  it("a plain request costs one point, an MCP tool call two (the POST and the route it runs), a sign-in its own named policy beside the client's", async () => {
+    const from = "127.0.0.23";
+    expect(clientState((await requestFrom(from, `${base}/llms.txt`)).headers).r).toBe(LIMIT - 1);
+    expect(clientState((await requestFrom(from, `${base}/llms.txt`)).headers).r).toBe(LIMIT - 2);
+    const call = await requestFrom(from, `${base}/mcp`, {
+      headers: { accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "sign_requests_id", arguments: { id: "no-such-request" } } }),
+    });
+    expect(call.status).toBe(200);
+    expect(clientState(call.headers).r).toBe(LIMIT - 4);
+    const challenge = await requestFrom("127.0.0.24", `${base}/v1/agent/report-card/session/challenge`, { body: JSON.stringify({ owner: OWNER_A }) });
+    expect(challenge.status).toBe(200);
+    expect(challenge.headers["ratelimit-policy"]).toBe(`"client";q=${LIMIT};w=60, "sign-in-challenge";q=20;w=600`);
+    expect(challenge.headers.ratelimit).toMatch(new RegExp(`^"client";r=${LIMIT - 1};t=\\d+, "sign-in-challenge";r=19;t=\\d+$`));
   });
 });

@@ -1,20 +1,21 @@
 // The served OpenAPI document against the standard tools: Redocly's linter (the `recommended` rules of
-// redocly.yaml) finds no error in it, and openapi-typescript generates one entry of `operations` per
-// operationId. The document's own promises are checked too: an operationId on every operation (the MCP
+// redocly.yaml) finds no error in it, and the types openapi-typescript generates with its default flags let
+// openapi-fetch make a strict call of every operation with only its required inputs (and refuse one without them). The document's own promises are checked too: an operationId on every operation (the MCP
 // tool's and the typed client's name), `security` on every operation (`[]` when public, the session where
 // the route takes it), an example on every JSON answer, a license.
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import openapiTS from "openapi-typescript";
+import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientOperationIds, prepareOperationId } from "../../client/agent-client.js";
 import { prepareKinds } from "../../contract/prepare-kinds.js";
 import { agentTools } from "../../mcp/server.js";
 import { json, testApp, useApiFixture } from "../api/support.js";
+import { callsSource, operationInputs } from "../helpers/openapi-calls.js";
 
 const REPO = join(import.meta.dirname, "../..");
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -41,6 +42,35 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * The strict type errors of a module calling every operation of `document` (test/helpers/openapi-calls.ts)
+ * through openapi-fetch, with the types openapi-typescript generates with its default flags, in dir/<name>/.
+ */
+async function typeErrors(document: unknown, name: string): Promise<string[]> {
+  const at = join(dir, name);
+  await mkdir(join(at, "node_modules"), { recursive: true });
+  // openapi-fetch as an integrator has it, linked from this checkout (its own dependencies resolve from there).
+  await symlink(join(REPO, "node_modules/openapi-fetch"), join(at, "node_modules/openapi-fetch"), "dir");
+  await writeFile(join(at, "package.json"), JSON.stringify({ type: "module" }));
+  await writeFile(join(at, "schema.ts"), astToString(await openapiTS(structuredClone(document) as never, { silent: true })));
+  await writeFile(join(at, "calls.ts"), callsSource(operationInputs(document as never), "./schema.js"));
+  const program = ts.createProgram([join(at, "calls.ts")], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
+    types: [],
+    // The libraries' own declarations are theirs to check; the generated module and the calls are ours.
+    skipLibCheck: true,
+  });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file && d.start !== undefined ? `${d.file.fileName.slice(at.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} ` : "";
+    return `${where}TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n").slice(0, 400)}`;
+  });
+}
+
 const operations = () =>
   Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((method) => item[method]).map((method) => ({ method, path, op: item[method]! })));
 
@@ -63,16 +93,33 @@ describe("the served OpenAPI document", () => {
     expect(report.totals.errors).toBe(0);
   });
 
-  it("gives openapi-typescript one entry of `operations` per operationId", async () => {
-    const nodes = await openapiTS(structuredClone(doc) as never, { silent: true });
-    const declaration = nodes.find((node): node is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(node) && node.name.text === "operations");
-    expect(declaration, "an `operations` interface").toBeDefined();
-    const generated = declaration!.members.map((member) => (member.name as ts.Identifier | ts.StringLiteral).text).sort();
-    const ids = operations()
-      .map(({ op }) => op.operationId!)
-      .sort();
-    expect(ids.length).toBeGreaterThan(40);
-    expect(generated).toEqual(ids);
+  it("gives openapi-typescript, with its default flags, types under which openapi-fetch compiles a strict call of every operation", {
+    timeout: 120_000,
+  }, async () => {
+    const ops = operations();
+    expect(ops.length).toBeGreaterThan(40);
+    const inputs = operationInputs(doc as never);
+    expect(inputs.map((i) => i.operationId).sort()).toEqual(ops.map(({ op }) => op.operationId!).sort());
+    // The calls leave out every optional field: the prepare bodies' slippageBps, the backtests' repeat and days.
+    const swap = inputs.find((i) => i.operationId === "prepare_swap")!;
+    expect(Object.keys(swap.init!.body as object).sort()).toEqual(["amount", "owner", "tokenIn", "tokenOut"]);
+    expect(inputs.find((i) => i.operationId === "backtest_grid")!.init!.body).not.toHaveProperty("repeat");
+    expect(inputs.filter((i) => i.lacking).length).toBeGreaterThan(25);
+    expect(await typeErrors(doc, "served")).toEqual([]);
+  });
+
+  it("would not compile if a request body with a default were a named component (the check can fail)", { timeout: 120_000 }, async () => {
+    // openapi-typescript reads a component's `default` as "always present" (true of answers), so such a body's
+    // defaulted fields come out required: the form the document had before its request bodies were made inline.
+    const named = structuredClone(doc) as Document & { components: { schemas: Record<string, unknown> } };
+    const media = (named.paths["/v1/agent/prepare/swap"]!.post! as unknown as { requestBody: { content: Record<string, { schema: unknown }> } }).requestBody
+      .content["application/json"]!;
+    named.components.schemas.SwapBody = media.schema;
+    media.schema = { $ref: "#/components/schemas/SwapBody" };
+    const errors = await typeErrors(named, "named");
+    expect(errors.length).toBeGreaterThan(0);
+    console.log(errors.join("\n"));
+    expect(errors.join("\n")).toMatch(/slippageBps/);
   });
 
   it("has a unique operationId on every operation, the MCP tool's name and the client's", async () => {

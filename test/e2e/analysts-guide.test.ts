@@ -1,18 +1,21 @@
 // Every code block of docs/analysts.md runs as written against the indexed devnet of this run, in each
-// place its fence says (`runs=`): its SQL on Postgres with `agent_views` as the search path and/or over
-// Ponder's /sql as @ponder/client sends it, its GraphQL on Ponder's /graphql, its @ponder/client scripts
-// with tsx from a directory laid out as a checkout's root (and they typecheck), its shell with bash. Each
-// answers rows. A block that says nothing of where it runs fails the test, and so does SQL said to run on
+// place its fence says (`runs=`): its SQL in the machine's psql (15: no `\bind`) with psql variables, on
+// Postgres through a driver that binds `$1` (and in psql as a prepared statement, as the guide says), and/or
+// over Ponder's /sql as @ponder/client sends it; its GraphQL on Ponder's /graphql; its @ponder/client scripts,
+// which are the files of examples/analyst-client/, run with that folder's tsx from a copy of the folder
+// whose node_modules holds only what its package.json names (and they typecheck there); its shell with bash.
+// Each answers rows. A block that says nothing of where it runs fails the test, and so does SQL said to run on
 // Postgres only that /sql would take. The guide's units table names every amount column of the views, and
 // its word on addresses (lowercase, but activity.subject) holds on the devnet's data.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import postgres from "postgres";
 import { getAddress } from "viem";
+import { linkBins, linkPackages, packageClosure } from "../helpers/package-closure.js";
 
 const run = promisify(execFile);
 const stack = inject("stack");
@@ -20,7 +23,9 @@ const root = join(import.meta.dirname, "..", "..");
 const guide = readFileSync(join(root, "docs", "analysts.md"), "utf8");
 /** The indexer's address in the guide; the blocks that name it run against this run's indexer instead. */
 const GUIDE_URL = "http://localhost:42069";
-const PLACES = ["postgres", "/sql", "graphql", "client", "shell"] as const;
+const PLACES = ["psql", "postgres", "/sql", "graphql", "client", "shell"] as const;
+/** The folder of the @ponder/client examples: each `runs=client` block is its file `<example>.ts`. */
+const CLIENT_FOLDER = join(root, "examples", "analyst-client");
 type Place = (typeof PLACES)[number];
 
 type Block = { line: number; language: string; runs: string[]; name: string; params: string[]; code: string };
@@ -42,10 +47,13 @@ const runningIn = (place: Place) => blocks.filter((b) => b.runs.includes(place))
 // the views schema, as the guide tells analysts to set it.
 const sql = postgres(stack.databaseUrl, { max: 2, onnotice: () => {}, connection: { search_path: stack.viewsSchema } });
 const values: Record<string, string | number> = {};
+/** A copy of examples/analyst-client with only its packages; and a folder for the psql files. */
 let scripts: string;
+let work: string;
+let packages: string[];
 afterAll(async () => {
   await sql.end();
-  if (scripts) rmSync(scripts, { recursive: true, force: true });
+  for (const dir of [scripts, work]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 beforeAll(async () => {
@@ -57,14 +65,31 @@ beforeAll(async () => {
   const now = Math.floor(Date.now() / 1000);
   values.week_ago = now - 7 * 86400;
   values.day_ago = now - 86400;
-  // A checkout's root, as far as the scripts can tell: its package.json's module type, its node_modules
-  // and its ponder.schema.ts.
-  scripts = mkdtempSync(join(tmpdir(), "analysts-guide-"));
-  writeFileSync(join(scripts, "package.json"), JSON.stringify({ type: "module" }));
-  symlinkSync(join(root, "node_modules"), join(scripts, "node_modules"));
-  symlinkSync(join(root, "ponder.schema.ts"), join(scripts, "ponder.schema.ts"));
-  for (const [, b] of runningIn("client")) writeFileSync(join(scripts, `${b.name}.ts`), b.code.replaceAll(GUIDE_URL, stack.ponderUrl));
+  work = mkdtempSync(join(tmpdir(), "analysts-guide-"));
+  // The examples' folder as an analyst has it after `npm install`, away from any checkout: its files, and a
+  // node_modules of the packages its package.json names and their dependencies (hard links to this
+  // checkout's, so nothing is downloaded), with their .bin.
+  scripts = mkdtempSync(join(tmpdir(), "analyst-client-"));
+  cpSync(CLIENT_FOLDER, scripts, { recursive: true, filter: (source) => !source.includes("node_modules") });
+  packages = packageClosure(JSON.parse(readFileSync(join(CLIENT_FOLDER, "package.json"), "utf8")), root);
+  linkPackages(packages, root, scripts);
+  linkBins(packages, root, scripts);
 });
+
+/** The version of the machine's psql: [major, text]. */
+async function psqlVersion(): Promise<[number, string]> {
+  const { stdout } = await run("psql", ["--version"]);
+  return [Number(/(\d+)\.\d+/.exec(stdout)![1]), stdout.trim()];
+}
+
+/** `code` run by the machine's psql on the indexed database, the views schema as its search path; the CSV rows it printed. */
+async function viaPsql(name: string, code: string, variables: [string, string][] = []): Promise<string[]> {
+  const file = join(work, `${name}.sql`);
+  writeFileSync(file, code);
+  const args = ["-X", "-q", "--csv", "-v", "ON_ERROR_STOP=1", ...variables.flatMap(([k, v]) => ["-v", `${k}=${v}`]), "-f", file, stack.databaseUrl];
+  const { stdout } = await run("psql", args, { env: { ...process.env, PGOPTIONS: `-c search_path=${stack.viewsSchema}` } });
+  return stdout.split("\n").filter(Boolean).slice(1); // less the header
+}
 
 /** The query as @ponder/client sends it: a GET of /sql/db, the query and its parameters in superjson's envelope. */
 async function overSql(query: string, params: unknown[]): Promise<{ status: number; text: string }> {
@@ -89,15 +114,44 @@ describe("docs/analysts.md", () => {
     }
   });
 
-  it("has the three questions in SQL, GraphQL and @ponder/client", () => {
+  it("has the three questions in SQL (psql and bound parameters), GraphQL and @ponder/client", () => {
     const names = new Set(blocks.flatMap((b) => b.runs.map((r) => `${b.name}:${r}`)));
     for (const name of ["owner-activity", "vault-deposits", "busiest-markets"])
-      for (const place of ["postgres", "/sql", "graphql", "client"]) expect(names, `${name} in ${place}`).toContain(`${name}:${place}`);
+      for (const place of ["psql", "postgres", "/sql", "graphql", "client"]) expect(names, `${name} in ${place}`).toContain(`${name}:${place}`);
   });
 
-  it.each(runningIn("postgres"))("Postgres: %s", async (_, b) => {
+  it("needs nothing of psql 16: no block uses \\bind, and the machine's psql is 15 or later", async () => {
+    const [major, text] = await psqlVersion();
+    console.log(`psql: ${text}`);
+    expect(major).toBeGreaterThanOrEqual(15);
+    for (const b of blocks) expect(b.code, `line ${b.line}`).not.toMatch(/\\bind\b/);
+    // Every SQL block runs in psql, as written or as a prepared statement.
+    for (const b of blocks.filter((x) => x.language === "sql"))
+      expect(
+        b.runs.some((r) => r === "psql" || r === "postgres"),
+        `line ${b.line}`,
+      ).toBe(true);
+  });
+
+  it.each(runningIn("psql"))("psql (the machine's, with psql variables): %s", async (_, b) => {
+    // Addresses as a user may paste them: the queries lowercase them.
+    const rows = await viaPsql(
+      b.name,
+      b.code,
+      b.params.map((p, i) => [p, checksummed(b)[i]!]),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it.each(runningIn("postgres"))("Postgres, through a driver binding $1: %s", async (_, b) => {
     const rows = await sql.unsafe(b.code, paramsOf(b) as string[]);
     expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it.each(runningIn("postgres"))("psql, as a prepared statement (prepare q as …; execute q(…)): %s", async (_, b) => {
+    const literal = (v: string) => `'${v.replaceAll("'", "''")}'`;
+    const code = `prepare q as ${b.code.trim().replace(/;$/, "")};\nexecute q${b.params.length ? `(${checksummed(b).map(literal).join(", ")})` : ""};\n`;
+    expect((await viaPsql(`${b.name}-prepared`, code)).length).toBeGreaterThan(0);
   });
 
   it.each(runningIn("/sql"))("/sql: %s", async (_, b) => {
@@ -130,28 +184,40 @@ describe("docs/analysts.md", () => {
     expect(lists.length, JSON.stringify(body.data).slice(0, 300)).toBeGreaterThan(0);
   });
 
+  it("shows the @ponder/client examples as they are in examples/analyst-client, whose node_modules holds only its own packages", () => {
+    const files = readdirSync(CLIENT_FOLDER).filter((f) => f.endsWith(".ts") && f !== "schema.ts");
+    expect(
+      runningIn("client")
+        .map(([name]) => `${name}.ts`)
+        .sort(),
+    ).toEqual(files.sort());
+    for (const [name, b] of runningIn("client")) expect(b.code, name).toBe(readFileSync(join(CLIENT_FOLDER, `${name}.ts`), "utf8"));
+    // None of the service's: no ponder (which the service's schema imports), no viem, no hono.
+    const names = packages.map((p) => p.slice(join(root, "node_modules").length + 1));
+    console.log(`examples/analyst-client: ${names.length} packages (${names.join(", ")})`);
+    for (const service of ["ponder", "viem", "hono", "kysely", "pg"]) expect(existsSync(join(scripts, "node_modules", service)), service).toBe(false);
+    expect(names.length).toBeLessThan(30);
+  });
+
   it.each(runningIn("client"))(
-    "@ponder/client: %s",
+    "@ponder/client, from the examples' folder alone: %s",
     async (_, b) => {
-      const file = join(scripts, `${b.name}.ts`);
-      // `npx tsx <file> <params>` from the checkout's root, as the guide says.
-      const { stdout } = await run(process.execPath, ["--import", "tsx", file, ...checksummed(b)], { cwd: scripts, env: { ...process.env, BASE_URL: "" } });
+      // `npx tsx <file> <params>` in the folder, as the guide says (npx runs node_modules/.bin/tsx).
+      const { stdout } = await run(join(scripts, "node_modules", ".bin", "tsx"), [`${b.name}.ts`, ...checksummed(b)], {
+        cwd: scripts,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, INDEXER_URL: stack.ponderUrl },
+      });
       // Each script prints its rows: an array with something in it.
       expect(stdout.trim()).toMatch(/^\[\s*\{/);
     },
     60_000,
   );
 
-  it("has @ponder/client scripts that typecheck (strict) against the schema", async () => {
-    writeFileSync(
-      join(scripts, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "Bundler", strict: true, noEmit: true, skipLibCheck: true, types: ["node"] },
-        include: ["*.ts"],
-      }),
-    );
-    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    const result = await run(process.execPath, [tsc, "-p", scripts]).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true }));
+  it("has @ponder/client scripts that typecheck (strict) in the examples' folder alone", async () => {
+    const result = await run(join(scripts, "node_modules", ".bin", "tsc"), ["-p", scripts], { cwd: scripts }).catch((e: { stdout: string }) => ({
+      stdout: e.stdout,
+      failed: true,
+    }));
     expect(result, result.stdout).not.toHaveProperty("failed");
   }, 120_000);
 
