@@ -76,9 +76,10 @@ function callsOf(event: LogEvent): TransactionCalls {
 }
 
 /**
- * The report card's executed calls, from the transactions of indexed events, where the RPC has no call traces
- * (CALL_TRACES=off: the devnet's EDR has no callTracer; scanning every block's transactions is far slower): the transaction itself when it went to a service
- * contract, else the call of its batch that this event confirms (domain/executed-calls.ts). A reverted
+ * The report card's executed calls, from the transactions of indexed events, where the RPC has no call
+ * traces (CALL_TRACES=off: the devnet's EDR has no callTracer; scanning every block's transactions is far
+ * slower): the transaction itself when it went to a service contract, else the call of its batch that this
+ * event confirms (domain/executed-calls.ts). A reverted
  * transaction emits nothing and is, rightly, never matched as executed. Called for every event that can
  * confirm a call: those that log changes, and the routers' and the zap's own events.
  */

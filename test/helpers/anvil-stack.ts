@@ -15,6 +15,8 @@ export type AnvilStack = Stack & { anvil: Anvil; log: string[]; stop(): Promise<
 
 export async function startAnvilStack(): Promise<AnvilStack> {
   const log: string[] = [];
+  const t0 = Date.now();
+  const seconds = () => ((Date.now() - t0) / 1000).toFixed(1);
   const dir = mkdtempSync(join(tmpdir(), "agent-anvil-"));
   const database = await createTestDatabase();
   const anvil = await startAnvil();
@@ -28,6 +30,7 @@ export async function startAnvilStack(): Promise<AnvilStack> {
     const deployments = await deployAll(deployContext(anvil, compileContracts()));
     const deploymentsFile = join(dir, "deployments.json");
     writeFileSync(deploymentsFile, JSON.stringify(deployments, null, 2));
+    console.log(`anvil: contracts deployed at ${seconds()} s (block ${await anvil.publicClient.getBlockNumber()})`);
     const ponderPort = await freePort();
     const env = {
       RPC_URL: anvil.url,
@@ -46,6 +49,7 @@ export async function startAnvilStack(): Promise<AnvilStack> {
       await stopProcess(indexer);
       throw error;
     });
+    console.log(`anvil: the indexer ready at ${seconds()} s`);
     return {
       rpcUrl: anvil.url,
       databaseUrl: database.url,
