@@ -19,7 +19,12 @@ export async function startAnvilStack(): Promise<AnvilStack> {
   const seconds = () => ((Date.now() - t0) / 1000).toFixed(1);
   const dir = mkdtempSync(join(tmpdir(), "agent-anvil-"));
   const database = await createTestDatabase();
-  const anvil = await startAnvil();
+  const anvil = await startAnvil({
+    onLine: (line) => {
+      log.push(`anvil| ${line}`);
+      if (log.length > 4000) log.splice(0, log.length - 4000);
+    },
+  });
   const stopAll = async (indexer?: Parameters<typeof stopProcess>[0]) => {
     await stopProcess(indexer);
     await anvil.close();
@@ -65,6 +70,6 @@ export async function startAnvilStack(): Promise<AnvilStack> {
     };
   } catch (error) {
     await stopAll();
-    throw error;
+    throw new Error(`${(error as Error).message}\nLast output:\n${log.slice(-40).join("\n")}`, { cause: error });
   }
 }
