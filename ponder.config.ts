@@ -16,6 +16,10 @@ const vaults = (family: string) => d.vaults.filter((v) => v.family === family);
 const defined = (xs: (Address | undefined)[]) => xs.filter((x): x is Address => x !== undefined);
 
 const source = <A>(abi: A, address: Address | Address[]) => ({ chain, abi, address, startBlock });
+// The contracts users call (src/deployments.ts): with CALL_TRACES=on their successful calls come from the
+// RPC's call traces too, and the report card's executed calls are recorded from them (src/call-traces.ts).
+const callTraces = config.CALL_TRACES === "on";
+const called = <A>(abi: A, address: Address | Address[]) => ({ ...source(abi, address), includeCallTraces: callTraces });
 
 // Postgres, unless a user asks for PGlite with DATABASE_KIND=pglite: an embedded Postgres inside the
 // indexer's process (in PGLITE_DIRECTORY, default .ponder/pglite), so the API and the workers cannot read
@@ -44,34 +48,34 @@ export default createConfig({
       address: factory({ address: c.markets!, event: getAbiItem({ abi: abis.marketRegistryAbi, name: "PoolCreated" }), parameter: "pool" }),
       startBlock,
     },
-    SwapRouter: source(abis.swapRouterAbi, c.swapRouter!),
+    SwapRouter: called(abis.swapRouterAbi, c.swapRouter!),
     // The router's and the zap's events confirm users' calls for the report card (src/routers.ts).
-    StockVaultRouter: source(abis.stockVaultRouterAbi, c.stockVaultRouter!),
-    BasketZap: source(abis.basketZapAbi, c.basketZap!),
+    StockVaultRouter: called(abis.stockVaultRouterAbi, c.stockVaultRouter!),
+    BasketZap: called(abis.basketZapAbi, c.basketZap!),
     VaultRegistry: source(abis.vaultRegistryAbi, c.vaultRegistry!),
-    MergedVault: source(
+    MergedVault: called(
       abis.mergedVaultAbi,
       vaults("merged").map((v) => v.address),
     ),
-    RedeemQueue: source(abis.redeemQueueAbi, defined(vaults("merged").map((v) => v.redeemQueue))),
-    UpVault: source(
+    RedeemQueue: called(abis.redeemQueueAbi, defined(vaults("merged").map((v) => v.redeemQueue))),
+    UpVault: called(
       abis.upVaultAbi,
       vaults("up").map((v) => v.address),
     ),
-    UpDepositQueue: source(abis.upDepositQueueAbi, defined(vaults("up").map((v) => v.depositQueue))),
-    UpWithdrawalQueue: source(abis.upWithdrawalQueueAbi, defined(vaults("up").map((v) => v.withdrawalQueue))),
-    StockVault: source(
+    UpDepositQueue: called(abis.upDepositQueueAbi, defined(vaults("up").map((v) => v.depositQueue))),
+    UpWithdrawalQueue: called(abis.upWithdrawalQueueAbi, defined(vaults("up").map((v) => v.withdrawalQueue))),
+    StockVault: called(
       abis.stockVaultAbi,
       vaults("stock-token").map((v) => v.address),
     ),
-    LimitOrderHook: source(abis.limitOrderHookAbi, c.limitOrderHook!),
-    GridStrategy: source(abis.gridStrategyAbi, c.gridStrategy!),
-    LadderStrategy: source(abis.ladderStrategyAbi, c.ladderStrategy!),
+    LimitOrderHook: called(abis.limitOrderHookAbi, c.limitOrderHook!),
+    GridStrategy: called(abis.gridStrategyAbi, c.gridStrategy!),
+    LadderStrategy: called(abis.ladderStrategyAbi, c.ladderStrategy!),
     AgentAccountFactory: source(abis.agentAccountFactoryAbi, c.agentAccountFactory!),
     BasketRegistry: source(abis.basketRegistryAbi, c.basketRegistry!),
     // USDG's EIP-3009 authorizations only (src/payments.ts): its transfers are not indexed.
     Usdg: source(abis.testTokenAbi, c.usdg!),
-    BasketMaker: source(abis.basketMakerAbi, c.basketMaker!),
+    BasketMaker: called(abis.basketMakerAbi, c.basketMaker!),
     BasketPool: {
       chain,
       abi: abis.basketPoolAbi,

@@ -57,6 +57,9 @@ const settings = z.object({
   /** Times the indexer lists the RPC URL for Ponder, which rate-limits each listed URL on its own (from
    * 20 requests/s, growing 5% at a time). Default 8 on the devnet, which has no limit; 1 for RPC_URL. */
   INDEXER_RPC_LANES: int(1, 64, "a number of lanes").optional(),
+  /** The report card's executed calls from the RPC's call traces (Ponder's includeCallTraces; the RPC must answer
+   * debug_traceBlockByNumber with the callTracer, checked at the indexer's start) instead of from events. */
+  CALL_TRACES: onOff().default("off"),
   /** The public base URL of the API; defaults to http://127.0.0.1:PORT. */
   BASE_URL: url().optional(),
   /** `npm start` only: where an embedded Postgres keeps its data when it has to start one (relative: from the repository root). */

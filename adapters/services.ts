@@ -68,27 +68,48 @@ export async function requireServices(need: { postgres: boolean; redis: boolean 
   );
 }
 
+/** One JSON-RPC request to `url`: the answer's `result` and `error`, with the HTTP status. */
+async function rpcRequest(url: string, method: string, params: unknown[], timeoutMs: number) {
+  // fetch refuses credentials in a URL: they go as basic auth, as viem's transport sends them.
+  const target = new URL(url);
+  const auth = target.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString("base64")}`
+    : undefined;
+  target.username = target.password = "";
+  const response = await fetch(target, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(auth ? { authorization: auth } : {}) },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const { result, error } = (await response.json()) as { result?: unknown; error?: { message?: string } };
+  return { status: response.status, result, error };
+}
+
+const reasonOf = (error: unknown) => (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+
 /** eth_chainId at `url`: the id, or why it could not be read (no answer, or not a chain id). */
 export async function readChainId(url: string, timeoutMs = 3000): Promise<{ chainId: number } | { unread: string }> {
   try {
-    // fetch refuses credentials in a URL: they go as basic auth, as viem's transport sends them.
-    const target = new URL(url);
-    const auth = target.username
-      ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString("base64")}`
-      : undefined;
-    target.username = target.password = "";
-    const response = await fetch(target, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(auth ? { authorization: auth } : {}) },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const { result } = (await response.json()) as { result?: unknown };
-    if (typeof result !== "string" || !/^0x[0-9a-f]{1,16}$/i.test(result)) return { unread: `HTTP ${response.status}, no chain id in the answer` };
+    const { status, result } = await rpcRequest(url, "eth_chainId", [], timeoutMs);
+    if (typeof result !== "string" || !/^0x[0-9a-f]{1,16}$/i.test(result)) return { unread: `HTTP ${status}, no chain id in the answer` };
     return { chainId: Number(BigInt(result)) };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return { unread: cause ?? (error as Error).message };
+    return { unread: reasonOf(error) };
+  }
+}
+
+/**
+ * Null when the RPC at `url` answers `debug_traceBlockByNumber` with the `callTracer` (what Ponder's call
+ * traces read, CALL_TRACES=on), else why not. Asked of the latest block: a list of transaction traces.
+ */
+export async function callTracerProblem(url: string, timeoutMs = 10_000): Promise<string | null> {
+  try {
+    const { error, result } = await rpcRequest(url, "debug_traceBlockByNumber", ["latest", { tracer: "callTracer" }], timeoutMs);
+    if (Array.isArray(result)) return null;
+    return error?.message ?? "no list of traces in the answer";
+  } catch (error) {
+    return reasonOf(error);
   }
 }
 

@@ -35,17 +35,19 @@ export function accountAddress(index: number): Address {
   return address;
 }
 
-export type Chain = ReturnType<typeof clientsFor> & {
-  provider: EIP1193Provider;
+/** A chain's provider and clients: the in-process EDR chain's, or a node's over HTTP (devnet/anvil.ts). */
+export type ChainClients = ReturnType<typeof clientsFor> & { provider: EIP1193Provider };
+
+export type Chain = ChainClients & {
   /** Serves JSON-RPC over HTTP; resolves once listening. */
   serve(host: string, port: number): Promise<{ close(): Promise<void> }>;
 };
 
-export function clientsFor(provider: EIP1193Provider) {
+export function clientsFor(provider: EIP1193Provider, mode: "hardhat" | "anvil" = "hardhat") {
   const transport = custom(provider);
   // Concurrent reads of one tick go to the chain as one Multicall3 eth_call.
   const publicClient = createPublicClient({ chain: devnetChain, transport, pollingInterval: 50 });
-  const testClient = createTestClient({ chain: devnetChain, transport, mode: "hardhat" });
+  const testClient = createTestClient({ chain: devnetChain, transport, mode });
   const wallets = new Map<number, ReturnType<typeof wallet>>();
   const wallet = (index: number) => createWalletClient({ chain: devnetChain, transport, account: accountAddress(index) });
   const walletFor = (index: number) => {

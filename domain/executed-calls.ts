@@ -6,6 +6,8 @@
 // operation, an ERC-7579 "try" call) emits nothing, so nothing confirms it. The transaction is read once,
 // however many events it has, and a batch is read up to MAX_BATCH_CALLS calls, one level deep (an
 // operation's callData as its account's batch; a batch inside a call is not opened).
+// Where the RPC has call traces (CALL_TRACES=on), a call is recorded from its own successful trace instead
+// (tracedCall): what the chain ran, from whom, with the calldata it ran, and no event is needed.
 import { slice, type Address, type Hex } from "viem";
 import { decodeBatchCalls, type BatchVia } from "./batch-calls.js";
 import { confirmableCall, confirms, type ConfirmableCall, type ConfirmingEvent } from "./bundles/confirmations.js";
@@ -23,8 +25,13 @@ export type ExecutedCall = {
   to: Address;
   input: Hex;
   selector: Hex;
-  via: BatchVia | null;
-  /** The call's place in its transaction: 0 for the transaction itself, the batch index for an inner call. */
+  /** null for the transaction itself; "contract" (traces only): made by a contract the transaction called, not an account's batch. */
+  via: BatchVia | "contract" | null;
+  /**
+   * The call's place in its transaction: 0 for the transaction itself; for an inner call, its index in the
+   * decoded batch (events), or its place in the transaction's call tree, depth first (traces). Either way,
+   * later calls have higher indexes, so filings are matched in call order.
+   */
   callIndex: number;
 };
 
@@ -95,4 +102,27 @@ export async function confirmNextCall(
   if (calls.kind !== "batch") return null;
   for (const p of calls.pending) if (confirms(p.confirmable, event) && !(await isRecorded(p.call.id))) return p.call;
   return null;
+}
+
+export type TracedCallParameters = {
+  transaction: { hash: Hex; from: Address; to: Address | null };
+  /** A successful CALL from Ponder's call traces (a reverted call, or one inside a reverted frame, never comes). */
+  trace: { from: Address; to: Address | null; input: Hex; traceIndex: number };
+  isServiceContract: (address: Address) => boolean;
+  entryPoints: readonly Address[];
+};
+
+/**
+ * The executed call a successful call trace to a service contract is: from the trace's caller (msg.sender:
+ * the account itself in a 7702 or 4337 batch), with the calldata the chain ran. The transaction itself
+ * (trace 0) keeps the transaction's hash as its id; an inner call is `hash:traceIndex`. Null for a call a
+ * service contract makes itself (the stock-vault router's call to a vault): the user's call is the router's.
+ */
+export function tracedCall({ transaction: tx, trace, isServiceContract, entryPoints }: TracedCallParameters): ExecutedCall | null {
+  if (!trace.to || isServiceContract(trace.from)) return null;
+  const call = { txHash: tx.hash, from: lower(trace.from), to: lower(trace.to), input: lower(trace.input), selector: selectorOf(trace.input) };
+  if (trace.traceIndex === 0) return { ...call, id: tx.hash, via: null, callIndex: 0 };
+  const via =
+    tx.to && lower(trace.from) === lower(tx.to) ? "account" : tx.to && entryPoints.some((e) => lower(e) === lower(tx.to!)) ? "entry-point" : "contract";
+  return { ...call, id: `${tx.hash}:${trace.traceIndex}`, via, callIndex: trace.traceIndex };
 }

@@ -2,10 +2,10 @@
 // when missing, then runs `ponder start` with the configured schema and views schema, so that a reindex
 // into a new schema can be switched to with no downtime (see docs/reindex.md).
 import { resolve } from "node:path";
-import { config, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
+import { config, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
 import { resetIndexForNewDevnet, resetPgliteForNewDevnet } from "../adapters/db/devnet-reset.js";
 import { ensureDatabase } from "../adapters/db/ensure-database.js";
-import { requireChain, requireServices } from "../adapters/services.js";
+import { callTracerProblem, requireChain, requireServices } from "../adapters/services.js";
 import { createLogger } from "../adapters/logger.js";
 import { ponderLogArgs, runPonder } from "./ponder-process.js";
 
@@ -15,6 +15,19 @@ const logger = createLogger({ level: config.LOG_LEVEL, base: { service: "indexer
 // devnet check below), as before.
 const chainUnread = await requireChain(rpcUrl(config));
 if (chainUnread) logger.warn({}, `${chainUnread}; starting anyway`);
+
+// CALL_TRACES=on reads every block's call traces: an RPC without the callTracer would stall the backfill on
+// retries, so it is refused here, in one line.
+if (config.CALL_TRACES === "on") {
+  const problem = await callTracerProblem(rpcUrl(config));
+  if (problem) {
+    logger.fatal(
+      {},
+      `CALL_TRACES=on, but the RPC at ${redactUrl(rpcUrl(config))} has no callTracer for debug_traceBlockByNumber (${problem}) — set CALL_TRACES=off`,
+    );
+    process.exit(1);
+  }
+}
 
 // DATABASE_KIND=pglite (read by ponder.config.ts) keeps the index in PGLITE_DIRECTORY: no Postgres needed.
 if (process.env.DATABASE_KIND === "pglite") {

@@ -6,6 +6,7 @@ import type { ActivityKind } from "../domain/activity-kinds.js";
 import { activityPosition } from "../domain/activity-position.js";
 import { confirmNextCall, transactionCalls, type TransactionCalls } from "../domain/executed-calls.js";
 import { entryPoints, isServiceContract } from "./deployments.js";
+import { config } from "../adapters/config.js";
 import { reportDroppedCalls } from "./batch-bound.js";
 import { type Address, type Hex, zeroAddress } from "viem";
 
@@ -56,6 +57,7 @@ export async function logChanges(context: Context, event: LogEvent & { args: obj
 
 /** The transactions whose calls were read, newest last: a transaction's events come one after another. */
 const readCalls = new Map<string, TransactionCalls>();
+const callTraces = config.CALL_TRACES === "on";
 const KEEP_TRANSACTIONS = 16;
 
 /**
@@ -74,13 +76,16 @@ function callsOf(event: LogEvent): TransactionCalls {
 }
 
 /**
- * The report card's executed calls, from the transactions of indexed events (the devnet has no traces, and
- * scanning every block's transactions is far slower): the transaction itself when it went to a service
- * contract, else the call of its batch that this event confirms (domain/executed-calls.ts). A reverted
+ * The report card's executed calls, from the transactions of indexed events, where the RPC has no call
+ * traces (CALL_TRACES=off: the devnet's EDR has no callTracer; scanning every block's transactions is far
+ * slower): the transaction itself when it went to a service contract, else the call of its batch that this
+ * event confirms (domain/executed-calls.ts). A reverted
  * transaction emits nothing and is, rightly, never matched as executed. Called for every event that can
  * confirm a call: those that log changes, and the routers' and the zap's own events.
  */
 export async function recordExecutedCalls(context: Context, event: LogEvent & { args: object }) {
+  // With call traces the traces record every call (src/call-traces.ts): an event must not credit one again.
+  if (callTraces) return;
   const calls = callsOf(event);
   const call =
     calls.kind === "direct"

@@ -41,4 +41,4 @@
 //   domain/executed-calls.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "7ca6aae34c77ebccb9824ef1b1072f11a9093e8ab4720e6709bd5132282d776c";
+export const SHARED_SOURCES_SHA256 = "0a43156dc20fcfa110b37cade85f94a6132c6dc0a416c33d0992c5152e0e7010";

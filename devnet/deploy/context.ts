@@ -12,7 +12,7 @@ import {
   type Hex,
   type TransactionReceipt,
 } from "viem";
-import type { Chain } from "../chain.js";
+import type { ChainClients } from "../chain.js";
 import { roles, accountAddress, devnetChain, multicall3Address } from "../chain.js";
 import type { Artifacts } from "../compile.js";
 
@@ -23,7 +23,7 @@ import type { Artifacts } from "../compile.js";
 process.env.MIMALLOC_PURGE_DELAY ??= "-1";
 
 export type DeployContext = {
-  chain: Chain;
+  chain: ChainClients;
   artifacts: Artifacts;
   /** The service's admin and deployer (mnemonic index 10). */
   admin: Address;
@@ -36,7 +36,7 @@ export type DeployContext = {
   onReceipt(listener: (receipt: TransactionReceipt) => void): () => void;
 };
 
-export function deployContext(chain: Chain, artifacts: Artifacts): DeployContext {
+export function deployContext(chain: ChainClients, artifacts: Artifacts): DeployContext {
   const admin = accountAddress(roles.deployer);
   const keeper = accountAddress(roles.keeper);
   const adminWallet = chain.walletFor(roles.deployer);

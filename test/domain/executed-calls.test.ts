@@ -7,7 +7,7 @@ import * as abis from "../../abis/index.js";
 import { entryPointAbi, limitOrderHookAbi, mergedVaultAbi, smartAccountAbi, stockVaultRouterAbi } from "../../abis/index.js";
 import { confirmedCalls } from "../../domain/bundles/confirmations.js";
 import { agentActions } from "../../domain/bundles/decode.js";
-import { confirmNextCall, MAX_BATCH_CALLS, transactionCalls, type ConfirmingEvent, type TransactionCalls } from "../../domain/executed-calls.js";
+import { confirmNextCall, MAX_BATCH_CALLS, tracedCall, transactionCalls, type ConfirmingEvent, type TransactionCalls } from "../../domain/executed-calls.js";
 import { encodeBatchExecute } from "../helpers/erc7821.js";
 
 const owner: Address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -221,5 +221,38 @@ describe("the confirmation table", () => {
         key,
       ).toBe(true);
     }
+  });
+});
+
+describe("a call from its trace (CALL_TRACES=on)", () => {
+  const lower = (a: string) => a.toLowerCase();
+  const traced = (tx: { from: Address; to: Address | null }, trace: { from: Address; to: Address | null; input: Hex; traceIndex: number }) =>
+    tracedCall({ transaction: { hash, ...tx }, trace, ...common });
+
+  it("the transaction itself: the transaction's hash, call index 0, no via", () => {
+    const call = traced({ from: owner, to: vault }, { from: owner, to: vault, input: deposit, traceIndex: 0 });
+    expect(call && [call.id, call.from, call.to, call.input, call.selector, call.via, call.callIndex]).toEqual([
+      hash,
+      lower(owner),
+      lower(vault),
+      deposit,
+      deposit.slice(0, 10),
+      null,
+      0,
+    ]);
+  });
+
+  it("an inner call: its caller, its place in the call tree, and how it sits in the transaction", () => {
+    const account = traced({ from: stranger, to: owner }, { from: owner, to: vault, input: deposit, traceIndex: 5 });
+    expect(account && [account.id, account.from, account.callIndex, account.via]).toEqual([`${hash}:5`, lower(owner), 5, "account"]);
+    const op = traced({ from: stranger, to: entryPoint }, { from: owner, to: vault, input: deposit, traceIndex: 3 });
+    expect(op && [op.id, op.from, op.via]).toEqual([`${hash}:3`, lower(owner), "entry-point"]);
+    // Made by a contract that the transaction's own target called: neither the account's batch nor an operation.
+    const other = traced({ from: owner, to: token }, { from: stranger, to: vault, input: deposit, traceIndex: 2 });
+    expect(other && [other.from, other.via]).toEqual([lower(stranger), "contract"]);
+  });
+
+  it("a call a service contract makes itself (the router's call to a vault) is not the user's call", () => {
+    expect(traced({ from: owner, to: router }, { from: router, to: vault, input: deposit, traceIndex: 2 })).toBeNull();
   });
 });
