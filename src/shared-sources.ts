@@ -41,4 +41,4 @@
 //   domain/executed-calls.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "7ca6aae34c77ebccb9824ef1b1072f11a9093e8ab4720e6709bd5132282d776c";
+export const SHARED_SOURCES_SHA256 = "1b27235ef7d6c5bbad52297b70ceddebe23eb110f650a5276d0c1f890638634c";
