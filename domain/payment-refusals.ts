@@ -13,7 +13,8 @@ const REMEDIES: Record<string, string> = {
     "The payer is not deployed and its ERC-6492 signature names a factory the facilitator does not deploy with: deploy the account first, then pay with its ERC-1271 signature",
   smart_wallet_deployment_failed: "Deploying the payer from its ERC-6492 signature failed: deploy the account yourself, then pay with its ERC-1271 signature",
   invalid_exact_evm_payload_authorization_value_mismatch: "Sign for exactly `accepts[0].amount`",
-  invalid_exact_evm_payload_authorization_valid_before: "The authorization has expired or expires within seconds: sign a new one, valid from now for up to `maxTimeoutSeconds`",
+  invalid_exact_evm_payload_authorization_valid_before:
+    "The authorization has expired or expires within seconds: sign a new one, valid from now for up to `maxTimeoutSeconds`",
   invalid_exact_evm_payload_authorization_valid_after: "`validAfter` is in the future: sign with `validAfter` at or before now",
   invalid_exact_evm_recipient_mismatch: "Pay `accepts[0].payTo`, not another address",
   invalid_exact_evm_nonce_already_used: "This authorization's nonce is used on chain (one payment buys one run): sign a new payment with a fresh nonce",

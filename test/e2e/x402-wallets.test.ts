@@ -18,15 +18,7 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPaymentFromConfig } from "@x402/fetch";
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
-import {
-  decodeEventLog,
-  encodeFunctionData,
-  getAddress,
-  parseUnits,
-  serializeErc6492Signature,
-  type Address,
-  type Hex,
-} from "viem";
+import { decodeEventLog, encodeFunctionData, getAddress, parseUnits, serializeErc6492Signature, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { smartAccountFactoryAbi, testTokenAbi } from "../../abis/index.js";
 import { loadSeries } from "../../usecases/backtest-runs/candles.js";
@@ -58,8 +50,16 @@ let body: Record<string, unknown>;
 let smart: Address;
 const payments = () => ({ facilitatorUrl: stack.facilitatorUrl, payee: PAYEE, pricePerDayUsdg: 0.01, keyPrefix: `${prefix}:pay` });
 const usdgOf = (who: Address) => balanceAt(s.chain, usdg, who);
-const fetchApp = (app: StackApp["app"]["app"]) => async (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-  app.request(typeof input === "string" || input instanceof URL ? String(input) : input, init);
+/**
+ * fetch on the app. A Request is passed on as its parts: once a file before this one in the process has served
+ * with @hono/node-server, the global Request that x402's client builds with is no longer the class the app
+ * checks for, and the app would read it as the path "[object Request]".
+ */
+const fetchApp = (app: StackApp["app"]["app"]) => async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+  if (typeof input === "string" || input instanceof URL) return app.request(String(input), init);
+  const body = input.method === "GET" || input.method === "HEAD" ? undefined : await input.arrayBuffer();
+  return app.request(input.url, { method: input.method, headers: input.headers, body, ...init });
+};
 
 async function post(path: string, json: unknown, headers: Record<string, string> = {}, app = s.app.app) {
   const res = await app.request(path, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(json) });
@@ -70,7 +70,10 @@ async function post(path: string, json: unknown, headers: Record<string, string>
 async function offer(app = s.app.app): Promise<PaymentRequired> {
   const first = await post(GRID, body, {}, app);
   expect(first.res.status).toBe(402);
-  return new x402HTTPClient(x402Client.fromConfig({ schemes: [], spendControls: false })).getPaymentRequiredResponse((n) => first.res.headers.get(n), first.body);
+  return new x402HTTPClient(x402Client.fromConfig({ schemes: [], spendControls: false })).getPaymentRequiredResponse(
+    (n) => first.res.headers.get(n),
+    first.body,
+  );
 }
 
 /** A PAYMENT-SIGNATURE header for `required`, signed by `signer` with x402's own client. */
@@ -110,7 +113,12 @@ async function expectRefused(headers: Record<string, string>, payer: Address, re
 
 /** A SmartAccount of COUNTERFACTUAL_OWNER at `salt` that is not deployed: its address and the factory's calldata. */
 async function counterfactual(salt: bigint) {
-  const address = await s.chain.readContract({ address: factory, abi: smartAccountFactoryAbi, functionName: "getAddress", args: [COUNTERFACTUAL_OWNER.address, salt] });
+  const address = await s.chain.readContract({
+    address: factory,
+    abi: smartAccountFactoryAbi,
+    functionName: "getAddress",
+    args: [COUNTERFACTUAL_OWNER.address, salt],
+  });
   expect(await s.chain.getCode({ address })).toBeUndefined();
   const data = encodeFunctionData({ abi: smartAccountFactoryAbi, functionName: "createAccount", args: [COUNTERFACTUAL_OWNER.address, salt] });
   return { address, data };
@@ -241,7 +249,9 @@ describe("a contract wallet whose ERC-1271 accepts anything", () => {
     // The real facilitator, but the wallet stops lying just before /settle is forwarded.
     const proxy = new Hono()
       .get("/supported", () => fetch(`${stack.facilitatorUrl}/supported`))
-      .post("/verify", async (c) => fetch(`${stack.facilitatorUrl}/verify`, { method: "POST", headers: { "Content-Type": "application/json" }, body: await c.req.text() }))
+      .post("/verify", async (c) =>
+        fetch(`${stack.facilitatorUrl}/verify`, { method: "POST", headers: { "Content-Type": "application/json" }, body: await c.req.text() }),
+      )
       .post("/settle", async (c) => {
         await writeAt(stack.rpcUrl, s.chain, BUNDLER, { address: liar, abi: lyingWalletAbi, functionName: "setLying", args: [false] });
         return fetch(`${stack.facilitatorUrl}/settle`, { method: "POST", headers: { "Content-Type": "application/json" }, body: await c.req.text() });
@@ -251,7 +261,11 @@ describe("a contract wallet whose ERC-1271 accepts anything", () => {
       const srv = serve({ fetch: proxy.fetch, port, hostname: "127.0.0.1" }, () => resolve(srv));
     });
     try {
-      const app = testApp({ ...s.app.deps, payments: { ...payments(), facilitatorUrl: `http://127.0.0.1:${port}` }, rateLimit: { keyPrefix: `${prefix}:rl2` } }).app;
+      const app = testApp({
+        ...s.app.deps,
+        payments: { ...payments(), facilitatorUrl: `http://127.0.0.1:${port}` },
+        rateLimit: { keyPrefix: `${prefix}:rl2` },
+      }).app;
       const header = await headerFor({ address: liar, signTypedData: (m) => STRANGER.signTypedData(m) }, await offer(app));
       const details = await expectRefused(header, liar, "invalid_exact_evm_signature", app);
       expect(details.check).toContain("isValidSignature answered 0xffffffff");
