@@ -21,6 +21,7 @@ import { Hono } from "hono";
 import { decodeEventLog, encodeFunctionData, getAddress, parseUnits, serializeErc6492Signature, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { smartAccountFactoryAbi, testTokenAbi } from "../../abis/index.js";
+import { createAgentClient, type Settlement } from "../../client/agent-client.js";
 import { loadSeries } from "../../usecases/backtest-runs/candles.js";
 import { randomPrefix, testApp } from "../api/support.js";
 import { delegatedWallet, smartAccountWallet } from "../helpers/batch-wallets.js";
@@ -180,6 +181,20 @@ describe("an ERC-4337 SmartAccount", () => {
     expect(await usdgOf(smart)).toBe(before - PRICE_60_DAYS);
   });
 
+  it("deployed, pays through the typed client given its address and its owner's signing", async () => {
+    const before = await usdgOf(smart);
+    const settlements: Settlement[] = [];
+    const account = { address: smart, signTypedData: (m: never) => OWNER.signTypedData(m) };
+    const client = createAgentClient({
+      baseUrl: "http://127.0.0.1",
+      fetch: fetchApp(s.app.app) as typeof fetch,
+      pay: { account, maxAmountUsdg: "0.5", onSettlement: (x) => settlements.push(x) },
+    });
+    expect((await client.backtestGrid(body as never)).params.days).toBe(60);
+    expect(settlements.map((x) => getAddress(x.payer!))).toEqual([smart]);
+    expect(await usdgOf(smart)).toBe(before - PRICE_60_DAYS);
+  });
+
   it("deployed, a stranger's signature is refused by its ERC-1271", async () => {
     const header = await headerFor({ address: smart, signTypedData: (m) => STRANGER.signTypedData(m) }, await offer());
     const details = await expectRefused(header, smart, "invalid_exact_evm_signature");
@@ -258,7 +273,8 @@ describe("a contract wallet whose ERC-1271 accepts anything", () => {
       });
     const port = await freePort();
     const server = await new Promise<ServerType>((resolve) => {
-      const srv = serve({ fetch: proxy.fetch, port, hostname: "127.0.0.1" }, () => resolve(srv));
+      // Globals left alone: replaced, they break the app.request of x402's Requests in later files of this process.
+      const srv = serve({ fetch: proxy.fetch, port, hostname: "127.0.0.1", overrideGlobalObjects: false }, () => resolve(srv));
     });
     try {
       const app = testApp({
