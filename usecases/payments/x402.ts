@@ -204,8 +204,10 @@ type RouteConfig = Awaited<ReturnType<typeof routeConfig>>;
  * A 402 answer: PaymentRequired in the PAYMENT-REQUIRED header and, with the envelope, in the body. A refused
  * payment says its reason, the check that failed (`check`: the facilitator's message) and what the payer can do.
  */
-function refusal(paymentRequired: PaymentRequired, headers: Record<string, string>, check?: string): PaidAnswer<never> {
+function refusal(paymentRequired: PaymentRequired, headers: Record<string, string>, message?: string): PaidAnswer<never> {
   const reason = paymentRequired.error;
+  // The facilitator's words, its first line only and bounded: a raw error's later lines may name its RPC.
+  const check = message?.split("\n")[0]?.slice(0, 1000);
   const priced = paymentRequired.resource.description;
   const refused = !!reason && reason !== "Payment required";
   const details: RefusalDetails | undefined = refused ? { reason, ...(check && check !== reason ? { check } : {}), remedy: remedyFor(reason) } : undefined;
