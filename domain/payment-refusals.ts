@@ -5,7 +5,9 @@
 const SIGNATURE =
   "The signature is not the payer's (`from`'s). A plain wallet, or one delegated with EIP-7702, signs the TransferWithAuthorization typed data " +
   "with its own key; a contract wallet (an ERC-4337 account, a Safe) must accept the typed data's hash in ERC-1271 isValidSignature, and one " +
-  "not deployed yet wraps its signature in ERC-6492 (factory and calldata). Signing the same way again fails the same way";
+  "not deployed yet wraps its signature in ERC-6492 (factory and calldata). A checker that asks only ERC-1271 of an address with code " +
+  "(x402's stock facilitator, USDC) refuses an EIP-7702 wallet whose delegate has no isValidSignature: delegate to code that has one, or pay " +
+  "from a wallet without code. Signing the same way again fails the same way";
 
 const REMEDIES: Record<string, string> = {
   invalid_exact_evm_signature: SIGNATURE,
