@@ -10,13 +10,15 @@
 //   let { cursor } = await client.activity(owner);                      // baseline
 //   const next = await client.activity(owner, { cursor, waitMs: 25_000 }); // long poll
 //
-// Paid runs (backtests and ranges past 30 days, x402 v2): give `pay` a viem account holding USDG and the
+// Paid runs (backtests and ranges past 30 days, x402 v2): give `pay` a viem account holding USDG (or, for a
+// contract wallet, its address and how it signs typed data: ERC-1271, ERC-6492 before deployment) and the
 // most one payment may cost; a 402 is then paid by @x402/fetch (an EIP-3009 authorization signed here,
 // settled by the service's facilitator) and the run answered, its settlement passed to `onSettlement`.
 //   const paying = createAgentClient({ baseUrl, pay: { account, maxAmountUsdg: "0.5", onSettlement: (s) => log(s.transaction) } });
 //   const r = await paying.backtestGrid({ token, buyPrice, sellPrice, amountUsd: 200, days: 60 });
 import type { z } from "@hono/zod-openapi";
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import type { ClientEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { parseUnits, type Address, type LocalAccount } from "viem";
 import type { GridBacktestBody, GridBacktestResult, LadderBacktestBody, LadderBacktestResult, RangesQuery, RangesResult } from "../contract/backtests.js";
@@ -54,8 +56,11 @@ export type Ranges = z.output<typeof RangesResult>;
 export type Settlement = { transaction: string; payer?: string; network: string };
 
 export type PayOptions = {
-  /** Signs the payments (EIP-3009 authorizations of USDG): a viem local account. */
-  account: LocalAccount;
+  /**
+   * Signs the payments (EIP-3009 authorizations of USDG): a viem local account (a plain or EIP-7702 wallet), or
+   * x402's signer shape `{address, signTypedData}` for a contract wallet whose ERC-1271 accepts what it signs.
+   */
+  account: LocalAccount | ClientEvmSigner;
   /** The most one payment may cost, in whole USDG: a dearer 402 is not paid (it throws 402 PAYMENT_REQUIRED). */
   maxAmountUsdg: string | number;
   /** Called with each payment's settlement. */

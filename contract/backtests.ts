@@ -409,6 +409,14 @@ export const PaymentRequiredBody = z
     x402Version: z.literal(2),
     resource: z.object({ url: z.string(), description: z.string(), mimeType: z.string() }).openapi({ description: "What is paid for, and its price in words" }),
     accepts: z.array(PaymentRequirements).openapi({ description: "The one way to pay: exact, USDG on this chain, to the payee" }),
+    details: z
+      .object({
+        reason: z.string().openapi({ description: "x402's reason (as `error` in the PAYMENT-REQUIRED header)", example: "invalid_exact_evm_signature" }),
+        check: z.string().optional().openapi({ description: "Which check failed, in words, when the facilitator says (e.g. ECDSA, ERC-1271, ERC-6492)" }),
+        remedy: z.string().openapi({ description: "What the payer can do" }),
+      })
+      .optional()
+      .openapi({ description: "Only when a payment sent was refused: why, and what to do" }),
   })
   .openapi("PaymentRequired", {
     description:

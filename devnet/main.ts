@@ -44,7 +44,9 @@ async function main() {
   const multicall = await chain.publicClient.getCode({ address: multicall3Address });
   await chain.testClient.setCode({ address: CANONICAL_MULTICALL3, bytecode: multicall! });
   // A taken port costs the payments, not the chain: a second devnet on one machine (benchmarks) still runs.
-  const facilitator = await startFacilitator(rpcUrl, config.DEVNET_HOST, config.X402_FACILITATOR_PORT).catch((error: Error) => {
+  // An undeployed SmartAccount pays by ERC-6492: the facilitator deploys it with the devnet's factory first.
+  const allowedFactories = deployments.contracts.smartAccountFactory ? [deployments.contracts.smartAccountFactory] : [];
+  const facilitator = await startFacilitator(rpcUrl, config.DEVNET_HOST, config.X402_FACILITATOR_PORT, { allowedFactories }).catch((error: Error) => {
     log(`x402 facilitator not started (${error.message}): paid runs answer 503 until one runs; set X402_FACILITATOR_PORT`);
     return undefined;
   });

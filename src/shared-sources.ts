@@ -41,4 +41,4 @@
 //   domain/executed-calls.ts
 //   domain/price.ts
 //   domain/vault-figures.ts
-export const SHARED_SOURCES_SHA256 = "0a43156dc20fcfa110b37cade85f94a6132c6dc0a416c33d0992c5152e0e7010";
+export const SHARED_SOURCES_SHA256 = "fa8aebab5129530c4feb228124dfd39d01b404773236a8a7c9c4f3b02e307905";

@@ -225,7 +225,18 @@ describe("paying for long runs (x402)", () => {
     const section = /## Paying for runs past 30 days \(x402\)\n\n((?:\d\. .*\n)+)/.exec(text)?.[1];
     const lines = section!.trim().split("\n");
     expect(lines).toHaveLength(5);
-    for (const words of ["PAYMENT-REQUIRED", "PAYMENT-SIGNATURE", "PAYMENT-RESPONSE", "EIP-3009", "eip155:4663", "503 UNAVAILABLE"])
+    for (const words of [
+      "PAYMENT-REQUIRED",
+      "PAYMENT-SIGNATURE",
+      "PAYMENT-RESPONSE",
+      "EIP-3009",
+      "eip155:4663",
+      "503 UNAVAILABLE",
+      "EIP-7702",
+      "ERC-1271",
+      "ERC-6492",
+      "`remedy`",
+    ])
       expect(section).toContain(words);
     for (const [method, path] of [
       ["post", "/v1/agent/backtest/grid"],

@@ -63,6 +63,7 @@ export async function startAnvilStack(): Promise<AnvilStack> {
       deploymentsFile,
       ponderUrl,
       facilitatorUrl: "",
+      faucetUrl: "", // no devnet here, so no faucet
       env,
       anvil,
       log,

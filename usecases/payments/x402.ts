@@ -7,7 +7,8 @@
 // (invalid, underpaid, expired, another payee → 402 with the reason, the claim released); the run
 // happens; then the facilitator settles it and the answer carries PAYMENT-RESPONSE. A run that fails is not settled (its
 // claim is released); a settlement that fails withholds the result (402). A facilitator that cannot be
-// reached → 503 UNAVAILABLE, before any run.
+// reached → 503 UNAVAILABLE, before any run. A refusal names its reason, the check that failed (the facilitator's
+// message: which signature check, ECDSA, ERC-1271 or ERC-6492) and what the payer can do (domain/payment-refusals.ts).
 import {
   decodePaymentRequiredHeader,
   decodePaymentSignatureHeader,
@@ -31,6 +32,7 @@ import type { Logger } from "../../adapters/logger.js";
 import { createFacilitatorClient } from "../../adapters/payments/facilitator.js";
 import { CAIP2_NETWORK } from "../../domain/chain.js";
 import { ApiError } from "../../domain/errors.js";
+import { remedyFor } from "../../domain/payment-refusals.js";
 import { FREE_DAYS } from "../../domain/run-price.js";
 import { DAY_S, USDG_DECIMALS } from "../../domain/price.js";
 
@@ -80,8 +82,11 @@ export type PaidAnswer<T> =
   | { kind: "paid"; result: T; headers: Record<string, string>; settlement: Settlement }
   | { kind: "refused"; status: 402; headers: Record<string, string>; body: PaymentRequiredAnswer };
 
+/** Why a payment was refused: x402's reason, the check that failed (when the facilitator says), what the payer can do. */
+export type RefusalDetails = { reason: string; check?: string; remedy: string };
+
 /** The 402 body: x402 v2's PaymentRequired (as in the PAYMENT-REQUIRED header) in the error envelope. */
-export type PaymentRequiredAnswer = PaymentRequired & { error: string; code: "PAYMENT_REQUIRED" };
+export type PaymentRequiredAnswer = PaymentRequired & { error: string; code: "PAYMENT_REQUIRED"; details?: RefusalDetails };
 
 const MAX_TIMEOUT_SECONDS = 300;
 
@@ -95,6 +100,8 @@ type Payments = {
   server?: x402ResourceServer;
   ready?: Promise<void>;
   domain?: Promise<{ name: string; version: string }>;
+  /** The facilitator's message of each refused verification (which check failed), by claim key, until the 402 is made. */
+  messages: Map<string, string>;
 };
 
 function unavailable(
@@ -110,7 +117,7 @@ async function resourceServer(p: Payments): Promise<x402ResourceServer> {
   const settings = p.settings;
   if (!settings?.facilitatorUrl)
     throw new ApiError("UNAVAILABLE", "No payment facilitator is configured (X402_FACILITATOR_URL): paid runs cannot be taken now");
-  p.facilitator ??= createFacilitatorClient(settings.facilitatorUrl, settings.facilitatorTimeoutMs);
+  p.facilitator ??= keepingMessages(p, createFacilitatorClient(settings.facilitatorUrl, settings.facilitatorTimeoutMs));
   p.server ??= new x402ResourceServer(p.facilitator).register(CAIP2_NETWORK, new ExactEvmScheme());
   const [s, f] = [p.server, p.facilitator];
   // Asked once first by us: a facilitator that is down is then a logged 503, not x402's stderr line.
@@ -127,6 +134,31 @@ async function resourceServer(p: Payments): Promise<x402ResourceServer> {
     throw unavailable(p.deps, error);
   }
   return s;
+}
+
+/**
+ * The facilitator, its refusals' messages kept for the 402: x402's HTTP server passes on only the reason, and the
+ * message is what says which check failed (a signature by ECDSA, ERC-1271 or ERC-6492).
+ */
+function keepingMessages(p: Payments, facilitator: FacilitatorClient): FacilitatorClient {
+  return {
+    getSupported: () => facilitator.getSupported(),
+    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+    verify: async (payload, requirements) => {
+      const verdict = await facilitator.verify(payload, requirements);
+      if (!verdict.isValid && verdict.invalidMessage) p.messages.set(claimKey(p, payload), verdict.invalidMessage);
+      return verdict;
+    },
+  };
+}
+
+/** The facilitator's message about `payload`'s refusal, once. */
+function takeMessage(p: Payments, payload: PaymentPayload | undefined): string | undefined {
+  if (!payload) return undefined;
+  const key = claimKey(p, payload);
+  const message = p.messages.get(key);
+  p.messages.delete(key);
+  return message;
 }
 
 /** USDG's EIP-712 domain (name, version), read once from the token (ERC-5267): what payers sign over. */
@@ -168,19 +200,25 @@ async function routeConfig(p: Payments, offer: Offer, url: string) {
 
 type RouteConfig = Awaited<ReturnType<typeof routeConfig>>;
 
-/** A 402 answer: PaymentRequired in the PAYMENT-REQUIRED header and, with the envelope, in the body. */
-function refusal(paymentRequired: PaymentRequired, headers: Record<string, string>): PaidAnswer<never> {
+/**
+ * A 402 answer: PaymentRequired in the PAYMENT-REQUIRED header and, with the envelope, in the body. A refused
+ * payment says its reason, the check that failed (`check`: the facilitator's message) and what the payer can do.
+ */
+function refusal(paymentRequired: PaymentRequired, headers: Record<string, string>, message?: string): PaidAnswer<never> {
   const reason = paymentRequired.error;
+  // The facilitator's words, its first line only and bounded: a raw error's later lines may name its RPC.
+  const check = message?.split("\n")[0]?.slice(0, 1000);
   const priced = paymentRequired.resource.description;
-  const error =
-    !reason || reason === "Payment required"
-      ? `Payment required: ${priced}. Pay with x402 v2 (scheme exact, USDG, ${CAIP2_NETWORK}) in the PAYMENT-SIGNATURE header, or ask for ${FREE_DAYS} days or fewer (free)`
-      : `Payment refused (${reason}): ${priced}. Sign a new payment for exactly this amount and payee`;
+  const refused = !!reason && reason !== "Payment required";
+  const details: RefusalDetails | undefined = refused ? { reason, ...(check && check !== reason ? { check } : {}), remedy: remedyFor(reason) } : undefined;
+  const error = details
+    ? `Payment refused (${reason})${details.check ? `: ${details.check}` : ""}. ${details.remedy}. The offer: ${priced}`
+    : `Payment required: ${priced}. Pay with x402 v2 (scheme exact, USDG, ${CAIP2_NETWORK}) in the PAYMENT-SIGNATURE header, or ask for ${FREE_DAYS} days or fewer (free)`;
   return {
     kind: "refused",
     status: 402,
     headers: { ...headers, "PAYMENT-REQUIRED": encodePaymentRequiredHeader(paymentRequired) },
-    body: { ...paymentRequired, error, code: "PAYMENT_REQUIRED" },
+    body: { ...paymentRequired, error, code: "PAYMENT_REQUIRED", ...(details ? { details } : {}) },
   };
 }
 
@@ -252,7 +290,7 @@ async function verifiedPayment(p: Payments, { config, server, http, context }: G
     const header = headers["PAYMENT-REQUIRED"];
     const paymentRequired = header ? decodePaymentRequiredHeader(header) : undefined;
     if (!paymentRequired) throw new Error(`x402: a ${processed.response.status} without PAYMENT-REQUIRED`);
-    return refusal(paymentRequired, {});
+    return refusal(paymentRequired, {}, takeMessage(p, presented));
   }
   const { paymentPayload, paymentRequirements } = processed;
   // The verified payment is the one claimed (the same header); claim it here should that ever differ.
@@ -285,7 +323,7 @@ async function settle<T>(p: Payments, gate: Gate, verified: Verified, record: Ru
   }
   if (!settled.success) {
     p.deps.logger.warn({ reason: settled.errorReason, payer: settled.payer }, "x402 settlement failed; result withheld");
-    return refusal(paymentRequiredOf(gate.config, paymentRequirements, settled.errorReason), {});
+    return refusal(paymentRequiredOf(gate.config, paymentRequirements, settled.errorReason), {}, settled.errorMessage);
   }
   const settlement: Settlement = {
     transaction: settled.transaction,
@@ -323,7 +361,7 @@ async function pay<T>(p: Payments, request: PaidRequest, offer: Offer, record: R
 
 /** The payments of one app: its resource server (initialized from the facilitator's /supported on first use). */
 export function x402Payments(deps: PaymentDeps) {
-  const payments: Payments = { deps, settings: deps.payments };
+  const payments: Payments = { deps, settings: deps.payments, messages: new Map() };
   return { pay: <T>(request: PaidRequest, offer: Offer, record: RunRecord, run: () => Promise<T>) => pay(payments, request, offer, record, run) };
 }
 

@@ -7,13 +7,17 @@ import {PackedUserOperation, IAccount} from "./UserOperation.sol";
 
 /// @notice A minimal ERC-4337 smart account with SimpleAccount's calldata: `execute(target, value, data)`,
 /// `executeBatch(Call[])` (v0.8) and `executeBatch(address[], uint256[], bytes[])` (v0.7). The EntryPoint
-/// or the owner may call; a user operation is valid when the owner signed its hash (personal_sign).
+/// or the owner may call; a user operation is valid when the owner signed its hash (personal_sign). Off chain it
+/// signs by ERC-1271: a hash is signed for the account when the owner signed that hash (EIP-712 typed data such
+/// as an EIP-3009 payment authorization, which names the account as `from`).
 contract SmartAccount is IAccount {
     struct Call {
         address target;
         uint256 value;
         bytes data;
     }
+
+    bytes4 internal constant ERC1271_MAGIC_VALUE = 0x1626ba7e;
 
     address public immutable entryPoint;
     address public immutable owner;
@@ -36,6 +40,14 @@ contract SmartAccount is IAccount {
         }
         (address signer, ECDSA.RecoverError err, ) = ECDSA.tryRecover(MessageHashUtils.toEthSignedMessageHash(userOpHash), userOp.signature);
         return err == ECDSA.RecoverError.NoError && signer == owner ? 0 : 1;
+    }
+
+    /// @notice ERC-1271. The owner's signature over `hash` itself: a message that does not name the account could
+    /// be replayed on another account of the same owner, so what this account signs should (an EIP-3009
+    /// authorization names its `from`; a user operation hash names its sender).
+    function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4) {
+        (address signer, ECDSA.RecoverError err, ) = ECDSA.tryRecover(hash, signature);
+        return err == ECDSA.RecoverError.NoError && signer == owner ? ERC1271_MAGIC_VALUE : bytes4(0xffffffff);
     }
 
     function execute(address target, uint256 value, bytes calldata data) external onlyEntryPointOrOwner {

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 
 /// @notice Devnet ERC20 with its own decimals (USDG, listed, stock and unlisted tokens).
@@ -11,7 +12,9 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 /// meet a frozen or a paused token (every transfer, mint and burn reverts while paused).
 /// EIP-3009 as USDC has it (transferWithAuthorization, receiveWithAuthorization, cancelAuthorization,
 /// authorizationState; EIP-712 domain of the token's name and version "2"), so x402's `exact` scheme
-/// can pay in USDG: the payer signs, a facilitator sends.
+/// can pay in USDG: the payer signs, a facilitator sends. A signature is the payer's when it recovers to the
+/// payer (ECDSA: a plain wallet, or one delegated with EIP-7702, which keeps its key) or, failing that, when
+/// the payer's code accepts it (ERC-1271: a contract wallet).
 contract TestToken is ERC20, Ownable, EIP712 {
     uint8 private immutable _decimals;
     mapping(address => bool) public frozen;
@@ -123,7 +126,7 @@ contract TestToken is ERC20, Ownable, EIP712 {
     function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
         require(!_authorizationStates[authorizer][nonce], "EIP3009: authorization is used or canceled");
         bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(CANCEL_AUTHORIZATION_TYPEHASH, authorizer, nonce)));
-        require(SignatureChecker.isValidSignatureNow(authorizer, digest, abi.encodePacked(r, s, v)), "EIP3009: invalid signature");
+        require(_isValidSignature(authorizer, digest, abi.encodePacked(r, s, v)), "EIP3009: invalid signature");
         _authorizationStates[authorizer][nonce] = true;
         emit AuthorizationCanceled(authorizer, nonce);
     }
@@ -143,9 +146,19 @@ contract TestToken is ERC20, Ownable, EIP712 {
         require(block.timestamp < validBefore, "EIP3009: authorization is expired");
         require(!_authorizationStates[from][nonce], "EIP3009: authorization is used or canceled");
         bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(typehash, from, to, value, validAfter, validBefore, nonce)));
-        require(SignatureChecker.isValidSignatureNow(from, digest, signature), "EIP3009: invalid signature");
+        require(_isValidSignature(from, digest, signature), "EIP3009: invalid signature");
         _authorizationStates[from][nonce] = true;
         emit AuthorizationUsed(from, nonce);
+    }
+
+    // ECDSA first, then ERC-1271: the order of Paxos's USDG (OpenZeppelin 4.9's SignatureChecker). OpenZeppelin 5's
+    // SignatureChecker, like USDC's, asks only ERC-1271 of an address with code, so an EIP-7702 wallet whose delegate
+    // has no isValidSignature could not pay with its own key. ERC-1271 can only speak for `signer` itself: a wallet
+    // that accepts anything exposes its own balance, nobody else's.
+    function _isValidSignature(address signer, bytes32 digest, bytes memory signature) private view returns (bool) {
+        (address recovered, ECDSA.RecoverError err, ) = ECDSA.tryRecover(digest, signature);
+        if (err == ECDSA.RecoverError.NoError && recovered == signer) return true;
+        return SignatureChecker.isValidERC1271SignatureNow(signer, digest, signature);
     }
 
     function _update(address from, address to, uint256 value) internal override {
