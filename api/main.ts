@@ -2,9 +2,8 @@
 // 1 when either is unreachable), migrates its schema, listens on PORT, and stops gracefully on
 // SIGTERM/SIGINT (stops accepting, lets in-flight requests finish, closes its connections).
 import { serve } from "@hono/node-server";
-import { config, devnetFaucetUrl, redactUrl, rpcUrl } from "../adapters/config.js";
+import { config, redactUrl, rpcUrl } from "../adapters/config.js";
 import { createChainClient } from "../adapters/chain/client.js";
-import { loadDeployments } from "../adapters/chain/deployments.js";
 import { createReadCache } from "../usecases/read-cache.js";
 import { ProjectionVersion } from "../adapters/db/projection-version.js";
 import { readTargetMetrics } from "../adapters/db/read-targets.js";
@@ -12,7 +11,7 @@ import { createJobClient } from "../adapters/queue/request-reply.js";
 import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
 import { createApp } from "./app.js";
-import { paymentSettingsOf } from "../usecases/payments/x402.js";
+import { configuredDeps } from "./configured-deps.js";
 import { answerParserErrors } from "./middleware/client-error.js";
 import { readCacheCounter } from "./middleware/metrics.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
@@ -38,8 +37,6 @@ try {
 } catch (error) {
   exitWith(`Redis is unreachable at ${redactUrl(config.REDIS_URL)} (${(error as Error).message}) — start it, or set REDIS_URL`);
 }
-
-const deployments = loadDeployments(config.DEPLOYMENTS_FILE);
 
 // Prepare routes run their pipeline in the workers (`npm run worker`) of the same Redis prefix.
 const jobs = createJobClient({ redisUrl: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, prefix: `${config.REDIS_PREFIX}:bull` });
@@ -75,22 +72,18 @@ const index = watchIndex(chainClient, logger, "api");
 await index.startWithin();
 
 const app = createApp({
+  ...configuredDeps(),
   db,
   reads,
-  deployments,
   client: chainClient,
   chain,
   redis,
   jobs,
   logger,
-  now: () => new Date(),
   // /ready: the index readable, as the /v1 gate sees it. Known from Postgres (the views and Ponder's
   // is_ready in them), so an API on any host needs no address of the indexer.
   indexerReady: () => index.ready(),
   index,
-  baseUrl: config.BASE_URL,
-  reportCards: { enabled: config.AGENT_REPORT_CARDS === "on", reads: config.AGENT_REPORT_CARDS_READS },
-  signRequestsPerClient: config.SIGN_REQUESTS_PER_CLIENT,
   rateLimit: {
     keyPrefix: `${config.REDIS_PREFIX}:rl:api`,
     trustProxyHops: TRUST_PROXY_HOPS,
@@ -104,8 +97,6 @@ const app = createApp({
   queueDashboard: dashboard,
   readCache,
   readTargets,
-  payments: paymentSettingsOf(config),
-  devnetFaucetUrl: devnetFaucetUrl(config),
 });
 
 // /metrics on a port of its own (METRICS_HOST:METRICS_PORT, loopback by default), never on the public one.

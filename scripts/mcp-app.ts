@@ -6,11 +6,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createApp } from "../api/app.js";
-import { paymentSettingsOf } from "../usecases/payments/x402.js";
+import { configuredDeps } from "../api/configured-deps.js";
 import { watchIndex } from "../adapters/start-up.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { createChainClient } from "../adapters/chain/client.js";
-import { loadDeployments } from "../adapters/chain/deployments.js";
 import { config, redactUrl, rpcUrl } from "../adapters/config.js";
 import { createDb, migrateToLatest } from "../adapters/db/connect.js";
 import { ensureDatabase } from "../adapters/db/ensure-database.js";
@@ -61,20 +60,16 @@ export async function openMcpApp(closers: (() => Promise<unknown>)[]): Promise<C
   await index.startWithin();
 
   const app = createApp({
+    ...configuredDeps(),
     db,
     reads,
-    deployments: loadDeployments(config.DEPLOYMENTS_FILE),
     client,
     redis,
     jobs,
     logger,
-    now: () => new Date(),
     indexerReady: () => index.ready(),
     index,
-    baseUrl: config.BASE_URL,
-    reportCards: { enabled: config.AGENT_REPORT_CARDS === "on", reads: config.AGENT_REPORT_CARDS_READS },
     rateLimit: { keyPrefix: `${config.REDIS_PREFIX}:rl:mcp` },
-    payments: paymentSettingsOf(config),
   });
 
   const server = await createAgentMcpServer(app);
