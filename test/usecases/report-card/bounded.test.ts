@@ -3,16 +3,16 @@
 // is logged; an order filing's facts are its own order's, never another order of the same transaction; a
 // queued deposit whose transaction made no request is settled not graded an hour on.
 import type { Kysely } from "kysely";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { getAddress, type Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGrid, buildLimitOrder, buildVaultDeposit } from "../../../domain/bundles/index.js";
 import { callKey } from "../../../domain/grading/index.js";
 import type { Database } from "../../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
+import type { Projections } from "../../../adapters/db/projections.js";
 import { runGrading } from "../../../usecases/report-card/run-grading.js";
-import { createTestDatabase, migratedDb, type TestDatabase } from "../../api/support.js";
-import { createProjectionTables, executedCallRow, poolSwapRow } from "../../helpers/projection-tables.js";
+import { gradingTestDb, type GradingTestDb } from "../../helpers/grading-db.js";
+import { executedCallRow, poolSwapRow } from "../../helpers/projection-tables.js";
 
 const VIEWS = "test_views";
 const hook = "0x5555555555555555555555555555555555555555" as Address;
@@ -26,22 +26,16 @@ const MIN = 60_000;
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 2, 1, 12);
 
-let database: TestDatabase;
+let grading: GradingTestDb;
 let db: Kysely<Database>;
 let reads: Kysely<Projections>;
 let raw: postgres.Sql;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  raw = postgres(database.url, { max: 1, onnotice: () => {} });
-  await createProjectionTables(raw, VIEWS);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: database.url, max: 2 }), viewsSchema: VIEWS });
+  grading = await gradingTestDb(VIEWS);
+  ({ db, reads, raw } = grading);
 });
-afterAll(async () => {
-  await Promise.allSettled([db?.destroy(), reads?.destroy(), raw?.end()]);
-  await database?.drop();
-});
+afterAll(() => grading?.close());
 
 let n = 0;
 let block = 100;

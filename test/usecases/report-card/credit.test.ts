@@ -4,17 +4,18 @@
 // under different agentTags make it credited to none (reason other, off the public card); a filing whose
 // window closed leaves the matchable set.
 import type { Kysely } from "kysely";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { getAddress, type Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGrid, buildOrderAction } from "../../../domain/bundles/index.js";
 import { callKey, notGradedReasons } from "../../../domain/grading/index.js";
 import type { Database } from "../../../adapters/db/api-schema.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
+import type { Projections } from "../../../adapters/db/projections.js";
 import { readReportCard } from "../../../usecases/report-card/card.js";
 import { runGrading } from "../../../usecases/report-card/run-grading.js";
-import { createTestDatabase, migratedDb, testClock, type TestDatabase } from "../../api/support.js";
-import { createProjectionTables, executedCallRow, poolSwapRow } from "../../helpers/projection-tables.js";
+import { testClock } from "../../api/support.js";
+import { gradingTestDb, type GradingTestDb } from "../../helpers/grading-db.js";
+import { executedCallRow, poolSwapRow } from "../../helpers/projection-tables.js";
 
 const VIEWS = "test_views";
 const hook = "0x5555555555555555555555555555555555555555" as Address;
@@ -24,7 +25,7 @@ const token = "0x4444444444444444444444444444444444444444" as Address;
 const E18 = 10n ** 18n;
 const MIN = 60_000;
 
-let database: TestDatabase;
+let grading: GradingTestDb;
 let db: Kysely<Database>;
 let reads: Kysely<Projections>;
 let raw: postgres.Sql;
@@ -32,17 +33,10 @@ const clock = testClock();
 const T0 = clock.now().getTime();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = await migratedDb(database);
-  raw = postgres(database.url, { max: 1, onnotice: () => {} });
-  // The projections the grading job reads, as ponder.schema.ts declares them.
-  await createProjectionTables(raw, VIEWS);
-  reads = createProjectionsDb({ sql: createProjectionsPostgres({ url: database.url, max: 2 }), viewsSchema: VIEWS });
+  grading = await gradingTestDb(VIEWS);
+  ({ db, reads, raw } = grading);
 });
-afterAll(async () => {
-  await Promise.allSettled([db?.destroy(), reads?.destroy(), raw?.end()]);
-  await database?.drop();
-});
+afterAll(() => grading?.close());
 
 let nextId = 0;
 const wallet = () => getAddress(`0x${(0xa0 + nextId++).toString(16).padStart(40, "0")}`);
