@@ -26,6 +26,7 @@ export const OWN_STACK = [
   "test/e2e/indexer-reorg.test.ts",
   "test/e2e/report-card-batches.test.ts",
   "test/e2e/report-card-grading.test.ts",
+  "test/e2e/soak-smoke.test.ts",
 ];
 
 /**
