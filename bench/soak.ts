@@ -159,7 +159,9 @@ async function soak(s: Settings, st: Stack): Promise<{ rows: Row[]; windows: Fau
   const owners = Array.from({ length: s.agents }, (_, i) =>
     i % 5 < 3 && traders.owners.length ? traders.owners[i % traders.owners.length]! : `0x${(0xa0000 + i).toString(16).padStart(40, "0")}`,
   );
-  const pollers = startPollers(lb, owners, stopUsers.signal, s.waitMs, 60_000);
+  // The polling agents stop last: after the drain, once they hold what was indexed by then (deliveryRow).
+  const stopPollers = new AbortController();
+  const { pollers, done: pollersDone } = startPollers(lb, owners, stopPollers.signal, s.waitMs, 60_000);
   const analysts = startAnalysts(st.ponderUrl, s.analysts, traders.owners, 5000, stopUsers.signal);
   const runMs = s.minutes * 60_000;
   const warmupMs = Math.min(runMs * 0.2, 10 * 60_000);
@@ -205,7 +207,10 @@ async function soak(s: Settings, st: Stack): Promise<{ rows: Row[]; windows: Fau
 
   const rows: Row[] = [
     matchingRow(traders.sent, canonical, samples, windows),
-    await deliveryRow(pollers, monitorSql, "agent_views"),
+    await deliveryRow(pollers, monitorSql, "agent_views", async () => {
+      stopPollers.abort();
+      await Promise.race([pollersDone, sleep(s.waitMs + 15_000)]);
+    }),
     errorsRow(lb, traders.unanswered, windows),
     deadlineRow(samples),
     ...flatRows(samples, start + warmupMs, end, s.minutes >= 10),
@@ -230,7 +235,6 @@ async function drain(samples: ReturnType<typeof newSamples>, deps: Parameters<ty
     await sample(samples, deps);
     await sleep(3000);
   }
-  await sleep(20_000); // a long poll answers a change within a second of its indexing
 }
 
 async function canonicalHashes(chain: PublicClient, hashes: `0x${string}`[]): Promise<Set<string>> {

@@ -103,26 +103,39 @@ export function matchingRow(sent: SentCall[], canonical: Set<string>, s: Samples
   };
 }
 
-/** Each polling agent holds exactly the owner's changes since its baseline, in order, each once. */
-export async function deliveryRow(pollers: Poller[], sql: postgres.Sql, viewsSchema: string): Promise<Row> {
+/** Each owner's changes after `baseline`, in order (ids are positions). */
+async function changesOf(sql: postgres.Sql, viewsSchema: string, owner: string, baseline: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select position::text as id from ${sql(viewsSchema)}.activity where owner = ${owner.toLowerCase()} and position > ${baseline} order by position`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Each polling agent holds the owner's changes since its baseline, in order, each once: what it holds is a
+ * prefix of the index's changes (read after it stopped), and covers every change indexed before the end
+ * of the drain (read then; the agents get up to 60 s to take them in before they are stopped).
+ */
+export async function deliveryRow(pollers: Poller[], sql: postgres.Sql, viewsSchema: string, stop: () => Promise<void>): Promise<Row> {
   const faults: string[] = [];
+  const ready = pollers.filter((p) => p.baseline !== undefined);
+  for (const p of pollers) if (p.baseline === undefined) faults.push(`${p.owner.slice(0, 8)}: no baseline`);
+  const before = new Map<Poller, string[]>();
+  for (const p of ready) before.set(p, await changesOf(sql, viewsSchema, p.owner, p.baseline!));
+  const holds = (p: Poller) => before.get(p)!.every((id, i) => p.held[i]?.id === id);
+  for (const until = Date.now() + 60_000; Date.now() < until && !ready.every(holds); ) await new Promise((r) => setTimeout(r, 1000));
+  await stop();
   let delivered = 0;
-  for (const p of pollers) {
+  for (const p of ready) {
     for (const f of p.faults) faults.push(`${p.owner.slice(0, 8)}: ${f}`);
-    if (p.baseline === undefined) {
-      faults.push(`${p.owner.slice(0, 8)}: no baseline`);
-      continue;
-    }
-    const rows = await sql<{ id: string }[]>`
-      select position::text as id from ${sql(viewsSchema)}.activity where owner = ${p.owner.toLowerCase()} and position > ${p.baseline} order by position`;
-    const want = rows.map((r) => r.id);
+    const after = await changesOf(sql, viewsSchema, p.owner, p.baseline!);
     const got = p.held.map((c) => c.id);
     delivered += got.length;
-    if (want.join() !== got.join()) {
-      const missing = want.filter((id) => !got.includes(id)).length;
-      const extra = got.filter((id) => !want.includes(id)).length;
-      faults.push(`${p.owner.slice(0, 8)}: ${missing} missing, ${extra} not in the index`);
-    }
+    const missing = before.get(p)!.filter((id) => !got.includes(id)).length;
+    const prefix = got.every((id, i) => after[i] === id);
+    if (missing > 0 || !prefix)
+      faults.push(
+        `${p.owner.slice(0, 8)}: ${missing} missing${prefix ? "" : `, not the index's order (${got.filter((id) => !after.includes(id)).length} not in the index)`}`,
+      );
   }
   return {
     invariant: "every activity change delivered exactly once, in order, to every polling agent",

@@ -25,7 +25,13 @@ export type Poller = { owner: string; baseline?: string; held: { id: string; txH
  * keeping the changes as the contract says (a `reorged` answer drops every held change past `after`), and an
  * account read every `readEveryMs`. A change given twice or out of order is a fault of the agent's feed.
  */
-export function startPollers(lb: Balancer, owners: string[], stop: AbortSignal, waitMs: number, readEveryMs: number): Poller[] {
+export function startPollers(
+  lb: Balancer,
+  owners: string[],
+  stop: AbortSignal,
+  waitMs: number,
+  readEveryMs: number,
+): { pollers: Poller[]; done: Promise<void> } {
   const pollers = owners.map((owner) => ({ owner, held: [], faults: [], polls: 0 }) as Poller);
   const run = async (p: Poller, index: number) => {
     await sleep((index * 2000) / owners.length);
@@ -55,8 +61,8 @@ export function startPollers(lb: Balancer, owners: string[], stop: AbortSignal, 
       cursor = a.cursor;
     }
   };
-  for (const [i, p] of pollers.entries()) void run(p, i);
-  return pollers;
+  const done = Promise.all(pollers.map((p, i) => run(p, i))).then(() => undefined);
+  return { pollers, done };
 }
 
 // ------------------------------------------------------------------------------------------ trading agents
