@@ -46,7 +46,7 @@ export function startPollers(
       const query = cursor ? `?cursor=${encodeURIComponent(cursor)}&waitMs=${waitMs}` : "";
       const res = await lb.request("activity", `/v1/agent/accounts/${p.owner}/activity${query}`, { client });
       p.polls++;
-      if (!res || res.status !== 200) {
+      if (res?.status !== 200) {
         await sleep(1000 + Math.random() * 1000);
         continue;
       }
