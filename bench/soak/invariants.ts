@@ -157,8 +157,8 @@ export function errorsRow(lb: Balancer, unanswered: string[], windows: FaultWind
     invariant: "no 5xx except 503 with Retry-After during a fault; every prepare answered or refused with a code",
     result: bad.length === 0 && unanswered.length === 0 && unreachable.length === 0 ? "held" : "BROKEN",
     figures:
-      `${total} answers, ${fivexx} 5xx (all in fault windows with Retry-After: ${bad.length === 0 ? "yes" : "no"}), ${lb.unreachable.length} unreachable (${unreachable.length} outside faults)` +
-      `${bad.length ? `; outside: ${[...byRoute].map(([k, n]) => `${k} ×${n}`).join(", ")}` : ""}${unanswered.length ? `; unanswered prepares: ${unanswered.slice(0, 3).join(" | ")}` : ""}`,
+      `${total} answers, ${fivexx} 5xx (${bad.length} not a 503 with Retry-After in a fault window), ${lb.unreachable.length} unreachable (${unreachable.length} outside faults)` +
+      `${bad.length ? `; not allowed: ${[...byRoute].map(([k, n]) => `${k} ×${n}`).join(", ")}` : ""}${unanswered.length ? `; unanswered prepares: ${unanswered.slice(0, 3).join(" | ")}` : ""}`,
   };
 }
 
