@@ -35,7 +35,12 @@ describe("the soak's smoke", () => {
     });
     const tail = out.split("\n").slice(-60).join("\n");
     // The table, in the test's output either way (CI's log keeps the figures of each smoke).
-    console.log(out.split("\n").filter((line) => line.startsWith("|") || line.includes("fault:") || line.includes("users:")).join("\n"));
+    console.log(
+      out
+        .split("\n")
+        .filter((line) => line.startsWith("|") || line.includes("fault:") || line.includes("users:"))
+        .join("\n"),
+    );
     expect(out, tail).toContain("| invariant");
     for (const fault of FAULTS) expect(out, `fault ${fault} injected`).toContain(`fault: ${fault} over in`);
     expect(out, tail).not.toMatch(/\| BROKEN \|/);
