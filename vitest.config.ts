@@ -28,6 +28,7 @@ export const OWN_STACK = [
   "test/e2e/report-card-batches.test.ts",
   "test/e2e/report-card-grading.test.ts",
   "test/e2e/report-card-traces.test.ts",
+  "test/e2e/soak-smoke.test.ts",
 ];
 
 /**

@@ -177,6 +177,16 @@ const purgeWorker = new Worker(
 purgeWorker.on("error", (error) => logger.warn({ err: error.message }, "purge worker"));
 const purgeQueue = new Queue(PURGE_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
 await schedulePurge(purgeQueue).catch((error) => logger.warn({ err: (error as Error).message }, "purge schedule"));
+// A Redis that comes back without its data (restarted with no persistence, as the soak of issue 52 does) has
+// lost the schedules too: grading stopped for good until the worker restarted. Every reconnection upserts
+// them again (upsertJobScheduler keeps an existing schedule as it is).
+connection.on("ready", () => {
+  logger.info({}, "redis reconnected: schedules upserted again");
+  void scheduleScans(scanQueue).catch((error) => logger.warn({ err: (error as Error).message }, "scan schedule"));
+  if (config.AGENT_REPORT_CARDS === "on")
+    void scheduleGrading(gradingQueue).catch((error) => logger.warn({ err: (error as Error).message }, "grading schedule"));
+  void schedulePurge(purgeQueue).catch((error) => logger.warn({ err: (error as Error).message }, "purge schedule"));
+});
 
 // Health and metrics of this worker, with every queue's counts.
 const queues = queueMetrics({ redisUrl: config.REDIS_URL, sentinel: config.REDIS_SENTINEL, prefix: `${config.REDIS_PREFIX}:bull`, queues: QUEUE_NAMES });
