@@ -67,3 +67,12 @@ export function isUnstorableText(error: unknown): boolean {
 export function isMissingView(error: unknown, viewsSchema: string): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === "42P01" && error.message.includes(`"${viewsSchema}.`);
 }
+
+/**
+ * Postgres chose this statement as a deadlock's victim or a serialization failure (SQLSTATE 40P01, 40001):
+ * nothing was written, and the same request a moment later succeeds.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const code = error instanceof Error && error.name === "PostgresError" ? (error as { code?: unknown }).code : undefined;
+  return code === "40P01" || code === "40001";
+}

@@ -11,7 +11,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, detailsProblems, type ErrorCode } from "../domain/errors.js";
 import type { Logger } from "../adapters/logger.js";
-import { isConnectionError, isMissingView, isUnstorableText } from "../adapters/failures.js";
+import { isConnectionError, isMissingView, isTransientConflict, isUnstorableText } from "../adapters/failures.js";
 import { fail } from "./envelope.js";
 
 /** 400 INVALID_REQUEST for a body that is not JSON (the zod-openapi gate's 415), naming what was sent. */
@@ -70,6 +70,10 @@ export function errorHandler(logger: Logger, index?: { readonly viewsSchema: str
       // A NUL or a broken UTF-8 sequence in a request's text reached a query: the request's fault.
       logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "request text Postgres cannot hold");
       return fail(c, new ApiError("INVALID_REQUEST", "A text value holds a character that cannot be stored (NUL or invalid UTF-8)"));
+    }
+    if (isTransientConflict(error)) {
+      logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "transient Postgres conflict");
+      return fail(c, new ApiError("UNAVAILABLE", undefined, undefined, { headers: { "Retry-After": "1" } }));
     }
     if (isConnectionError(error)) {
       logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "dependency unavailable");

@@ -286,7 +286,9 @@ function writerOf(db: Kysely<Database>): Batcher<CursorRow, Date | undefined> {
 
 /**
  * Inserts the rows whose id is new; answers the creation time of each row inserted, by id. The rows go as
- * one JSON array (one statement text, and one generic plan, whatever their count).
+ * one JSON array (one statement text, and one generic plan, whatever their count), inserted in id order:
+ * two replicas storing the same ids in different orders each waited on a row the other had just inserted
+ * (Postgres "deadlock detected", 500s in the soak of issue 52); in one order the second only waits.
  */
 async function insertCursors(db: Kysely<Database>, rows: CursorRow[]): Promise<Map<string, Date>> {
   const inserted = await db
@@ -295,7 +297,8 @@ async function insertCursors(db: Kysely<Database>, rows: CursorRow[]): Promise<M
     .expression(
       sql`select u.id, u.owner, u.position, u.block_number, u.block_hash, u.trail, u.created_at
         from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
-        as u(id text, owner text, position numeric, block_number numeric, block_hash text, trail jsonb, created_at timestamptz)`,
+        as u(id text, owner text, position numeric, block_number numeric, block_hash text, trail jsonb, created_at timestamptz)
+        order by u.id`,
     )
     .onConflict((oc) => oc.column("id").doNothing())
     .returning(["id", "created_at"])

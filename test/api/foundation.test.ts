@@ -210,6 +210,30 @@ describe("request errors", () => {
     expect((await json(other)).code).toBe("INVALID_REQUEST");
   });
 
+  it("answers a deadlock's victim or a serialization failure as 503 with Retry-After, not 500", async () => {
+    const { errorHandler } = await import("../../api/errors.js");
+    const { Hono } = await import("hono");
+    const app = new Hono();
+    const pgError = (code: string) => Object.assign(new Error("deadlock detected"), { name: "PostgresError", code });
+    app.get("/40P01", () => {
+      throw pgError("40P01");
+    });
+    app.get("/40001", () => {
+      throw pgError("40001");
+    });
+    app.get("/23505", () => {
+      throw pgError("23505");
+    });
+    app.onError(errorHandler(t.log.logger));
+    for (const path of ["/40P01", "/40001"]) {
+      const res = await app.request(path);
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("1");
+      expect((await json(res)).code).toBe("UNAVAILABLE");
+    }
+    expect((await app.request("/23505")).status).toBe(500);
+  });
+
   it("recognises connection failures of postgres.js, ioredis and the network", () => {
     expect(isConnectionError(Object.assign(new Error("write CONNECTION_CLOSED 127.0.0.1:5432"), { code: "CONNECTION_CLOSED" }))).toBe(true);
     expect(isConnectionError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }))).toBe(true);

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_API_SCHEMA } from "../../../adapters/db/api-schema.js";
+import { createDb } from "../../../adapters/db/connect.js";
 import { CursorCache, findLiveCursor, readPollAtCursor, storeDerivedCursor } from "../../../adapters/db/cursors.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
 import { createTestDatabase, useApiFixture } from "../../api/support.js";
@@ -50,6 +51,25 @@ describe("storeDerivedCursor", () => {
 });
 
 describe("storeDerivedCursor under concurrent polls", () => {
+  // Two API replicas (a writer each) storing the same ids in opposite orders at the same moment: before the
+  // INSERT took its rows in id order, Postgres killed one as a deadlock's victim (the soak's activity 500s).
+  it("two replicas storing the same cursors in opposite orders never deadlock", async () => {
+    const replica = createDb({ url: api.database.url, schema: DEFAULT_API_SCHEMA, max: 2 });
+    try {
+      const now = new Date("2026-11-27T13:00:00.000Z");
+      for (let round = 0; round < 8; round++) {
+        const ids = Array.from({ length: 300 }, (_, i) => `both-r${round}-${i.toString().padStart(6, "0")}`);
+        const store = (db: typeof replica, order: string[]) =>
+          Promise.all(order.map((id) => storeDerivedCursor(db, { id, owner: OWNER, position: 9_000_001n, trail: [] }, now)));
+        await Promise.all([store(api.db, ids), store(replica, [...ids].reverse())]);
+        const rows = await sql.unsafe(`select count(*)::int as n from "${DEFAULT_API_SCHEMA}".activity_cursor where id like $1`, [`both-r${round}-%`]);
+        expect(rows[0]!.n).toBe(300);
+      }
+    } finally {
+      await replica.destroy();
+    }
+  });
+
   const row = (id: string) => ({ id, owner: OWNER, position: 7_000_001n, trail: id.endsWith("0") ? [] : trail });
 
   it("stores the cursors of polls arriving together in one INSERT, each row whole, a repeated id once", async () => {
