@@ -25,6 +25,9 @@ export type StartAnvilParameters = {
   dumpState?: string;
   /** Starts from the state in this file (`--load-state`). */
   loadState?: string;
+  /** Loads this file if it exists and writes the chain to it on exit (`--state`) and every `stateInterval` seconds. */
+  state?: string;
+  stateInterval?: number;
   /** Each line anvil prints. */
   onLine?: (line: string) => void;
 };
@@ -63,6 +66,8 @@ export async function startAnvil(params: StartAnvilParameters = {}): Promise<Anv
     ...(params.genesisTime === undefined ? [] : ["--timestamp", String(params.genesisTime)]),
     ...(params.dumpState ? ["--dump-state", params.dumpState] : []),
     ...(params.loadState ? ["--load-state", params.loadState] : []),
+    ...(params.state ? ["--state", params.state] : []),
+    ...(params.stateInterval ? ["--state-interval", String(params.stateInterval)] : []),
   ];
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
