@@ -28,6 +28,8 @@ export type StartAnvilParameters = {
   /** Loads this file if it exists and writes the chain to it on exit (`--state`) and every `stateInterval` seconds. */
   state?: string;
   stateInterval?: number;
+  /** Extra command-line arguments. */
+  extraArgs?: string[];
   /** Each line anvil prints. */
   onLine?: (line: string) => void;
 };
@@ -68,6 +70,7 @@ export async function startAnvil(params: StartAnvilParameters = {}): Promise<Anv
     ...(params.loadState ? ["--load-state", params.loadState] : []),
     ...(params.state ? ["--state", params.state] : []),
     ...(params.stateInterval ? ["--state-interval", String(params.stateInterval)] : []),
+    ...(params.extraArgs ?? []),
   ];
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];

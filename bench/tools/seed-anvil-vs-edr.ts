@@ -1,5 +1,6 @@
 // Seeding time on the in-process EDR chain against anvil over HTTP (CHAIN=edr|anvil, DAYS default 2):
 // whether a devnet on anvil (DEVNET_STATE_FILE) starts as fast as today's the first time.
+// ANVIL_ARGS adds anvil flags (e.g. "--prune-history 64"); ANVIL_LOG=1 prints its output.
 import { startAnvil } from "../../devnet/anvil.js";
 import { startChain, type ChainClients } from "../../devnet/chain.js";
 import { compileContracts } from "../../devnet/compile.js";
@@ -19,7 +20,12 @@ const genesisTime = now - days * DAY - 3 * 3600;
 const t0 = performance.now();
 const chain: ChainClients & { close?: () => Promise<void> } =
   kind === "anvil"
-    ? await startAnvil({ genesisTime, accounts: 20, onLine: process.env.ANVIL_LOG ? (l) => console.log(`anvil| ${l}`) : undefined })
+    ? await startAnvil({
+        genesisTime,
+        accounts: 20,
+        extraArgs: process.env.ANVIL_ARGS?.split(" ").filter(Boolean),
+        onLine: process.env.ANVIL_LOG ? (l) => console.log(`anvil| ${l}`) : undefined,
+      })
     : await startChain({ genesisTime });
 const ctx = deployContext(chain, artifacts);
 const d = await deployAll(ctx);
