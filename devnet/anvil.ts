@@ -85,8 +85,12 @@ export async function startAnvil(params: StartAnvilParameters = {}): Promise<Anv
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A SIGTERM was seen to go unanswered once (with --state, perhaps during a save): ask again, then kill.
   const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    for (let i = 0; i < 6 && child.exitCode === null && child.signalCode === null; i++) {
+      child.kill(i < 5 ? "SIGTERM" : "SIGKILL");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    }
     await exited;
   };
   const url = `http://${host}:${port}`;
