@@ -19,6 +19,7 @@ class TruthTestLast extends BaseSequencer {
 /** End-to-end files that start every process they use themselves (no `inject("stack")`): they need no shared stack. */
 export const OWN_STACK = [
   "test/e2e/activity-reorg.test.ts",
+  "test/e2e/devnet-reuse.test.ts",
   "test/e2e/embedded-start.test.ts",
   "test/e2e/fresh-start.test.ts",
   "test/e2e/indexer-crash.test.ts",

@@ -81,6 +81,9 @@ const settings = z.object({
   DEVNET_SIM_INTERVAL_MS: int(10, 3_600_000, "a number of milliseconds").default(2000),
   /** Days of seeded devnet history (the service reads 90; tests may seed less to start faster). */
   DEVNET_HISTORY_DAYS: int(1, 90, "a number of days from 1 to 90").default(90),
+  /** Set: the devnet runs on anvil and keeps its chain in this file; a next start with it and the deployments
+   * file reuses that chain (no deploy, no seeding). Unset: the in-process EDR chain, new at every start. */
+  DEVNET_STATE_FILE: z.string().min(1).optional(),
   /** The API's listen address. */
   HOST: z.string().min(1).default("127.0.0.1"),
   /** Proxies in front of the API whose X-Forwarded-For hops are trusted for the client address. */

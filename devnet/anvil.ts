@@ -25,6 +25,11 @@ export type StartAnvilParameters = {
   dumpState?: string;
   /** Starts from the state in this file (`--load-state`). */
   loadState?: string;
+  /** Loads this file if it exists and writes the chain to it on exit (`--state`) and every `stateInterval` seconds. */
+  state?: string;
+  stateInterval?: number;
+  /** Extra command-line arguments. */
+  extraArgs?: string[];
   /** Each line anvil prints. */
   onLine?: (line: string) => void;
 };
@@ -63,6 +68,9 @@ export async function startAnvil(params: StartAnvilParameters = {}): Promise<Anv
     ...(params.genesisTime === undefined ? [] : ["--timestamp", String(params.genesisTime)]),
     ...(params.dumpState ? ["--dump-state", params.dumpState] : []),
     ...(params.loadState ? ["--load-state", params.loadState] : []),
+    ...(params.state ? ["--state", params.state] : []),
+    ...(params.stateInterval ? ["--state-interval", String(params.stateInterval)] : []),
+    ...(params.extraArgs ?? []),
   ];
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
@@ -77,8 +85,12 @@ export async function startAnvil(params: StartAnvilParameters = {}): Promise<Anv
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A SIGTERM was seen to go unanswered once (with --state, perhaps during a save): ask again, then kill.
   const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    for (let i = 0; i < 6 && child.exitCode === null && child.signalCode === null; i++) {
+      child.kill(i < 5 ? "SIGTERM" : "SIGKILL");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    }
     await exited;
   };
   const url = `http://${host}:${port}`;

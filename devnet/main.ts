@@ -2,13 +2,15 @@
 // addresses, 90 days of seeded history, then a live market simulator and keeper; and an x402 facilitator
 // (devnet/facilitator.ts) on X402_FACILITATOR_PORT that settles payments in USDG with its own key, and a
 // faucet (devnet/faucet.ts) on DEVNET_FAUCET_PORT that funds new wallets.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { config, devnetReadyFile } from "../adapters/config.js";
-import { accountAddress, multicall3Address, startChain } from "./chain.js";
+import type { Deployments } from "../adapters/chain/deployments.js";
+import { startAnvil } from "./anvil.js";
+import { accountAddress, multicall3Address, startChain, type ChainClients } from "./chain.js";
 import { compileContracts } from "./compile.js";
 import { deployAll } from "./deploy/all.js";
-import { deployContext } from "./deploy/context.js";
+import { deployContext, type DeployContext } from "./deploy/context.js";
 import { CANONICAL_MULTICALL3, startFacilitator } from "./facilitator.js";
 import { startFaucet } from "./faucet.js";
 import { keeperSources } from "./keeper/all.js";
@@ -21,28 +23,69 @@ const DAY = 86400;
 const readyFile = devnetReadyFile(config.DEPLOYMENTS_FILE);
 const log = (msg: string) => console.log(`[devnet] ${msg}`);
 
+type DevnetChain = ChainClients & { close(): Promise<void>; reused?: { deployments: Deployments; block: bigint } };
+
+/** The in-process EDR chain, new at every start (DEVNET_STATE_FILE unset). */
+async function edrChain(genesisTime: number): Promise<DevnetChain> {
+  const chain = await startChain({ genesisTime });
+  const server = await chain.serve(config.DEVNET_HOST, config.DEVNET_PORT);
+  return { ...chain, close: () => server.close() };
+}
+
+/** Anvil keeping its chain in DEVNET_STATE_FILE (dumped every 30 s and on exit, so a kill loses at most 30 s).
+ * A saved chain with the deployments file and its contracts' code is reused; else both start anew. */
+async function anvilChain(stateFile: string, genesisTime: number): Promise<DevnetChain> {
+  mkdirSync(dirname(stateFile), { recursive: true });
+  const saved = existsSync(stateFile) && existsSync(config.DEPLOYMENTS_FILE);
+  if (!saved) rmSync(stateFile, { force: true });
+  const start = () => startAnvil({ host: config.DEVNET_HOST, port: config.DEVNET_PORT, genesisTime, accounts: 20, state: stateFile, stateInterval: 30 });
+  let anvil = await start();
+  if (saved) {
+    const deployments = JSON.parse(readFileSync(config.DEPLOYMENTS_FILE, "utf8")) as Deployments;
+    const addresses = Object.values(deployments.contracts).filter((a): a is `0x${string}` => typeof a === "string");
+    const codes = await Promise.all(addresses.map((address) => anvil.publicClient.getCode({ address })));
+    const block = await anvil.publicClient.getBlockNumber();
+    if (deployments.chainId === 4663 && addresses.length > 0 && codes.every((c) => c && c !== "0x")) return { ...anvil, reused: { deployments, block } };
+    log(`the chain saved in ${stateFile} does not hold ${config.DEPLOYMENTS_FILE}'s contracts: starting a new one`);
+    await anvil.close();
+    rmSync(stateFile, { force: true });
+    anvil = await start();
+  }
+  return anvil;
+}
+
+/** A reused chain: only brought to now (one block at now); everything else is as it was saved. */
+async function bringToNow(chain: ChainClients) {
+  const latest = await chain.publicClient.getBlock();
+  await chain.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000), Number(latest.timestamp) + 1)) });
+  await chain.testClient.mine({ blocks: 1 });
+}
+
 async function main() {
   const t0 = Date.now();
   rmSync(readyFile, { force: true });
   const artifacts = compileContracts();
   const now = Math.floor(Date.now() / 1000);
   const days = config.DEVNET_HISTORY_DAYS;
-  const chain = await startChain({ genesisTime: now - days * DAY - 3 * 3600 });
-  const server = await chain.serve(config.DEVNET_HOST, config.DEVNET_PORT);
+  const genesisTime = now - days * DAY - 3 * 3600;
+  const chain = config.DEVNET_STATE_FILE ? await anvilChain(config.DEVNET_STATE_FILE, genesisTime) : await edrChain(genesisTime);
   const rpcUrl = `http://${config.DEVNET_HOST}:${config.DEVNET_PORT}`;
-  log(`chain 4663 listening on ${rpcUrl}`);
+  log(`chain 4663 listening on ${rpcUrl}${config.DEVNET_STATE_FILE ? ` (anvil, state in ${config.DEVNET_STATE_FILE})` : ""}`);
 
   const ctx = deployContext(chain, artifacts);
-  const deployments = await deployAll(ctx);
-  mkdirSync(dirname(config.DEPLOYMENTS_FILE), { recursive: true });
-  writeFileSync(config.DEPLOYMENTS_FILE, JSON.stringify(deployments, null, 2));
-  log(
-    `deployed ${Object.keys(deployments.contracts).length} contracts, ${deployments.tokens.length} tokens, ${deployments.vaults.length} vaults, ${deployments.baskets.length} baskets (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
-  );
-
-  // x402's EVM code reads through Multicall3 at its canonical address: the same code there.
-  const multicall = await chain.publicClient.getCode({ address: multicall3Address });
-  await chain.testClient.setCode({ address: CANONICAL_MULTICALL3, bytecode: multicall! });
+  const deployments = chain.reused?.deployments ?? (await deployAll(ctx));
+  if (chain.reused) {
+    log(`reusing the devnet saved in ${config.DEVNET_STATE_FILE} (block ${chain.reused.block}): deploy and seeding skipped`);
+  } else {
+    mkdirSync(dirname(config.DEPLOYMENTS_FILE), { recursive: true });
+    writeFileSync(config.DEPLOYMENTS_FILE, JSON.stringify(deployments, null, 2));
+    log(
+      `deployed ${Object.keys(deployments.contracts).length} contracts, ${deployments.tokens.length} tokens, ${deployments.vaults.length} vaults, ${deployments.baskets.length} baskets (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
+    // x402's EVM code reads through Multicall3 at its canonical address: the same code there.
+    const multicall = await chain.publicClient.getCode({ address: multicall3Address });
+    await chain.testClient.setCode({ address: CANONICAL_MULTICALL3, bytecode: multicall! });
+  }
   // A taken port costs the payments, not the chain: a second devnet on one machine (benchmarks) still runs.
   // An undeployed SmartAccount pays by ERC-6492: the facilitator deploys it with the devnet's factory first.
   const allowedFactories = deployments.contracts.smartAccountFactory ? [deployments.contracts.smartAccountFactory] : [];
@@ -54,20 +97,9 @@ async function main() {
 
   const market = new MarketSimulator(ctx, deployments.contracts.marketMaker!, deployments.tokens);
   const keeper = keeperSources(ctx, deployments);
-  const seedStart = Date.now();
-  const end = Math.floor(Date.now() / 1000);
-  const steps = await seedHistory(ctx, deployments, market, {
-    from: now - days * DAY,
-    to: end,
-    keeper,
-    activity: seedActivity(ctx, deployments, market),
-    onProgress: (done, total) => log(`seeding history: ${done}/${total} steps`),
-  });
-  // Seeding ran behind the wall clock: bring the chain to now before going live.
-  await chain.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000), end + 1)) });
-  await chain.testClient.mine({ blocks: 1 });
+  if (chain.reused) await bringToNow(chain);
+  else await seed(ctx, deployments, market, keeper, now);
   const block = await chain.publicClient.getBlockNumber();
-  log(`seeded ${steps} steps to block ${block} in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
   // The faucet gives new wallets what the test wallets hold; a taken port costs only the faucet.
   const faucet = await startFaucet(ctx, deployments, config.DEVNET_HOST, config.DEVNET_FAUCET_PORT).catch((error: Error) => {
@@ -101,11 +133,28 @@ async function main() {
     rmSync(readyFile, { force: true });
     await facilitator?.close();
     await faucet?.close();
-    await server.close();
+    await chain.close();
     process.exit(0);
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+async function seed(ctx: DeployContext, deployments: Deployments, market: MarketSimulator, keeper: ReturnType<typeof keeperSources>, now: number) {
+  const seedStart = Date.now();
+  const end = Math.floor(Date.now() / 1000);
+  const steps = await seedHistory(ctx, deployments, market, {
+    from: now - config.DEVNET_HISTORY_DAYS * DAY,
+    to: end,
+    keeper,
+    activity: seedActivity(ctx, deployments, market),
+    onProgress: (done, total) => log(`seeding history: ${done}/${total} steps`),
+  });
+  // Seeding ran behind the wall clock: bring the chain to now before going live.
+  await ctx.chain.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000), end + 1)) });
+  await ctx.chain.testClient.mine({ blocks: 1 });
+  const block = await ctx.chain.publicClient.getBlockNumber();
+  log(`seeded ${steps} steps to block ${block} in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 }
 
 main().catch((err) => {

@@ -1,17 +1,42 @@
 // Each devnet start is a new chain with the same chain id. An index of an earlier devnet, and Ponder's
 // RPC cache of it (schema ponder_sync), would describe blocks that no longer exist: drop them when the
-// devnet's genesis changes. Never used when RPC_URL names a real chain.
+// devnet's genesis changes, or when the index went past a reused devnet's chain. Never used when RPC_URL
+// names a real chain.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
 
-async function genesisHash(rpcUrl: string): Promise<string> {
+async function blockHash(rpcUrl: string, number: bigint): Promise<string | undefined> {
   const res = await fetch(rpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["0x0", false] }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: [`0x${number.toString(16)}`, false] }),
   });
-  return ((await res.json()) as { result: { hash: string } }).result.hash;
+  return ((await res.json()) as { result: { hash: string } | null }).result?.hash;
+}
+const genesisHash = async (rpcUrl: string) => (await blockHash(rpcUrl, 0n))!;
+
+/** Ponder's latest checkpoint begins with a 10-digit timestamp and a 16-digit chain id, then the block number. */
+const checkpointBlock = (checkpoint: string) => BigInt(checkpoint.slice(26, 42));
+
+/**
+ * A devnet reused from its state file (DEVNET_STATE_FILE) keeps its genesis, but one killed before its
+ * last save is older than the index: its blocks past the save were mined again with other hashes. The
+ * last block Ponder cached at or below its checkpoint must be on the chain with the same hash.
+ */
+async function indexAheadOfChain(sql: postgres.Sql, rpcUrl: string, schema: string): Promise<boolean> {
+  const quoted = `"${schema.replace(/"/g, '""')}"`;
+  const [cp] = await sql
+    .unsafe<{ latest_checkpoint: string }[]>(`select latest_checkpoint from ${quoted}._ponder_checkpoint limit 1`)
+    .catch(() => [] as { latest_checkpoint: string }[]);
+  if (!cp) return false;
+  const [cached] = await sql
+    .unsafe<{ number: string; hash: string }[]>(`select number::text, hash from ponder_sync.blocks where number <= $1 order by number desc limit 1`, [
+      checkpointBlock(cp.latest_checkpoint).toString(),
+    ])
+    .catch(() => [] as { number: string; hash: string }[]);
+  if (!cached) return false;
+  return (await blockHash(rpcUrl, BigInt(cached.number))) !== cached.hash;
 }
 
 export async function resetIndexForNewDevnet({ databaseUrl, rpcUrl, schema }: { databaseUrl: string; rpcUrl: string; schema: string }): Promise<boolean> {
@@ -20,7 +45,7 @@ export async function resetIndexForNewDevnet({ databaseUrl, rpcUrl, schema }: { 
   try {
     await sql`create table if not exists public.devnet_genesis (hash text not null)`;
     const [row] = await sql<{ hash: string }[]>`select hash from public.devnet_genesis limit 1`;
-    if (row?.hash === genesis) return false;
+    if (row?.hash === genesis && !(await indexAheadOfChain(sql, rpcUrl, schema))) return false;
     await sql.begin(async (tx) => {
       await tx.unsafe(`drop schema if exists ponder_sync cascade`);
       await tx.unsafe(`drop schema if exists "${schema.replace(/"/g, '""')}" cascade`);

@@ -42,10 +42,17 @@ export function deployContext(chain: ChainClients, artifacts: Artifacts): Deploy
   const adminWallet = chain.walletFor(roles.deployer);
   const listeners = new Set<(receipt: TransactionReceipt) => void>();
   const wait = async (hash: Hex) => {
-    // With automine the receipt exists at once; polling for it would cost a polling interval per send.
-    const receipt = await chain.publicClient
-      .getTransactionReceipt({ hash })
-      .catch(() => chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 }));
+    // With automine the receipt exists at once on EDR; anvil mines just after answering the send, so
+    // ask again shortly. (viem's waitForTransactionReceipt waits for a next block, which a sequential
+    // seed on anvil never makes: it hung there.)
+    let receipt: TransactionReceipt | undefined;
+    for (const deadline = Date.now() + 60_000; !receipt; ) {
+      receipt = await chain.publicClient.getTransactionReceipt({ hash }).catch((error: Error) => {
+        if (Date.now() > deadline) throw error;
+        return undefined;
+      });
+      if (!receipt) await new Promise((r) => setTimeout(r, 2));
+    }
     if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
     for (const listener of listeners) listener(receipt);
     return receipt;

@@ -1,0 +1,68 @@
+// DEVNET_STATE_FILE (issue 54): the devnet on anvil keeps its chain in a file, and its next start reuses
+// that chain (no deploy, no seeding), so the blocks before the stop keep their hashes and new ones follow.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createPublicClient, http } from "viem";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, spawnTs, stopProcess, waitFor } from "../helpers/stack.js";
+
+const dir = mkdtempSync(join(tmpdir(), "agent-devnet-reuse-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("a devnet with DEVNET_STATE_FILE", () => {
+  it("reuses its saved chain on the next start: same deployments, same blocks, new blocks on top", async () => {
+    const [port, facilitatorPort, faucetPort] = [await freePort(), await freePort(), await freePort()];
+    const env = {
+      DEVNET_STATE_FILE: join(dir, "state", "devnet.json"),
+      DEPLOYMENTS_FILE: join(dir, "deployments.json"),
+      DEVNET_HISTORY_DAYS: "1",
+      DEVNET_PORT: String(port),
+      X402_FACILITATOR_PORT: String(facilitatorPort),
+      DEVNET_FAUCET_PORT: String(faucetPort),
+      DEVNET_SIM_INTERVAL_MS: "500",
+    };
+    const client = createPublicClient({ transport: http(`http://127.0.0.1:${port}`) });
+    const start = async () => {
+      const log: string[] = [];
+      const t0 = Date.now();
+      const devnet = spawnTs("devnet/main.ts", env, "devnet", log);
+      await waitFor("devnet", () => existsSync(join(dir, "ready.json")), 120_000, log).catch(async (error) => {
+        await stopProcess(devnet);
+        throw error;
+      });
+      return { devnet, log, seconds: (Date.now() - t0) / 1000 };
+    };
+
+    const first = await start();
+    const deployments = readFileSync(env.DEPLOYMENTS_FILE, "utf8");
+    expect(first.log.join("\n")).not.toContain("reusing the devnet");
+    // Let the simulator add live blocks, then stop as npm start does.
+    const seeded = await client.getBlockNumber();
+    await waitFor("live blocks", async () => (await client.getBlockNumber()) > seeded + 2n, 30_000, first.log);
+    const sample = [1n, seeded / 2n, seeded];
+    const hashes = await Promise.all(sample.map(async (blockNumber) => (await client.getBlock({ blockNumber })).hash));
+    await stopProcess(first.devnet);
+    expect(existsSync(env.DEVNET_STATE_FILE)).toBe(true);
+
+    const second = await start();
+    try {
+      const log = second.log.join("\n");
+      expect(log).toMatch(/reusing the devnet saved in .*devnet\.json \(block \d+\): deploy and seeding skipped/);
+      expect(log).not.toContain("seeding history");
+      expect(readFileSync(env.DEPLOYMENTS_FILE, "utf8")).toBe(deployments);
+      expect(second.seconds).toBeLessThan(first.seconds);
+      console.log(`first start ${first.seconds.toFixed(1)} s, second (reused) ${second.seconds.toFixed(1)} s`);
+      // The reused head is at least the seeded block; the blocks before the stop are the same blocks.
+      const reusedHead = Number(/\(block (\d+)\)/.exec(log)![1]);
+      expect(reusedHead).toBeGreaterThan(Number(seeded));
+      expect(await Promise.all(sample.map(async (blockNumber) => (await client.getBlock({ blockNumber })).hash))).toEqual(hashes);
+      // New blocks follow: one at now on start, then the simulator's.
+      await waitFor("new blocks", async () => (await client.getBlockNumber()) > BigInt(reusedHead) + 2n, 30_000, second.log);
+      const head = await client.getBlock();
+      expect(Math.abs(Number(head.timestamp) - Date.now() / 1000)).toBeLessThan(60);
+    } finally {
+      await stopProcess(second.devnet);
+    }
+  }, 240_000);
+});
