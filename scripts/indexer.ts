@@ -38,7 +38,15 @@ if (process.env.DATABASE_KIND === "pglite") {
 } else {
   await requireServices({ postgres: true, redis: false });
   await ensureDatabase(config.DATABASE_URL);
-  if (usesDevnet(config) && (await resetIndexForNewDevnet({ databaseUrl: config.DATABASE_URL, rpcUrl: rpcUrl(config), schema: config.DATABASE_SCHEMA }))) {
+  if (
+    usesDevnet(config) &&
+    (await resetIndexForNewDevnet({
+      databaseUrl: config.DATABASE_URL,
+      rpcUrl: rpcUrl(config),
+      schema: config.DATABASE_SCHEMA,
+      savedChain: config.DEVNET_STATE_FILE !== undefined,
+    }))
+  ) {
     logger.info({ schema: config.DATABASE_SCHEMA }, "a new devnet: dropped the index of the previous one (its schema and ponder_sync)");
   }
 }

@@ -39,13 +39,28 @@ async function indexAheadOfChain(sql: postgres.Sql, rpcUrl: string, schema: stri
   return (await blockHash(rpcUrl, BigInt(cached.number))) !== cached.hash;
 }
 
-export async function resetIndexForNewDevnet({ databaseUrl, rpcUrl, schema }: { databaseUrl: string; rpcUrl: string; schema: string }): Promise<boolean> {
+/**
+ * `savedChain`: the devnet may be one reloaded from its state file (DEVNET_STATE_FILE), so the index is also
+ * checked against the chain's blocks. Without it every devnet is new or the same running one, and Ponder's
+ * own reorg handling covers the rest (a block-hash check there would drop an index over a reorged block).
+ */
+export async function resetIndexForNewDevnet({
+  databaseUrl,
+  rpcUrl,
+  schema,
+  savedChain = false,
+}: {
+  databaseUrl: string;
+  rpcUrl: string;
+  schema: string;
+  savedChain?: boolean;
+}): Promise<boolean> {
   const genesis = await genesisHash(rpcUrl);
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
     await sql`create table if not exists public.devnet_genesis (hash text not null)`;
     const [row] = await sql<{ hash: string }[]>`select hash from public.devnet_genesis limit 1`;
-    if (row?.hash === genesis && !(await indexAheadOfChain(sql, rpcUrl, schema))) return false;
+    if (row?.hash === genesis && !(savedChain && (await indexAheadOfChain(sql, rpcUrl, schema)))) return false;
     await sql.begin(async (tx) => {
       await tx.unsafe(`drop schema if exists ponder_sync cascade`);
       await tx.unsafe(`drop schema if exists "${schema.replace(/"/g, '""')}" cascade`);

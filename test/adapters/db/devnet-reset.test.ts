@@ -32,7 +32,7 @@ const schemaExists = async (sql: postgres.Sql) => (await sql`select 1 from infor
 
 describe("resetIndexForNewDevnet on a reused devnet", () => {
   it("keeps an index of the same chain and drops one that went past it", async () => {
-    const params = { databaseUrl: database.url, rpcUrl: anvil.url, schema: "ponder" };
+    const params = { databaseUrl: database.url, rpcUrl: anvil.url, schema: "ponder", savedChain: true };
     const sql = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
       expect(await resetIndexForNewDevnet(params)).toBe(true); // first sight of this genesis
@@ -49,6 +49,8 @@ describe("resetIndexForNewDevnet on a reused devnet", () => {
       await anvil.testClient.setNextBlockTimestamp({ timestamp: block4.timestamp + 100n });
       await anvil.testClient.mine({ blocks: 2 });
       expect((await anvil.publicClient.getBlock({ blockNumber: 4n })).hash).not.toBe(block4.hash);
+      // Without a saved chain (DEVNET_STATE_FILE unset) the genesis alone decides: Ponder handles reorgs.
+      expect(await resetIndexForNewDevnet({ ...params, savedChain: false })).toBe(false);
       expect(await resetIndexForNewDevnet(params)).toBe(true);
       expect(await schemaExists(sql)).toBe(false);
     } finally {
