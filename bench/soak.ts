@@ -10,7 +10,7 @@
 // SOAK_FAULTS: a comma list to run only some faults. SOAK_BREAK=worker-never-restarts makes one fault worse on
 // purpose (the worker, once killed, stays dead) to show that the soak catches it. Logs: SOAK_DIR (default a
 // new directory under /tmp), one file per process.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -288,6 +288,8 @@ function restartsRow(processes: Supervised[], windows: FaultWindow[], s: Setting
 export async function runSoak(): Promise<number> {
   const s = soakSettings();
   const dir = env.SOAK_DIR ?? mkdtempSync(join(tmpdir(), "agent-soak-"));
+  // Its Postgres runs as the postgres user (under root), which must reach its folder inside this one.
+  chmodSync(dir, 0o755);
   printMachine();
   say(`settings ${JSON.stringify(s)}; directory ${dir}`);
   let st: Stack | undefined;
