@@ -25,16 +25,16 @@ const checkpointBlock = (checkpoint: string) => BigInt(checkpoint.slice(26, 42))
  * last block Ponder cached at or below its checkpoint must be on the chain with the same hash.
  */
 async function indexAheadOfChain(sql: postgres.Sql, rpcUrl: string, schema: string): Promise<boolean> {
-  const quoted = `"${schema.replace(/"/g, '""')}"`;
-  const [cp] = await sql
-    .unsafe<{ latest_checkpoint: string }[]>(`select latest_checkpoint from ${quoted}._ponder_checkpoint limit 1`)
-    .catch(() => [] as { latest_checkpoint: string }[]);
+  const [cp] = await sql<{ latest_checkpoint: string }[]>`select latest_checkpoint from ${sql(schema)}._ponder_checkpoint limit 1`.catch(
+    () => [] as { latest_checkpoint: string }[],
+  );
   if (!cp) return false;
-  const [cached] = await sql
-    .unsafe<{ number: string; hash: string }[]>(`select number::text, hash from ponder_sync.blocks where number <= $1 order by number desc limit 1`, [
-      checkpointBlock(cp.latest_checkpoint).toString(),
-    ])
-    .catch(() => [] as { number: string; hash: string }[]);
+  const below = checkpointBlock(cp.latest_checkpoint).toString();
+  const [cached] = await sql<
+    { number: string; hash: string }[]
+  >`select number::text, hash from ponder_sync.blocks where number <= ${below} order by number desc limit 1`.catch(
+    () => [] as { number: string; hash: string }[],
+  );
   if (!cached) return false;
   return (await blockHash(rpcUrl, BigInt(cached.number))) !== cached.hash;
 }
