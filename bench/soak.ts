@@ -215,7 +215,7 @@ async function soak(s: Settings, st: Stack): Promise<{ rows: Row[]; windows: Fau
     }),
     errorsRow(lb, traders.unanswered, windows),
     deadlineRow(samples),
-    ...flatRows(samples, start + warmupMs, end, s.minutes >= 10),
+    ...flatRows(samples, { start, warmEnd: start + warmupMs, end, enforce: s.minutes >= 10, restarts: lastRestarts(processes, windows) }),
     await tablesRow(monitorSql, await tablesAtWarm, traders, pollers),
     restartsRow(processes, windows, s),
   ];
@@ -272,6 +272,14 @@ async function tablesRow(
     result: "shown",
     figures: `${parts}; per prepare: filing ${((now.get("filing") ?? 0) / Math.max(1, traders.prepares)).toFixed(2)}, per 1,000 polls: activity_cursor ${(((now.get("activity_cursor") ?? 0) * 1000) / Math.max(1, polls)).toFixed(1)}`,
   };
+}
+
+/** When each process (and Redis) last came back from a death or a restart during the run. */
+function lastRestarts(processes: Supervised[], windows: FaultWindow[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of processes) if (p.deaths.length) out.set(p.name, p.deaths.at(-1)!.at);
+  for (const w of windows) if (w.name === "restart-redis") out.set("redis", Math.max(out.get("redis") ?? 0, w.end));
+  return out;
 }
 
 function restartsRow(processes: Supervised[], windows: FaultWindow[], s: Settings): Row {

@@ -54,10 +54,17 @@ async function anvilChain(stateFile: string, genesisTime: number): Promise<Devne
   return anvil;
 }
 
+/**
+ * The next whole second: the chain keeps the offset from the wall clock that its next block sets, and the
+ * floor would leave its blocks up to a second behind it, so a call sent just after its filing could carry
+ * a time before the filing's and never match it (usecases/report-card/run-grading.ts).
+ */
+const wallSecondUp = () => Math.ceil(Date.now() / 1000);
+
 /** A reused chain: only brought to now (one block at now); everything else is as it was saved. */
 async function bringToNow(chain: ChainClients) {
   const latest = await chain.publicClient.getBlock();
-  await chain.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000), Number(latest.timestamp) + 1)) });
+  await chain.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.max(wallSecondUp(), Number(latest.timestamp) + 1)) });
   await chain.testClient.mine({ blocks: 1 });
 }
 
@@ -151,7 +158,7 @@ async function seed(ctx: DeployContext, deployments: Deployments, market: Market
     onProgress: (done, total) => log(`seeding history: ${done}/${total} steps`),
   });
   // Seeding ran behind the wall clock: bring the chain to now before going live.
-  await ctx.chain.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000), end + 1)) });
+  await ctx.chain.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.max(wallSecondUp(), end + 1)) });
   await ctx.chain.testClient.mine({ blocks: 1 });
   const block = await ctx.chain.publicClient.getBlockNumber();
   log(`seeded ${steps} steps to block ${block} in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);

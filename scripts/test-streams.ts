@@ -1,8 +1,7 @@
 // `npm test`: three streams at once, each a sequence of commands, files one at a time within a vitest run.
-//   checks: the type check, the linters (`npm run lint`), then the unit projects (unit, unit-isolated)
-//   own:    the e2e files that start stacks of their own (project e2e-own), but the soak's smoke: ~7 minutes
-//           of its own stack whose 2-minute matching bound is not yet shown to hold beside the other streams
-//           (bench/README, the soak); run it alone with `npx vitest run --project e2e-own test/e2e/soak-smoke.test.ts`
+//   checks: the type check, the linters (`npm run lint`), the unit projects (unit, unit-isolated), then the
+//           soak's smoke (an e2e-own file: ~7 minutes of its own stack, where this stream has the time to spare)
+//   own:    the other e2e files that start stacks of their own (project e2e-own)
 //   shared: the e2e files on the one devnet and indexer of test/global-setup.ts (project e2e)
 // No stream touches another's chain, databases or Redis keys, so they overlap: an e2e stream alone leaves about
 // a third of a 2-core machine idle while it waits on a devnet, an indexer or a timer, and the other streams fill
@@ -19,7 +18,7 @@ const vitest = (...projects: string[]) => ["npx", "vitest", "run", ...projects.f
 const SOAK_SMOKE = "test/e2e/soak-smoke.test.ts";
 
 const STREAMS: [name: string, commands: string[][]][] = [
-  ["checks", [["npx", "tsc", "--noEmit"], ["npm", "run", "--silent", "lint"], vitest("unit", "unit-isolated")]],
+  ["checks", [["npx", "tsc", "--noEmit"], ["npm", "run", "--silent", "lint"], vitest("unit", "unit-isolated"), [...vitest("e2e-own"), SOAK_SMOKE]]],
   ["own   ", [[...vitest("e2e-own"), "--exclude", SOAK_SMOKE]]],
   ["shared", [vitest("e2e")]],
 ];

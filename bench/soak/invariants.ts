@@ -182,10 +182,14 @@ const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
  * Postgres connections per application_name, and memory, after the warm-up: the first and the last 15% of the
  * measured span compared (connections: the most seen, at most 20% + 2 more; memory: medians, under 10% more).
  * A run under 10 minutes is too short to tell a leak from a warm-up: shown, not judged.
+ *
+ * A process (or Redis) that a fault restarted starts from nothing and warms up again: its memory is judged
+ * over its last life, from one warm-up after its restart (`restarts`: its name to when it came back), and
+ * shown, not judged, when that life is too short to hold both windows.
  */
-export function flatRows(s: Samples, warmEnd: number, end: number, enforce: boolean): Row[] {
+export function flatRows(s: Samples, p: { start: number; warmEnd: number; end: number; enforce: boolean; restarts: Map<string, number> }): Row[] {
+  const { warmEnd, end, enforce } = p;
   const span = end - warmEnd;
-  const firstEnd = warmEnd + span * 0.15;
   const lastStart = end - span * 0.15;
   const rows: Row[] = [];
   for (const [what, series, judge] of [
@@ -196,18 +200,25 @@ export function flatRows(s: Samples, warmEnd: number, end: number, enforce: bool
     ],
     ["memory flat: each process's RSS and Redis's used memory grow < 10% after warm-up", s.memory, (a: number[], b: number[]) => med(b) < med(a) * 1.1],
   ] as const) {
-    const first = windowOf(series, warmEnd, firstEnd);
+    const memory = what.startsWith("memory");
     const last = windowOf(series, lastStart, end + 1);
     const parts: string[] = [];
     let broken = false;
-    for (const [k, a] of first) {
+    for (const k of new Set(series.flatMap(([, m]) => [...m.keys()]))) {
+      const restarted = memory ? p.restarts.get(k) : undefined;
+      const from = restarted !== undefined ? Math.max(warmEnd, restarted + (warmEnd - p.start)) : warmEnd;
+      const a = windowOf(series, from, from + span * 0.15).get(k);
       const b = last.get(k);
-      if (!b?.length) continue;
+      if (!a?.length || !b?.length) {
+        if (restarted !== undefined && b?.length) parts.push(`${k} restarted at ${((restarted - p.start) / 60_000).toFixed(0)} min: too late to judge`);
+        continue;
+      }
       // The devnet is the chain, not the service: it keeps every block in memory, so it grows by design (shown).
       const ok = k === "devnet" || judge(a, b);
       broken ||= !ok;
-      const fmt = (xs: number[]) => (what.startsWith("memory") ? med(xs).toFixed(0) : String(Math.max(...xs)));
-      parts.push(`${k} ${fmt(a)}→${fmt(b)}${k === "devnet" ? " (the chain, not judged)" : ok ? "" : " (grew)"}`);
+      const fmt = (xs: number[]) => (memory ? med(xs).toFixed(0) : String(Math.max(...xs)));
+      const life = restarted !== undefined ? ` (since its restart at ${((restarted - p.start) / 60_000).toFixed(0)} min)` : "";
+      parts.push(`${k} ${fmt(a)}→${fmt(b)}${life}${k === "devnet" ? " (the chain, not judged)" : ok ? "" : " (grew)"}`);
     }
     rows.push({ invariant: what, result: !enforce ? "shown" : broken || parts.length === 0 ? "BROKEN" : "held", figures: parts.join(", ") || "no samples" });
   }

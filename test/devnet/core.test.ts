@@ -23,6 +23,18 @@ describe("core devnet contracts", () => {
     for (const t of f.core.tokens) expect(await balance(t.address, accountAddress(9))).toBeGreaterThan(0n);
   });
 
+  it("keeps its clock at the wall clock while it mines more than a block a second", async () => {
+    // Automine's block a transaction, each a second after the last, ran the soak's chain 8 minutes ahead of the
+    // wall clock in 10: filings stopped matching their calls and x402 payments expired.
+    const wallet = f.chain.walletFor(2);
+    await f.chain.testClient.setNextBlockTimestamp({ timestamp: BigInt(Math.floor(Date.now() / 1000)) });
+    const from = await f.chain.publicClient.getBlockNumber();
+    for (let i = 0; i < 120; i++) await wallet.sendTransaction({ to: accountAddress(3), value: 1n, chain: null, account: accountAddress(2) });
+    const block = await f.chain.publicClient.getBlock();
+    expect(block.number - from).toBe(120n);
+    expect(Number(block.timestamp)).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 2);
+  });
+
   it("prices each pool near its starting price", async () => {
     const weth = token("WETH");
     const price = await f.chain.publicClient.readContract({ address: weth.pool!, abi: poolAbi, functionName: "priceX18" });
