@@ -23,21 +23,12 @@ import {
   type PublicClient,
 } from "viem";
 import { CHAIN_ID } from "../domain/chain.js";
+import { smartAccountAbi } from "../abis/index.js";
 
 export const ERC1271_MAGIC_VALUE = "0x1626ba7e";
 
-const ERC1271_ABI = [
-  {
-    name: "isValidSignature",
-    type: "function",
-    stateMutability: "view",
-    inputs: [
-      { name: "hash", type: "bytes32" },
-      { name: "signature", type: "bytes" },
-    ],
-    outputs: [{ name: "", type: "bytes4" }],
-  },
-] as const;
+// ERC-1271's one function, as the devnet's smart account (abis/) declares it: the same for any contract wallet.
+const ERC1271_ABI = smartAccountAbi;
 
 const AUTHORIZATION_TYPES = {
   TransferWithAuthorization: [

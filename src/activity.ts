@@ -6,6 +6,7 @@ import type { ActivityKind } from "../domain/activity-kinds.js";
 import { activityPosition } from "../domain/activity-position.js";
 import { confirmNextCall, transactionCalls, type TransactionCalls } from "../domain/executed-calls.js";
 import { entryPoints, isServiceContract } from "./deployments.js";
+import { storeExecutedCall } from "./executed-call.js";
 import { config } from "../adapters/config.js";
 import { reportDroppedCalls } from "./batch-bound.js";
 import { type Address, type Hex, zeroAddress } from "viem";
@@ -96,14 +97,5 @@ export async function recordExecutedCalls(context: Context, event: LogEvent & { 
           async (id) => (await context.db.find(executedCall, { id })) !== null,
         );
   if (!call) return;
-  await context.db
-    .insert(executedCall)
-    .values({
-      ...call,
-      success: true,
-      blockNumber: event.block.number,
-      transactionIndex: event.transaction.transactionIndex,
-      timestamp: Number(event.block.timestamp),
-    })
-    .onConflictDoNothing();
+  await storeExecutedCall(context, call, event);
 }

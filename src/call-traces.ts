@@ -5,12 +5,12 @@
 // recorded as the chain ran it, from its real caller, and a reverted inner call records nothing. With traces
 // off, Ponder skips these handlers and the events path records (src/activity.ts).
 import { type Context, ponder } from "ponder:registry";
-import { executedCall } from "ponder:schema";
 import type { Abi, Address, Hex } from "viem";
 import * as abis from "../abis/index.js";
 import { confirmedCalls } from "../domain/bundles/confirmations.js";
 import { tracedCall } from "../domain/executed-calls.js";
 import { entryPoints, isServiceContract } from "./deployments.js";
+import { storeExecutedCall } from "./executed-call.js";
 
 /** The Ponder contract (ponder.config.ts) of each ABI in the confirmation table. */
 const contractOf: Record<string, string> = {
@@ -47,16 +47,7 @@ for (const key of confirmedCalls) {
     (async ({ event, context }: { event: TraceEvent; context: Context }) => {
       const call = tracedCall({ transaction: event.transaction, trace: event.trace, isServiceContract, entryPoints });
       if (!call) return;
-      await context.db
-        .insert(executedCall)
-        .values({
-          ...call,
-          success: true,
-          blockNumber: event.block.number,
-          transactionIndex: event.transaction.transactionIndex,
-          timestamp: Number(event.block.timestamp),
-        })
-        .onConflictDoNothing();
+      await storeExecutedCall(context, call, event);
     }) as never,
   );
 }
