@@ -14,7 +14,7 @@ import { mergedVaultAbi } from "../../abis/index.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
-import { sendPrepared, type PrepareResult } from "../../client/index.js";
+import { sendPrepared } from "../../client/index.js";
 import type { GradingSummary } from "../../usecases/report-card/run-grading.js";
 import { gradingProcessor } from "../../workers/processors/grading.js";
 import { randomPrefix, type testApp } from "../api/support.js";
@@ -22,6 +22,7 @@ import { delegatedWallet, smartAccountWallet } from "../helpers/batch-wallets.js
 import { until as waitUntil } from "../helpers/http.js";
 import { deployLyingDelegates } from "../helpers/lying-delegates.js";
 import { openStackApp, type StackApp } from "../helpers/stack-app.js";
+import { reportCardCalls } from "../helpers/report-card-calls.js";
 import { mintAt, sendEthAt, testAccount, walletAt } from "../helpers/wallets.js";
 import { encodeBatchExecute } from "../helpers/erc7821.js";
 
@@ -62,26 +63,7 @@ afterAll(async () => {
   await opened?.close();
 }, 60_000);
 
-/** A prepare through the API, filed at the chain's time (a mined call matches filings of the 10 minutes before its block). */
-async function prepared(owner: Address, kind: string, body: Record<string, unknown>): Promise<PrepareResult> {
-  t.clock.set(new Date(Number((await chain.getBlock()).timestamp) * 1000));
-  const res = await t.app.request(`/v1/agent/prepare/${kind}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ owner, ...body }),
-  });
-  const answer = (await res.json()) as { data: PrepareResult };
-  expect(res.status, `${kind}: ${JSON.stringify(answer).slice(0, 500)}`).toBe(200);
-  return answer.data;
-}
-
-type Action = { kind: string; state: string; signed: boolean };
-async function actionsOf(owner: Address): Promise<Action[]> {
-  const res = await t.app.request(`/v1/agent/report-card/${owner}`);
-  const body = (await res.json()) as { data: { agents: { actions: Action[] }[] } };
-  expect(res.status, JSON.stringify(body).slice(0, 400)).toBe(200);
-  return body.data.agents.flatMap((a) => a.actions);
-}
+const { prepared, actionsOf } = reportCardCalls(() => ({ t, chain }));
 
 /** Waits until the indexer has passed the current block: a marker change sent now (a zero share transfer) is indexed. */
 async function indexedPast(hash: Hex) {
