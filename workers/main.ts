@@ -22,6 +22,7 @@ import { gradingProcessor, scheduleGrading } from "./processors/grading.js";
 import { purgeProcessor, schedulePurge } from "./processors/purge.js";
 import { GRADING_QUEUE, PURGE_QUEUE, QUEUE_NAMES } from "../usecases/queues.js";
 import { queueMetrics } from "../adapters/queue/metrics.js";
+import { queueStreams } from "../adapters/queue/options.js";
 import { startWorkerMetrics } from "./metrics.js";
 import { JOB_DEADLINES_MS, withDeadline } from "./deadline.js";
 import { gradingLagSeconds } from "../usecases/report-card/grading-lag.js";
@@ -135,7 +136,7 @@ const scanWorker = new Worker(
   },
 );
 scanWorker.on("error", (error) => logger.warn({ err: error.message }, "scan worker"));
-const scanQueue = new Queue(SCAN_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
+const scanQueue = new Queue(SCAN_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull`, streams: queueStreams });
 await scheduleScans(scanQueue).catch((error) => logger.warn({ err: (error as Error).message }, "scan schedule"));
 // The index became ready, or is a new one (re-created views, another chain): every scan now, not at the next tick.
 index.onChange((state) => {
@@ -160,7 +161,7 @@ const gradingWorker = new Worker(
   },
 );
 gradingWorker.on("error", (error) => logger.warn({ err: error.message }, "grading worker"));
-const gradingQueue = new Queue(GRADING_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
+const gradingQueue = new Queue(GRADING_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull`, streams: queueStreams });
 if (config.AGENT_REPORT_CARDS === "on")
   await scheduleGrading(gradingQueue).catch((error) => logger.warn({ err: (error as Error).message }, "grading schedule"));
 
@@ -175,7 +176,7 @@ const purgeWorker = new Worker(
   },
 );
 purgeWorker.on("error", (error) => logger.warn({ err: error.message }, "purge worker"));
-const purgeQueue = new Queue(PURGE_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull` });
+const purgeQueue = new Queue(PURGE_QUEUE, { connection, prefix: `${config.REDIS_PREFIX}:bull`, streams: queueStreams });
 await schedulePurge(purgeQueue).catch((error) => logger.warn({ err: (error as Error).message }, "purge schedule"));
 // A Redis that comes back without its data (restarted with no persistence, as the soak of issue 52 does) has
 // lost the schedules too: grading stopped for good until the worker restarted. Every reconnection upserts

@@ -3,6 +3,7 @@
 // the HELP and TYPE lines, and Prometheus wants one group per metric family.
 import { Queue } from "bullmq";
 import { newRedis, type RedisSentinel } from "../redis.js";
+import { queueStreams } from "./options.js";
 
 export type QueueMetrics = {
   queues: readonly Queue[];
@@ -16,7 +17,7 @@ export function queueMetrics(options: { redisUrl: string; sentinel?: RedisSentin
   // A scrape while Redis is down fails at once (one retry) rather than hanging the scraper.
   const connection = newRedis(options.redisUrl, options.sentinel, { maxRetriesPerRequest: 1, lazyConnect: true });
   connection.on("error", () => {}); // the scrape that meets it answers 500; nothing else to do
-  const queues = options.queues.map((name) => new Queue(name, { connection, prefix: options.prefix }));
+  const queues = options.queues.map((name) => new Queue(name, { connection, prefix: options.prefix, streams: queueStreams }));
   return {
     queues,
     async text() {

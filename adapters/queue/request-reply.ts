@@ -13,6 +13,7 @@ import { redactUrl } from "../config.js";
 import { type Job, Queue, QueueEvents, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { newRedis, redisOptions, type RedisSentinel } from "../redis.js";
+import { queueStreams } from "./options.js";
 
 export class QueueBusyError extends Error {
   override name = "QueueBusyError";
@@ -156,7 +157,7 @@ export function createJobClient({ redisUrl, sentinel, prefix, maxWaiting = 200 }
   function get(name: string) {
     let q = queues.get(name);
     if (!q) {
-      const queue = new Queue(name, { connection, prefix, skipWaitingForReady: true });
+      const queue = new Queue(name, { connection, prefix, skipWaitingForReady: true, streams: queueStreams });
       queue.on("error", () => {});
       // QueueEvents blocks on XREAD: it needs a connection of its own that may wait.
       const events = new QueueEvents(name, {

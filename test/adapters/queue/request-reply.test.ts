@@ -4,6 +4,7 @@ import { Worker, Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { CallerGoneError, createJobClient, JobFailedError, JobTimeoutError, QueueBusyError } from "../../../adapters/queue/request-reply.js";
+import { QUEUE_EVENTS_KEPT } from "../../../adapters/queue/options.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const prefix = `test:${randomBytes(4).toString("hex")}:bull`;
@@ -62,9 +63,11 @@ describe("request-reply jobs", () => {
   it("refuses new jobs while the queue is saturated", async () => {
     const client = createJobClient({ redisUrl: REDIS_URL, prefix, maxWaiting: 2 });
     closers.push(() => client.close());
-    // No worker: jobs wait.
-    const pending = [1, 2].map((n) => client.run("idle", "x", { n }, { timeoutMs: 300 }).catch(() => undefined));
-    await new Promise((r) => setTimeout(r, 100));
+    // No worker: jobs wait (long enough to be there when the third comes, on a loaded machine too).
+    const pending = [1, 2].map((n) => client.run("idle", "x", { n }, { timeoutMs: 2000 }).catch(() => undefined));
+    const idle = new Queue("idle", { connection: workerConnection(), prefix });
+    closers.push(() => idle.close());
+    for (let i = 0; i < 100 && (await idle.getWaitingCount()) < 2; i++) await new Promise((r) => setTimeout(r, 20));
     await expect(client.run("idle", "x", { n: 3 }, { timeoutMs: 300 })).rejects.toBeInstanceOf(QueueBusyError);
     await Promise.all(pending);
   });
@@ -162,4 +165,23 @@ describe("fair shares and callers that go (issue 32)", () => {
     await sleep(500);
     expect(await (await queue.getJob(runningId))?.returnvalue).toBe("dropped");
   });
+});
+
+describe("the queues' event streams", () => {
+  it("keep about the newest 1,000 events, however many jobs pass", async () => {
+    const client = createJobClient({ redisUrl: REDIS_URL, prefix });
+    closers.push(() => client.close());
+    const worker = new Worker("many", async (job) => job.data.n, { connection: workerConnection(), prefix, concurrency: 50 });
+    closers.push(() => worker.close());
+    // Each job logs several events (added, waiting, active, completed): 1,500 jobs log over 5,000.
+    for (let i = 0; i < 1500; i += 100) await Promise.all(Array.from({ length: 100 }, (_, k) => client.run("many", "n", { n: i + k }, { timeoutMs: 20_000 })));
+    const redis = new Redis(REDIS_URL);
+    const kept = await redis.xlen(`${prefix}:many:events`);
+    const bound = await redis.hget(`${prefix}:many:meta`, "opts.maxLenEvents");
+    redis.disconnect();
+    expect(bound).toBe(String(QUEUE_EVENTS_KEPT));
+    // Trimmed with `~`: Redis cuts whole stream nodes (100 entries each), so a little over the bound stays.
+    expect(kept).toBeGreaterThanOrEqual(QUEUE_EVENTS_KEPT);
+    expect(kept).toBeLessThan(QUEUE_EVENTS_KEPT * 1.5);
+  }, 60_000);
 });
