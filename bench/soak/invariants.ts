@@ -207,7 +207,8 @@ export function flatRows(s: Samples, p: { start: number; warmEnd: number; end: n
     for (const k of new Set(series.flatMap(([, m]) => [...m.keys()]))) {
       const restarted = memory ? p.restarts.get(k) : undefined;
       const from = restarted !== undefined ? Math.max(warmEnd, restarted + (warmEnd - p.start)) : warmEnd;
-      const a = windowOf(series, from, from + span * 0.15).get(k);
+      // Its first window must end before the last begins: a life too short for both is shown, not judged.
+      const a = from + span * 0.15 <= lastStart ? windowOf(series, from, from + span * 0.15).get(k) : undefined;
       const b = last.get(k);
       if (!a?.length || !b?.length) {
         if (restarted !== undefined && b?.length) parts.push(`${k} restarted at ${((restarted - p.start) / 60_000).toFixed(0)} min: too late to judge`);
