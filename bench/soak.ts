@@ -296,6 +296,8 @@ function restartsRow(processes: Supervised[], windows: FaultWindow[], s: Setting
 export async function runSoak(): Promise<number> {
   const s = soakSettings();
   const dir = env.SOAK_DIR ?? mkdtempSync(join(tmpdir(), "agent-soak-"));
+  // A folder the operator names may not exist yet.
+  mkdirSync(dir, { recursive: true });
   // Its Postgres runs as the postgres user (under root), which must reach its folder inside this one.
   chmodSync(dir, 0o755);
   printMachine();
