@@ -1,9 +1,12 @@
 // The arrows between rooms (README, "Where things live"), checked by `npm run lint:arrows` in `npm test`.
-// Rooms, top to bottom: faces (api, workers, mcp, client) → usecases → adapters → contract → domain.
+// Rooms, top to bottom: faces (api, workers, mcp, client) → boot (starting and stopping a process) →
+// usecases → adapters → contract → domain. The list of rooms has one home: scripts/rooms.json.
 // abis/ is data every room may read. src/ is Ponder's indexing code: it may read the domain and the
 // two modules ponder.config.ts itself reads (the configuration and the deployments file).
-const PRODUCT = "^(src|domain|contract|usecases|adapters|api|workers|mcp|client)/";
-const FACES = "^(api|workers|mcp|client)/";
+const rooms = require("./scripts/rooms.json");
+const PRODUCT = `^(${rooms.product.join("|")})/`;
+const FACES = `^(${rooms.faces.join("|")})/`;
+const BELOW_FACES = `^(${rooms.product.filter((r) => !rooms.faces.includes(r)).join("|")})/`;
 const IO_PACKAGES =
   "^(node:)?(fs|fs/promises|net|http|https|http2|child_process|dgram|dns|tls|cluster|worker_threads)$|" +
   "^(kysely|postgres|pg|ioredis|bullmq|hono|@hono/.+|prom-client|rate-limiter-flexible|@modelcontextprotocol/.+|ponder)$";
@@ -52,6 +55,7 @@ module.exports = {
     only("contract-imports-domain", "contract", ["domain"]),
     only("adapters-import-below", "adapters", ["domain", "contract"]),
     only("usecases-import-below", "usecases", ["adapters", "domain", "contract"]),
+    only("boot-imports-below", "boot", ["usecases", "adapters", "domain", "contract"]),
     only("indexer-imports-domain", "src", [
       "domain",
       "adapters/config.ts",
@@ -63,14 +67,14 @@ module.exports = {
       name: "faces-do-not-import-faces",
       severity: "error",
       comment: "a face imports the rooms below it, never another face (the one mount: /mcp is a route of the API server)",
-      from: { path: "^(api|workers|mcp|client)/", pathNot: "^api/routes/mcp\\.ts$" },
+      from: { path: FACES, pathNot: "^api/routes/mcp\\.ts$" },
       to: { path: FACES, pathNot: "^$1/" },
     },
     {
       name: "below-faces-import-no-face",
       severity: "error",
       comment: "nothing below the faces imports them",
-      from: { path: "^(src|domain|contract|usecases|adapters)/" },
+      from: { path: BELOW_FACES },
       to: { path: FACES },
     },
     {

@@ -117,9 +117,6 @@ export function createLogger(parameters: CreateLoggerParameters = {}): Logger {
   ) as unknown as Logger;
 }
 
-/** A logger that drops everything (tests). */
-export const silentLogger: Logger = createLogger({ level: "silent" });
-
 /**
  * One line of Ponder's `--log-format json` (pino's numbers: level 30, time in ms) in this logger's shape
  * (level "info", ISO time, `base` fields), so every process's lines read alike. A line that is not JSON

@@ -39,16 +39,6 @@ function exitWith(problems: (string | null)[]): void {
   process.exit(1);
 }
 
-/** Exits with one line when Postgres does not accept connections at `url`. */
-export async function checkPostgres(url: string): Promise<void> {
-  exitWith([await problem("Postgres", url, 5432, "DATABASE_URL")]);
-}
-
-/** Exits with one line when Redis does not accept connections at `url`. */
-export async function checkRedis(url: string): Promise<void> {
-  exitWith([await problem("Redis", url, 6379, "REDIS_URL")]);
-}
-
 /** With Sentinel: null when any sentinel accepts connections, else the line that names them all. */
 async function sentinelProblem(sentinels: { host: string; port: number }[]): Promise<string | null> {
   const reasons = await Promise.all(sentinels.map(({ host, port }) => probeTcp(host, port)));

@@ -15,10 +15,10 @@ import { configuredDeps } from "./configured-deps.js";
 import { answerParserErrors } from "./middleware/client-error.js";
 import { readCacheCounter } from "./middleware/metrics.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
-import { startService, watchIndex } from "../adapters/start-up.js";
+import { startService, watchIndex } from "../boot/start-up.js";
 import { queueMetrics } from "../adapters/queue/metrics.js";
 import { QUEUE_NAMES } from "../usecases/queues.js";
-import { stopOnSignals } from "../adapters/shutdown.js";
+import { stopOnSignals } from "../boot/shutdown.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const HOST = config.HOST;

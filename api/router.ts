@@ -1,13 +1,23 @@
-// The app's router: Hono's SmartRouter per partition of the path space. Hono's fastest router
-// (RegExpRouter, one precompiled regular expression per method) refuses a route set that has a
+// The routers. `createRouter`: what every route file starts from, an OpenAPIHono whose validation failures
+// answer 400 INVALID_REQUEST (api/validation.ts).
+// `PartitionedRouter`, the app's router: Hono's SmartRouter per partition of the path space. Hono's
+// fastest router (RegExpRouter, one precompiled regular expression per method) refuses a route set that has a
 // parameter beside literal siblings, as the spec's /v1/strategy-finder/{token} has beside
 // /strategy-finder/track-record and /attempts; Hono's own SmartRouter then falls back to TrieRouter
 // for every route of the app, which costs every request a tree walk. Here only the paths under a
 // given prefix share that fallback: the rest keep RegExpRouter.
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Env } from "hono";
 import type { Result, Router } from "hono/router";
 import { RegExpRouter } from "hono/router/reg-exp-router";
 import { SmartRouter } from "hono/router/smart-router";
 import { TrieRouter } from "hono/router/trie-router";
+import { validationHook } from "./validation.js";
+
+/** An OpenAPIHono with the validation hook set. */
+export function createRouter<E extends Env = Env>(): OpenAPIHono<E> {
+  return new OpenAPIHono<E>({ defaultHook: validationHook });
+}
 
 const smartRouter = <T>() => new SmartRouter<T>({ routers: [new RegExpRouter(), new TrieRouter()] });
 

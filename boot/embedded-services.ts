@@ -11,9 +11,9 @@ import { connect } from "node:net";
 import { delimiter, isAbsolute, join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
-import { loadConfig, repoRoot } from "./config.js";
-import { ensureDatabase } from "./db/ensure-database.js";
-import { hostPort, probeTcp } from "./services.js";
+import { loadConfig, repoRoot } from "../adapters/config.js";
+import { ensureDatabase } from "../adapters/db/ensure-database.js";
+import { hostPort, probeTcp } from "../adapters/services.js";
 
 type Address = { host: string; port: number };
 

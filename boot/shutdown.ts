@@ -1,6 +1,6 @@
 // How a process stops on SIGTERM or SIGINT, once: it logs "stopping", closes what it holds, logs "stopped" and
 // exits 0; if closing outlasts the grace period it warns and exits 1 (a stuck request or job must not keep it).
-import type { Logger } from "./logger.js";
+import type { Logger } from "../adapters/logger.js";
 
 type Shutdown = {
   logger: Logger;

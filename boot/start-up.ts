@@ -4,16 +4,16 @@
 import type { Kysely } from "kysely";
 import type { Sql } from "postgres";
 import type { PublicClient } from "viem";
-import { config, redactUrl, rpcUrl, usesDevnet } from "./config.js";
-import type { Database } from "./db/api-schema.js";
-import { createDb, createPostgres, migrateToLatest } from "./db/connect.js";
-import { ReadTargets } from "./db/read-targets.js";
-import { createProjectionsDb, createProjectionsPostgres, type Projections } from "./db/projections.js";
-import { ensureDatabase } from "./db/ensure-database.js";
-import { genesisHash, IndexReadiness } from "./db/index-readiness.js";
-import { createLogger, type Logger } from "./logger.js";
-import { requireChain, requireServices } from "./services.js";
-import { ChainGuard } from "./chain/chain-guard.js";
+import { config, redactUrl, rpcUrl, usesDevnet } from "../adapters/config.js";
+import type { Database } from "../adapters/db/api-schema.js";
+import { createDb, createPostgres, migrateToLatest } from "../adapters/db/connect.js";
+import { ReadTargets } from "../adapters/db/read-targets.js";
+import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../adapters/db/projections.js";
+import { ensureDatabase } from "../adapters/db/ensure-database.js";
+import { genesisHash, IndexReadiness } from "../adapters/db/index-readiness.js";
+import { createLogger, type Logger } from "../adapters/logger.js";
+import { requireChain, requireServices } from "../adapters/services.js";
+import { ChainGuard } from "../adapters/chain/chain-guard.js";
 
 /**
  * The API's schema (migrated) and the projections' views, each a pool of DATABASE_POOL_MAX connections;

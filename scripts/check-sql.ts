@@ -18,6 +18,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import rooms from "./rooms.json" with { type: "json" };
 
 export type Rule = "unsafe" | "raw" | "template" | "concat" | "placement";
 export type Finding = { file: string; line: number; rule: Rule; text: string };
@@ -134,7 +135,7 @@ const SQL_WORDS =
   /\b(select\s+(\*|[\w".()*]+(\s+as\s+\w+)?(\s*,\s*[\w".()*]+(\s+as\s+\w+)?)*)\s+from\s|select\s[^`]*?\sfrom\s+\$\s+\w+|insert\s+into|update\s+\S+\s+set|delete\s+from|drop\s+(table|schema|database|view|index)|create\s+(table|schema|database|index|view|or\s+replace)|alter\s+(table|schema)|truncate\s+\S+|grant\s+\S+)\b/i;
 
 const repoRoot = join(fileURLToPath(new URL(".", import.meta.url)), "..");
-export const SCANNED = ["src", "domain", "contract", "usecases", "adapters", "api", "workers", "mcp", "client"];
+export const SCANNED = rooms.product;
 
 function filesUnder(dir: string): string[] {
   const out: string[] = [];

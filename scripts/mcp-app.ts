@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createApp } from "../api/app.js";
 import { configuredDeps } from "../api/configured-deps.js";
-import { watchIndex } from "../adapters/start-up.js";
+import { watchIndex } from "../boot/start-up.js";
 import { createRedis, waitForRedis } from "../adapters/redis.js";
 import { createChainClient } from "../adapters/chain/client.js";
 import { config, redactUrl, rpcUrl } from "../adapters/config.js";

@@ -10,7 +10,7 @@ import { config, devnetFaucetUrl, devnetReadyFile, redactUrl, repoRoot, rpcUrl, 
 import { CHAIN_ID } from "../domain/chain.js";
 import { probeTcp, readChainId, requireChain, requireServices } from "../adapters/services.js";
 import { API_NODE_FLAGS } from "../api/node-flags.js";
-import { embeddedDefaults, type Embedded } from "../adapters/embedded-services.js";
+import { embeddedDefaults, type Embedded } from "../boot/embedded-services.js";
 import { MCP_PATH, OPENAPI_PATH, QUEUE_DASHBOARD_PATH, REFERENCE_PATH, ROOT_LLMS_PATH, SKILL_PATH } from "../contract/discovery/links.js";
 
 type Name = "devnet" | "indexer" | "api" | "worker";

@@ -10,3 +10,4 @@ export const GRADING_QUEUE = "grading";
 export const PURGE_QUEUE = "purge";
 
 export const QUEUE_NAMES = [PREPARE_QUEUE, AGGREGATOR_QUEUE, BACKTEST_QUEUE, SCAN_QUEUE, GRADING_QUEUE, PURGE_QUEUE] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];

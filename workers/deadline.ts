@@ -8,12 +8,12 @@ import { DeadlineExceededError, runWithDeadline } from "../adapters/deadline.js"
 import type { Logger } from "../adapters/logger.js";
 import { ApiError } from "../domain/errors.js";
 import { encodeApiError } from "../usecases/prepare/queued-errors.js";
-import type { QUEUE_NAMES } from "../usecases/queues.js";
+import type { QueueName } from "../usecases/queues.js";
 
 const MIN = 60_000;
 
 /** Each queue's deadline (ms): a request-reply job's is 3 times its caller's wait; a repeatable job's is below its period or its lock's renewals' worth. */
-export const JOB_DEADLINES_MS: Record<(typeof QUEUE_NAMES)[number], number> = {
+export const JOB_DEADLINES_MS: Record<QueueName, number> = {
   prepare: 30_000, // the caller waits 10 s (PREPARE_TIMEOUT_MS)
   aggregator: 30_000, // the caller waits AGGREGATOR_WAIT_MS (3 s by default, 60 s at most)
   backtest: 60_000, // the caller waits 20 s (BACKTEST_TIMEOUT_MS)

@@ -6,7 +6,7 @@ import type { AppDeps, AppEnv } from "../deps.js";
 import { JSON_HEADERS } from "../envelope.js";
 import { Account } from "../../contract/accounts.js";
 import { Address, errorResponses, okResponse } from "../../contract/fields.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 
 const getAccount = createRoute({
   method: "get",

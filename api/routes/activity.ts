@@ -11,7 +11,7 @@ import { JSON_HEADERS } from "../envelope.js";
 import { setResponseHeader } from "../middleware/response-header.js";
 import { Activity } from "../../contract/accounts.js";
 import { Address, errorResponses, okResponse } from "../../contract/fields.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 import { DAY_MS } from "../../domain/price.js";
 
 const TTL_DAYS = CURSOR_TTL_MS / DAY_MS;

@@ -49,7 +49,7 @@ import {
   RangesResult,
 } from "../../contract/backtests.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 import { CAIP2_NETWORK } from "../../domain/chain.js";
 
 const TAGS = ["Backtests and planners"];

@@ -1,5 +1,6 @@
 // POST /v1/agent/baskets/plan: check a basket before making it (the plan is usecases/basket-plan.ts).
 // 6 a minute per client, one at a time (429 RATE_LIMITED).
+import { takeTurn } from "../../adapters/redis-claims.js";
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError } from "../../domain/errors.js";
@@ -9,7 +10,7 @@ import { ok } from "../envelope.js";
 import { clientIp, clientKey, DEFAULT_RATE_LIMIT, rateLimit } from "../middleware/rate-limit.js";
 import { BasketPlan, BasketPlanBody } from "../../contract/basket-plan.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 import { budgetedAggregator } from "../../usecases/prepare/aggregator-queue.js";
 
 /** How long one client's plan may hold its turn (a crashed request frees it after this). */
@@ -41,18 +42,13 @@ const planBasket = createRoute({
 
 /** One plan at a time per client: a Redis lock; a Redis outage lets the plan through (as the limiter's insurance does). */
 async function oneAtATime<T>(deps: AppDeps, key: string, run: () => Promise<T>): Promise<T> {
-  const token = `${Date.now()}-${Math.random()}`;
-  const held = await deps.redis.set(key, token, "PX", ONE_AT_A_TIME_MS, "NX").then(
-    (r) => r === "OK",
-    () => true,
-  );
-  if (!held)
+  const release = await takeTurn(deps.redis, key, ONE_AT_A_TIME_MS).catch(() => async () => {});
+  if (!release)
     throw new ApiError("RATE_LIMITED", "One basket plan at a time: wait for your other plan to finish", undefined, { headers: { "Retry-After": "1" } });
   try {
     return await run();
   } finally {
-    // Free the turn only if it is still ours.
-    await deps.redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, key, token).catch(() => {});
+    await release();
   }
 }
 

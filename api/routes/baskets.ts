@@ -8,7 +8,7 @@ import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { Basket, BasketAccount, BasketHistory, BasketHistoryQuery } from "../../contract/baskets.js";
 import { Address, errorResponses, okResponse } from "../../contract/fields.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 
 const tags = ["Baskets"];
 const pool = Address.openapi({ param: { name: "pool", in: "path" }, description: "The basket's pool (its basket token)" });

@@ -20,7 +20,7 @@ import { REFERENCE_ASSETS, referenceCsp, renderReferenceHtml, type ReferenceAsse
 import { renderSkillMd } from "../../contract/discovery/skill-md.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { errorResponses } from "../../contract/fields.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 import { referenceAsset, referenceAssetsVersion } from "../reference-assets.js";
 import { DAY_S } from "../../domain/price.js";
 

@@ -6,7 +6,7 @@ import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { PolicyDocument, PolicyQuery } from "../../contract/policies.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 import { CHAIN_ID } from "../../domain/chain.js";
 
 /** The builders' document, as the answer schema types it. */

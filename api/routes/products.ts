@@ -8,7 +8,7 @@ import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { Products } from "../../contract/products.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 
 const getProducts = createRoute({
   method: "get",

@@ -6,10 +6,10 @@ import { ApiError } from "../../domain/errors.js";
 import { readReportCard } from "../../usecases/report-card/card.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { requireOwnerSession, SESSION_SECURITY_SCHEME } from "../middleware/session.js";
+import { requireOwnerSession, SESSION_SECURITY_SCHEME, sessionSecurity } from "../middleware/session.js";
 import { Address, AgentTag, errorResponses, okResponse } from "../../contract/fields.js";
 import { ReportCard } from "../../contract/report-card.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 
 /** The stored states and reasons are the schema's (the card maps unsigned filings onto them). */
 type Card = z.infer<typeof ReportCard>;
@@ -31,7 +31,7 @@ const getCard = createRoute({
   description: `${RULES}\n\nExecuted actions only, grouped by agentTag. Public unless the service sets AGENT_REPORT_CARDS_READS=owner; then it needs the owner's session too (401 SESSION_REQUIRED).`,
   request,
   // The session is optional here: needed only in the owner read mode (the MCP tool takes it as sessionToken).
-  security: [{}, { session: [] }] as Record<string, string[]>[],
+  security: sessionSecurity.optional,
   responses: { 200: okResponse(ReportCard, "The public card"), ...errorResponses("SESSION_REQUIRED", "REPORT_CARDS_DISABLED") },
 });
 
@@ -42,7 +42,7 @@ const getPrivateCard = createRoute({
   summary: "An owner's report card, with unsigned bundles",
   description: `${RULES}\n\nThe owner's view: also the prepared bundles that wait to be signed (waiting, reason receipt) or were never signed (not-graded, reason other), with \`signed: false\`. Needs the owner's session: \`Authorization: Bearer <SESSION_TOKEN>\` (401 SESSION_REQUIRED without one, with an expired one, or with another owner's).`,
   request,
-  security: [{ session: [] }],
+  security: sessionSecurity.required,
   responses: { 200: okResponse(ReportCard, "The private card"), ...errorResponses("SESSION_REQUIRED", "REPORT_CARDS_DISABLED") },
 });
 
@@ -56,13 +56,13 @@ export const reportCardRoutes = (deps: Pick<AppDeps, "db" | "now" | "reportCards
     .openapi(getCard, async (c) => {
       enabled();
       const { owner } = c.req.valid("param");
-      if (deps.reportCards?.reads === "owner") await requireOwnerSession(deps, c as Context, owner);
+      if (deps.reportCards?.reads === "owner") await requireOwnerSession(deps, getCard, c as Context, owner);
       return ok(c, (await readReportCard(deps.db, { owner, view: "public", agent: c.req.valid("query").agent, now: deps.now() })) as Card);
     })
     .openapi(getPrivateCard, async (c) => {
       enabled();
       const { owner } = c.req.valid("param");
-      await requireOwnerSession(deps, c as Context, owner);
+      await requireOwnerSession(deps, getPrivateCard, c as Context, owner);
       return ok(c, (await readReportCard(deps.db, { owner, view: "private", agent: c.req.valid("query").agent, now: deps.now() })) as Card);
     });
 };

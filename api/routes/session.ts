@@ -9,7 +9,7 @@ import { ok } from "../envelope.js";
 import { clientIp, clientKey, DEFAULT_RATE_LIMIT, rateLimit } from "../middleware/rate-limit.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { ChallengeRequest, Session, SessionChallenge, SessionRequest } from "../../contract/session.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 
 /** Challenges, and sessions, each client (IP) may create per window: stored rows, so limited by who asks, not by owner. */
 export const SIGN_IN_LIMIT = { points: 20, duration: 600 };

@@ -14,7 +14,7 @@ import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { sessionOwner } from "../../usecases/sessions.js";
 import { ok } from "../envelope.js";
-import { bearerToken } from "../middleware/session.js";
+import { bearerToken, sessionSecurity } from "../middleware/session.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import {
   AttemptsAnswer,
@@ -28,7 +28,7 @@ import {
   TokenParam,
   TrackRecordAnswer,
 } from "../../contract/strategy-finder.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 import { withCaller } from "../caller.js";
 import { BACKTEST_SHARE } from "../../usecases/backtest-runs/jobs.js";
 import { periodDays, runFinderBacktest } from "../../usecases/backtest-runs/finder-run.js";
@@ -77,6 +77,8 @@ const backtest = createRoute({
   summary: "Run any token on demand",
   description: `Walk-forward (no settings: the planner's lines each week, \`variant\` picks today's standard, tighter or wider lines for the run parameters; days 21-60, default 30) or with fixed settings over \`period\` (default 7d). Every run is logged; it counts for a wallet (GET /v1/strategy-finder/attempts) only when it carries that wallet's owner session, \`Authorization: Bearer <SESSION_TOKEN>\` (from POST /v1/agent/report-card/session), and then for the session's owner whatever \`identity\` says. Without a live session the run is logged without identity. One client (its address) makes at most ${FINDER_RUNS_PER_CLIENT_PER_DAY} runs in 24 hours (429 RATE_LIMITED with Retry-After), and ${BACKTEST_SHARE} at once (429 BUSY).${rules}`,
   request: { body: { content: { "application/json": { schema: FinderBacktestBody } }, required: true } },
+  // Optional: the owner's session makes the run count for the owner (GET /strategy-finder/attempts).
+  security: sessionSecurity.optional,
   responses: { 200: okResponse(FinderBacktestAnswer, "The run"), ...errorResponses("BUSY", "NO_CANDLES") },
 });
 
@@ -111,7 +113,7 @@ export const strategyFinderRoutes = (deps: AppDeps) =>
     })
     .openapi(backtest, async (c) => {
       // Counted only for the owner of the session it carries: a body's identity proves nothing.
-      const token = bearerToken(c as unknown as Context);
+      const token = bearerToken(backtest, c as unknown as Context);
       const owner = token ? await sessionOwner(deps.db, token, deps.now()) : null;
       return ok(c, await runFinderBacktest(withCaller(c as unknown as Context, deps), c.req.valid("json"), owner));
     })

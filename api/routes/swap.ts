@@ -9,7 +9,7 @@ import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { SwapQuote, SwapQuoteQuery } from "../../contract/swap.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 
 const getQuote = createRoute({
   method: "get",

@@ -7,7 +7,7 @@ import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { TokenListing, TokensQuery } from "../../contract/tokens.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 
 const listTokens = createRoute({
   method: "get",

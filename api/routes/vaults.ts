@@ -7,7 +7,7 @@ import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { Address, errorResponses, okResponse } from "../../contract/fields.js";
 import { AgentVault, AgentVaultDetail, VaultEarnings, VaultPrices } from "../../contract/vaults.js";
-import { createRouter } from "../create-router.js";
+import { createRouter } from "../router.js";
 
 const tags = ["Vaults"];
 const params = z.object({ vault: Address.openapi({ param: { name: "vault", in: "path" }, description: "The vault's address" }) });

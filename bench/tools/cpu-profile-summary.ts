@@ -12,7 +12,7 @@ function ownerOf(url: string, name: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1]!;
   if (url.startsWith("node:") || url === "") return "node internals";
-  const room = /\/(domain|contract|usecases|adapters|api|workers|mcp|client|src)\//.exec(url);
+  const room = /\/(domain|contract|usecases|adapters|boot|api|workers|mcp|client|src)\//.exec(url);
   return room ? `repo: ${room[1]}/` : url;
 }
 

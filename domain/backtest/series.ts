@@ -76,22 +76,3 @@ export function seriesRange(s: PriceSeries): { low: number; high: number } {
   }
   return s.length ? { low, high } : { low: NaN, high: NaN };
 }
-
-/** Merges candles of a coarser step: every `factor` candles become one (for hourly views of 10-minute candles). */
-export function rollUp(s: PriceSeries, stepSeconds: number): PriceSeries {
-  const out: SimCandle[] = [];
-  let cur: SimCandle | undefined;
-  for (let i = 0; i < s.length; i++) {
-    const bucket = Math.floor(s.start[i]! / stepSeconds) * stepSeconds;
-    if (!cur || cur.start !== bucket) {
-      if (cur) out.push(cur);
-      cur = { start: bucket, open: s.open[i]!, high: s.high[i]!, low: s.low[i]!, close: s.close[i]! };
-    } else {
-      if (s.high[i]! > cur.high) cur.high = s.high[i]!;
-      if (s.low[i]! < cur.low) cur.low = s.low[i]!;
-      cur.close = s.close[i]!;
-    }
-  }
-  if (cur) out.push(cur);
-  return toSeries(out);
-}

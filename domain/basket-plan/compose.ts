@@ -6,7 +6,7 @@
 //   an added anchor takes its 10% from them in proportion. Each weight is at least 1% (WEIGHT_TOO_SMALL).
 // Pure: throws ApiError with the plan's 422 codes.
 import { ApiError } from "../errors.js";
-import { ANCHOR_WEIGHT, evenWeights, pctToX18, weightProblem, withAddedAnchor, WEIGHT_ONE } from "./weights.js";
+import { evenWeights, pctToX18, weightProblem, withAddedAnchor, WEIGHT_ONE } from "./weights.js";
 import { sameAddress } from "../address.js";
 
 export const MAX_BASKET_TOKENS = 8;
@@ -62,5 +62,3 @@ export function composeBasket({ tokens, anchor, otherAnchor }: ComposeInput): Co
   if (problem) throw new ApiError(problem.code, problem.message, problem.index === undefined ? undefined : { token: all[problem.index]!.address });
   return { tokens: all.map((t, i) => ({ address: t.address, weight: weights[i]!, added: anchorAdded && i === all.length - 1 })), anchorIndex, anchorAdded };
 }
-
-export { ANCHOR_WEIGHT };

@@ -16,5 +16,3 @@ export * from "./basket-make.js";
 export * from "./wallet-send-calls.js";
 export * from "./decode.js";
 export * from "./allow-list.js";
-export { NATIVE_ETH, MAX_ZAP_CALL_BYTES } from "./steps.js";
-export { MAX_BASKET_LEGS } from "./legs.js";

@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import type { AppEnv, RouteGroup } from "../../api/deps.js";
 import { ok } from "../../api/envelope.js";
 import { Address, AgentTag, Amount, errorResponses, okResponse } from "../../contract/fields.js";
-import { createRouter } from "../../api/create-router.js";
+import { createRouter } from "../../api/router.js";
 import { ApiError } from "../../domain/errors.js";
 
 const EchoBody = z.object({

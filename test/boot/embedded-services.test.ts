@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Embedded, embeddedDefaults } from "../../adapters/embedded-services.js";
+import { type Embedded, embeddedDefaults } from "../../boot/embedded-services.js";
 import { probeTcp } from "../../adapters/services.js";
 import { freePort } from "../helpers/stack.js";
 

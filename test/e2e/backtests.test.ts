@@ -350,10 +350,23 @@ describe("scans and the strategy finder (scan queue)", () => {
     expect(fixed.mode).toBe("fixed");
     // Naming the wallet without its session: logged, not counted.
     await data("post", "/v1/strategy-finder/backtest", { token: weth, strategy: "dip-ladder", period: "1d", identity: { kind: "wallet", value: WALLET } });
+    // Through MCP: the tool takes the session as `sessionToken`, and the run counts for its owner.
+    const viaMcp = await app.request("/mcp", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "strategy_finder_backtest", arguments: { token: weth, strategy: "dip-ladder", period: "1d", sessionToken: token } },
+      }),
+    });
+    const tool = (await viaMcp.json()) as { result: { isError?: boolean; structuredContent: { data: { mode: string } } } };
+    expect([viaMcp.status, tool.result.isError ?? false, tool.result.structuredContent.data.mode]).toEqual([200, false, "fixed"]);
     const after = await data("get", `/v1/strategy-finder/attempts?kind=wallet&value=${WALLET.toLowerCase()}`);
-    expect(after.runs).toBe(2);
+    expect(after.runs).toBe(3);
     const logged = await db.selectFrom("strategy_run").select("id").execute();
-    expect(logged).toHaveLength(3);
+    expect(logged).toHaveLength(4);
     const both = await post("/v1/strategy-finder/backtest", { token: weth, strategy: "grid", variant: "wider", settings: { buyPrice: 1, sellPrice: 2 } });
     expect(both.status).toBe(400);
     const days = await post("/v1/strategy-finder/backtest", { token: weth, strategy: "grid", days: 20 });

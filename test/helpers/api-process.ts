@@ -131,17 +131,3 @@ export async function dropDeployment(stack: Stack, deployment: Deployment, redis
     if (!redis) client.disconnect();
   }
 }
-
-/** Parsed JSON log lines of one process in `log` (lines that are not JSON are skipped). */
-export function jsonLines(log: string[], name: string): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const line of log) {
-    if (!line.startsWith(`${name}| `)) continue;
-    try {
-      out.push(JSON.parse(line.slice(name.length + 2)) as Record<string, unknown>);
-    } catch {
-      // not a log line (tsx's warnings...)
-    }
-  }
-  return out;
-}

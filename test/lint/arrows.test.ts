@@ -7,9 +7,10 @@ import { dirname, join } from "node:path";
 import { cruise, type IReporterOutput } from "dependency-cruiser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../adapters/config.js";
+import rooms from "../../scripts/rooms.json" with { type: "json" };
 
 const config = createRequire(import.meta.url)(join(repoRoot, ".dependency-cruiser.cjs")) as { forbidden: unknown[]; options: Record<string, unknown> };
-const ROOMS = ["src", "domain", "contract", "usecases", "adapters", "api", "workers", "mcp", "client"];
+const ROOMS = rooms.product;
 
 async function violations(baseDir: string, tsConfig?: string): Promise<{ rule: string; from: string; to: string }[]> {
   const cwd = process.cwd();
@@ -45,6 +46,8 @@ beforeAll(() => {
   write("client/index.ts", 'import { helper } from "../test/helper";\nexport const i = helper;\n'); // product importing a test
   write("test/helper.ts", "export const helper = 1;\n");
   write("src/vaults.ts", 'import { a } from "../usecases/a";\nexport const v = a;\n'); // indexing code reaching a use-case
+  write("boot/start.ts", 'import { handler } from "../api/route";\nexport const b = handler;\n'); // the boot room reaching a face
+  write("usecases/run.ts", 'import { b } from "../boot/start";\nexport const r = b;\n'); // a use-case reaching the boot room
 });
 
 afterAll(() => rmSync(fixture, { recursive: true, force: true }));
@@ -61,6 +64,8 @@ describe("the arrows between rooms", () => {
     expect(rules("adapters/route-user.ts")).toEqual(expect.arrayContaining(["adapters-import-below", "below-faces-import-no-face"]));
     expect(rules("client/index.ts")).toContain("product-imports-no-tests");
     expect(rules("src/vaults.ts")).toContain("indexer-imports-domain");
+    expect(rules("boot/start.ts")).toEqual(expect.arrayContaining(["boot-imports-below", "below-faces-import-no-face"]));
+    expect(rules("usecases/run.ts")).toContain("usecases-import-below");
   });
 
   it("finds none in the repository", async () => {

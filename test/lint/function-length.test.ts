@@ -6,8 +6,9 @@ import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../adapters/config.js";
+import rooms from "../../scripts/rooms.json" with { type: "json" };
 
-const ROOMS = ["src", "domain", "contract", "adapters", "usecases", "api", "workers", "mcp", "client"];
+const ROOMS = rooms.product;
 const MAX_LINES = 100;
 
 type Long = { file: string; name: string; line: number; lines: number };

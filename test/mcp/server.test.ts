@@ -156,6 +156,21 @@ describe("MCP over /mcp", () => {
     }
   });
 
+  it("every tool whose route takes the session has sessionToken: the finder's backtest (optional) among them", async () => {
+    const doc = await json(await t.app.request("/v1/agent/openapi.json"));
+    const { tools } = await client.listTools();
+    const takes = Object.entries(doc.paths as Record<string, Record<string, { security?: object[] }>>).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => op.security?.some((s) => "session" in s))
+        .map(([method]) => toolName(method.toUpperCase(), path)),
+    );
+    expect(takes).toContain("strategy_finder_backtest");
+    const withToken = tools.filter((tool) => "sessionToken" in (tool.inputSchema.properties ?? {})).map((tool) => tool.name);
+    expect(withToken.sort()).toEqual(takes.sort());
+    const finder = tools.find((tool) => tool.name === "strategy_finder_backtest")!;
+    expect(finder.inputSchema.required ?? []).not.toContain("sessionToken");
+  });
+
   it("GET and DELETE /mcp answer 405 (stateless server)", async () => {
     expect((await t.app.request("/mcp")).status).toBe(405);
     expect((await t.app.request("/mcp", { method: "DELETE" })).status).toBe(405);

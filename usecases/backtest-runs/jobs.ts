@@ -41,7 +41,6 @@ export type BacktestInputs = {
   "finder-backtest": FinderBacktestInput;
 };
 export type BacktestKind = keyof BacktestInputs;
-export const backtestKinds: BacktestKind[] = ["grid", "ladder", "ranges", "grid-plan", "ladder-plan", "finder-backtest"];
 
 export type BacktestJobData<K extends BacktestKind = BacktestKind> = { kind: K; input: BacktestInputs[K]; asOf: number };
 

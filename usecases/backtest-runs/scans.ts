@@ -12,7 +12,7 @@ import { ApiError } from "../../domain/errors.js";
 import type { Logger } from "../../adapters/logger.js";
 import { readChartedTokens } from "../../adapters/db/reads/candles.js";
 import { loadSeries } from "./candles.js";
-import { gridPlanAnswer, ladderPlanAnswer, NOTE } from "./answers.js";
+import { gridPlanAnswer, ladderPlanAnswer } from "./answers.js";
 import { asOfBucket } from "./jobs.js";
 import { DAY_S } from "../../domain/price.js";
 
@@ -123,5 +123,3 @@ export function scanAnswer<E extends { verdict: "good" | "weak" | "none"; token:
     .sort((a, b) => verdictRank[a.verdict] - verdictRank[b.verdict] || (score(b) ?? -Infinity) - (score(a) ?? -Infinity))
     .slice(0, limit);
 }
-
-export { NOTE };

@@ -35,6 +35,7 @@ import { ApiError } from "../../domain/errors.js";
 import { remedyFor } from "../../domain/payment-refusals.js";
 import { FREE_DAYS } from "../../domain/run-price.js";
 import { DAY_S, USDG_DECIMALS } from "../../domain/price.js";
+import { claim, releaseClaim } from "../../adapters/redis-claims.js";
 
 /** How payments are taken: X402_FACILITATOR_URL, X402_PAYEE, X402_PRICE_PER_DAY_USDG, REDIS_PREFIX. */
 export type PaymentSettings = {
@@ -238,15 +239,15 @@ function claimSeconds(p: Payments, payload: PaymentPayload): number {
   return Math.min(DAY_S, Math.max(60, Math.ceil(left) + 60));
 }
 
-async function claim(p: Payments, payload: PaymentPayload): Promise<boolean> {
+async function claimPayment(p: Payments, payload: PaymentPayload): Promise<boolean> {
   try {
-    return (await p.deps.redis.set(claimKey(p, payload), "1", "EX", claimSeconds(p, payload), "NX")) === "OK";
+    return await claim(p.deps.redis, claimKey(p, payload), claimSeconds(p, payload));
   } catch {
     throw new ApiError("UNAVAILABLE", "Payments cannot be recorded now (Redis): nothing was run or charged; retry shortly");
   }
 }
 
-const release = (p: Payments, payload: PaymentPayload) => p.deps.redis.del(claimKey(p, payload)).catch(() => 0);
+const release = (p: Payments, payload: PaymentPayload) => releaseClaim(p.deps.redis, claimKey(p, payload));
 
 /** A paid request on its way: the route's one way to pay, x402's servers and the request as they read it. */
 type Gate = {
@@ -274,8 +275,8 @@ async function verifiedPayment(p: Payments, { config, server, http, context }: G
   };
   // A header that is no payment payload at all is refused here (x402 would print it to stderr).
   if (context.paymentHeader && !presented) return refuse("invalid_payment_header");
-  if (presented && !(await claim(p, presented))) return refuse("payment_already_used");
-  const unclaim = () => (presented ? release(p, presented) : Promise.resolve(0));
+  if (presented && !(await claimPayment(p, presented))) return refuse("payment_already_used");
+  const unclaim = () => (presented ? release(p, presented) : Promise.resolve());
   let processed: Awaited<ReturnType<typeof http.processHTTPRequest>>;
   try {
     processed = await http.processHTTPRequest(context);
@@ -294,7 +295,7 @@ async function verifiedPayment(p: Payments, { config, server, http, context }: G
   }
   const { paymentPayload, paymentRequirements } = processed;
   // The verified payment is the one claimed (the same header); claim it here should that ever differ.
-  if (!(presented && claimKey(p, presented) === claimKey(p, paymentPayload)) && !(await claim(p, paymentPayload)))
+  if (!(presented && claimKey(p, presented) === claimKey(p, paymentPayload)) && !(await claimPayment(p, paymentPayload)))
     return refusal(paymentRequiredOf(config, paymentRequirements, "payment_already_used"), {});
   return { paymentPayload, paymentRequirements };
 }

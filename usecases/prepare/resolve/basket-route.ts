@@ -140,5 +140,3 @@ export function quoteParam(block: bigint, valueUsdNow: number, impactBps: number
   const priceImpactPct = impactBps / 100;
   return { block: Number(block), valueUsd: round6(valueUsdNow), costUsd: round6((valueUsdNow * impactBps) / 10_000), priceImpactPct };
 }
-
-export { ONE as BASKET_ONE };
