@@ -22,7 +22,7 @@ import { indexGate } from "./middleware/index-gate.js";
 import { PartitionedRouter } from "./router.js";
 import { queueDashboard } from "./queue-dashboard.js";
 import { healthRoutes } from "./routes/health.js";
-import { MCP_PATH, mcpRoutes } from "./routes/mcp.js";
+import { MCP_PATH, type McpFace, mcpRoutes } from "./routes/mcp.js";
 import { signPageRoutes } from "./routes/sign-page.js";
 import { agentRouteGroups, publicRouteGroups } from "./routes/index.js";
 import { discoveryRoutes, rootDiscoveryRoutes, servedDocuments } from "./routes/discovery.js";
@@ -48,7 +48,10 @@ export const API_DESCRIPTION =
  */
 const ROUTER_PARTITIONS = ["/v1/strategy-finder/"] as const;
 
-export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAPIHono<AppEnv> {
+/** The API app, and its MCP face (the tools /mcp serves; `npm run mcp` serves the same over stdio). */
+export type AgentApp = OpenAPIHono<AppEnv> & { mcp: McpFace };
+
+export function createApp(deps: AppDeps, options: CreateAppOptions = {}): AgentApp {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new PartitionedRouter(ROUTER_PARTITIONS) });
   const metrics = createHttpMetrics({ registry: deps.metricsRegistry, defaultMetrics: deps.defaultMetrics, extra: deps.extraMetrics });
 
@@ -94,7 +97,8 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
   app.route("/", rootDiscoveryRoutes(documentFor, deps.devnetFaucetUrl));
   for (const group of options.publicRoutes ?? publicRouteGroups) app.route("/v1", group(deps));
   // MCP over Streamable HTTP: its tools call the routes above in process (mcp/).
-  app.route("/", mcpRoutes(app, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops, limit.charge));
+  const mcp = mcpRoutes(app, deps.rateLimit?.trustProxyHops ?? DEFAULT_RATE_LIMIT.trustProxyHops, limit.charge);
+  app.route("/", mcp.router);
 
   // Serialised once per document (a few hundred KB), then answered from memory as bytes.
   const documentBytes = new WeakMap<object, Uint8Array<ArrayBuffer>>();
@@ -107,7 +111,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): OpenAP
 
   app.onError(errorHandler(deps.logger, deps.index));
   app.notFound(notFoundHandler);
-  return app;
+  return Object.assign(app, { mcp: mcp.face });
 }
 
 /** The app's limit as the document states it. */

@@ -7,9 +7,10 @@
 // even on errors). A prepare tool answers the unsigned bundle and its sign link; nothing here signs or sends.
 //
 // Served two ways: Streamable HTTP at /mcp on the API (api/routes/mcp.ts: stateless, each POST borrows
-// a server from a per-app pool) and stdio (`npm run mcp`, scripts/mcp.ts). The tools are registered
-// once per server and the tools/list answer (under 64 KB: short descriptions linking skill.md, and
-// portable schemas, ./schema.ts) is built once per app: a POST builds neither.
+// a server from the face's pool) and stdio (`npm run mcp`, scripts/mcp.ts). One face per app, made where
+// the app is (`createMcpFace`): the tools are registered once per server and the tools/list answer
+// (under 64 KB: short descriptions linking skill.md, and portable schemas, ./schema.ts) is built once
+// per face: a POST builds neither.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -41,42 +42,73 @@ export type ForwardedRequest = { env?: Record<string, unknown> };
 /** How a tool call finds its request's forwarding: the transport's authInfo.extra.forward (set per POST). */
 type CallExtra = { authInfo?: { extra?: { forward?: ForwardedRequest } } };
 
-const toolsByApp = new WeakMap<object, Promise<AgentTool[]>>();
-
-/** The app's tools, built once per app from the OpenAPI document it serves. */
-export function agentTools(app: OpenAPIHono<any>): Promise<AgentTool[]> {
-  let tools = toolsByApp.get(app);
-  if (!tools) {
-    tools = (async () => {
-      const response = await app.request(OPENAPI_PATH);
-      if (response.status !== 200) throw new Error(`${OPENAPI_PATH} answered ${response.status}`);
-      return agentToolsOf(app, (await response.json()) as OpenApiDocument);
-    })();
-    tools.catch(() => toolsByApp.delete(app));
-    toolsByApp.set(app, tools);
-  }
-  return tools;
+/** The app's tools, built from the OpenAPI document it serves. */
+async function agentToolsOfApp(app: OpenAPIHono<any>): Promise<AgentTool[]> {
+  const response = await app.request(OPENAPI_PATH);
+  if (response.status !== 200) throw new Error(`${OPENAPI_PATH} answered ${response.status}`);
+  return agentToolsOf(app, (await response.json()) as OpenApiDocument);
 }
 
-/** Counts servers built (tests check a POST builds none once the pool is warm). */
-export const mcpBuildCounts = { servers: 0, toolLists: 0 };
+/** A promise made on first use and kept; a failed one is made again on the next. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let kept: Promise<T> | undefined;
+  return () => {
+    if (!kept) {
+      kept = make();
+      kept.catch(() => (kept = undefined));
+    }
+    return kept;
+  };
+}
 
-/**
- * An MCP server whose tools call `app`'s routes in process. A call's inner request gets the
- * forwarding of its transport (see CallExtra), else `forward`. It answers tools/list with the list
- * built once per app (the SDK would rebuild every tool's JSON Schema on each, and not portably).
- */
-export async function createAgentMcpServer(app: OpenAPIHono<any>, forward: ForwardedRequest = {}): Promise<McpServer> {
-  const [server, list] = await Promise.all([sdkServer(app, forward), cachedToolList(app)]);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => list);
-  return server;
+/** Idle servers a pool keeps (more are built under concurrency, then dropped). */
+const MAX_IDLE = 16;
+
+export type McpServerPool = { take(): Promise<McpServer>; give(server: McpServer): void };
+
+/** The MCP face of one app: its tools and tools/list, each built once, its servers, and what it built (tests read it). */
+export type McpFace = {
+  app: OpenAPIHono<any>;
+  tools(): Promise<AgentTool[]>;
+  toolList(): Promise<ListToolsResult>;
+  /** The tools/list result as JSON bytes, serialised once: /mcp answers it from memory. */
+  toolListBytes(): Promise<Buffer>;
+  /** A server whose tools call the app; a call's inner request gets its transport's forwarding, else `forward`. */
+  server(forward?: ForwardedRequest): Promise<McpServer>;
+  /** Servers for stateless requests: one connects to one request's transport at a time, then returns. */
+  pool: McpServerPool;
+  builds: { servers: number; toolLists: number };
+};
+
+export function createMcpFace(app: OpenAPIHono<any>): McpFace {
+  const idle: McpServer[] = [];
+  const face: McpFace = {
+    app,
+    tools: once(() => agentToolsOfApp(app)),
+    toolList: once(() => buildToolList(face)),
+    toolListBytes: once(async () => Buffer.from(JSON.stringify(await face.toolList()))),
+    async server(forward = {}) {
+      const [server, list] = await Promise.all([sdkServer(face, forward), face.toolList()]);
+      server.server.setRequestHandler(ListToolsRequestSchema, () => list);
+      return server;
+    },
+    pool: {
+      take: async () => idle.pop() ?? face.server(),
+      give: (server) => {
+        if (idle.length < MAX_IDLE) idle.push(server);
+      },
+    },
+    builds: { servers: 0, toolLists: 0 },
+  };
+  return face;
 }
 
 /** The server with the tools registered, answering tools/list as the SDK does. */
-async function sdkServer(app: OpenAPIHono<any>, forward: ForwardedRequest): Promise<McpServer> {
-  mcpBuildCounts.servers++;
+async function sdkServer(face: McpFace, forward: ForwardedRequest): Promise<McpServer> {
+  const { app } = face;
+  face.builds.servers++;
   const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS });
-  const tools = await agentTools(app);
+  const tools = await face.tools();
   const run = async (tool: AgentTool, args: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {
     const { url, init } = toolRequest(tool, args);
     const env = (extra.authInfo?.extra?.forward ?? forward).env;
@@ -120,7 +152,7 @@ async function sdkServer(app: OpenAPIHono<any>, forward: ForwardedRequest): Prom
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     const args = request.params.arguments ?? {};
-    const typeProblem = await toolArgumentsProblem(app, tool.name, args);
+    const typeProblem = await toolArgumentsProblem(face, tool.name, args);
     if (typeProblem) return invalidArguments([typeProblem]);
     const parsed = await tool.inputSchema.safeParseAsync(args);
     if (!parsed.success) return invalidArguments(describeIssues(parsed.error.issues));
@@ -152,50 +184,27 @@ function invalidArguments(issues: ArgumentIssue[]): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }
 
-const toolListByApp = new WeakMap<object, Promise<ListToolsResult>>();
-
-/** The tools/list answer of `app`, asked once of a server of its own over an in-memory pair, its schemas made portable. */
-function cachedToolList(app: OpenAPIHono<any>): Promise<ListToolsResult> {
-  let list = toolListByApp.get(app);
-  if (!list) {
-    list = (async () => {
-      mcpBuildCounts.toolLists++;
-      const server = await sdkServer(app, {});
-      const [near, far] = InMemoryTransport.createLinkedPair();
-      const client = new Client({ name: "tool-list", version: "1.0.0" });
-      try {
-        await Promise.all([server.connect(far), client.connect(near)]);
-        const { tools } = await client.listTools();
-        // `execution` is left out: its taskSupport "forbidden" is the default.
-        return {
-          tools: tools.map(({ execution: _default, ...tool }) => ({
-            ...tool,
-            inputSchema: portableSchema(tool.inputSchema, false),
-            ...(tool.outputSchema && { outputSchema: portableSchema(tool.outputSchema, true) }),
-          })),
-        };
-      } finally {
-        await client.close().catch(() => {});
-        await server.close().catch(() => {});
-      }
-    })();
-    list.catch(() => toolListByApp.delete(app));
-    toolListByApp.set(app, list);
+/** The tools/list answer of the face, asked of a server of its own over an in-memory pair, its schemas made portable. */
+async function buildToolList(face: McpFace): Promise<ListToolsResult> {
+  face.builds.toolLists++;
+  const server = await sdkServer(face, {});
+  const [near, far] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "tool-list", version: "1.0.0" });
+  try {
+    await Promise.all([server.connect(far), client.connect(near)]);
+    const { tools } = await client.listTools();
+    // `execution` is left out: its taskSupport "forbidden" is the default.
+    return {
+      tools: tools.map(({ execution: _default, ...tool }) => ({
+        ...tool,
+        inputSchema: portableSchema(tool.inputSchema, false),
+        ...(tool.outputSchema && { outputSchema: portableSchema(tool.outputSchema, true) }),
+      })),
+    };
+  } finally {
+    await client.close().catch(() => {});
+    await server.close().catch(() => {});
   }
-  return list;
-}
-
-const toolListBytesByApp = new WeakMap<object, Promise<Buffer>>();
-
-/** The tools/list result of `app` as JSON bytes, serialised once (under 64 KB): /mcp answers it from memory. */
-export function toolListBytes(app: OpenAPIHono<any>): Promise<Buffer> {
-  let bytes = toolListBytesByApp.get(app);
-  if (!bytes) {
-    bytes = cachedToolList(app).then((list) => Buffer.from(JSON.stringify(list)));
-    bytes.catch(() => toolListBytesByApp.delete(app));
-    toolListBytesByApp.set(app, bytes);
-  }
-  return bytes;
 }
 
 type JsonProperty = { type?: unknown };
@@ -206,8 +215,8 @@ type JsonProperty = { type?: unknown };
  * it would read `limit: true` as 1, and `closedDays: "1."` as 1. A boolean, object or array is never an
  * integer, number or string, and a string is never an integer or a number.
  */
-async function toolArgumentsProblem(app: OpenAPIHono<any>, name: string, args: Record<string, unknown>): Promise<ArgumentIssue | undefined> {
-  const tool = (await cachedToolList(app)).tools.find((t) => t.name === name);
+async function toolArgumentsProblem(face: McpFace, name: string, args: Record<string, unknown>): Promise<ArgumentIssue | undefined> {
+  const tool = (await face.toolList()).tools.find((t) => t.name === name);
   const properties = (tool?.inputSchema.properties ?? {}) as Record<string, JsonProperty>;
   for (const [key, value] of Object.entries(args)) {
     const type = properties[key]?.type;
@@ -218,30 +227,4 @@ async function toolArgumentsProblem(app: OpenAPIHono<any>, name: string, args: R
       return { field: key, message: `must be ${type === "string" ? "a string" : `a ${type}`}` };
   }
   return undefined;
-}
-
-/** Idle servers a pool keeps (more are built under concurrency, then dropped). */
-const MAX_IDLE = 16;
-
-export type McpServerPool = { take(): Promise<McpServer>; give(server: McpServer): void };
-
-const poolByApp = new WeakMap<object, McpServerPool>();
-
-/** Servers of `app` for stateless requests: one connects to one request's transport at a time, then returns. */
-export function mcpServerPool(app: OpenAPIHono<any>): McpServerPool {
-  let pool = poolByApp.get(app);
-  if (pool) return pool;
-  const idle: McpServer[] = [];
-  pool = {
-    async take() {
-      const ready = idle.pop();
-      if (ready) return ready;
-      return createAgentMcpServer(app);
-    },
-    give(server) {
-      if (idle.length < MAX_IDLE) idle.push(server);
-    },
-  };
-  poolByApp.set(app, pool);
-  return pool;
 }

@@ -16,7 +16,6 @@ import { ensureDatabase } from "../adapters/db/ensure-database.js";
 import { createProjectionsDb, createProjectionsPostgres } from "../adapters/db/projections.js";
 import { createJobClient } from "../adapters/queue/request-reply.js";
 import { createLogger } from "../adapters/logger.js";
-import { agentTools, createAgentMcpServer } from "../mcp/server.js";
 import { requireChain, requireServices } from "../adapters/services.js";
 
 /** A start-up failure, in words for stderr (the process then exits 1). */
@@ -72,11 +71,11 @@ export async function openMcpApp(closers: (() => Promise<unknown>)[]): Promise<C
     rateLimit: { keyPrefix: `${config.REDIS_PREFIX}:rl:mcp` },
   });
 
-  const server = await createAgentMcpServer(app);
+  const server = await app.mcp.server();
   const [near, far] = InMemoryTransport.createLinkedPair();
   const inner = new Client({ name: "stdio", version: "1.0.0" });
   await Promise.all([server.connect(far), inner.connect(near)]);
   closers.unshift(() => server.close());
-  logger.info({ tools: (await agentTools(app)).length }, "MCP server on stdio: the app is ready");
+  logger.info({ tools: (await app.mcp.tools()).length }, "MCP server on stdio: the app is ready");
   return inner;
 }

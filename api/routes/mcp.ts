@@ -1,5 +1,5 @@
 // /mcp: the agent API as an MCP server over Streamable HTTP (mcp/server.ts). Stateless: each POST
-// borrows a server from the app's pool and gets a transport of its own and a JSON answer, so any API
+// borrows a server from the app's MCP face (its pool) and gets a transport of its own and a JSON answer, so any API
 // replica serves any call and nothing is kept between requests. The POST counts against the client's
 // rate limit (app.ts), and each tool call runs a /v1 route in process as the same client (the
 // address the limiter saw, passed in the inner request's bindings; none of the outer request's headers),
@@ -16,7 +16,7 @@ import { Hono, type Context } from "hono";
 import { MCP_PATH } from "../../contract/discovery/links.js";
 import { idOf, invalidParams } from "../../mcp/messages.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { mcpServerPool, toolListBytes, type ForwardedRequest } from "../../mcp/server.js";
+import { createMcpFace, type ForwardedRequest, type McpFace } from "../../mcp/server.js";
 import type { AppEnv } from "../deps.js";
 import { clientIp, extraPointsFor, type ClientBindings } from "../middleware/rate-limit.js";
 
@@ -48,10 +48,16 @@ export const jsonRpcError = (status: number, code: number, message: string, head
 
 const notAllowed = () => jsonRpcError(405, -32000, "Method not allowed: POST JSON-RPC messages to /mcp (stateless server)", { Allow: "POST" });
 
-/** The /mcp route of `app` (its tools call `app`'s own routes); `trustProxyHops` and `charge` of the app's limiter. */
-export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number, charge?: Charge): Hono<AppEnv> {
+export type { McpFace };
+
+/**
+ * The /mcp route of `app` (its tools call `app`'s own routes) and the app's MCP face it serves;
+ * `trustProxyHops` and `charge` of the app's limiter.
+ */
+export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number, charge?: Charge): { router: Hono<AppEnv>; face: McpFace } {
   const router = new Hono<AppEnv>();
-  const pool = mcpServerPool(app);
+  const face = createMcpFace(app);
+  const { pool } = face;
   router.post(MCP_PATH, async (c) => {
     if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
       return jsonRpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
@@ -69,7 +75,7 @@ export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number, char
     if (badParams) return c.json({ jsonrpc: "2.0", error: { code: -32602, message: badParams }, id: idOf(message) });
 
     if (isToolsList(message)) {
-      const list = await toolListBytes(app);
+      const list = await face.toolListBytes();
       await charge?.(c, extraPointsFor(list.length));
       if (plainToolsList(c, message)) {
         const body = Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":`), list, Buffer.from("}")]);
@@ -97,5 +103,5 @@ export function mcpRoutes(app: OpenAPIHono<AppEnv>, trustProxyHops: number, char
   });
   router.get(MCP_PATH, notAllowed);
   router.delete(MCP_PATH, notAllowed);
-  return router;
+  return { router, face };
 }

@@ -13,7 +13,6 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientOperationIds, prepareOperationId } from "../../client/agent-client.js";
 import { prepareKinds } from "../../contract/prepare-kinds.js";
-import { agentTools } from "../../mcp/server.js";
 import { json, testApp, useApiFixture } from "../api/support.js";
 import { callsSource, operationInputs } from "../helpers/openapi-calls.js";
 
@@ -132,7 +131,7 @@ describe("the served OpenAPI document", () => {
     expect(byRoute.get("POST /v1/agent/prepare/vault-deposit")).toBe("prepare_vault_deposit");
     expect(byRoute.get("GET /v1/tokens")).toBe("tokens");
     // Every MCP tool is named by its route's operationId.
-    for (const tool of await agentTools(t.app)) expect(tool.name, `${tool.method} ${tool.path}`).toBe(byRoute.get(`${tool.method} ${tool.path}`));
+    for (const tool of await t.app.mcp.tools()) expect(tool.name, `${tool.method} ${tool.path}`).toBe(byRoute.get(`${tool.method} ${tool.path}`));
     // And so is every method of the typed client.
     expect(clientOperationIds).toMatchObject({ vault: "vaults_vault", activity: "accounts_activity", account: "accounts_owner" });
     for (const id of Object.values(clientOperationIds)) expect(ids).toContain(id);

@@ -5,7 +5,6 @@ import type { PublicClient } from "viem";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../../api/middleware/json-depth.js";
 import { createJobClient, type JobClient } from "../../adapters/queue/request-reply.js";
-import { mcpBuildCounts } from "../../mcp/server.js";
 import { json, noDeployments, testApp, useApiFixture } from "../api/support.js";
 import { startRedisServer } from "../helpers/redis-server.js";
 
@@ -21,14 +20,13 @@ const rpc = (id: number, method: string, params: unknown = {}) => ({ jsonrpc: "2
 describe("/mcp", () => {
   it("refuses a JSON-RPC batch (a 100-call tools/list) with a JSON-RPC error, before any work", async () => {
     const { app } = testApp({ db: api.db, redis: api.redis, rateLimit: { keyPrefix: `${api.prefix}:rl:batch` } });
-    const before = { ...mcpBuildCounts };
     const batch = JSON.stringify(Array.from({ length: 100 }, (_, i) => rpc(i, "tools/list")));
     const response = await app.request("/mcp", { method: "POST", headers: MCP_HEADERS, body: batch });
     expect(response.status).toBe(400);
     const body = await json(response);
     expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
     expect(body.error.message).toMatch(/batch/i);
-    expect(mcpBuildCounts).toEqual(before); // no server, no tool list built for it
+    expect(app.mcp.builds).toEqual({ servers: 0, toolLists: 0 }); // no server, no tool list built for it
   });
 
   it("serves tools/list from the per-process cache: a POST builds no server and no list once warm", async () => {
@@ -38,15 +36,14 @@ describe("/mcp", () => {
     expect(first.status).toBe(200);
     const tools = (await json(first)).result.tools as { name: string }[];
     expect(tools.length).toBeGreaterThan(30);
-    const warm = { ...mcpBuildCounts };
+    const warm = { ...app.mcp.builds };
     let started = performance.now();
     for (let i = 0; i < 20; i++) expect((await json(await list())).result.tools).toHaveLength(tools.length);
     const cachedMs = (performance.now() - started) / 20;
-    expect(mcpBuildCounts).toEqual(warm);
+    expect(app.mcp.builds).toEqual(warm);
     // What a POST cost before: a server with every tool registered, and the list built again.
-    const { createAgentMcpServer } = await import("../../mcp/server.js");
     started = performance.now();
-    for (let i = 0; i < 5; i++) await createAgentMcpServer(app);
+    for (let i = 0; i < 5; i++) await app.mcp.server();
     const buildMs = (performance.now() - started) / 5;
     console.log(`tools/list per POST: ${cachedMs.toFixed(2)} ms cached; building the server alone took ${buildMs.toFixed(2)} ms`);
   });
