@@ -24,6 +24,7 @@ import { startTcpProxy } from "../test/helpers/tcp-proxy.js";
 import { devnetAt, testAccount } from "../test/helpers/wallets.js";
 import { injectFault, faultSchedule, type FaultWindow } from "./soak/faults.js";
 import { balancer } from "./soak/http.js";
+import { redisCensus } from "./soak/redis-census.js";
 import { deadlineRow, deliveryRow, errorsRow, flatRows, matchingRow, newSamples, sample, type Row } from "./soak/invariants.js";
 import { createDatabaseOn, freePort, startOwnPostgres, supervise, waitFor, type Supervised } from "./soak/procs.js";
 import { startAnalysts, startPollers, startTraders } from "./soak/users.js";
@@ -186,6 +187,14 @@ async function soak(s: Settings, st: Stack): Promise<{ rows: Row[]; windows: Fau
   })();
 
   const tablesAtWarm = sleep(warmupMs).then(() => tableRows(monitorSql));
+  // Redis's memory, by what it holds, where the memory row's last window begins (its 15% after the warm-up).
+  const lastWindowMs = runMs - (runMs - warmupMs) * 0.15;
+  const census = (when: string) =>
+    redisCensus(monitorRedis, `${st.redisPrefix}:`).then(
+      (line) => say(`redis at ${when}: ${line}`),
+      (error: Error) => say(`redis at ${when}: no census (${error.message})`),
+    );
+  const censusAtLast = sleep(lastWindowMs).then(() => census("the last window"));
   const windows: FaultWindow[] = [];
   const faultDeps = { ...st, monitorRedis, say };
   for (const f of faultSchedule(runMs, warmupMs, s.faults)) {
@@ -196,6 +205,8 @@ async function soak(s: Settings, st: Stack): Promise<{ rows: Row[]; windows: Fau
   const left = start + runMs - Date.now();
   if (left > 0) await sleep(left);
   const end = Date.now();
+  await censusAtLast;
+  await census("the end");
   say("traffic off; draining (every sent call matched, every agent caught up: up to 3 minutes)");
   stopUsers.abort();
   await Promise.race([traders.done, sleep(120_000)]);
@@ -278,7 +289,10 @@ async function tablesRow(
 function lastRestarts(processes: Supervised[], windows: FaultWindow[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const p of processes) if (p.deaths.length) out.set(p.name, p.deaths.at(-1)!.at);
-  for (const w of windows) if (w.name === "restart-redis") out.set("redis", Math.max(out.get("redis") ?? 0, w.end));
+  for (const w of windows) {
+    const service = w.name === "restart-redis" ? "redis" : w.name === "restart-postgres" ? "postgres" : undefined;
+    if (service) out.set(service, Math.max(out.get(service) ?? 0, w.end));
+  }
   return out;
 }
 

@@ -185,8 +185,20 @@ const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
  *
  * A process (or Redis) that a fault restarted starts from nothing and warms up again: its memory is judged
  * over its last life, from one warm-up after its restart (`restarts`: its name to when it came back), and
- * shown, not judged, when that life is too short to hold both windows.
+ * shown, not judged, when that life is too short to hold both windows. So are its pools: an application_name's
+ * connections live as long as the processes that open them (agent-worker*: the worker; agent-api*: the APIs;
+ * ponder*: the indexer) and as Postgres (restarted: every connection gone); a pool fills within
+ * POOL_WARMUP_MS of its process's start, so its first window starts that long after its last restart.
  */
+const POOL_WARMUP_MS = 2 * 60_000;
+
+/** When the connections of `app` (an application_name) last started from none: its processes' or Postgres's last restart. */
+export function poolRestart(app: string, restarts: ReadonlyMap<string, number>): number | undefined {
+  const owners = app.startsWith("agent-worker") ? /^worker/ : app.startsWith("agent-api") ? /^api/ : app.startsWith("ponder") ? /^indexer$/ : undefined;
+  const times = [...restarts].filter(([name]) => name === "postgres" || (owners?.test(name) ?? false)).map(([, at]) => at);
+  return times.length ? Math.max(...times) : undefined;
+}
+
 export function flatRows(s: Samples, p: { start: number; warmEnd: number; end: number; enforce: boolean; restarts: Map<string, number> }): Row[] {
   const { warmEnd, end, enforce } = p;
   const span = end - warmEnd;
@@ -204,24 +216,28 @@ export function flatRows(s: Samples, p: { start: number; warmEnd: number; end: n
     const last = windowOf(series, lastStart, end + 1);
     const parts: string[] = [];
     let broken = false;
+    let judged = 0;
     for (const k of new Set(series.flatMap(([, m]) => [...m.keys()]))) {
-      const restarted = memory ? p.restarts.get(k) : undefined;
-      const from = restarted !== undefined ? Math.max(warmEnd, restarted + (warmEnd - p.start)) : warmEnd;
+      const restarted = memory ? p.restarts.get(k) : poolRestart(k, p.restarts);
+      const from = restarted !== undefined ? Math.max(warmEnd, restarted + (memory ? warmEnd - p.start : POOL_WARMUP_MS)) : warmEnd;
       // Its first window must end before the last begins: a life too short for both is shown, not judged.
       const a = from + span * 0.15 <= lastStart ? windowOf(series, from, from + span * 0.15).get(k) : undefined;
       const b = last.get(k);
       if (!a?.length || !b?.length) {
-        if (restarted !== undefined && b?.length) parts.push(`${k} restarted at ${((restarted - p.start) / 60_000).toFixed(0)} min: too late to judge`);
+        if (restarted !== undefined && b?.length) parts.push(`${k} started again at ${((restarted - p.start) / 60_000).toFixed(0)} min: too late to judge`);
         continue;
       }
       // The devnet is the chain, not the service: it keeps every block in memory, so it grows by design (shown).
       const ok = k === "devnet" || judge(a, b);
       broken ||= !ok;
+      judged++;
       const fmt = (xs: number[]) => (memory ? med(xs).toFixed(0) : String(Math.max(...xs)));
-      const life = restarted !== undefined ? ` (since its restart at ${((restarted - p.start) / 60_000).toFixed(0)} min)` : "";
+      const life = restarted !== undefined ? ` (since it started again at ${((restarted - p.start) / 60_000).toFixed(0)} min)` : "";
       parts.push(`${k} ${fmt(a)}→${fmt(b)}${life}${k === "devnet" ? " (the chain, not judged)" : ok ? "" : " (grew)"}`);
     }
-    rows.push({ invariant: what, result: !enforce ? "shown" : broken || parts.length === 0 ? "BROKEN" : "held", figures: parts.join(", ") || "no samples" });
+    // No sample at all is a broken sampler; samples of lives all too young to judge are shown.
+    const result = !enforce || (judged === 0 && parts.length > 0) ? "shown" : broken || parts.length === 0 ? "BROKEN" : "held";
+    rows.push({ invariant: what, result, figures: parts.join(", ") || "no samples" });
   }
   return rows;
 }
