@@ -24,7 +24,9 @@ import { startTcpProxy } from "../test/helpers/tcp-proxy.js";
 import { devnetAt, testAccount } from "../test/helpers/wallets.js";
 import { injectFault, faultSchedule, type FaultWindow } from "./soak/faults.js";
 import { balancer } from "./soak/http.js";
+import { heapCensus } from "./soak/heap-census.js";
 import { redisCensus } from "./soak/redis-census.js";
+import { tcpCounters, tcpDelta } from "./soak/tcp-counters.js";
 import { deadlineRow, deliveryRow, errorsRow, flatRows, matchingRow, newSamples, sample, type Row } from "./soak/invariants.js";
 import { createDatabaseOn, freePort, startOwnPostgres, supervise, waitFor, type Supervised } from "./soak/procs.js";
 import { startAnalysts, startPollers, startTraders } from "./soak/users.js";
@@ -102,13 +104,16 @@ async function startAll(s: Settings, dir: string) {
   await waitFor("indexer", () => answers200(`${ponderUrl}/ready`), 900_000, indexer.tail);
   const apis: Supervised[] = [];
   const bases: string[] = [];
+  const metricsUrls: { name: string; url: string }[] = [];
   for (let i = 0; i < s.apis; i++) {
     const [port, metrics] = [await freePort(), await freePort()];
     bases.push(`http://127.0.0.1:${port}`);
+    metricsUrls.push({ name: `api${i + 1}`, url: `http://127.0.0.1:${metrics}/metrics` });
     const e = { ...common, PORT: String(port), BASE_URL: bases[i]!, METRICS_PORT: String(metrics) };
     apis.push(supervise(`api${i + 1}`, "api/main.ts", e, { ...sup, nodeFlags: API_NODE_FLAGS }));
   }
   const workerHealth = `http://127.0.0.1:${await freePort()}`;
+  metricsUrls.push({ name: "worker", url: `${workerHealth}/metrics` });
   const worker = supervise(
     "worker",
     "workers/main.ts",
@@ -130,7 +135,7 @@ async function startAll(s: Settings, dir: string) {
     return false;
   };
   if (!(await healthy(300_000))) throw new Error(`the service did not come up:\n${[...apis, worker].flatMap((p) => p.tail.slice(-15)).join("\n")}`);
-  return { pg, dbName, databaseUrl, redis, redisPrefix, devnet, rpcUrl, proxy, indexer, apis, worker, bases, ponderUrl, deploymentsFile, healthy };
+  return { pg, dbName, databaseUrl, redis, redisPrefix, devnet, rpcUrl, proxy, indexer, apis, worker, bases, metricsUrls, ponderUrl, deploymentsFile, healthy };
 }
 
 function readyFile(dir: string): boolean {
@@ -169,6 +174,7 @@ async function soak(s: Settings, st: Stack): Promise<{ rows: Row[]; windows: Fau
   const runMs = s.minutes * 60_000;
   const warmupMs = Math.min(runMs * 0.2, 10 * 60_000);
   const start = Date.now();
+  const tcpAtStart = tcpCounters();
   say(`traffic on: ${s.agents} polling agents, ${s.traders} traders, ${s.analysts} analysts for ${s.minutes} min (warm-up ${(warmupMs / 1000).toFixed(0)} s)`);
 
   const monitorSql = postgres(st.databaseUrl, { max: 1, onnotice: () => {}, connection: { application_name: "soak-monitor" } });
@@ -189,11 +195,13 @@ async function soak(s: Settings, st: Stack): Promise<{ rows: Row[]; windows: Fau
   const tablesAtWarm = sleep(warmupMs).then(() => tableRows(monitorSql));
   // Redis's memory, by what it holds, where the memory row's last window begins (its 15% after the warm-up).
   const lastWindowMs = runMs - (runMs - warmupMs) * 0.15;
-  const census = (when: string) =>
-    redisCensus(monitorRedis, `${st.redisPrefix}:`).then(
+  const census = async (when: string) => {
+    await redisCensus(monitorRedis, `${st.redisPrefix}:`).then(
       (line) => say(`redis at ${when}: ${line}`),
       (error: Error) => say(`redis at ${when}: no census (${error.message})`),
     );
+    say(`heap at ${when}: ${await heapCensus(st.metricsUrls)}`);
+  };
   const censusAtLast = sleep(lastWindowMs).then(() => census("the last window"));
   const windows: FaultWindow[] = [];
   const faultDeps = { ...st, monitorRedis, say };
@@ -207,6 +215,7 @@ async function soak(s: Settings, st: Stack): Promise<{ rows: Row[]; windows: Fau
   const end = Date.now();
   await censusAtLast;
   await census("the end");
+  say(`tcp over the traffic: ${tcpDelta(tcpAtStart, tcpCounters())}`);
   say("traffic off; draining (every sent call matched, every agent caught up: up to 3 minutes)");
   stopUsers.abort();
   await Promise.race([traders.done, sleep(120_000)]);

@@ -148,6 +148,8 @@ class PostgresJsDriver implements Driver {
   }
 }
 
+type Rows = Awaited<ReturnType<Sql["unsafe"]>>;
+
 /** A rollback asked for by kysely or by the deadline: the body of postgres.js's `begin` rejects with it. */
 const ROLLBACK = Symbol("rollback");
 
@@ -251,15 +253,27 @@ class PostgresJsConnection implements DatabaseConnection {
     if (tx?.abandoned !== undefined) throw tx.abandoned;
     const target = tx?.sql ?? this.#reserved ?? this.#pool;
     const params = toParameters(query.parameters);
-    // Statements without parameters (BEGIN, DDL, raw SQL) run unprepared: DDL cannot be prepared
-    // with parameters anyway, and preparing one-off text would fill the per-connection cache.
-    const pending = target.unsafe(query.sql, params, { prepare: params.length > 0 });
-    const result = this.#deadline ? await waitOn(`the statement "${query.sql.slice(0, 80)}"`, pending, () => void pending.cancel()) : await pending;
+    let result: Rows;
+    try {
+      result = await this.#run(target, query.sql, params);
+    } catch (error) {
+      // The pool's connection never opened, so the statement was never sent: sending it again on the
+      // pool is safe whatever it does. Once, not in a transaction (its session is gone with it).
+      if (target !== this.#pool || (error as { code?: unknown }).code !== "CONNECT_TIMEOUT") throw error;
+      result = await this.#run(target, query.sql, params);
+    }
     const command = result.command;
     return {
       numAffectedRows: command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE" ? BigInt(result.count) : undefined,
       rows: Array.from(result) as R[],
     };
+  }
+
+  /** Statements without parameters (BEGIN, DDL, raw SQL) run unprepared: DDL cannot be prepared with
+   * parameters anyway, and preparing one-off text would fill the per-connection cache. */
+  async #run(target: Sql | ReservedSql | TransactionSql, text: string, params: any[]): Promise<Rows> {
+    const pending = target.unsafe(text, params, { prepare: params.length > 0 });
+    return this.#deadline ? await waitOn(`the statement "${text.slice(0, 80)}"`, pending, () => void pending.cancel()) : await pending;
   }
 
   async *streamQuery<R>(query: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {

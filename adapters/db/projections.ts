@@ -4,6 +4,7 @@ import { CamelCasePlugin, Kysely } from "kysely";
 import postgres, { type Sql } from "postgres";
 import type * as schema from "../../ponder.schema.js";
 import { assertSchemaName } from "./api-schema.js";
+import { reconnectBackoff } from "./connect.js";
 import { PostgresJsDialect } from "./postgres-js-dialect.js";
 import type { ReadRoute } from "./read-targets.js";
 
@@ -50,6 +51,7 @@ export function createProjectionsPostgres({
   return postgres(url, {
     max,
     connect_timeout: connectTimeout,
+    backoff: reconnectBackoff,
     idle_timeout: 60,
     onnotice: () => {},
     connection: { application_name: applicationName },

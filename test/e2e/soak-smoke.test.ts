@@ -38,12 +38,15 @@ describe("the soak's smoke", () => {
     console.log(
       out
         .split("\n")
-        .filter((line) => line.startsWith("|") || line.includes("fault:") || line.includes("users:"))
+        .filter((line) => line.startsWith("|") || line.includes("fault:") || line.includes("users:") || /\] ((redis|heap) at |tcp over)/.test(line))
         .join("\n"),
     );
     expect(out, tail).toContain("| invariant");
     for (const fault of FAULTS) expect(out, `fault ${fault} injected`).toContain(`fault: ${fault} over in`);
     expect(out, tail).not.toMatch(/\| BROKEN \|/);
+    // What memory is made of, read from the processes themselves at the end.
+    expect(out, tail).toMatch(/heap at the end: api1 rss \d+ MiB, young \d+\/\d+ MiB, old \d+\/\d+ MiB/);
+    expect(out, tail).toMatch(/redis at the end: used \d+ KiB/);
     expect(code, tail).toBe(0);
   }, 900_000);
 });

@@ -1,0 +1,40 @@
+// What a Node process's memory is made of, printed by the soak beside Redis's census (at the start of the
+// memory row's last window and at the end), so that a "grew" names the part: V8's young generation (which
+// V8 sizes by itself), its old space (where a leak lands), or memory outside the heap (buffers, sockets).
+// Read from the process's own Prometheus figures (prom-client's default metrics).
+
+const MiB = 2 ** 20;
+
+/** The value of one sample of `name` (with `space` when given) in Prometheus text, or undefined. */
+function value(text: string, name: string, space?: string): number | undefined {
+  const label = space === undefined ? "" : `\\{space="${space}"\\}`;
+  const match = new RegExp(`^${name}${label} ([0-9.e+]+)`, "m").exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** One line from a process's /metrics text: RSS, the young and old spaces (used of total), memory outside the heap. */
+export function heapLine(text: string): string {
+  const mib = (bytes: number | undefined) => (bytes === undefined ? "?" : (bytes / MiB).toFixed(0));
+  return (
+    `rss ${mib(value(text, "process_resident_memory_bytes"))} MiB, ` +
+    `young ${mib(value(text, "nodejs_heap_space_size_used_bytes", "new"))}/${mib(value(text, "nodejs_heap_space_size_total_bytes", "new"))} MiB, ` +
+    `old ${mib(value(text, "nodejs_heap_space_size_used_bytes", "old"))}/${mib(value(text, "nodejs_heap_space_size_total_bytes", "old"))} MiB, ` +
+    `heap ${mib(value(text, "nodejs_heap_size_used_bytes"))}/${mib(value(text, "nodejs_heap_size_total_bytes"))} MiB, ` +
+    `external ${mib(value(text, "nodejs_external_memory_bytes"))} MiB`
+  );
+}
+
+/** `name: line` for every process whose /metrics answers (a process down says so). */
+export async function heapCensus(metrics: { name: string; url: string }[]): Promise<string> {
+  const lines = await Promise.all(
+    metrics.map(async ({ name, url }) => {
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+        return `${name} ${heapLine(await res.text())}`;
+      } catch (error) {
+        return `${name} no figures (${(error as Error).message})`;
+      }
+    }),
+  );
+  return lines.join("; ");
+}
