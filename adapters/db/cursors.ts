@@ -1,6 +1,6 @@
-// Activity cursors as stored (`activity_cursor` in the API's schema, usable for 14 days): find a live
-// one, save a cursor (answering the stored one), store a derived one, sweep expired ones, and the
-// in-process cache of rows that never change once stored. The poll logic is usecases/activity/cursors.ts.
+// Activity cursors as stored (`activity_cursor` in the API's schema, usable for 14 days): the store of one
+// process (find a live one, read a poll at one, save one, store a derived one), the sweep of expired ones,
+// and the in-process cache of rows that never change once stored. The poll logic is usecases/activity/cursors.ts.
 import { type Kysely, sql } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { ActivityCursorRow, Database } from "./api-schema.js";
@@ -79,45 +79,151 @@ export class CursorCache {
   }
 }
 
-/** The cursor with this id when it exists, belongs to `owner` and is younger than 14 days at `now`. */
-export async function findLiveCursor(db: Kysely<Database>, id: string, owner: string, now: Date, cache?: CursorCache): Promise<ActivityCursor | undefined> {
-  if (!CURSOR_ID.test(id)) return undefined;
-  const known = cache?.get(id);
-  if (known) return isLiveFor(known, owner.toLowerCase(), now) ? known : undefined;
-  const row = await db
-    .selectFrom("activity_cursor")
-    .selectAll()
-    .where("id", "=", id)
-    .where("owner", "=", owner.toLowerCase())
-    .where("created_at", ">", new Date(now.getTime() - CURSOR_TTL_MS))
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const cursor = fromRow(row);
-  cache?.remember(cursor);
-  return cursor;
+/** What a poll at a cursor reads: the cursor, its owner's blocks over its trail, the changes after it. */
+export type PollAtCursor = { cursor: ActivityCursor; blocks: BlockRef[]; changes: ActivityRow[] };
+
+export type CursorStoreOptions = {
+  /** The API's schema, where `activity_cursor` is. */
+  db: Kysely<Database>;
+  /** The projections, where a poll reads the owner's changes. */
+  reads: Kysely<Projections>;
+  /** Cursor rows kept in process (absent: every lookup reads the table). */
+  cache?: CursorCache;
+};
+
+/**
+ * The activity cursors of one API process: made once at start (by the activity feed) over its pools and
+ * its cache, and holding what it learns once (its table's qualified name, whether the reads pool sees that
+ * table) and the writer that stores derived cursors by group commit.
+ */
+export class CursorStore {
+  readonly #db: Kysely<Database>;
+  readonly #reads: Kysely<Projections>;
+  readonly #cache: CursorCache | undefined;
+  readonly #pollStatement: StatementText;
+  readonly #writer: Batcher<CursorRow, Date | undefined>;
+  #sharesDatabase: Promise<boolean> | undefined;
+
+  constructor({ db, reads, cache }: CursorStoreOptions) {
+    this.#db = db;
+    this.#reads = reads;
+    this.#cache = cache;
+    this.#pollStatement = pollByCursorStatement(cursorTable(db));
+    this.#writer = cursorWriter(db);
+  }
+
+  /** The cursor with this id when it exists, belongs to `owner` and is younger than 14 days at `now`. */
+  async find(id: string, owner: string, now: Date): Promise<ActivityCursor | undefined> {
+    if (!CURSOR_ID.test(id)) return undefined;
+    const known = this.#cache?.get(id);
+    if (known) return isLiveFor(known, owner.toLowerCase(), now) ? known : undefined;
+    const row = await this.#db
+      .selectFrom("activity_cursor")
+      .selectAll()
+      .where("id", "=", id)
+      .where("owner", "=", owner.toLowerCase())
+      .where("created_at", ">", new Date(now.getTime() - CURSOR_TTL_MS))
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const cursor = fromRow(row);
+    this.#cache?.remember(cursor);
+    return cursor;
+  }
+
+  /**
+   * The cursor with this id when it is live for `owner` (as `find`), and what a poll at it reads (readPoll
+   * over its trail, up to `limit` changes after its position). A cursor held in the cache costs the poll
+   * statement alone; any other is read in that same statement, and then kept.
+   */
+  async readPollAt(id: string, owner: string, now: Date, limit: number): Promise<PollAtCursor | undefined> {
+    if (!CURSOR_ID.test(id)) return undefined;
+    // Held (`find` answers from the cache), or out of the statement's reach: the cursor, then the poll.
+    if (this.#cache?.get(id) || !(await this.#sharesDatabaseWithReads())) {
+      const cursor = await this.find(id, owner, now);
+      return cursor && { cursor, ...(await readPoll(this.#reads, owner, cursor.position, limit, trailRange(cursor))) };
+    }
+    const row = await runBatched<{ cursor: string | null; blocks: string; changes: string }>(this.#reads, this.#pollStatement, {
+      id,
+      owner: owner.toLowerCase(),
+      created_after: new Date(now.getTime() - CURSOR_TTL_MS).toISOString(),
+      lim: limit,
+    });
+    if (!row?.cursor) return undefined;
+    // The row as JSON: its time as text.
+    const wire = JSON.parse(row.cursor) as Pick<ActivityCursorRow, "id" | "owner" | "position" | "trail"> & { created_at: string };
+    const cursor = fromRow({ ...wire, created_at: new Date(wire.created_at) });
+    this.#cache?.remember(cursor);
+    return { cursor, ...parsePoll(row) };
+  }
+
+  /**
+   * Stores a cursor (created now) unless one with its id exists, and answers the stored one (kept in the
+   * cache): a derived id seen before keeps its first creation time.
+   */
+  async save(cursor: Omit<ActivityCursor, "createdAt">, now: Date): Promise<ActivityCursor> {
+    // A repeated baseline known in this process: no statement at all.
+    const known = this.#cache?.get(cursor.id);
+    if (known) return known;
+    const row = await this.#db
+      .insertInto("activity_cursor")
+      .values(cursorRow(cursor, now))
+      .onConflict((oc) => oc.column("id").doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    const stored = row ?? (await this.#db.selectFrom("activity_cursor").selectAll().where("id", "=", cursor.id).executeTakeFirstOrThrow());
+    if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(this.#db, now);
+    const saved = fromRow(stored);
+    this.#cache?.remember(saved);
+    return saved;
+  }
+
+  /**
+   * Stores a derived cursor unless one with its id exists (a repeated poll), and resolves once the row is
+   * committed (so the agent's next poll finds it on any replica); no re-select, since a poll answers only
+   * the id (deterministic) and its parent's creation time. A row this call inserted is kept in the cache
+   * whole, so the agent's next poll with it selects nothing; one that existed is only marked stored (its
+   * creation time is the first insert's, not known here). Concurrent calls share one INSERT (below).
+   */
+  async storeDerived(cursor: Omit<ActivityCursor, "createdAt">, now: Date): Promise<void> {
+    if (this.#cache?.isStored(cursor.id)) return;
+    const row = cursorRow(cursor, now);
+    const createdAt = await this.#writer.load(row);
+    if (createdAt) this.#cache?.remember({ ...cursor, owner: row.owner, createdAt });
+    else this.#cache?.markStored(cursor.id);
+  }
+
+  /**
+   * Whether the reads pool connects to the database that holds the cursor table, asked once. The service
+   * gives both the one DATABASE_URL; tests may put the API's schema in a database of its own, and a reads
+   * pool that runs nothing (a test's, with no projections) answers no row. A failed answer is asked again.
+   */
+  #sharesDatabaseWithReads(): Promise<boolean> {
+    if (!this.#sharesDatabase) {
+      const answer = Promise.all([
+        sql<{ name: string }>`select current_database() as name`.execute(this.#db),
+        runStatement<{ name: string }>(this.#reads, currentDatabase, []),
+      ]).then(([mine, theirs]) => mine.rows[0]?.name !== undefined && mine.rows[0].name === theirs[0]?.name);
+      answer.catch(() => {
+        if (this.#sharesDatabase === answer) this.#sharesDatabase = undefined;
+      });
+      this.#sharesDatabase = answer;
+    }
+    return this.#sharesDatabase;
+  }
 }
 
-/** The qualified name of `db`'s cursor table (its schema read off a compiled query, once per Kysely). */
-const cursorTables = new WeakMap<object, string>();
+/** The qualified name of `db`'s cursor table (its schema read off a compiled query). */
 function cursorTable(db: Kysely<Database>): string {
-  let name = cursorTables.get(db);
-  if (!name) {
-    name = /from ("[^"]+"\."activity_cursor"|"activity_cursor")/.exec(db.selectFrom("activity_cursor").select("id").compile().sql)?.[1] ?? '"activity_cursor"';
-    cursorTables.set(db, name);
-  }
-  return name;
+  return /from ("[^"]+"\."activity_cursor"|"activity_cursor")/.exec(db.selectFrom("activity_cursor").select("id").compile().sql)?.[1] ?? '"activity_cursor"';
 }
 
 // Polls whose cursor this process does not hold, one round trip for all those asked at the same moment
 // (runBatched): entries `{id, owner, created_after, lim}`; per entry, the cursor row (live for its owner), the
-// owner's blocks over its trail (the reorg check) and up to `lim` changes after its position. The trail's blocks are stored newest first. LATERAL: each half reads
-// the (owner, position) key from the cursor's position, never all of the owner's rows; with no live cursor
-// both halves read nothing. One text per cursor table.
-const pollByCursorStatements = new Map<string, StatementText>();
+// owner's blocks over its trail (the reorg check) and up to `lim` changes after its position. The trail's blocks
+// are stored newest first. LATERAL: each half reads the (owner, position) key from the cursor's position, never
+// all of the owner's rows; with no live cursor both halves read nothing.
 function pollByCursorStatement(cursors: string): StatementText {
-  let statement = pollByCursorStatements.get(cursors);
-  if (!statement) {
-    statement = (t) => `
+  return (t) => `
 select o.i,
   case when k.id is not null then json_build_object('id', k.id, 'owner', k.owner, 'position', k.position::text, 'trail', k.trail, 'created_at', k.created_at)::text end as cursor,
   (select ${BLOCKS_JSON}
@@ -129,31 +235,6 @@ from jsonb_to_recordset($1::text::jsonb) as o(i int, id text, owner text, create
 left join lateral (
   select k.*, (k.trail->'blocks'->-1->>0)::numeric * ${POSITIONS_PER_BLOCK} as trail_from, ((k.trail->'blocks'->0->>0)::numeric + 1) * ${POSITIONS_PER_BLOCK} - 1 as trail_to
   from ${cursors} k where k.id = o.id and k.owner = o.owner and k.created_at > o.created_after) k on true`;
-    pollByCursorStatements.set(cursors, statement);
-  }
-  return statement;
-}
-
-/**
- * Whether the reads pool connects to the database that holds `db`'s cursor table, asked once per pair. The
- * service gives both the one DATABASE_URL; tests may put the API's schema in a database of its own, and a
- * reads pool that runs nothing (a test's, with no projections) answers no row.
- */
-const shared = new WeakMap<object, WeakMap<object, Promise<boolean>>>();
-function sharesDatabase(db: Kysely<Database>, reads: Kysely<Projections>): Promise<boolean> {
-  let byReads = shared.get(db);
-  if (!byReads) shared.set(db, (byReads = new WeakMap()));
-  let answer = byReads.get(reads);
-  if (!answer) {
-    answer = Promise.all([
-      sql<{ name: string }>`select current_database() as name`.execute(db),
-      runStatement<{ name: string }>(reads, currentDatabase, []),
-    ]).then(([mine, theirs]) => mine.rows[0]?.name !== undefined && mine.rows[0].name === theirs[0]?.name);
-    // A failed answer is asked again next time, not kept.
-    answer.catch(() => byReads.delete(reads));
-    byReads.set(reads, answer);
-  }
-  return answer;
 }
 const currentDatabase: StatementText = () => "select current_database() as name";
 
@@ -162,40 +243,6 @@ function trailRange(cursor: ActivityCursor): { fromBlock: bigint; toBlock: bigin
   const newest = cursor.trail[0];
   const oldest = cursor.trail[cursor.trail.length - 1];
   return newest && oldest ? { fromBlock: oldest.number, toBlock: newest.number } : undefined;
-}
-
-/**
- * The cursor with this id when it is live for `owner` (as findLiveCursor), and what a poll at it reads
- * (readPoll over its trail, up to `limit` changes after its position). A cursor held in `cache` costs the
- * poll statement alone; any other is read in that same statement, and then kept.
- */
-export async function readPollAtCursor(
-  db: Kysely<Database>,
-  reads: Kysely<Projections>,
-  id: string,
-  owner: string,
-  now: Date,
-  limit: number,
-  cache?: CursorCache,
-): Promise<{ cursor: ActivityCursor; blocks: BlockRef[]; changes: ActivityRow[] } | undefined> {
-  if (!CURSOR_ID.test(id)) return undefined;
-  // Held (findLiveCursor answers from the cache), or out of the statement's reach: the cursor, then the poll.
-  if (cache?.get(id) || !(await sharesDatabase(db, reads))) {
-    const cursor = await findLiveCursor(db, id, owner, now, cache);
-    return cursor && { cursor, ...(await readPoll(reads, owner, cursor.position, limit, trailRange(cursor))) };
-  }
-  const row = await runBatched<{ cursor: string | null; blocks: string; changes: string }>(reads, pollByCursorStatement(cursorTable(db)), {
-    id,
-    owner: owner.toLowerCase(),
-    created_after: new Date(now.getTime() - CURSOR_TTL_MS).toISOString(),
-    lim: limit,
-  });
-  if (!row?.cursor) return undefined;
-  // The row as JSON: its time as text.
-  const wire = JSON.parse(row.cursor) as Pick<ActivityCursorRow, "id" | "owner" | "position" | "trail"> & { created_at: string };
-  const cursor = fromRow({ ...wire, created_at: new Date(wire.created_at) });
-  cache?.remember(cursor);
-  return { cursor, ...parsePoll(row) };
 }
 
 /** A cursor as its activity_cursor row. */
@@ -212,44 +259,10 @@ function cursorRow(cursor: Omit<ActivityCursor, "createdAt">, now: Date) {
   };
 }
 
-/**
- * Stores a cursor (created now) unless one with its id exists, and answers the stored one: a
- * derived id seen before keeps its first creation time.
- */
-export async function saveCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<ActivityCursor> {
-  // A repeated baseline known in this process: no statement at all.
-  const known = cache?.get(cursor.id);
-  if (known) return known;
-  const row = await db
-    .insertInto("activity_cursor")
-    .values(cursorRow(cursor, now))
-    .onConflict((oc) => oc.column("id").doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  const stored = row ?? (await db.selectFrom("activity_cursor").selectAll().where("id", "=", cursor.id).executeTakeFirstOrThrow());
-  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) await sweepExpiredCursors(db, now);
-  return fromRow(stored);
-}
-
-/**
- * Stores a derived cursor unless one with its id exists (a repeated poll), and resolves once the row is
- * committed (so the agent's next poll finds it on any replica); no re-select, since a poll answers only
- * the id (deterministic) and its parent's creation time. A row this call inserted is kept in `cache`
- * whole, so the agent's next poll with it selects nothing; one that existed is only marked stored (its
- * creation time is the first insert's, not known here). Concurrent calls share one INSERT (below).
- */
-export async function storeDerivedCursor(db: Kysely<Database>, cursor: Omit<ActivityCursor, "createdAt">, now: Date, cache?: CursorCache): Promise<void> {
-  if (cache?.isStored(cursor.id)) return;
-  const row = cursorRow(cursor, now);
-  const createdAt = await writerOf(db).load(row);
-  if (createdAt) cache?.remember({ ...cursor, owner: row.owner, createdAt });
-  else cache?.markStored(cursor.id);
-}
-
 type CursorRow = ReturnType<typeof cursorRow>;
 
 /**
- * The derived cursors of one pool, stored by group commit (adapters/db/batcher.ts), one INSERT at a time:
+ * The derived cursors of one store, stored by group commit (adapters/db/batcher.ts), one INSERT at a time:
  * each resolves to its row's creation time when its row was inserted, undefined when the id existed (or
  * an earlier row of the same batch had it). One in SWEEP_EVERY rows also sweeps expired cursors, after
  * its batch is answered.
@@ -275,13 +288,6 @@ function cursorWriter(db: Kysely<Database>): Batcher<CursorRow, Date | undefined
     },
     { maxBatch: 500, maxInFlight: 1 },
   );
-}
-
-const writers = new WeakMap<object, Batcher<CursorRow, Date | undefined>>();
-function writerOf(db: Kysely<Database>): Batcher<CursorRow, Date | undefined> {
-  let writer = writers.get(db);
-  if (!writer) writers.set(db, (writer = cursorWriter(db)));
-  return writer;
 }
 
 /**

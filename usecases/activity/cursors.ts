@@ -23,8 +23,7 @@
 //   rewinds further. That is safe: what the agent drops and is given again is identical.
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Database } from "../../adapters/db/api-schema.js";
-import { type ActivityCursor, type CursorCache, readPollAtCursor, saveCursor, storeDerivedCursor } from "../../adapters/db/cursors.js";
+import type { ActivityCursor, CursorStore } from "../../adapters/db/cursors.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.js";
 import { readChangesAfter, readOwnerBlocks, readOwnerHead, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
@@ -132,15 +131,14 @@ export type ActivityAnswer = {
 };
 
 export type PollActivityParameters = {
-  db: Kysely<Database>;
+  /** The process's cursors (adapters/db/cursors.ts). */
+  cursors: CursorStore;
   reads: Kysely<Projections>;
   owner: string;
   now: Date;
   /** Omit for a baseline. */
   cursorId?: string;
   limit?: number;
-  /** Cursor rows known in this process (optional). */
-  cursors?: CursorCache;
 };
 
 export class CursorNotFoundError extends Error {
@@ -163,15 +161,14 @@ export async function pollActivity(p: PollActivityParameters): Promise<ActivityA
     const trail = head ? await readOwnerBlocks(p.reads, owner, blockOfPosition(position) - REORG_WINDOW_BLOCKS + 1n, blockOfPosition(position)) : [];
     const baselineTrail = extendTrail(trail, []);
     const id = baselineCursorId(owner, position, baselineTrail, p.now);
-    const cursor = await saveCursor(p.db, { id, owner, position, trail: baselineTrail }, p.now, p.cursors);
-    p.cursors?.remember(cursor);
+    const cursor = await p.cursors.save({ id, owner, position, trail: baselineTrail }, p.now);
     return { cursor: cursor.id, since: cursor.createdAt, now: p.now, after: position, changes: [], more: false, reorged: false };
   }
 
   // The cursor, the trail check and the changes after the cursor's position are read together: without
   // a reorg (the usual case) the poll resumes at that position; after one, the changes are read again
   // from the last common point.
-  const read = await readPollAtCursor(p.db, p.reads, p.cursorId, owner, p.now, limit + 1, p.cursors);
+  const read = await p.cursors.readPollAt(p.cursorId, owner, p.now, limit + 1);
   if (!read) throw new CursorNotFoundError("unknown or expired cursor");
   const { cursor: parent, blocks: canonical, changes: rowsAtCursor } = read;
   const resume = resumePoint(parent, canonical);
@@ -193,6 +190,6 @@ export async function pollActivity(p: PollActivityParameters): Promise<ActivityA
     return { cursor: parent.id, since: parent.createdAt, now: p.now, after: resume.after, changes, more, reorged: false };
   }
   const childId = childCursorId(parent.id, position, trail);
-  await storeDerivedCursor(p.db, { id: childId, owner, position, trail }, p.now, p.cursors);
+  await p.cursors.storeDerived({ id: childId, owner, position, trail }, p.now);
   return { cursor: childId, since: parent.createdAt, now: p.now, after: resume.after, changes, more, reorged: resume.reorged };
 }

@@ -12,7 +12,7 @@ import { checksum, isoTime } from "../../domain/format.js";
 import type { ActivityChange } from "../../contract/accounts.js";
 import { answerBody } from "../answer-body.js";
 import { activityKey, cachedAnswer, type ActivityEntry, type ReadCache } from "../read-cache.js";
-import { CURSOR_TTL_MS } from "../../adapters/db/cursors.js";
+import { CURSOR_TTL_MS, CursorStore } from "../../adapters/db/cursors.js";
 import { CURSOR_RENEW_MS, pollActivity, type ActivityAnswer } from "./cursors.js";
 import { longPoll } from "./long-poll.js";
 import { ActivityWaker } from "./waker.js";
@@ -105,6 +105,7 @@ export function activityFeed(deps: ActivityFeedDeps): (request: ActivityRequest)
   // One waker per feed (one feed per app, one app per API process): it serves every waiting request.
   const waker = deps.activityWaker ?? new ActivityWaker({ reads: deps.reads, logger: deps.logger });
   const cache: ReadCache | undefined = deps.readCache;
+  const cursors = new CursorStore({ db: deps.db, reads: deps.reads, cache: cache?.cursors });
 
   /**
    * One read of the feed as a body. With the cache: the version is taken BEFORE the read, and the
@@ -112,7 +113,7 @@ export function activityFeed(deps: ActivityFeedDeps): (request: ActivityRequest)
    */
   const read = async (owner: string, cursor: string | undefined, limit: number): Promise<ActivityEntry> => {
     const version = cursor !== undefined ? cache?.version.snapshot(ACTIVITY_TABLE, owner.toLowerCase()) : undefined;
-    const answer = await pollActivity({ db: deps.db, reads: deps.reads, owner, cursorId: cursor, limit, now: deps.now(), cursors: cache?.cursors });
+    const answer = await pollActivity({ cursors, reads: deps.reads, owner, cursorId: cursor, limit, now: deps.now() });
     const entry = activityEntry(answer, cursor);
     if (cache && cursor !== undefined && version !== undefined) cache.activity.set(activityKey(owner, cursor, limit), entry, version);
     return entry;
