@@ -5,7 +5,8 @@ import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JSONParsed } from "hono/utils/types";
 import { stringify } from "../usecases/answer-body.js";
-import { ApiError, errorCatalog, type ErrorCode, type ErrorDetails } from "../domain/errors.js";
+import { ApiError, type ErrorCode, type ErrorDetails } from "../domain/errors.js";
+import { errorStatus } from "../contract/error-statuses.js";
 
 /** The JSON shape of a value once serialised: bigint → string, Date → string. */
 export type Serialized<T> = T extends bigint
@@ -40,15 +41,16 @@ export function errorBody(err: ApiError): ErrorBody {
 }
 
 /** How long a client waits before retrying a 503 UNAVAILABLE that names no wait of its own. */
-const UNAVAILABLE_RETRY_SECONDS = "5";
+const UNAVAILABLE_RETRY_SECONDS = 5;
 
 /**
- * An error answer `{error, code, details?}` with the code's status and the error's headers. Every 503
- * UNAVAILABLE says when to retry (Retry-After), whichever layer (the API or a worker) found the cause.
+ * An error answer `{error, code, details?}` with the code's status (contract/error-statuses.ts), its wait as
+ * Retry-After, and `headers` of the face's own. Every 503 UNAVAILABLE says when to retry, whichever layer
+ * (the API or a worker) found the cause.
  */
-export function fail(c: Context, err: ApiError | ErrorCode): Response {
+export function fail(c: Context, err: ApiError | ErrorCode, headers?: Record<string, string>): Response {
   const error = typeof err === "string" ? new ApiError(err) : err;
-  const retry: Record<string, string> = error.code === "UNAVAILABLE" && !error.headers?.["Retry-After"] ? { "Retry-After": UNAVAILABLE_RETRY_SECONDS } : {};
-  const headers: Record<string, string> = { ...retry, ...error.headers, ...JSON_HEADERS };
-  return c.body(stringify(errorBody(error)), errorCatalog[error.code].status, headers);
+  const wait = error.retryAfterSeconds ?? (error.code === "UNAVAILABLE" ? UNAVAILABLE_RETRY_SECONDS : undefined);
+  const retry: Record<string, string> = wait === undefined ? {} : { "Retry-After": String(wait) };
+  return c.body(stringify(errorBody(error)), errorStatus[error.code], { ...retry, ...headers, ...JSON_HEADERS });
 }

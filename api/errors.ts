@@ -36,9 +36,7 @@ function fromHttpException(error: HTTPException, c: Context): ApiError {
   // Hono's 400 is "Malformed JSON in request body"; say it in our words.
   if (code === "INVALID_REQUEST")
     return new ApiError(code, "body: must be valid JSON", { field: "body", issues: [{ field: "body", message: "must be valid JSON" }] });
-  // A challenge (the queue dashboard's HTTP Basic) stays on the answer: without it a browser never asks.
-  const challenge = error.getResponse().headers.get("WWW-Authenticate");
-  if (code === "SESSION_REQUIRED" && challenge) return new ApiError(code, "Credentials required", undefined, { headers: { "WWW-Authenticate": challenge } });
+  if (code === "SESSION_REQUIRED" && challengeOf(error)) return new ApiError(code, "Credentials required");
   if (code) return new ApiError(code);
   // Any other client error of a Hono middleware is still the request's fault, never a 500.
   return status >= 400 && status < 500 ? new ApiError("INVALID_REQUEST") : new ApiError("INTERNAL");
@@ -56,15 +54,14 @@ export function errorHandler(logger: Logger, index?: { readonly viewsSchema: str
     if (index && isMissingView(error, index.viewsSchema)) {
       index.viewsMissing();
       logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "index views missing");
-      return fail(
-        c,
-        new ApiError("UNAVAILABLE", "The index is not ready (its views are being made): retry shortly", undefined, { headers: { "Retry-After": "5" } }),
-      );
+      return fail(c, new ApiError("UNAVAILABLE", "The index is not ready (its views are being made): retry shortly", undefined, { retryAfterSeconds: 5 }));
     }
     if (error instanceof HTTPException) {
       const apiError = fromHttpException(error, c);
       if (apiError.code === "INTERNAL") logFault(logger, c, error);
-      return fail(c, apiError);
+      // A challenge (the queue dashboard's HTTP Basic) stays on the answer: without it a browser never asks.
+      const challenge = apiError.code === "SESSION_REQUIRED" ? challengeOf(error) : null;
+      return fail(c, apiError, challenge ? { "WWW-Authenticate": challenge } : undefined);
     }
     if (isUnstorableText(error)) {
       // A NUL or a broken UTF-8 sequence in a request's text reached a query: the request's fault.
@@ -73,7 +70,7 @@ export function errorHandler(logger: Logger, index?: { readonly viewsSchema: str
     }
     if (isTransientConflict(error)) {
       logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "transient Postgres conflict");
-      return fail(c, new ApiError("UNAVAILABLE", undefined, undefined, { headers: { "Retry-After": "1" } }));
+      return fail(c, new ApiError("UNAVAILABLE", undefined, undefined, { retryAfterSeconds: 1 }));
     }
     if (isConnectionError(error)) {
       logger.warn({ requestId: requestIdOf(c), err: describe(error) }, "dependency unavailable");
@@ -83,6 +80,8 @@ export function errorHandler(logger: Logger, index?: { readonly viewsSchema: str
     return fail(c, new ApiError("INTERNAL"));
   };
 }
+
+const challengeOf = (error: HTTPException): string | null => error.getResponse().headers.get("WWW-Authenticate");
 
 export const notFoundHandler: NotFoundHandler = (c) => fail(c, new ApiError("NOT_FOUND", "no route matches this method and path"));
 

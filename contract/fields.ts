@@ -1,7 +1,8 @@
 // Shared zod pieces of requests and answers. Their messages are what INVALID_REQUEST says after
 // the field name ("owner: must be an address (0x followed by 40 hex characters)").
 import { z } from "@hono/zod-openapi";
-import { codesByStatus, errorCatalog, errorCodes, type ErrorCode } from "../domain/errors.js";
+import { errorCatalog, errorCodes, type ErrorCode } from "../domain/errors.js";
+import { codesByStatus } from "./error-statuses.js";
 
 export const Address = z
   .string()

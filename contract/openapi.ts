@@ -15,6 +15,7 @@
 // generates the types and compiles a call of every operation.
 // Pure: no I/O.
 import { errorCatalog } from "../domain/errors.js";
+import { errorAnswers } from "./error-statuses.js";
 import { codesIn, type JsonSchema, type OpenApiDocument } from "./discovery/catalog.js";
 import { operationIdOf } from "./operation-id.js";
 
@@ -61,7 +62,7 @@ export function completeDocument<D extends OpenApiDocument>(doc: D): D {
       for (const [type, media] of Object.entries(response.content ?? {})) {
         if (!/json/i.test(type) || media.example !== undefined || media.examples !== undefined || !media.schema) continue;
         const example = exampleOf(out, media.schema);
-        media.example = /^2/.test(status) ? example : withCatalogError(example, codesIn(response.description, errorCatalog));
+        media.example = /^2/.test(status) ? example : withCatalogError(example, codesIn(response.description, errorAnswers));
       }
     }
   }

@@ -107,7 +107,7 @@ export class IndexReadiness {
   scanChain(): string | undefined {
     if (this.#genesis && this.#chain === undefined)
       throw new ApiError("UNAVAILABLE", "The chain's identity (its genesis block) is not read yet: scans are served once the RPC answers", undefined, {
-        headers: { "Retry-After": "5" },
+        retryAfterSeconds: 5,
       });
     return this.#chain;
   }

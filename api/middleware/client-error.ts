@@ -4,7 +4,7 @@
 // connection closes (the parser cannot resync on it). Not middleware: a listener of the server.
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { errorCatalog } from "../../domain/errors.js";
+import { errorStatus } from "../../contract/error-statuses.js";
 
 type ParserError = Error & { code?: string };
 
@@ -15,7 +15,7 @@ export function parserErrorResponse(error: ParserError): string {
     error: tooLarge ? "The request line and headers are too large (at most 16 KiB)" : "Malformed HTTP request (a URL must be percent-encoded ASCII)",
     code: "INVALID_REQUEST",
   });
-  const status = errorCatalog.INVALID_REQUEST.status;
+  const status = errorStatus.INVALID_REQUEST;
   return `HTTP/1.1 ${status} Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 

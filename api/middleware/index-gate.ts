@@ -27,7 +27,7 @@ export function indexGate(source: IndexGateSource): MiddlewareHandler {
     if (source.ready() || WITHOUT_INDEX.some((prefix) => c.req.path.startsWith(prefix))) return next();
     const waiting = source.state().waiting ?? "the index is not ready";
     throw new ApiError("UNAVAILABLE", `The index is not ready (${waiting}): retry after ${INDEX_RETRY_AFTER_SECONDS} s`, undefined, {
-      headers: { "Retry-After": String(INDEX_RETRY_AFTER_SECONDS) },
+      retryAfterSeconds: INDEX_RETRY_AFTER_SECONDS,
     });
   };
 }

@@ -232,7 +232,7 @@ export function rateLimit(parameters: RateLimitParameters): RateLimitMiddleware 
     }
     const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
     met.refusedSeconds = seconds;
-    return new ApiError("RATE_LIMITED", `Too many requests: retry after ${seconds} s`, undefined, { headers: { "Retry-After": String(seconds) } });
+    return new ApiError("RATE_LIMITED", `Too many requests: retry after ${seconds} s`, undefined, { retryAfterSeconds: seconds });
   };
 
   // The client's bucket, then the session's (a client over its limit spends nothing of the session's).

@@ -43,8 +43,7 @@ const planBasket = createRoute({
 /** One plan at a time per client: a Redis lock; a Redis outage lets the plan through (as the limiter's insurance does). */
 async function oneAtATime<T>(deps: AppDeps, key: string, run: () => Promise<T>): Promise<T> {
   const release = await takeTurn(deps.redis, key, ONE_AT_A_TIME_MS).catch(() => async () => {});
-  if (!release)
-    throw new ApiError("RATE_LIMITED", "One basket plan at a time: wait for your other plan to finish", undefined, { headers: { "Retry-After": "1" } });
+  if (!release) throw new ApiError("RATE_LIMITED", "One basket plan at a time: wait for your other plan to finish", undefined, { retryAfterSeconds: 1 });
   try {
     return await run();
   } finally {

@@ -12,7 +12,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { randomBytes } from "node:crypto";
 import { Hono, type Context } from "hono";
-import { errorCatalog } from "../../domain/errors.js";
+import { errorAnswers } from "../../contract/error-statuses.js";
 import type { OpenApiDocument } from "../../contract/discovery/catalog.js";
 import { rootIndex, ROOT_LLMS_PATH } from "../../contract/discovery/links.js";
 import { renderLlmsTxt } from "../../contract/discovery/llms-txt.js";
@@ -91,8 +91,8 @@ const originOf = (c: Context) => new URL(c.req.url).origin;
 /** Mounted at /v1/agent: skill.md, llms.txt and the reference page of `documentFor(origin)` (servedDocuments);
  * `faucetUrl` (the devnet's faucet, on the devnet only) is named in skill.md and llms.txt. */
 export const discoveryRoutes = (documentFor: (origin: string) => Promise<OpenApiDocument>, faucetUrl?: string) => {
-  const skillMd = renderedOnce((doc) => renderSkillMd(doc, errorCatalog, { faucetUrl }));
-  const llmsTxt = renderedOnce((doc) => renderLlmsTxt(doc, errorCatalog, { faucetUrl }));
+  const skillMd = renderedOnce((doc) => renderSkillMd(doc, errorAnswers, { faucetUrl }));
+  const llmsTxt = renderedOnce((doc) => renderLlmsTxt(doc, errorAnswers, { faucetUrl }));
   return (
     createRouter<AppEnv>()
       .openapi(getSkill, async (c) => send(c, skillMd(await documentFor(originOf(c))), "text/markdown") as never)
@@ -119,7 +119,7 @@ export const discoveryRoutes = (documentFor: (origin: string) => Promise<OpenApi
  * first; the text of /v1/agent/llms.txt) and GET / (where the documents and the MCP server are, JSON).
  */
 export const rootDiscoveryRoutes = (documentFor: (origin: string) => Promise<OpenApiDocument>, faucetUrl?: string) => {
-  const llmsTxt = renderedOnce((doc) => renderLlmsTxt(doc, errorCatalog, { faucetUrl }));
+  const llmsTxt = renderedOnce((doc) => renderLlmsTxt(doc, errorAnswers, { faucetUrl }));
   // The index JSON, made once per document (documentFor keeps a handful, one per origin).
   const indexes = new WeakMap<OpenApiDocument, string>();
   return new Hono<AppEnv>()

@@ -1,7 +1,8 @@
 // The route catalog as the discovery documents see it: the operations of an OpenAPI 3.1 document
 // (method, path, summary, description, parameters, body fields, answers and their error codes),
 // flattened for rendering. Pure: no I/O.
-import { errorCatalog, type ErrorCode } from "../../domain/errors.js";
+import type { ErrorCode } from "../../domain/errors.js";
+import { errorAnswers } from "../error-statuses.js";
 
 /** The parts of a JSON Schema the documents describe. */
 export type JsonSchema = {
@@ -123,7 +124,7 @@ export function codesIn(text: string | undefined, catalog: ErrorCatalog): string
 }
 
 /** Every operation of the document, in path order, methods in a fixed order. */
-export function operationsOf(doc: OpenApiDocument, catalog: ErrorCatalog = errorCatalog as ErrorCatalog): Operation[] {
+export function operationsOf(doc: OpenApiDocument, catalog: ErrorCatalog = errorAnswers): Operation[] {
   const operations: Operation[] = [];
   for (const path of Object.keys(doc.paths ?? {}).sort()) {
     const item = doc.paths![path]!;

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentRouteGroups } from "../../api/routes/index.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { CURSOR_TTL_MS } from "../../adapters/db/cursors.js";
-import { errorCatalog, isErrorCode } from "../../domain/errors.js";
+import { isErrorCode } from "../../domain/errors.js";
+import { errorStatus } from "../../contract/error-statuses.js";
 import type { JsonSchema, OpenApiDocument, OpenApiOperation } from "../../contract/discovery/catalog.js";
 import { resolve } from "../../contract/discovery/catalog.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "./support.js";
@@ -322,7 +323,7 @@ describe("bad input, across every route served", () => {
       if (!shapeOk) failures.push(`not {error, code} of the catalog: ${where}`);
       const codes = c.codes ?? [c.code];
       if (response.status !== c.status || !codes.includes(body.code as string)) failures.push(`expected ${c.status} ${codes.join("|")}: ${where}`);
-      else if (isErrorCode(body.code) && errorCatalog[body.code].status !== response.status) failures.push(`status differs from the catalog's: ${where}`);
+      else if (isErrorCode(body.code) && errorStatus[body.code] !== response.status) failures.push(`status differs from the catalog's: ${where}`);
     }
     expect(failures).toEqual([]);
   });

@@ -10,7 +10,8 @@ import type { OpenApiDocument } from "../../contract/discovery/catalog.js";
 import { renderLlmsTxt } from "../../contract/discovery/llms-txt.js";
 import { renderSkillMd } from "../../contract/discovery/skill-md.js";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { errorCatalog, errorCodes } from "../../domain/errors.js";
+import { errorCodes } from "../../domain/errors.js";
+import { errorAnswers, errorStatus } from "../../contract/error-statuses.js";
 import { connectRedis, createTestDatabase, deleteKeys, json, migratedDb, randomPrefix, testApp, type TestDatabase } from "../api/support.js";
 
 let database: TestDatabase;
@@ -65,7 +66,7 @@ describe("GET /v1/agent/skill.md", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     const text = await response.text();
-    expect(text).toBe(renderSkillMd(doc, errorCatalog));
+    expect(text).toBe(renderSkillMd(doc, errorAnswers));
     expect(text).toMatch(/^---\nname: agent-interface\ndescription: /);
     for (const path of paths()) expect(text, path).toMatch(new RegExp(`^### (GET|POST|PUT|PATCH|DELETE) ${path.replace(/[{}.]/g, "\\$&")}$`, "m"));
     for (const code of errorCodes) expect(text, code).toContain(`\`${code}\``);
@@ -93,12 +94,12 @@ describe("GET /v1/agent/skill.md", () => {
         },
       },
     };
-    const text = renderSkillMd(extra, errorCatalog);
+    const text = renderSkillMd(extra, errorAnswers);
     expect(text).toContain("### POST /v1/agent/new/{thing}");
     expect(text).toContain("- `thing` (path, required, string matching ^x$)");
     expect(text).toContain("- `a` (body, required, integer 1-9)");
     expect(text).toContain("Answers: 422 NO_CANDLES.");
-    expect(renderLlmsTxt(extra, errorCatalog)).toContain(
+    expect(renderLlmsTxt(extra, errorAnswers)).toContain(
       "- POST /v1/agent/new/{thing}: A new route. Parameters: thing (path: string matching ^x$); a (body: integer 1-9). Errors: NO_CANDLES.",
     );
   });
@@ -160,10 +161,10 @@ describe("GET /v1/agent/llms.txt", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     const text = await response.text();
-    expect(text).toBe(renderLlmsTxt(doc, errorCatalog));
+    expect(text).toBe(renderLlmsTxt(doc, errorAnswers));
     expect(text).toMatch(/^# Agent interface\n\n> /);
     for (const path of paths()) expect(text, path).toMatch(new RegExp(`^- (GET|POST|PUT|PATCH|DELETE) ${path.replace(/[{}.]/g, "\\$&")}: `, "m"));
-    for (const code of errorCodes) expect(text, code).toMatch(new RegExp(`^- ${code} \\(${errorCatalog[code].status}\\): `, "m"));
+    for (const code of errorCodes) expect(text, code).toMatch(new RegExp(`^- ${code} \\(${errorStatus[code]}\\): `, "m"));
     expect(text).toContain("(http://agent.test/v1/agent/openapi.json)");
   });
 });

@@ -49,11 +49,11 @@ describe("refusal details in the spec's fields and units", () => {
 
 describe("rateLimitedUntil (a client past its bounded share)", () => {
   const now = new Date("2026-11-27T00:00:00Z");
-  it("answers 429 RATE_LIMITED with Retry-After in whole seconds until the share frees, at least 1", () => {
+  it("answers RATE_LIMITED with the wait in whole seconds until the share frees, at least 1", () => {
     const e = rateLimitedUntil(now, new Date(now.getTime() + 2_500), (wait) => `next in ${wait} s`);
-    expect([e.code, e.status, e.headers?.["Retry-After"], e.message]).toEqual(["RATE_LIMITED", 429, "3", "next in 3 s"]);
+    expect([e.code, e.retryAfterSeconds, e.message]).toEqual(["RATE_LIMITED", 3, "next in 3 s"]);
     // Already free (a clock step) or unknown: retry in 1 s, never 0 or negative.
-    expect(rateLimitedUntil(now, new Date(now.getTime() - 10_000), String).headers?.["Retry-After"]).toBe("1");
-    expect(rateLimitedUntil(now, null, String).headers?.["Retry-After"]).toBe("1");
+    expect(rateLimitedUntil(now, new Date(now.getTime() - 10_000), String).retryAfterSeconds).toBe(1);
+    expect(rateLimitedUntil(now, null, String).retryAfterSeconds).toBe(1);
   });
 });

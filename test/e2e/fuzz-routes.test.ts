@@ -25,7 +25,8 @@ import type { OpenApiDocument } from "../../contract/discovery/catalog.js";
 import { loadDeployments } from "../../adapters/chain/deployments.js";
 import { createDb } from "../../adapters/db/connect.js";
 import { createSignRequest, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
-import { errorCatalog, isErrorCode } from "../../domain/errors.js";
+import { isErrorCode } from "../../domain/errors.js";
+import { errorStatus } from "../../contract/error-statuses.js";
 import { dropDeployment, newDeployment, startApi, startWorker, type ApiProcess, type ServiceProcess } from "../helpers/api-process.js";
 import {
   invalidRequestArb,
@@ -136,7 +137,7 @@ function envelopeFault(status: number, body: unknown): string | undefined {
     .join();
   if (!(keys === "code,error" || keys === "code,details,error") || typeof body.error !== "string" || !body.error) return "not {error, code}";
   if (!isErrorCode(body.code)) return "code not in the catalog";
-  if (errorCatalog[body.code].status !== status) return `but the catalog says ${errorCatalog[body.code].status} for ${body.code}`;
+  if (errorStatus[body.code] !== status) return `but the catalog says ${errorStatus[body.code]} for ${body.code}`;
   return undefined;
 }
 
@@ -167,9 +168,9 @@ function rpcResponseFault(v: unknown): string | undefined {
       const { retryAfterSeconds: _r, ...rest } = content;
       const code = rest.code;
       if (!isErrorCode(code)) return `a tool error outside the catalog: ${JSON.stringify(content).slice(0, 200)}`;
-      const fault = envelopeFault(errorCatalog[code].status, rest);
+      const fault = envelopeFault(errorStatus[code], rest);
       if (fault) return `a tool error ${fault}`;
-      if (errorCatalog[code].status >= 500) return `a tool answered ${errorCatalog[code].status} ${code}`;
+      if (errorStatus[code] >= 500) return `a tool answered ${errorStatus[code]} ${code}`;
     }
   } else if (isObject(result) && "content" in result && !(isObject(result.structuredContent) && "data" in result.structuredContent))
     return "a tool success without data";

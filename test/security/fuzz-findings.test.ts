@@ -8,7 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { json, testApp, useApiFixture } from "../api/support.js";
 import { parserErrorResponse } from "../../api/middleware/client-error.js";
-import { ApiError, errorCatalog } from "../../domain/errors.js";
+import { ApiError } from "../../domain/errors.js";
+import { errorStatus } from "../../contract/error-statuses.js";
 import { MAX_AMOUNT_UNITS, toBaseUnits, toId, toPriceX18 } from "../../usecases/prepare/resolve/numbers.js";
 
 const refusal = (run: () => unknown) => {
@@ -43,7 +44,7 @@ describe("parser refusals answer in the envelope", () => {
     for (const code of ["HPE_INVALID_METHOD", "HPE_HEADER_OVERFLOW", "HPE_INVALID_CHARACTER"]) {
       const text = parserErrorResponse(Object.assign(new Error("parse"), { code }));
       const [head, body] = text.split("\r\n\r\n") as [string, string];
-      expect(head.split("\r\n")[0]).toBe(`HTTP/1.1 ${errorCatalog.INVALID_REQUEST.status} Bad Request`);
+      expect(head.split("\r\n")[0]).toBe(`HTTP/1.1 ${errorStatus.INVALID_REQUEST} Bad Request`);
       expect(head).toMatch(/\r\nConnection: close(\r\n|$)/);
       expect(head).toContain(`Content-Length: ${Buffer.byteLength(body)}`);
       expect(Object.keys(JSON.parse(body)).sort()).toEqual(["code", "error"]);

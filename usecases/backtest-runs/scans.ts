@@ -65,7 +65,7 @@ export async function readScan<T>(db: Kysely<Database>, kind: ScanKind, key = "l
   const row = await findScanResult(db, kind, key);
   if (!row || (chain !== undefined && row.chain !== chain.toLowerCase())) {
     const message = `The scan is being prepared on this chain: retry in ${SCAN_RETRY_SECONDS} s`;
-    throw new ApiError("SCAN_PREPARING", message, undefined, { headers: { "Retry-After": String(SCAN_RETRY_SECONDS) } });
+    throw new ApiError("SCAN_PREPARING", message, undefined, { retryAfterSeconds: SCAN_RETRY_SECONDS });
   }
   return { payload: row.payload as T, at: row.created_at };
 }

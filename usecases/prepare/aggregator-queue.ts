@@ -49,9 +49,7 @@ function routeFromWire(r: Wire<AggregatorRoute>): AggregatorRoute {
 
 /** The budget is spent: 429 BUSY with a Retry-After. */
 export function budgetBusy(waitMs: number): ApiError {
-  return new ApiError("BUSY", `The aggregator route budget is spent: no turn within ${waitMs} ms, retry shortly`, undefined, {
-    headers: { "Retry-After": "1" },
-  });
+  return new ApiError("BUSY", `The aggregator route budget is spent: no turn within ${waitMs} ms, retry shortly`, undefined, { retryAfterSeconds: 1 });
 }
 
 /**

@@ -17,7 +17,8 @@ import {
   withExtra,
   type AllowList,
 } from "../../domain/bundles/index.js";
-import { ApiError, isErrorCode, errorCatalog, rateLimitedUntil } from "../../domain/errors.js";
+import { ApiError, isErrorCode, rateLimitedUntil } from "../../domain/errors.js";
+import { errorStatus } from "../../contract/error-statuses.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { CHAIN_ID } from "../../domain/chain.js";
 import { prepareKindRegistry, TRANSFER_REVERTS } from "../../contract/prepare-kinds.js";
@@ -161,7 +162,7 @@ export async function runPrepare<K extends PrepareKind>(
     const message = `step ${simulation.step + 1} of ${bundle.steps.length} would revert: ${simulation.reason} (simulated with ${simulation.method})`;
     if (resolved.refuseRevert) throw resolved.refuseRevert(simulation.reason, simulation.step);
     // A ladder open's per-part refusal keeps its details from the contract's error.
-    if (revertsOf(kind).includes(code) && isErrorCode(code) && errorCatalog[code].status === 422)
+    if (revertsOf(kind).includes(code) && isErrorCode(code) && errorStatus[code] === 422)
       throw new ApiError(code, message, ladderRevertDetails(simulation.reason, bundle.params));
     throw new ApiError("SIMULATION_FAILED", message);
   }

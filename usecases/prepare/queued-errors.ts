@@ -7,7 +7,7 @@ const MARK = "api-error:";
 
 /** The failure reason a worker throws for an ApiError. */
 export function encodeApiError(error: ApiError): string {
-  return MARK + JSON.stringify({ code: error.code, message: error.message, details: error.details, headers: error.headers });
+  return MARK + JSON.stringify({ code: error.code, message: error.message, details: error.details, retryAfterSeconds: error.retryAfterSeconds });
 }
 
 /** The ApiError a failure reason carries, or undefined. */
@@ -15,15 +15,14 @@ export function decodeApiError(reason: string): ApiError | undefined {
   const at = reason.indexOf(MARK);
   if (at === -1) return undefined;
   try {
-    const { code, message, details, headers } = JSON.parse(reason.slice(at + MARK.length)) as {
+    const { code, message, details, retryAfterSeconds } = JSON.parse(reason.slice(at + MARK.length)) as {
       code: unknown;
       message?: string;
       details?: ErrorDetails;
-      headers?: Record<string, string>;
+      retryAfterSeconds?: unknown;
     };
-    // Only a Retry-After crosses the queue: the worker names no other header of the answer.
-    const retryAfter = typeof headers?.["Retry-After"] === "string" ? { headers: { "Retry-After": headers["Retry-After"] } } : undefined;
-    return isErrorCode(code) ? new ApiError(code, message, details, retryAfter) : undefined;
+    const wait = typeof retryAfterSeconds === "number" && Number.isFinite(retryAfterSeconds) ? { retryAfterSeconds } : undefined;
+    return isErrorCode(code) ? new ApiError(code, message, details, wait) : undefined;
   } catch {
     return undefined;
   }
@@ -31,7 +30,7 @@ export function decodeApiError(reason: string): ApiError | undefined {
 
 /** A job client's error as the answer: the worker's ApiError, 429 BUSY, or 503 UNAVAILABLE. */
 export function fromJobError(error: unknown): unknown {
-  if (error instanceof QueueBusyError) return new ApiError("BUSY", undefined, undefined, { headers: { "Retry-After": "1" } });
+  if (error instanceof QueueBusyError) return new ApiError("BUSY", undefined, undefined, { retryAfterSeconds: 1 });
   // The client disconnected: nobody reads this answer; it is not a fault of the service.
   if (error instanceof CallerGoneError) return new ApiError("UNAVAILABLE", "The request was cancelled by its client");
   if (error instanceof JobTimeoutError) return new ApiError("UNAVAILABLE", "The prepare worker did not answer in time: retry shortly");
