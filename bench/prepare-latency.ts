@@ -22,7 +22,7 @@ import { loadDeployments, type DeployedVault, type Deployments } from "../adapte
 import type { createProjectionsDb } from "../adapters/db/projections.js";
 import { createJobClient } from "../adapters/queue/request-reply.js";
 import { createLogger } from "../adapters/logger.js";
-import { runPrepare } from "../usecases/prepare/pipeline.js";
+import { prepareContext, runPrepare } from "../usecases/prepare/pipeline.js";
 import type { PrepareBodies, PrepareKind } from "../usecases/prepare/types.js";
 import { responseValidator, type OpenApiDocument } from "../test/helpers/openapi-validate.js";
 import { freePort } from "../test/helpers/stack.js";
@@ -212,7 +212,7 @@ export async function benchPrepareLatency({ n = 50, warmUp = 3 } = {}): Promise<
         },
       }),
     });
-    const ctx = { db, reads, deployments: d, client: counted as typeof client, now: () => new Date(), baseUrl, logger };
+    const ctx = prepareContext({ db, reads, deployments: d, client: counted as typeof client, now: () => new Date(), baseUrl, logger });
     for (const c of cases) {
       const body = { owner: accountAddress(WALLET), slippageBps: 100, ...c.body } as unknown as PrepareBodies[PrepareKind];
       for (let i = 0; i < warmUp; i++) await runPrepare(ctx, c.kind, body);

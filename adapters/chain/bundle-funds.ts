@@ -6,7 +6,7 @@
 // that spends another address's funds (an agent account's LADDER call: the account approves itself) names
 // them as `spends`, and its shortfall is reported and granted the same way, with that `holder`.
 import { decodeFunctionData, erc20Abi, getAddress, numberToHex, pad, type Address, type PublicClient, type StateOverride } from "viem";
-import { balanceKey, findBalanceSlot, simulateBundle, type SimStep, type SimulationResult } from "./simulate.js";
+import { balanceKey, type ChainSimulator, type SimStep, type SimulationResult } from "./simulate.js";
 
 /** Amounts are decimal strings in base units. */
 export type BundleIssues = {
@@ -64,8 +64,8 @@ async function readFunds(
 }
 
 /** Overrides that set each holder's balance of each short token to what the bundle spends; the tokens that cannot be granted. */
-async function grantsFor(client: PublicClient, short: Short[]): Promise<{ grants: StateOverride; ungranted: number }> {
-  const slots = await Promise.all(short.map((s) => findBalanceSlot(client, s.token)));
+async function grantsFor(simulator: ChainSimulator, short: Short[]): Promise<{ grants: StateOverride; ungranted: number }> {
+  const slots = await Promise.all(short.map((s) => simulator.balanceSlot(s.token)));
   const grants: StateOverride = [];
   short.forEach((s, i) => {
     const slot = slots[i];
@@ -83,11 +83,11 @@ export type FundedSimulation = { simulation: SimulationResult; issues: BundleIss
  * remains is the bundle's own (the caller refuses it); with a balance that cannot be granted, the
  * simulation counts as passed with `simulationIncomplete` (nothing tells the shortfall's revert from another).
  */
-export async function simulateFunded(client: PublicClient, owner: Address, steps: SimStep[], spends: readonly Spend[] = []): Promise<FundedSimulation> {
+export async function simulateFunded(simulator: ChainSimulator, owner: Address, steps: SimStep[], spends: readonly Spend[] = []): Promise<FundedSimulation> {
   const approvals = approvalsOf(steps);
   const [first, funds] = await Promise.all([
-    simulateBundle(client, owner, steps),
-    approvals.length || spends.length ? readFunds(client, owner, approvals, spends) : Promise.resolve({ short: [] as Short[], allowance: null }),
+    simulator.simulate(owner, steps),
+    approvals.length || spends.length ? readFunds(simulator.client, owner, approvals, spends) : Promise.resolve({ short: [] as Short[], allowance: null }),
   ]);
   const firstShort = funds.short[0];
   const issues: BundleIssues = {
@@ -103,8 +103,8 @@ export async function simulateFunded(client: PublicClient, owner: Address, steps
     simulationIncomplete: false,
   };
   if (first.ok || !firstShort) return { simulation: first, issues };
-  const { grants, ungranted } = await grantsFor(client, funds.short);
-  const simulation = grants.length ? await simulateBundle(client, owner, steps, grants) : first;
+  const { grants, ungranted } = await grantsFor(simulator, funds.short);
+  const simulation = grants.length ? await simulator.simulate(owner, steps, grants) : first;
   if (simulation.ok || ungranted === 0) return { simulation, issues };
   return { simulation: { ok: true, method: simulation.method }, issues: { ...issues, simulationIncomplete: true } };
 }

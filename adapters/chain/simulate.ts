@@ -38,8 +38,6 @@ function describeError(errorName: string, args: readonly unknown[] | undefined):
   if (errorName === "Error") return String(args?.[0] ?? "reverted");
   return [errorName, ...(args ?? []).map(String)].join(" ");
 }
-const slotCache = new Map<string, bigint>();
-
 /** True when the node gave no answer at all (down, unreachable, timed out): not a revert. */
 export function nodeUnreachable(error: unknown): boolean {
   return (
@@ -152,41 +150,6 @@ async function probeSlot(token: Address, keyOf: (slot: bigint) => Hex, read: (st
   return null;
 }
 
-/** The storage slot of an ERC20's allowance mapping, found by overriding candidates and reading back. */
-export async function findAllowanceSlot(client: PublicClient, token: Address): Promise<bigint> {
-  const cached = slotCache.get(token.toLowerCase());
-  if (cached !== undefined) return cached;
-  const slot = await probeSlot(
-    token,
-    (at) => allowanceKey(at, PROBE_OWNER, PROBE_SPENDER),
-    (stateOverride) => client.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [PROBE_OWNER, PROBE_SPENDER], stateOverride }),
-  );
-  if (slot === null) throw new Error(`cannot find the allowance slot of ${token}`);
-  slotCache.set(token.toLowerCase(), slot);
-  return slot;
-}
-
-/** Per client (a chain): a token's layout is the same at every call. */
-const balanceSlots = new WeakMap<PublicClient, Map<string, bigint | null>>();
-
-/**
- * The storage slot of an ERC20's balance mapping, found as the allowance slot is; null when no slot
- * under 20 answers (a token of another layout): its balance cannot be granted by an override.
- */
-export async function findBalanceSlot(client: PublicClient, token: Address): Promise<bigint | null> {
-  let cache = balanceSlots.get(client);
-  if (!cache) balanceSlots.set(client, (cache = new Map()));
-  const cached = cache.get(token.toLowerCase());
-  if (cached !== undefined) return cached;
-  const slot = await probeSlot(
-    token,
-    (at) => balanceKey(at, PROBE_OWNER),
-    (stateOverride) => client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [PROBE_OWNER], stateOverride }),
-  );
-  cache.set(token.toLowerCase(), slot);
-  return slot;
-}
-
 function approvalOf(step: SimStep): { spender: Address; amount: bigint } | null {
   try {
     const { functionName, args } = decodeFunctionData({ abi: erc20Abi, data: step.data });
@@ -197,34 +160,90 @@ function approvalOf(step: SimStep): { spender: Address; amount: bigint } | null 
   return null;
 }
 
-/** Clients whose node said it lacks eth_simulateV1: not asked again (a JSON-RPC round trip less per bundle). */
-const withoutSimulateV1 = new WeakSet<PublicClient>();
-
 /**
- * `grants`: state the bundle is simulated over (e.g. the owner's balance of a token it is short of:
- * adapters/chain/bundle-funds.ts), as stateDiff entries.
+ * Bundles simulated on one chain (its client): made once at start, it keeps what a chain tells once, each
+ * token's storage layout (found by probing) and whether its node has eth_simulateV1 (asked once: a JSON-RPC
+ * round trip less per bundle where it has not).
  */
-export async function simulateBundle(client: PublicClient, from: Address, steps: SimStep[], grants: StateOverride = []): Promise<SimulationResult> {
-  const simulated = withoutSimulateV1.has(client) ? null : await simulateV1(client, from, steps, grants);
-  if (simulated) return simulated;
-  const overrides: StateOverride = [...grants];
-  for (const [i, step] of steps.entries()) {
-    const approval = approvalOf(step);
-    if (approval) {
-      const slot = await findAllowanceSlot(client, step.to);
-      overrides.push({
-        address: step.to,
-        stateDiff: [{ slot: allowanceKey(slot, from, approval.spender), value: pad(numberToHex(approval.amount), { size: 32 }) }],
-      });
-      continue;
+export class ChainSimulator {
+  readonly client: PublicClient;
+  readonly #allowanceSlots = new Map<string, bigint>();
+  readonly #balanceSlots = new Map<string, bigint | null>();
+  #simulateV1 = true;
+
+  constructor(client: PublicClient) {
+    this.client = client;
+  }
+
+  /**
+   * `grants`: state the bundle is simulated over (e.g. the owner's balance of a token it is short of:
+   * adapters/chain/bundle-funds.ts), as stateDiff entries.
+   */
+  async simulate(from: Address, steps: SimStep[], grants: StateOverride = []): Promise<SimulationResult> {
+    const simulated = this.#simulateV1 ? await this.#simulateV1Call(from, steps, grants) : null;
+    if (simulated) return simulated;
+    const overrides: StateOverride = [...grants];
+    for (const [i, step] of steps.entries()) {
+      const approval = approvalOf(step);
+      if (approval) {
+        const slot = await this.allowanceSlot(step.to);
+        overrides.push({
+          address: step.to,
+          stateDiff: [{ slot: allowanceKey(slot, from, approval.spender), value: pad(numberToHex(approval.amount), { size: 32 }) }],
+        });
+        continue;
+      }
+      try {
+        await this.client.call({ account: from, to: step.to, data: step.data, value: step.value ?? 0n, stateOverride: merge(overrides) });
+      } catch (error) {
+        return { ok: false, method: "eth_call+stateOverride", step: i, reason: revertReason(error) };
+      }
     }
+    return { ok: true, method: "eth_call+stateOverride" };
+  }
+
+  /** The storage slot of an ERC20's allowance mapping, found by overriding candidates and reading back. */
+  async allowanceSlot(token: Address): Promise<bigint> {
+    const cached = this.#allowanceSlots.get(token.toLowerCase());
+    if (cached !== undefined) return cached;
+    const slot = await probeSlot(
+      token,
+      (at) => allowanceKey(at, PROBE_OWNER, PROBE_SPENDER),
+      (stateOverride) =>
+        this.client.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [PROBE_OWNER, PROBE_SPENDER], stateOverride }),
+    );
+    if (slot === null) throw new Error(`cannot find the allowance slot of ${token}`);
+    this.#allowanceSlots.set(token.toLowerCase(), slot);
+    return slot;
+  }
+
+  /**
+   * The storage slot of an ERC20's balance mapping, found as the allowance slot is; null when no slot
+   * under 20 answers (a token of another layout): its balance cannot be granted by an override.
+   */
+  async balanceSlot(token: Address): Promise<bigint | null> {
+    const cached = this.#balanceSlots.get(token.toLowerCase());
+    if (cached !== undefined) return cached;
+    const slot = await probeSlot(
+      token,
+      (at) => balanceKey(at, PROBE_OWNER),
+      (stateOverride) => this.client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [PROBE_OWNER], stateOverride }),
+    );
+    this.#balanceSlots.set(token.toLowerCase(), slot);
+    return slot;
+  }
+
+  /** eth_simulateV1, or null when the node does not have it (then not asked again). */
+  async #simulateV1Call(from: Address, steps: SimStep[], grants: StateOverride): Promise<SimulationResult | null> {
     try {
-      await client.call({ account: from, to: step.to, data: step.data, value: step.value ?? 0n, stateOverride: merge(overrides) });
+      return await simulateV1(this.client, from, steps, grants);
     } catch (error) {
-      return { ok: false, method: "eth_call+stateOverride", step: i, reason: revertReason(error) };
+      if (nodeUnreachable(error)) throw error;
+      if (error instanceof BaseError && error.walk((e) => e instanceof MethodNotSupportedRpcError || e instanceof MethodNotFoundRpcError))
+        this.#simulateV1 = false;
+      return null;
     }
   }
-  return { ok: true, method: "eth_call+stateOverride" };
 }
 
 /** Several approvals of one token become one override entry (a node wants one per address). */
@@ -238,35 +257,28 @@ function merge(overrides: StateOverride): StateOverride {
   return [...byAddress.values()];
 }
 
-/** eth_simulateV1, or null when the node does not have it. */
-async function simulateV1(client: PublicClient, from: Address, steps: SimStep[], grants: StateOverride): Promise<SimulationResult | null> {
+/** eth_simulateV1 (throws when the node does not have it, or cannot be reached). */
+async function simulateV1(client: PublicClient, from: Address, steps: SimStep[], grants: StateOverride): Promise<SimulationResult> {
   // eth_simulateV1 takes the overrides as {address: {stateDiff: {slot: value}}}.
   const stateOverrides = Object.fromEntries(
     merge(grants).map((o) => [o.address, { stateDiff: Object.fromEntries((o.stateDiff ?? []).map((d) => [d.slot, d.value])) }]),
   );
-  try {
-    const results = (await client.request({
-      method: "eth_simulateV1" as never,
-      params: [
-        {
-          blockStateCalls: [
-            { ...(grants.length ? { stateOverrides } : {}), calls: steps.map((s) => ({ from, to: s.to, data: s.data, value: numberToHex(s.value ?? 0n) })) },
-          ],
-          validation: false,
-        },
-        "latest",
-      ] as never,
-    })) as unknown as { calls: { status: Hex; returnData: Hex; error?: { message: string; data?: Hex } }[] }[];
-    const calls = results[0]?.calls ?? [];
-    const failed = calls.findIndex((c) => c.status !== "0x1");
-    if (failed === -1) return { ok: true, method: "eth_simulateV1" };
-    const data = dataIn(calls[failed]!.error?.data) ?? dataIn(calls[failed]!.returnData);
-    const reason = (data && decodeRevert(data)) ?? calls[failed]!.error?.message ?? "reverted";
-    return { ok: false, method: "eth_simulateV1", step: failed, reason };
-  } catch (error) {
-    if (nodeUnreachable(error)) throw error;
-    if (error instanceof BaseError && error.walk((e) => e instanceof MethodNotSupportedRpcError || e instanceof MethodNotFoundRpcError))
-      withoutSimulateV1.add(client);
-    return null;
-  }
+  const results = (await client.request({
+    method: "eth_simulateV1" as never,
+    params: [
+      {
+        blockStateCalls: [
+          { ...(grants.length ? { stateOverrides } : {}), calls: steps.map((s) => ({ from, to: s.to, data: s.data, value: numberToHex(s.value ?? 0n) })) },
+        ],
+        validation: false,
+      },
+      "latest",
+    ] as never,
+  })) as unknown as { calls: { status: Hex; returnData: Hex; error?: { message: string; data?: Hex } }[] }[];
+  const calls = results[0]?.calls ?? [];
+  const failed = calls.findIndex((c) => c.status !== "0x1");
+  if (failed === -1) return { ok: true, method: "eth_simulateV1" };
+  const data = dataIn(calls[failed]!.error?.data) ?? dataIn(calls[failed]!.returnData);
+  const reason = (data && decodeRevert(data)) ?? calls[failed]!.error?.message ?? "reverted";
+  return { ok: false, method: "eth_simulateV1", step: failed, reason };
 }

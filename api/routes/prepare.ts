@@ -7,7 +7,7 @@ import { ApiError } from "../../domain/errors.js";
 import { prepareThroughJob } from "../../usecases/prepare/job.js";
 import { LIVE_SIGN_REQUESTS_PER_CLIENT } from "../../adapters/db/sign-requests.js";
 import { callerOf } from "../caller.js";
-import { checkReceivers, runPrepare } from "../../usecases/prepare/pipeline.js";
+import { checkReceivers, prepareContext, runPrepare } from "../../usecases/prepare/pipeline.js";
 import type { PrepareBodies } from "../../usecases/prepare/types.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
@@ -40,6 +40,19 @@ function prepareRoute(kind: PrepareKind) {
 
 export const prepareRoutes = (deps: AppDeps) => {
   const router = createRouter<AppEnv>();
+  // The in-process path's context (an app without a job client), made once: its simulator learns the chain once.
+  const setup =
+    deps.client &&
+    prepareContext({
+      db: deps.db,
+      reads: deps.reads,
+      deployments: deps.deployments,
+      client: deps.client,
+      now: deps.now,
+      logger: deps.logger,
+      baseUrl: deps.baseUrl ?? "",
+      signRequestsPerClient: deps.signRequestsPerClient,
+    });
   for (const kind of prepareKinds) {
     const route = prepareRoute(kind);
     router.openapi(route as ReturnType<typeof prepareRoute>, async (c) => {
@@ -56,18 +69,8 @@ export const prepareRoutes = (deps: AppDeps) => {
       const caller = callerOf(c, deps);
       const filer = { ownerSession: sessionFor !== null && sameAddress(sessionFor, body.owner), client: caller.client };
       if (deps.jobs) return ok(c, await prepareThroughJob(deps.jobs, kind, body, filer, caller));
-      if (!deps.client) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
-      const ctx = {
-        db: deps.db,
-        reads: deps.reads,
-        deployments: deps.deployments,
-        client: deps.client,
-        now: deps.now,
-        baseUrl: deps.baseUrl ?? new URL(c.req.url).origin,
-        logger: deps.logger,
-        signRequestsPerClient: deps.signRequestsPerClient,
-      };
-      return ok(c, await runPrepare(ctx, kind, body, filer));
+      if (!setup) throw new ApiError("UNAVAILABLE", "The chain RPC is not configured");
+      return ok(c, await runPrepare({ ...setup, baseUrl: deps.baseUrl ?? new URL(c.req.url).origin }, kind, body, filer));
     });
   }
   return router;

@@ -13,7 +13,7 @@ import { devnetChain, TEST_MNEMONIC } from "../../devnet/chain.js";
 import { loadDeployments, type Deployments } from "../../adapters/chain/deployments.js";
 import { BundleCheckError, preparedResultViolations, sendPrepared, type PrepareResult } from "../../client/index.js";
 import { ApiError } from "../../domain/errors.js";
-import { buildLimitOrder } from "../../domain/bundles/index.js";
+import { allowListOf, buildLimitOrder } from "../../domain/bundles/index.js";
 import { callKey } from "../../domain/grading/index.js";
 import { createLogger } from "../../adapters/logger.js";
 import { checkPrepared } from "../../usecases/prepare/pipeline.js";
@@ -340,7 +340,7 @@ describe("money safety", () => {
   it("the run-time check refuses a faulty builder's foreign spender", async () => {
     const result = await realDeposit();
     const steps = result.steps.map((s) => ({ to: s.to as Address, data: s.data as Hex, value: 0n }));
-    const ctx = { deployments: d, logger: createLogger({ level: "silent" }), now: () => new Date() };
+    const ctx = { deployments: d, allowList: allowListOf(d), logger: createLogger({ level: "silent" }), now: () => new Date() };
     const bundle = (st: typeof steps) => ({ bundle: { kind: result.kind, steps: st, params: {} } }) as unknown as Resolved;
     expect(() => checkPrepared(ctx, "vault-deposit", owner.address, bundle(steps))).not.toThrow();
     const faulty = steps.map((s, i) => (i === 0 ? { ...s, data: withSpender(s.data, stranger) } : s));

@@ -17,7 +17,7 @@ import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { ApiError } from "../../domain/errors.js";
-import { runPrepare } from "../../usecases/prepare/pipeline.js";
+import { prepareContext, runPrepare } from "../../usecases/prepare/pipeline.js";
 import type { PrepareBodies, PrepareContext } from "../../usecases/prepare/types.js";
 import { noProjections, randomPrefix, testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
@@ -93,7 +93,16 @@ async function withAggregator<K extends "basket-buy" | "basket-sell" | "basket-m
   body: Omit<PrepareBodies[K], "owner">,
 ): Promise<string> {
   const deps = local.deps;
-  const ctx: PrepareContext = { db, reads, deployments: d, client: deps.client!, now: deps.now, baseUrl: deps.baseUrl!, logger: deps.logger, aggregator };
+  const ctx: PrepareContext = prepareContext({
+    db,
+    reads,
+    deployments: d,
+    client: deps.client!,
+    now: deps.now,
+    baseUrl: deps.baseUrl!,
+    logger: deps.logger,
+    aggregator,
+  });
   try {
     await runPrepare(ctx, kind, { owner, ...body } as PrepareBodies[K]);
     return "ok";

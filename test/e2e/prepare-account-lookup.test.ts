@@ -16,6 +16,7 @@ import { ApiError } from "../../domain/errors.js";
 import { createLogger } from "../../adapters/logger.js";
 import { resolveLadderStrategy } from "../../usecases/prepare/resolve/ladder-strategy.js";
 import type { LadderStrategyBody, PrepareContext } from "../../usecases/prepare/types.js";
+import { prepareContext } from "../../usecases/prepare/pipeline.js";
 
 const stack = inject("stack");
 const admin = testAccount(10);
@@ -79,7 +80,7 @@ async function resolve(body: Omit<LadderStrategyBody, "owner">, owner: Address) 
       },
     }),
   });
-  const ctx: PrepareContext = {
+  const ctx: PrepareContext = prepareContext({
     db: {} as Kysely<Database>,
     reads,
     deployments: d,
@@ -88,7 +89,7 @@ async function resolve(body: Omit<LadderStrategyBody, "owner">, owner: Address) 
     baseUrl: "http://127.0.0.1",
     logger: createLogger({ level: "fatal" }),
     agentAccounts: true,
-  };
+  });
   calls.length = 0;
   try {
     return { result: await resolveLadderStrategy(ctx, { owner, ...body } as LadderStrategyBody, owner), calls: [...calls] };

@@ -7,7 +7,7 @@ import { formatUnits, getAddress, parseEther, type Address, type PublicClient } 
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { agentAccountFactoryAbi, ladderStrategyAbi, marketRegistryAbi } from "../../abis/index.js";
-import { simulateBundle } from "../../adapters/chain/simulate.js";
+import { ChainSimulator } from "../../adapters/chain/simulate.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { testApp } from "../api/support.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
@@ -71,7 +71,7 @@ describe("an agent account short of funds", () => {
     // data is nested in its `data` and quoted in its text): the reason is the token's own error.
     const step = short.body.data.steps[0] as { to: Address; data: `0x${string}` };
     const http = publicClientAt(stack.rpcUrl);
-    const unfunded = await simulateBundle(http, agent.address, [{ to: step.to, data: step.data }]);
+    const unfunded = await new ChainSimulator(http).simulate(agent.address, [{ to: step.to, data: step.data }]);
     expect(unfunded).toMatchObject({ ok: false, step: 0, reason: `ERC20InsufficientBalance ${account} ${60n * USDG} ${70n * USDG}` });
 
     // Funded, the same request carries no issue, and the agent key's bundle opens the ladder.

@@ -8,23 +8,15 @@ import { simulateFunded } from "../../adapters/chain/bundle-funds.js";
 import { countOpenFilings, storePrepared } from "../../adapters/db/filings.js";
 import { LIVE_SIGN_REQUESTS_PER_CLIENT, liveSignRequestsOf, newSignRequestId, SIGN_REQUEST_TTL_MS } from "../../adapters/db/sign-requests.js";
 import { callKey } from "../../domain/grading/rules.js";
-import {
-  allowListOf,
-  figureViolations,
-  ladderRevertDetails,
-  moneySafetyViolations,
-  walletSendCalls,
-  withExtra,
-  type AllowList,
-} from "../../domain/bundles/index.js";
+import { allowListOf, figureViolations, ladderRevertDetails, moneySafetyViolations, walletSendCalls, withExtra } from "../../domain/bundles/index.js";
 import { ApiError, isErrorCode, rateLimitedUntil } from "../../domain/errors.js";
 import { errorStatus } from "../../contract/error-statuses.js";
-import type { Deployments } from "../../adapters/chain/deployments.js";
+import { ChainSimulator } from "../../adapters/chain/simulate.js";
 import { CHAIN_ID } from "../../domain/chain.js";
 import { prepareKindRegistry, TRANSFER_REVERTS } from "../../contract/prepare-kinds.js";
 import { CallerGoneError } from "../../adapters/queue/request-reply.js";
 import { resolvers } from "./resolvers.js";
-import type { PrepareBodies, PrepareContext, PrepareFiler, PrepareKind, PrepareResult, Resolved, Resolver } from "./types.js";
+import type { PrepareBodies, PrepareContext, PrepareFiler, PrepareKind, PrepareResult, PrepareSetup, Resolved, Resolver } from "./types.js";
 import { sameAddress } from "../../domain/address.js";
 
 /**
@@ -78,12 +70,13 @@ function revertsOf(kind: PrepareKind): readonly string[] {
 /** The zap's and maker's deadline: at most 10 minutes after the bundle is prepared. */
 export const DEADLINE_WINDOW_SECONDS = 600;
 
-/** The deployments' allow-list, made once per deployments object (the check runs on every prepare). */
-const baseAllowLists = new WeakMap<Deployments, AllowList>();
-function baseAllowList(deployments: Deployments): AllowList {
-  let list = baseAllowLists.get(deployments);
-  if (!list) baseAllowLists.set(deployments, (list = allowListOf(deployments)));
-  return list;
+/**
+ * The pipeline's context, made once at start (by the prepare routes of an app, the prepare processor of a
+ * worker): its simulator keeps what the chain tells once, and the deployments' allow-list is built once
+ * (the check runs on every prepare).
+ */
+export function prepareContext<S extends PrepareSetup>(setup: S): S & Pick<PrepareContext, "simulator" | "allowList"> {
+  return { ...setup, simulator: new ChainSimulator(setup.client), allowList: allowListOf(setup.deployments) };
 }
 
 /**
@@ -92,13 +85,18 @@ function baseAllowList(deployments: Deployments): AllowList {
  * 10 minutes of the later of the service's clock and the chain time the resolver read. A violation is a
  * builder bug, never the caller's fault: logged, and 500 INTERNAL.
  */
-export function checkPrepared(ctx: Pick<PrepareContext, "deployments" | "logger" | "now">, kind: string, owner: Address, resolved: Resolved): void {
+export function checkPrepared(
+  ctx: Pick<PrepareContext, "deployments" | "allowList" | "logger" | "now">,
+  kind: string,
+  owner: Address,
+  resolved: Resolved,
+): void {
   const { bundle } = resolved;
   const clock = BigInt(Math.floor(ctx.now().getTime() / 1000));
   const now = resolved.chainTime !== undefined && resolved.chainTime > clock ? resolved.chainTime : clock;
   const violations = moneySafetyViolations(bundle, owner, CHAIN_ID, {
     usdg: ctx.deployments.contracts.usdg as Address | undefined,
-    allow: withExtra(baseAllowList(ctx.deployments), resolved.allow ?? {}),
+    allow: withExtra(ctx.allowList, resolved.allow ?? {}),
     deadlineWindow: { now, seconds: DEADLINE_WINDOW_SECONDS },
   });
   // As the typed client checks (issue 32): the amount asked, no minimum output of zero or below the quote's
@@ -145,7 +143,7 @@ export async function runPrepare<K extends PrepareKind>(
   // less on the critical path); it is used only when the simulation passes. A short balance is no
   // refusal: it is simulated over and answered in `issues` (agents prepare first and fund second).
   const [{ simulation, issues }, chainPrice] = await Promise.all([
-    simulateFunded(ctx.client, owner, bundle.steps, resolved.spends),
+    simulateFunded(ctx.simulator, owner, bundle.steps, resolved.spends),
     resolved.priceToken
       ? ctx.client
           .readContract({

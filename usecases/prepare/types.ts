@@ -6,9 +6,10 @@ import type { Address, PublicClient } from "viem";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Aggregator } from "../../adapters/chain/aggregator.js";
 import type { BundleIssues, Spend } from "../../adapters/chain/bundle-funds.js";
+import type { ChainSimulator } from "../../adapters/chain/simulate.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
-import type { AllowListExtra, Bundle, BundleKind, FigureExpectations, WalletSendCalls } from "../../domain/bundles/index.js";
+import type { AllowList, AllowListExtra, Bundle, BundleKind, FigureExpectations, WalletSendCalls } from "../../domain/bundles/index.js";
 import type { Logger } from "../../adapters/logger.js";
 import type { ApiError } from "../../domain/errors.js";
 import type { z } from "@hono/zod-openapi";
@@ -34,7 +35,14 @@ export type PrepareContext = {
   signRequestsPerClient?: number;
   /** True when the caller has given up: the pipeline then stores no sign request and no filing. */
   callerGone?: () => Promise<boolean>;
+  /** Bundles simulated on the chain of `client` (made at start: prepareContext in pipeline.ts). */
+  simulator: ChainSimulator;
+  /** The deployments' contracts and tokens, as the money-safety check allows them (made at start). */
+  allowList: AllowList;
 };
+
+/** What the pipeline's context is made from, once at start (pipeline.ts, prepareContext). */
+export type PrepareSetup = Omit<PrepareContext, "simulator" | "allowList">;
 
 /** The kinds the prepare route serves (contract/prepare-kinds.ts; swap and basket kinds trade through the aggregator). */
 export type { PrepareKind };

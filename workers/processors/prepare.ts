@@ -4,20 +4,21 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import { ApiError } from "../../domain/errors.js";
 import { isPastDeadline, type PrepareJobData } from "../../usecases/prepare/job.js";
-import { runPrepare } from "../../usecases/prepare/pipeline.js";
+import { prepareContext, runPrepare } from "../../usecases/prepare/pipeline.js";
 import { CallerGoneError } from "../../adapters/queue/request-reply.js";
 import { prepareKinds } from "../../contract/prepare-kinds.js";
-import type { PrepareContext, PrepareResult } from "../../usecases/prepare/types.js";
+import type { PrepareResult, PrepareSetup } from "../../usecases/prepare/types.js";
 import type { ChainGuard } from "../../adapters/chain/chain-guard.js";
 import { WRONG_CHAIN } from "../../domain/chain.js";
 import { jobFailure } from "../job-failure.js";
 
 /** `isGone(jobId)`: the caller marked the job gone (it disconnected or timed out while the job ran). */
 export function prepareProcessor(
-  ctx: PrepareContext & { viewsSchema: string },
+  setup: PrepareSetup & { viewsSchema: string },
   isGone?: (jobId: string) => Promise<boolean>,
   chain?: Pick<ChainGuard, "servesPrepares">,
 ) {
+  const ctx = prepareContext(setup);
   return async (job: Job<PrepareJobData>): Promise<PrepareResult> => {
     const { kind, body, filer } = job.data;
     // A job whose caller has gone is dropped: before it starts, and again before it stores anything.

@@ -6,7 +6,7 @@ import { swapRouterAbi, testTokenAbi } from "../../../abis/index.js";
 import { accountAddress } from "../../../devnet/chain.js";
 import { createDevAggregator } from "../../../adapters/chain/dev-aggregator.js";
 import { simulateFunded } from "../../../adapters/chain/bundle-funds.js";
-import { findAllowanceSlot, findBalanceSlot, simulateBundle, type SimStep } from "../../../adapters/chain/simulate.js";
+import { ChainSimulator, type SimStep } from "../../../adapters/chain/simulate.js";
 import { bootCore, type CoreFixture } from "../../helpers/devnet.js";
 
 let f: CoreFixture;
@@ -34,18 +34,18 @@ beforeAll(async () => {
   };
 });
 
-describe("simulateBundle", () => {
+describe("a chain's simulator", () => {
   it("finds the allowance slot of an ERC20", async () => {
-    expect(await findAllowanceSlot(f.chain.publicClient, f.core.usdg)).toBe(1n);
+    expect(await new ChainSimulator(f.chain.publicClient).allowanceSlot(f.core.usdg)).toBe(1n);
   });
 
   it("passes an approval followed by its use, although the owner never approved on chain", async () => {
-    const result = await simulateBundle(f.chain.publicClient, owner, await steps(parseUnits("500", 6)));
+    const result = await new ChainSimulator(f.chain.publicClient).simulate(owner, await steps(parseUnits("500", 6)));
     expect(result).toEqual({ ok: true, method: "eth_call+stateOverride" });
   });
 
   it("refuses a bundle whose approval is short, with the decoded reason and the step", async () => {
-    const result = await simulateBundle(f.chain.publicClient, owner, await steps(parseUnits("499", 6)));
+    const result = await new ChainSimulator(f.chain.publicClient).simulate(owner, await steps(parseUnits("499", 6)));
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.step).toBe(1);
@@ -54,7 +54,7 @@ describe("simulateBundle", () => {
   });
 
   it("refuses a swap through an aggregator the router does not use, with its reason string", async () => {
-    const result = await simulateBundle(f.chain.publicClient, owner, await steps(parseUnits("500", 6), owner));
+    const result = await new ChainSimulator(f.chain.publicClient).simulate(owner, await steps(parseUnits("500", 6), owner));
     expect(result).toMatchObject({ ok: false, step: 1, reason: "SWAP_CONTRACTS_CHANGED" });
   });
 });
@@ -64,11 +64,11 @@ describe("simulateFunded: a short balance is an issue, not a refusal", () => {
   const unfunded = () => privateKeyToAccount(generatePrivateKey()).address;
 
   it("finds the balance slot of an ERC20", async () => {
-    expect(await findBalanceSlot(f.chain.publicClient, f.core.usdg)).toBe(0n);
+    expect(await new ChainSimulator(f.chain.publicClient).balanceSlot(f.core.usdg)).toBe(0n);
   });
 
   it("an owner with no USDG: simulated over the granted balance, issues.balance and issues.allowance say what is missing", async () => {
-    const { simulation, issues } = await simulateFunded(f.chain.publicClient, unfunded(), await steps(parseUnits("500", 6)));
+    const { simulation, issues } = await simulateFunded(new ChainSimulator(f.chain.publicClient), unfunded(), await steps(parseUnits("500", 6)));
     expect(simulation).toEqual({ ok: true, method: "eth_call+stateOverride" });
     expect(issues).toEqual({
       balance: { token: f.core.usdg, actual: "0", expected: "500000000" },
@@ -78,14 +78,14 @@ describe("simulateFunded: a short balance is an issue, not a refusal", () => {
   });
 
   it("a funded owner: no balance issue; the allowance issue while the allowance is short", async () => {
-    const { simulation, issues } = await simulateFunded(f.chain.publicClient, owner, await steps(parseUnits("500", 6)));
+    const { simulation, issues } = await simulateFunded(new ChainSimulator(f.chain.publicClient), owner, await steps(parseUnits("500", 6)));
     expect(simulation.ok).toBe(true);
     expect(issues.balance).toBeNull();
     expect(issues.allowance).toEqual({ spender: f.core.swapRouter, actual: "0" });
   });
 
   it("another revert of an unfunded owner's bundle stays a refusal, with its reason", async () => {
-    const { simulation, issues } = await simulateFunded(f.chain.publicClient, unfunded(), await steps(parseUnits("500", 6), owner));
+    const { simulation, issues } = await simulateFunded(new ChainSimulator(f.chain.publicClient), unfunded(), await steps(parseUnits("500", 6), owner));
     expect(simulation).toMatchObject({ ok: false, step: 1, reason: "SWAP_CONTRACTS_CHANGED" });
     expect(issues.balance).toMatchObject({ token: f.core.usdg, actual: "0" });
   });
@@ -102,11 +102,11 @@ describe("simulateFunded: a short balance is an issue, not a refusal", () => {
         return Reflect.get(target, key, receiver);
       },
     }) as PublicClient;
-    const { simulation, issues } = await simulateFunded(blind, unfunded(), await steps(parseUnits("500", 6)));
+    const { simulation, issues } = await simulateFunded(new ChainSimulator(blind), unfunded(), await steps(parseUnits("500", 6)));
     expect(simulation.ok).toBe(true);
     expect(issues).toMatchObject({ balance: { token: f.core.usdg, actual: "0", expected: "500000000" }, simulationIncomplete: true });
     // Without the shortfall the same client simulates in full.
-    const funded = await simulateFunded(blind, owner, await steps(parseUnits("500", 6)));
+    const funded = await simulateFunded(new ChainSimulator(blind), owner, await steps(parseUnits("500", 6)));
     expect(funded.issues.simulationIncomplete).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import { encodeFunctionData, getAddress, type Address } from "viem";
 import { devAggregatorAbi } from "../../../abis/index.js";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Deployments } from "../../../adapters/chain/deployments.js";
-import { buildBasketBuy, buildGrid, buildLadderStrategy } from "../../../domain/bundles/index.js";
+import { allowListOf, buildBasketBuy, buildGrid, buildLadderStrategy } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { Logger } from "../../../adapters/logger.js";
 import type { PrepareContext, Resolved } from "../../../usecases/prepare/types.js";
@@ -72,6 +72,8 @@ const unreachable = new Proxy(
 );
 const ctx = {
   deployments,
+  allowList: allowListOf(deployments),
+  simulator: unreachable,
   logger,
   now: () => NOW,
   baseUrl: "http://127.0.0.1",

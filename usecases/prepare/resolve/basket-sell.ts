@@ -5,7 +5,6 @@
 // SELL_REFUSED (the zap would refuse, with its reason), and the basket-buy refusals that apply to a sell.
 import { testTokenAbi } from "../../../abis/index.js";
 import { proportionalExit } from "../../../domain/basket-pool.js";
-import { simulateBundle } from "../../../adapters/chain/simulate.js";
 import { buildBasketSell } from "../../../domain/bundles/index.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { Resolver } from "../types.js";
@@ -60,7 +59,7 @@ export const resolveBasketSell: Resolver<"basket-sell"> = async (ctx, body, owne
   );
 
   // The zap's own word before the pipeline's simulation: a refusal is SELL_REFUSED with its reason.
-  const simulation = await simulateBundle(ctx.client, owner, bundle.steps);
+  const simulation = await ctx.simulator.simulate(owner, bundle.steps);
   if (!simulation.ok) throw new ApiError("SELL_REFUSED", `The zap would refuse this sell: ${simulation.reason} (step ${simulation.step + 1})`);
 
   const [price, block] = await Promise.all([priceX18(ctx, receive.address), ctx.client.getBlockNumber()]);
