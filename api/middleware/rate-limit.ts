@@ -159,11 +159,13 @@ type Met = { policy: string; item: string; bucket: Bucket; key: string; quota?: 
  * name is one entry, so the headers name each policy once, however many limiters and charges a request
  * met; the headers are written from it when the answer is made, after whatever the route charged.
  */
-const metLimits = new WeakMap<Context, Map<string, Met>>();
+const MET = "rateLimitsMet";
+/** The limits the request met, by item name: a variable of its context (Hono's per-request store). */
+const metLimitsOf = (c: Context): Map<string, Met> | undefined => c.get(MET as never) as Map<string, Met> | undefined;
 
 function meet(c: Context, met: Met): Met {
-  let limits = metLimits.get(c);
-  if (!limits) metLimits.set(c, (limits = new Map()));
+  let limits = metLimitsOf(c);
+  if (!limits) c.set(MET as never, (limits = new Map()) as never);
   const known = limits.get(met.item);
   if (known && known.policy === met.policy && known.key === met.key) return known; // the same limit met again (a route calling the app's limiter)
   limits.set(met.item, met);
@@ -176,7 +178,7 @@ function meet(c: Context, met: Met): Met {
  * answer's size charged by the route, the /v1 calls an MCP tool made as the same client).
  */
 function writeHeaders(c: Context): void {
-  const limits = metLimits.get(c);
+  const limits = metLimitsOf(c);
   if (!limits) return;
   const now = Date.now();
   const policies: string[] = [];
