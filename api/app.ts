@@ -7,7 +7,8 @@
 import { WRONG_CHAIN, CHAIN_ID } from "../domain/chain.js";
 import { ApiError } from "../domain/errors.js";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppDeps, AppEnv, RouteGroup } from "./deps.js";
+import type { AppContext, AppDeps, AppEnv, RouteGroup } from "./deps.js";
+import { serviceChainStateReader } from "../adapters/chain/service-state.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
 import { openCors } from "./middleware/cors.js";
 import { requestId } from "./middleware/request-id.js";
@@ -51,7 +52,9 @@ const ROUTER_PARTITIONS = ["/v1/strategy-finder/"] as const;
 /** The API app, and its MCP face (the tools /mcp serves; `npm run mcp` serves the same over stdio). */
 export type AgentApp = OpenAPIHono<AppEnv> & { mcp: McpFace };
 
-export function createApp(deps: AppDeps, options: CreateAppOptions = {}): AgentApp {
+export function createApp(given: AppDeps, options: CreateAppOptions = {}): AgentApp {
+  // Made once per app, for every route group (state of the app, never of a module).
+  const deps: AppContext = { ...given, chainState: serviceChainStateReader(given.client, given.deployments) };
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new PartitionedRouter(ROUTER_PARTITIONS) });
   const metrics = createHttpMetrics({ registry: deps.metricsRegistry, defaultMetrics: deps.defaultMetrics, extra: deps.extraMetrics });
 

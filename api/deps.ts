@@ -1,5 +1,6 @@
 // What the app is built from. Tests pass their own database, Redis, clock and readiness check.
 import type { ChainGuard } from "../adapters/chain/chain-guard.js";
+import type { ServiceChainStateReader } from "../adapters/chain/service-state.js";
 import type { QueueDashboardOptions } from "./queue-dashboard.js";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Redis } from "ioredis";
@@ -84,5 +85,11 @@ export type AppDeps = {
 /** Hono environment of every route: the request id set by the request-id middleware, and longPoll, set by the activity route on a long poll (timed apart in metrics.ts). */
 export type AppEnv = { Variables: { requestId: string; longPoll?: boolean } };
 
-/** A route group: a factory that builds its OpenAPIHono from the deps; createApp mounts it. */
-export type RouteGroup = (deps: AppDeps) => OpenAPIHono<AppEnv>;
+/** The deps and what createApp makes once from them for every route group. */
+export type AppContext = AppDeps & {
+  /** The live fees and service state read off the chain, cached and shared by every route group of the app. */
+  chainState: ServiceChainStateReader;
+};
+
+/** A route group: a factory that builds its OpenAPIHono from the app's context; createApp mounts it. */
+export type RouteGroup = (deps: AppContext) => OpenAPIHono<AppEnv>;

@@ -127,16 +127,3 @@ export function serviceChainStateReader(
     return read;
   };
 }
-
-const readers = new WeakMap<object, WeakMap<Deployments, ServiceChainStateReader>>();
-const NO_CLIENT = {};
-
-/** The one cached reader of this client and deployments, shared by every route group of an app. */
-export function sharedServiceChainStateReader(client: PublicClient | undefined, deployments: Deployments): ServiceChainStateReader {
-  const key = client ?? NO_CLIENT;
-  let byDeployments = readers.get(key);
-  if (!byDeployments) readers.set(key, (byDeployments = new WeakMap()));
-  let reader = byDeployments.get(deployments);
-  if (!reader) byDeployments.set(deployments, (reader = serviceChainStateReader(client, deployments)));
-  return reader;
-}

@@ -8,7 +8,7 @@ import type { ServiceChainState } from "../../adapters/chain/service-state.js";
 import { runPrice } from "../../domain/run-price.js";
 import { checkReplay } from "../../usecases/backtest-runs/requests.js";
 import { type RunRecord, x402Payments } from "../../usecases/payments/x402.js";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppContext, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 
 /**
@@ -35,7 +35,7 @@ export type PricedRun = { days: number; state: ServiceChainState; record: RunRec
  * The gate of one app. A paid run is first checked (checkReplay), so a payment is never asked for one that
  * cannot run.
  */
-export function x402Gate(deps: AppDeps, pricePerDayUsdg: number) {
+export function x402Gate(deps: AppContext, pricePerDayUsdg: number) {
   const payments = x402Payments(deps);
   return async <T>(c: Context<AppEnv>, { days, state, record, what }: PricedRun, work: () => Promise<T>) => {
     const amount = runPrice(days, pricePerDayUsdg);

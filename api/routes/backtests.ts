@@ -27,7 +27,7 @@ import type { ServiceChainState } from "../../adapters/chain/service-state.js";
 import { DEFAULT_PRICE_PER_DAY_USDG, FREE_DAYS, runPrice } from "../../domain/run-price.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
 import type { ErrorCode } from "../../domain/errors.js";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppContext, AppEnv } from "../deps.js";
 import { withCaller } from "../caller.js";
 import { ok } from "../envelope.js";
 import {
@@ -189,7 +189,7 @@ const PAID_KINDS = {
   ranges: { strategy: "ranges", what: "Ranges" },
 } as const;
 
-export const backtestRoutes = (deps: AppDeps) => {
+export const backtestRoutes = (deps: AppContext) => {
   const pricePerDayUsdg = deps.payments?.pricePerDayUsdg ?? DEFAULT_PRICE_PER_DAY_USDG;
   const { gridBacktest, ladderBacktest, rangesRoute, gridPlan, ladderPlan, gridTokens, ladderTokens } = routeDefinitions(pricePerDayUsdg);
   const gate = x402Gate(deps, pricePerDayUsdg);

@@ -1,10 +1,9 @@
 // GET /v1/baskets, /baskets/{pool}, /baskets/{pool}/history, /baskets/{pool}/account/{owner}: the
 // public basket routes. A pool that is not a basket answers 404 UNKNOWN_BASKET.
 import { createRoute, z } from "@hono/zod-openapi";
-import { sharedServiceChainStateReader } from "../../adapters/chain/service-state.js";
 import { ApiError } from "../../domain/errors.js";
 import { basketAccountAnswer, basketDetailAnswer, basketHistoryAnswer, basketListAnswer } from "../../usecases/answers/baskets.js";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppContext, AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { Basket, BasketAccount, BasketHistory, BasketHistoryQuery } from "../../contract/baskets.js";
 import { Address, errorResponses, okResponse } from "../../contract/fields.js";
@@ -59,8 +58,8 @@ const found = <T>(value: T | undefined): T => {
   return value;
 };
 
-export const basketRoutes = (deps: Pick<AppDeps, "reads" | "deployments" | "client" | "now">) => {
-  const chainState = sharedServiceChainStateReader(deps.client, deps.deployments);
+export const basketRoutes = (deps: Pick<AppContext, "reads" | "deployments" | "now" | "chainState">) => {
+  const chainState = deps.chainState;
   return createRouter<AppEnv>()
     .openapi(listBaskets, async (c) => ok(c, await basketListAnswer(deps, await chainState(), seconds(deps))))
     .openapi(getBasket, async (c) => ok(c, found(await basketDetailAnswer(deps, await chainState(), c.req.valid("param").pool, seconds(deps)))))

@@ -2,9 +2,8 @@
 // come from the chain, read at most every 10 seconds; with the RPC down the answer says so in each
 // `reason` and gives null where it cannot know (never a 500).
 import { createRoute } from "@hono/zod-openapi";
-import { sharedServiceChainStateReader } from "../../adapters/chain/service-state.js";
 import { productsAnswer } from "../../usecases/answers/products.js";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppContext, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { Products } from "../../contract/products.js";
@@ -21,7 +20,7 @@ const getProducts = createRoute({
   responses: { 200: okResponse(Products, "The products"), ...errorResponses() },
 });
 
-export const productRoutes = (deps: Pick<AppDeps, "reads" | "deployments" | "client" | "now">) => {
-  const chainState = sharedServiceChainStateReader(deps.client, deps.deployments);
+export const productRoutes = (deps: Pick<AppContext, "reads" | "deployments" | "now" | "chainState">) => {
+  const chainState = deps.chainState;
   return createRouter<AppEnv>().openapi(getProducts, async (c) => ok(c, await productsAnswer(deps, await chainState(), deps.now())));
 };

@@ -11,7 +11,7 @@ import type { Context } from "hono";
 import { FINDER_RUNS_PER_CLIENT_PER_DAY } from "../../usecases/backtest-runs/finder.js";
 import { attemptsAnswer, boardAnswer, tokenAnswer, trackRecordAnswer } from "../../usecases/backtest-runs/finder-answers.js";
 import { FILL_RULES } from "../../domain/backtest/fill-rules.js";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppContext, AppEnv } from "../deps.js";
 import { sessionOwner } from "../../usecases/sessions.js";
 import { ok } from "../envelope.js";
 import { bearerToken, sessionSecurity } from "../middleware/session.js";
@@ -92,7 +92,7 @@ const tokenPage = createRoute({
   responses: { 200: okResponse(TokenPageAnswer, "The token's styles"), ...errorResponses("SCAN_PREPARING", "NO_CANDLES") },
 });
 
-export const strategyFinderRoutes = (deps: AppDeps) =>
+export const strategyFinderRoutes = (deps: AppContext) =>
   createRouter<AppEnv>()
     .openapi(board, async (c) => {
       const q = c.req.valid("query");

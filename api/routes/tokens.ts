@@ -1,9 +1,8 @@
 // GET /v1/tokens: every charted token, busiest first, with its price, 24-hour volume, liquidity,
 // category, verification and whether its limit-order, grid and ladder-strategy markets are open.
 import { createRoute, z } from "@hono/zod-openapi";
-import { sharedServiceChainStateReader } from "../../adapters/chain/service-state.js";
 import { tokenListAnswer } from "../../usecases/answers/tokens.js";
-import type { AppDeps, AppEnv } from "../deps.js";
+import type { AppContext, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { errorResponses, okResponse } from "../../contract/fields.js";
 import { TokenListing, TokensQuery } from "../../contract/tokens.js";
@@ -21,8 +20,8 @@ const listTokens = createRoute({
   responses: { 200: okResponse(z.array(TokenListing), "The tokens"), ...errorResponses() },
 });
 
-export const tokenRoutes = (deps: Pick<AppDeps, "reads" | "deployments" | "client" | "now">) => {
-  const chainState = sharedServiceChainStateReader(deps.client, deps.deployments);
+export const tokenRoutes = (deps: Pick<AppContext, "reads" | "deployments" | "now" | "chainState">) => {
+  const chainState = deps.chainState;
   return createRouter<AppEnv>().openapi(listTokens, async (c) =>
     ok(c, await tokenListAnswer(deps, await chainState(), c.req.valid("query"), Math.floor(deps.now().getTime() / 1000))),
   );

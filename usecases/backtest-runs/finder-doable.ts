@@ -4,9 +4,8 @@
 // unpaused and the token's market listed and open. Read at answer time, so a result that stopped being
 // doable since the scan (a vault paused, a market closed) is never answered.
 import type { Kysely } from "kysely";
-import { parseUnits, type PublicClient } from "viem";
-import type { Deployments } from "../../adapters/chain/deployments.js";
-import { sharedServiceChainStateReader } from "../../adapters/chain/service-state.js";
+import { parseUnits } from "viem";
+import type { ServiceChainStateReader } from "../../adapters/chain/service-state.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import { readAgentVaults, type VaultRow } from "../../adapters/db/reads/vaults.js";
 import { sameAddress } from "../../domain/address.js";
@@ -14,13 +13,13 @@ import { USDG_DECIMALS, usdgToToken } from "../../domain/price.js";
 import type { FinderStyle } from "../../domain/strategy-finder/board.js";
 import { vaultRoom } from "../../domain/vault-figures.js";
 
-export type DoableDeps = { reads: Kysely<Projections>; deployments: Deployments; client?: PublicClient };
+export type DoableDeps = { reads: Kysely<Projections>; chainState: ServiceChainStateReader };
 
 /** True when a result of `style` on `key` (a token, or a vault) can be prepared now with `budgetUsd`. */
 export type Doable = (key: string, style: FinderStyle, budgetUsd: number) => boolean;
 
 export async function doableNow(deps: DoableDeps): Promise<Doable> {
-  const [vaults, read] = await Promise.all([readAgentVaults(deps.reads), sharedServiceChainStateReader(deps.client, deps.deployments)()]);
+  const [vaults, read] = await Promise.all([readAgentVaults(deps.reads), deps.chainState()]);
   const state = read.ok ? read.state : read.lastGood;
   const byVault = new Map(vaults.map((v) => [v.address.toLowerCase(), v]));
   return (key, style, budgetUsd) => {

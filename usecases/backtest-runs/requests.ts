@@ -9,7 +9,7 @@ import type { Database } from "../../adapters/db/api-schema.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Caller, JobClient } from "../../adapters/queue/request-reply.js";
-import { sharedServiceChainStateReader, type ServiceChainState } from "../../adapters/chain/service-state.js";
+import type { ServiceChainState, ServiceChainStateReader } from "../../adapters/chain/service-state.js";
 import { breakEvenGap } from "../../domain/backtest/ranges.js";
 import { ApiError } from "../../domain/errors.js";
 import { asOfBucket, backtestThroughJob, type BacktestInputs, type BacktestJobData, type BacktestKind } from "./jobs.js";
@@ -23,6 +23,8 @@ export type BacktestDeps = {
   reads: Kysely<Projections>;
   deployments: Deployments;
   client?: PublicClient;
+  /** The chain's live fees (one cached reader per app: adapters/chain/service-state.ts). */
+  chainState: ServiceChainStateReader;
   jobs?: JobClient;
   now: () => Date;
   /** Who waits (the API's request): the job counts against that client's share of the queue. */
@@ -31,7 +33,7 @@ export type BacktestDeps = {
 
 /** The live fees, or 503 UNAVAILABLE when the chain cannot be read and no earlier read is known. */
 export async function liveState(deps: BacktestDeps): Promise<ServiceChainState> {
-  const read = await sharedServiceChainStateReader(deps.client, deps.deployments)();
+  const read = await deps.chainState();
   const state = read.ok ? read.state : read.lastGood;
   if (!state) throw new ApiError("UNAVAILABLE", "Cannot read the live strategy fees from the chain now: retry shortly");
   return state;
