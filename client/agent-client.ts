@@ -24,13 +24,13 @@ import { parseUnits, type Address, type LocalAccount } from "viem";
 import type { GridBacktestBody, GridBacktestResult, LadderBacktestBody, LadderBacktestResult, RangesQuery, RangesResult } from "../contract/backtests.js";
 import { CAIP2_NETWORK } from "../domain/chain.js";
 import { USDG_DECIMALS } from "../domain/price.js";
-import type { Account, Activity } from "../contract/accounts.js";
 import type { ErrorDetails } from "../contract/fields.js";
+import type { getAccount, getActivity } from "../contract/operations/accounts.js";
+import type { getProducts } from "../contract/operations/products.js";
+import type { getSignRequest } from "../contract/operations/sign-requests.js";
+import type { getVault, getVaultEarnings, getVaultPrices, listVaults } from "../contract/operations/vaults.js";
 import type { PrepareResult as PrepareResultSchema } from "../contract/prepare.js";
 import type { prepareKindRegistry } from "../contract/prepare-kinds.js";
-import type { Products } from "../contract/products.js";
-import type { SignRequest as SignRequestSchema } from "../contract/sign-request.js";
-import type { AgentVault, AgentVaultDetail, VaultEarnings, VaultPrices } from "../contract/vaults.js";
 import { operationIdOf } from "../contract/operation-id.js";
 import { OPENAPI_PATH } from "../contract/discovery/links.js";
 import { sameAddress } from "../domain/address.js";
@@ -40,14 +40,33 @@ export type PrepareKind = keyof typeof prepareKindRegistry;
 /** A prepare body as sent: defaults (slippageBps...) may be left out. */
 export type PrepareBody<K extends PrepareKind> = z.input<(typeof prepareKindRegistry)[K]["body"]>;
 export type PrepareResult = z.output<typeof PrepareResultSchema>;
-export type SignRequest = z.output<typeof SignRequestSchema>;
-export type AgentProducts = z.output<typeof Products>;
-export type AgentVaultSummary = z.output<typeof AgentVault>;
-export type AgentVaultDetails = z.output<typeof AgentVaultDetail>;
-export type AgentVaultPrices = z.output<typeof VaultPrices>;
-export type AgentVaultEarnings = z.output<typeof VaultEarnings>;
-export type AgentAccount = z.output<typeof Account>;
-export type AgentActivity = z.output<typeof Activity>;
+
+/** The operations of the client's named methods, as declared (contract/operations/): types only, no schema code. */
+type Operations = {
+  products: typeof getProducts;
+  vaults: typeof listVaults;
+  vault: typeof getVault;
+  vaultPrices: typeof getVaultPrices;
+  vaultEarnings: typeof getVaultEarnings;
+  account: typeof getAccount;
+  activity: typeof getActivity;
+  signRequest: typeof getSignRequest;
+};
+/** What an operation answers with 200: the `data` of its declared envelope. */
+type AnswerOf<O> = O extends { responses: { 200: { content: { "application/json": { schema: infer S extends z.ZodType } } } } }
+  ? z.output<S> extends { data: infer D }
+    ? D
+    : never
+  : never;
+
+export type SignRequest = AnswerOf<Operations["signRequest"]>;
+export type AgentProducts = AnswerOf<Operations["products"]>;
+export type AgentVaultSummary = AnswerOf<Operations["vaults"]>[number];
+export type AgentVaultDetails = AnswerOf<Operations["vault"]>;
+export type AgentVaultPrices = AnswerOf<Operations["vaultPrices"]>;
+export type AgentVaultEarnings = AnswerOf<Operations["vaultEarnings"]>;
+export type AgentAccount = AnswerOf<Operations["account"]>;
+export type AgentActivity = AnswerOf<Operations["activity"]>;
 export type GridBacktest = z.output<typeof GridBacktestResult>;
 export type LadderBacktest = z.output<typeof LadderBacktestResult>;
 export type Ranges = z.output<typeof RangesResult>;
@@ -186,7 +205,10 @@ function checkBaseUrl(baseUrl: string, allowInsecureHttp: boolean): void {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
-/** The route each of the client's named methods calls: method and OpenAPI path (`prepare` is one per kind). */
+/**
+ * The route each of the client's named methods calls: method and OpenAPI path (`prepare` is one per kind),
+ * checked against the operation's declaration: a path or method changed there does not compile here.
+ */
 const ROUTES = {
   products: ["GET", "/v1/agent/products"],
   vaults: ["GET", "/v1/agent/vaults"],
@@ -196,7 +218,7 @@ const ROUTES = {
   account: ["GET", "/v1/agent/accounts/{owner}"],
   activity: ["GET", "/v1/agent/accounts/{owner}/activity"],
   signRequest: ["GET", "/v1/agent/sign-requests/{id}"],
-} as const satisfies Record<string, readonly ["GET" | "POST", string]>;
+} as const satisfies { [N in keyof Operations]: readonly [Uppercase<Operations[N]["method"]>, `/v1/agent${Operations[N]["path"]}`] };
 
 type NamedMethod = keyof typeof ROUTES;
 
@@ -256,11 +278,11 @@ export function createAgentClient(options: AgentClientOptions) {
     return parsed.data as T;
   }
 
-  /** A named method's route, path parameters filled in. */
-  const route = <T>(name: NamedMethod, params: Record<string, string> = {}, options: { query?: Query; signal?: AbortSignal } = {}) => {
+  /** A named method's route, path parameters filled in; its answer typed as its operation declares. */
+  const route = <N extends NamedMethod>(name: N, params: Record<string, string> = {}, options: { query?: Query; signal?: AbortSignal } = {}) => {
     const [method, template] = ROUTES[name];
     const path = template.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(params[key] ?? ""));
-    return call<T>(method, path, options);
+    return call<AnswerOf<Operations[N]>>(method, path, options);
   };
 
   return {
@@ -269,16 +291,16 @@ export function createAgentClient(options: AgentClientOptions) {
     /** POST any /v1 route with a JSON body. */
     post: <T = unknown>(path: string, body: unknown, signal?: AbortSignal) => call<T>("POST", path, { body, signal }),
 
-    products: () => route<AgentProducts>("products"),
-    vaults: () => route<AgentVaultSummary[]>("vaults"),
-    vault: (vault: string) => route<AgentVaultDetails>("vault", { vault }),
-    vaultPrices: (vault: string) => route<AgentVaultPrices>("vaultPrices", { vault }),
-    vaultEarnings: (vault: string) => route<AgentVaultEarnings>("vaultEarnings", { vault }),
-    account: (owner: string) => route<AgentAccount>("account", { owner }),
+    products: () => route("products"),
+    vaults: () => route("vaults"),
+    vault: (vault: string) => route("vault", { vault }),
+    vaultPrices: (vault: string) => route("vaultPrices", { vault }),
+    vaultEarnings: (vault: string) => route("vaultEarnings", { vault }),
+    account: (owner: string) => route("account", { owner }),
     /** The change feed: a baseline without `cursor`; with it, the changes after it (long poll with `waitMs`). */
     activity: (owner: string, { cursor, waitMs, limit, signal }: ActivityOptions = {}) =>
-      route<AgentActivity>("activity", { owner }, { query: { cursor, waitMs, limit }, signal }),
-    signRequest: (id: string) => route<SignRequest>("signRequest", { id }),
+      route("activity", { owner }, { query: { cursor, waitMs, limit }, signal }),
+    signRequest: (id: string) => route("signRequest", { id }),
     /** A grid backtest (POST /v1/agent/backtest/grid); past 30 days it is paid (give `pay`). */
     backtestGrid: (body: z.input<typeof GridBacktestBody>) => call<GridBacktest>("POST", "/v1/agent/backtest/grid", { body }),
     /** A ladder backtest (POST /v1/agent/backtest/ladder); past 30 days it is paid (give `pay`). */

@@ -3,6 +3,19 @@
 import { z } from "@hono/zod-openapi";
 import { Address, Timestamp } from "./fields.js";
 import { activityKindsInShort } from "../domain/activity-kinds.js";
+import { DAY_MS } from "../domain/price.js";
+
+/** Days of ended items an account answer lists, by default (`closedDays`). */
+export const DEFAULT_CLOSED_DAYS = 7;
+
+/** Activity cursor validity (spec Limits). */
+export const CURSOR_TTL_MS = 14 * DAY_MS;
+
+/** Most changes one activity answer carries; `more: true` means call again at once with the new cursor. */
+export const MAX_CHANGES_PER_CALL = 500;
+
+/** The longest a long poll waits (`waitMs`). */
+export const MAX_WAIT_MS = 30_000;
 
 const units = (what: string) => z.string().openapi({ description: `${what}, in whole units (decimal string)`, example: "1.5" });
 const baseUnits = (what: string) => z.string().openapi({ description: `${what}, in base units (decimal string)`, example: "1500000" });

@@ -9,10 +9,7 @@ import type { Projections } from "./projections.js";
 import { type ActivityRow, BLOCKS_JSON, type BlockRef, CHANGE_JSON, parsePoll, readPoll } from "./reads/activity.js";
 import { runBatched, runStatement, type StatementText } from "./reads/statement.js";
 import { POSITIONS_PER_BLOCK } from "../../domain/activity-position.js";
-import { DAY_MS } from "../../domain/price.js";
-
-/** Activity cursor validity (spec Limits). */
-export const CURSOR_TTL_MS = 14 * DAY_MS;
+import { CURSOR_TTL_MS } from "../../contract/accounts.js";
 
 /** What a cursor id looks like; anything else is unknown without a lookup. */
 export const CURSOR_ID = /^[A-Za-z0-9_-]{22,64}$/;

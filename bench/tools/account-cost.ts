@@ -15,7 +15,7 @@ import { join } from "node:path";
 import type postgres from "postgres";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { DAY_S } from "../../domain/price.js";
-import { DEFAULT_CLOSED_DAYS } from "../../usecases/answers/accounts.js";
+import { DEFAULT_CLOSED_DAYS } from "../../contract/accounts.js";
 import { cpuSeconds, median, repoRoot, BENCH_VIEWS_SCHEMA } from "../lib.js";
 import type { ReadHold } from "../read-speed.js";
 

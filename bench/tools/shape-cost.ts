@@ -13,7 +13,8 @@ import { createProjectionsDb, createProjectionsPostgres } from "../../adapters/d
 import { readAccountRows, type AccountRows } from "../../adapters/db/reads/accounts.js";
 import { DAY_S } from "../../domain/price.js";
 import type { accountEntry as AccountEntry } from "../../usecases/answers/account-body.js";
-import { DEFAULT_CLOSED_DAYS, type shapeAccount as ShapeAccount } from "../../usecases/answers/accounts.js";
+import type { shapeAccount as ShapeAccount } from "../../usecases/answers/accounts.js";
+import { DEFAULT_CLOSED_DAYS } from "../../contract/accounts.js";
 import { median, repoRoot, BENCH_VIEWS_SCHEMA } from "../lib.js";
 import type { ReadHold } from "../read-speed.js";
 

@@ -19,7 +19,7 @@ import postgres from "postgres";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import { accountStatement } from "../../adapters/db/reads/accounts.js";
 import { DAY_S } from "../../domain/price.js";
-import { DEFAULT_CLOSED_DAYS } from "../../usecases/answers/accounts.js";
+import { DEFAULT_CLOSED_DAYS } from "../../contract/accounts.js";
 import { BENCH_VIEWS_SCHEMA, cpuSeconds, median } from "../lib.js";
 import type { ReadHold } from "../read-speed.js";
 

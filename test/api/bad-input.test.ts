@@ -10,7 +10,7 @@ import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentRouteGroups } from "../../api/routes/index.js";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { CURSOR_TTL_MS } from "../../adapters/db/cursors.js";
+import { CURSOR_TTL_MS } from "../../contract/accounts.js";
 import { isErrorCode } from "../../domain/errors.js";
 import { errorStatus } from "../../contract/error-statuses.js";
 import type { JsonSchema, OpenApiDocument, OpenApiOperation } from "../../contract/discovery/catalog.js";

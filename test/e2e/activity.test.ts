@@ -9,7 +9,7 @@ import { basketPoolAbi, gridStrategyAbi, ladderStrategyAbi, limitOrderHookAbi, m
 import { createRedis } from "../../adapters/redis.js";
 import type { Deployments } from "../../adapters/chain/deployments.js";
 import type { Database } from "../../adapters/db/api-schema.js";
-import { CURSOR_TTL_MS } from "../../adapters/db/cursors.js";
+import { CURSOR_TTL_MS } from "../../contract/accounts.js";
 import type { Projections } from "../../adapters/db/projections.js";
 import type { ResponseValidator } from "../helpers/openapi-validate.js";
 import { DEAD_REDIS_URL, json, randomPrefix, testApp } from "../api/support.js";

@@ -28,6 +28,7 @@ import type { Projections } from "../../adapters/db/projections.js";
 import { blockOfPosition, lastPositionOf } from "../../domain/activity-position.js";
 import { readChangesAfter, readOwnerBlocks, readOwnerHead, type ActivityRow, type BlockRef } from "../../adapters/db/reads/activity.js";
 import { DAY_MS } from "../../domain/price.js";
+import { MAX_CHANGES_PER_CALL } from "../../contract/accounts.js";
 
 /**
  * Blocks behind a given block that a reorg can still replace. Ponder treats blocks older than its
@@ -35,9 +36,6 @@ import { DAY_MS } from "../../domain/price.js";
  * them; 64 leaves a margin.
  */
 export const REORG_WINDOW_BLOCKS = 64n;
-
-/** Most changes one answer carries; `more: true` means call again at once with the new cursor. */
-export const MAX_CHANGES_PER_CALL = 500;
 
 /**
  * A poll with no change answers the cursor it was given, unless that cursor is older than this: then

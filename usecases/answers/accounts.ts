@@ -18,9 +18,7 @@ import { checksum, isoTime, priceUsd, units } from "../../domain/format.js";
 import { DAY_S, ONE_X18, tokenToUsdg, USDG_DECIMALS } from "../../domain/price.js";
 import { convertToAssets, vaultTotalAssets } from "../../domain/vault-figures.js";
 import type * as schema from "../../contract/accounts.js";
-
-/** Days of ended items an account answer lists, by default. */
-export const DEFAULT_CLOSED_DAYS = 7;
+import { DEFAULT_CLOSED_DAYS } from "../../contract/accounts.js";
 
 type Hex = `0x${string}`;
 

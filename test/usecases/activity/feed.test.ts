@@ -4,7 +4,8 @@
 import type { Kysely } from "kysely";
 import postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CURSOR_TTL_MS, sweepExpiredCursors } from "../../../adapters/db/cursors.js";
+import { sweepExpiredCursors } from "../../../adapters/db/cursors.js";
+import { CURSOR_TTL_MS } from "../../../contract/accounts.js";
 import { extendTrail, REORG_WINDOW_BLOCKS, resumePoint } from "../../../usecases/activity/cursors.js";
 import { createProjectionsDb, createProjectionsPostgres, type Projections } from "../../../adapters/db/projections.js";
 import { lastPositionOf } from "../../../domain/activity-position.js";
