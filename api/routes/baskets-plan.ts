@@ -1,44 +1,18 @@
 // POST /v1/agent/baskets/plan: check a basket before making it (the plan is usecases/basket-plan.ts).
 // 6 a minute per client, one at a time (429 RATE_LIMITED).
 import { takeTurn } from "../../adapters/redis-claims.js";
-import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError } from "../../domain/errors.js";
 import { planBasketAnswer, type BasketPlanDeps } from "../../usecases/basket-plan.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
 import { clientIp, clientKey, DEFAULT_RATE_LIMIT, rateLimit } from "../middleware/rate-limit.js";
-import { BasketPlan, BasketPlanBody } from "../../contract/basket-plan.js";
-import { errorResponses, okResponse } from "../../contract/fields.js";
 import { createRouter } from "../router.js";
 import { budgetedAggregator } from "../../usecases/prepare/aggregator-queue.js";
+import { planBasket } from "../../contract/operations/baskets-plan.js";
 
 /** How long one client's plan may hold its turn (a crashed request frees it after this). */
 const ONE_AT_A_TIME_MS = 30_000;
-
-const planBasket = createRoute({
-  method: "post",
-  path: "/baskets/plan",
-  tags: ["Baskets"],
-  summary: "Plan a basket",
-  description:
-    "Checks a basket before basket-make; nothing is stored. 1-8 tokens (listed symbols or addresses), with every weight or none. The anchor (USDG by default, or WETH) is added at 10% when the basket holds neither; with no weights the anchor gets 10% and the rest share evenly. swapFeePct 0.3 or 1. Answers each token's kind, weight, trade-list status and liquidity class (from how much more a 1,000 USDG buy pays than a 10 USDG one: 2% and up is thin, 0.5% and up is fair; these quotes draw on the aggregator route budget), the look-back simulated with the service's keeper over past prices (or unavailable with a code and reason), the name check, listed baskets with the same tokens, the maker's readiness, ready and notes. Rate: 6 a minute per client, one at a time.",
-  request: { body: { content: { "application/json": { schema: BasketPlanBody } }, required: true } },
-  responses: {
-    200: okResponse(BasketPlan, "The plan"),
-    ...errorResponses(
-      "UNKNOWN_TOKEN",
-      "NATIVE_ETH_TOKEN",
-      "DUPLICATE_TOKEN",
-      "TOKEN_COUNT",
-      "WEIGHTS_PARTIAL",
-      "WEIGHTS_SUM",
-      "WEIGHT_TOO_SMALL",
-      "MAKE_FEE",
-      "BUSY",
-    ),
-  },
-});
 
 /** One plan at a time per client: a Redis lock; a Redis outage lets the plan through (as the limiter's insurance does). */
 async function oneAtATime<T>(deps: AppDeps, key: string, run: () => Promise<T>): Promise<T> {
