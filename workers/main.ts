@@ -2,7 +2,7 @@
 // Checks Postgres and Redis (one line and exit 1 when either is unreachable) and stops gracefully on
 // SIGTERM/SIGINT: the worker finishes its running jobs, then the connections close.
 import { hostname } from "node:os";
-import { Queue, Worker, type Job, type WorkerOptions } from "bullmq";
+import { type Queue, Worker, type Job, type WorkerOptions } from "bullmq";
 import { newRedis } from "../adapters/redis.js";
 import { config, rpcUrl } from "../adapters/config.js";
 import { createChainClient } from "../adapters/chain/client.js";
@@ -22,7 +22,7 @@ import { gradingProcessor, scheduleGrading } from "./processors/grading.js";
 import { purgeProcessor, schedulePurge } from "./processors/purge.js";
 import { GRADING_QUEUE, PURGE_QUEUE, QUEUE_NAMES, type QueueName } from "../usecases/queues.js";
 import { queueMetrics } from "../adapters/queue/metrics.js";
-import { queueStreams } from "../adapters/queue/options.js";
+import { serviceQueue } from "../adapters/queue/options.js";
 import { startWorkerMetrics } from "./metrics.js";
 import { JOB_DEADLINES_MS, withDeadline } from "./deadline.js";
 import { gradingLagSeconds } from "../usecases/report-card/grading-lag.js";
@@ -65,7 +65,7 @@ function work(
 const queues: Queue[] = [];
 /** A queue this process schedules repeatable jobs on. */
 function scheduled(queue: QueueName): Queue {
-  const q = new Queue(queue, { ...bull, streams: queueStreams });
+  const q = serviceQueue(queue, bull);
   queues.push(q);
   return q;
 }

@@ -1,9 +1,9 @@
 // BullMQ's own Prometheus export (Queue.exportPrometheusMetrics: bullmq_job_count by queue and state,
 // and the completed and failed totals) for every queue, as one exposition: each queue's export repeats
 // the HELP and TYPE lines, and Prometheus wants one group per metric family.
-import { Queue } from "bullmq";
+import type { Queue } from "bullmq";
 import { newRedis, type RedisSentinel } from "../redis.js";
-import { queueStreams } from "./options.js";
+import { serviceQueue } from "./options.js";
 
 export type QueueMetrics = {
   queues: readonly Queue[];
@@ -17,7 +17,7 @@ export function queueMetrics(options: { redisUrl: string; sentinel?: RedisSentin
   // A scrape while Redis is down fails at once (one retry) rather than hanging the scraper.
   const connection = newRedis(options.redisUrl, options.sentinel, { maxRetriesPerRequest: 1, lazyConnect: true });
   connection.on("error", () => {}); // the scrape that meets it answers 500; nothing else to do
-  const queues = options.queues.map((name) => new Queue(name, { connection, prefix: options.prefix, streams: queueStreams }));
+  const queues = options.queues.map((name) => serviceQueue(name, { connection, prefix: options.prefix }));
   return {
     queues,
     async text() {

@@ -10,10 +10,10 @@
 // A caller that gives up (its deadline, or its request's signal: the client disconnected) removes its
 // job when it is still waiting, and marks it gone otherwise (`isGone`), so the worker drops the result.
 import { redactUrl } from "../config.js";
-import { type Job, Queue, QueueEvents, type JobsOptions } from "bullmq";
+import { type Job, type Queue, QueueEvents, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { newRedis, redisOptions, type RedisSentinel } from "../redis.js";
-import { queueStreams } from "./options.js";
+import { serviceQueue } from "./options.js";
 
 export class QueueBusyError extends Error {
   override name = "QueueBusyError";
@@ -148,6 +148,9 @@ const jobOptionsOf = (opts: RunOptions, held: number): JobsOptions => ({
   ...(held > 0 ? { priority: held } : {}),
 });
 
+/** The longest a job client's close waits for its queues and event readers. */
+const CLOSE_WAIT_MS = 2000;
+
 export function createJobClient({ redisUrl, sentinel, prefix, maxWaiting = 200 }: JobClientOptions) {
   // A producer whose Redis is down must fail at once, not hang: no offline queue.
   const connection = newRedis(redisUrl, sentinel, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
@@ -157,7 +160,7 @@ export function createJobClient({ redisUrl, sentinel, prefix, maxWaiting = 200 }
   function get(name: string) {
     let q = queues.get(name);
     if (!q) {
-      const queue = new Queue(name, { connection, prefix, skipWaitingForReady: true, streams: queueStreams });
+      const queue = serviceQueue(name, { connection, prefix, skipWaitingForReady: true });
       queue.on("error", () => {});
       // QueueEvents blocks on XREAD: it needs a connection of its own that may wait.
       const events = new QueueEvents(name, {
@@ -207,7 +210,11 @@ export function createJobClient({ redisUrl, sentinel, prefix, maxWaiting = 200 }
       return get(queueName).queue.getWorkersCount();
     },
     async close() {
-      await Promise.allSettled([...queues.values()].flatMap(({ queue, events }) => [queue.close(), events.close()]));
+      // A QueueEvents closed while its connection is reconnecting (just after a Redis restart) never settles:
+      // its pending blocking read is never rejected (taskforcesh/bullmq#4656, redis/ioredis#2169), though its
+      // socket is gone. Waited for a moment, not for ever, so a stop right after a Redis blip is not stuck.
+      const closing = [...queues.values()].flatMap(({ queue, events }) => [queue.close(), events.close()]);
+      await Promise.race([Promise.allSettled(closing), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
       connection.disconnect();
     },
   };

@@ -5,6 +5,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { CallerGoneError, createJobClient, JobFailedError, JobTimeoutError, QueueBusyError } from "../../../adapters/queue/request-reply.js";
 import { QUEUE_EVENTS_KEPT } from "../../../adapters/queue/options.js";
+import { startRedisServer } from "../../helpers/redis-server.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const prefix = `test:${randomBytes(4).toString("hex")}:bull`;
@@ -183,5 +184,33 @@ describe("the queues' event streams", () => {
     // Trimmed with `~`: Redis cuts whole stream nodes (100 entries each), so a little over the bound stays.
     expect(kept).toBeGreaterThanOrEqual(QUEUE_EVENTS_KEPT);
     expect(kept).toBeLessThan(QUEUE_EVENTS_KEPT * 1.5);
+  }, 60_000);
+
+  it("keep their bound after a Redis restarted without its data (BullMQ writes it once, at start)", async () => {
+    const server = await startRedisServer(); // a Redis of this test's own, to kill and start
+    closers.push(() => server.kill());
+    const client = createJobClient({ redisUrl: server.url, prefix });
+    const worker = new Worker("bounded", async () => "ok", { connection: new Redis(server.url, { maxRetriesPerRequest: null }), prefix });
+    closers.push(() => worker.close());
+    const bound = async () => {
+      const redis = new Redis(server.url);
+      try {
+        return await redis.hget(`${prefix}:bounded:meta`, "opts.maxLenEvents");
+      } finally {
+        redis.disconnect();
+      }
+    };
+    expect(await client.run("bounded", "x", {}, { timeoutMs: 5000 })).toBe("ok");
+    expect(await bound()).toBe(String(QUEUE_EVENTS_KEPT));
+    await server.kill();
+    await server.start(); // empty: the meta is gone with everything else
+    // The client's connection comes back on its own; its queue writes the bound again once it is ready.
+    const until = Date.now() + 15_000;
+    while (Date.now() < until && (await bound()) !== String(QUEUE_EVENTS_KEPT)) await new Promise((r) => setTimeout(r, 200));
+    expect(await bound()).toBe(String(QUEUE_EVENTS_KEPT));
+    // Closed while its event reader may still be reconnecting: it stops (BullMQ's own close alone never settled).
+    const closing = Date.now();
+    await client.close();
+    expect(Date.now() - closing).toBeLessThan(5000);
   }, 60_000);
 });
