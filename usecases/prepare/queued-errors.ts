@@ -15,13 +15,16 @@ export function decodeApiError(reason: string): ApiError | undefined {
   const at = reason.indexOf(MARK);
   if (at === -1) return undefined;
   try {
-    const { code, message, details, retryAfterSeconds } = JSON.parse(reason.slice(at + MARK.length)) as {
+    const { code, message, details, retryAfterSeconds, headers } = JSON.parse(reason.slice(at + MARK.length)) as {
       code: unknown;
       message?: string;
       details?: ErrorDetails;
       retryAfterSeconds?: unknown;
+      /** How a worker before session 31 sent the wait: while a deploy rolls, API and worker may differ. */
+      headers?: Record<string, unknown>;
     };
-    const wait = typeof retryAfterSeconds === "number" && Number.isFinite(retryAfterSeconds) ? { retryAfterSeconds } : undefined;
+    const seconds = retryAfterSeconds ?? (typeof headers?.["Retry-After"] === "string" ? Number(headers["Retry-After"]) : undefined);
+    const wait = typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0 ? { retryAfterSeconds: seconds } : undefined;
     return isErrorCode(code) ? new ApiError(code, message, details, wait) : undefined;
   } catch {
     return undefined;
