@@ -104,7 +104,7 @@ async function startAll(s: Settings, dir: string) {
   await waitFor("indexer", () => answers200(`${ponderUrl}/ready`), 900_000, indexer.tail);
   const apis: Supervised[] = [];
   const bases: string[] = [];
-  const metricsUrls: { name: string; url: string }[] = [];
+  const metricsUrls: { name: string; url: string }[] = [{ name: "indexer", url: `${ponderUrl}/metrics` }];
   for (let i = 0; i < s.apis; i++) {
     const [port, metrics] = [await freePort(), await freePort()];
     bases.push(`http://127.0.0.1:${port}`);
@@ -183,7 +183,7 @@ async function soak(s: Settings, st: Stack): Promise<{ rows: Row[]; windows: Fau
   const samples = newSamples();
   const processes = [st.devnet, st.indexer, ...st.apis, st.worker];
   const pending = () => traders.sent.map((c) => c.txHash.toLowerCase()).filter((h) => !samples.matched.has(h));
-  const sampleDeps = { sql: monitorSql, dbName: st.dbName, apiSchema: "agent_api", redis: monitorRedis, redisPrefix: st.redisPrefix, processes, pending };
+  const sampleDeps = { sql: monitorSql, dbName: st.dbName, apiSchema: "agent_api", redis: monitorRedis, redisPrefix: st.redisPrefix, processes, metrics: st.metricsUrls, pending };
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {

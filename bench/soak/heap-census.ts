@@ -12,6 +12,17 @@ function value(text: string, name: string, space?: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/**
+ * V8's young generation as committed (MiB), or undefined. V8 sizes it by itself between one and two
+ * semi-space pairs as the allocation rate goes (64 or 128 MiB for the API's 64 MiB semi-spaces), so it
+ * moves a process's RSS by up to 64 MiB within minutes; nothing can leak there (what survives two
+ * scavenges moves to the old space), so the memory row judges RSS less this.
+ */
+export function youngMiB(text: string): number | undefined {
+  const bytes = value(text, "nodejs_heap_space_size_total_bytes", "new");
+  return bytes === undefined ? undefined : bytes / MiB;
+}
+
 /** One line from a process's /metrics text: RSS, the young and old spaces (used of total), memory outside the heap. */
 export function heapLine(text: string): string {
   const mib = (bytes: number | undefined) => (bytes === undefined ? "?" : (bytes / MiB).toFixed(0));

@@ -6,6 +6,7 @@ import { JOB_DEADLINES_MS } from "../../workers/deadline.js";
 import { QUEUE_NAMES } from "../../usecases/queues.js";
 import type { FaultWindow } from "./faults.js";
 import type { Balancer } from "./http.js";
+import { youngMiB } from "./heap-census.js";
 import { treeRssMiB, type Supervised } from "./procs.js";
 import type { Poller, SentCall } from "./users.js";
 
@@ -14,8 +15,13 @@ export type Row = { invariant: string; result: "held" | "BROKEN" | "shown"; figu
 export type Samples = {
   /** [time, application_name -> connections] */
   connections: [number, Map<string, number>][];
-  /** [time, process -> RSS MiB] (redis: used_memory MiB) */
+  /**
+   * [time, process -> MiB judged]: a Node process's RSS less V8's young generation (see `youngMiB`), other
+   * processes' RSS, Redis's used_memory. A Node process whose figures did not answer is left out of that sample.
+   */
   memory: [number, Map<string, number>][];
+  /** [time, process -> RSS MiB], shown beside the judged figure. */
+  rss: [number, Map<string, number>][];
   /** Jobs seen active past their deadline: queue:id -> seconds active. */
   pastDeadline: Map<string, number>;
   /** tx hash (lowercase) -> when the soak first saw it matched to a filing. */
@@ -23,7 +29,7 @@ export type Samples = {
   sampleErrors: number;
 };
 
-export const newSamples = (): Samples => ({ connections: [], memory: [], pastDeadline: new Map(), matched: new Map(), sampleErrors: 0 });
+export const newSamples = (): Samples => ({ connections: [], memory: [], rss: [], pastDeadline: new Map(), matched: new Map(), sampleErrors: 0 });
 
 export type SampleDeps = {
   sql: postgres.Sql;
@@ -32,6 +38,8 @@ export type SampleDeps = {
   redis: Redis;
   redisPrefix: string;
   processes: Supervised[];
+  /** Each Node process's Prometheus figures (by its supervised name). */
+  metrics: { name: string; url: string }[];
   /** The hashes not yet matched. */
   pending(): string[];
 };
@@ -53,11 +61,7 @@ export async function sample(s: Samples, d: SampleDeps): Promise<void> {
   } catch {
     s.sampleErrors++; // Postgres restarting
   }
-  const mem = new Map<string, number>();
-  for (const p of d.processes) {
-    const pid = p.pid();
-    if (pid && p.alive()) mem.set(p.name, treeRssMiB(pid));
-  }
+  const [mem, rss] = await processMemory(d);
   try {
     const info = await d.redis.info("memory");
     mem.set("redis", Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0) / 2 ** 20);
@@ -73,6 +77,34 @@ export async function sample(s: Samples, d: SampleDeps): Promise<void> {
     s.sampleErrors++; // Redis restarting
   }
   s.memory.push([now, mem]);
+  s.rss.push([now, rss]);
+}
+
+/** Each live process's RSS, and the figure judged (see `Samples.memory`). */
+export async function processMemory(d: Pick<SampleDeps, "processes" | "metrics">): Promise<[Map<string, number>, Map<string, number>]> {
+  const young = new Map(
+    await Promise.all(
+      d.metrics.map(async ({ name, url }) => {
+        const text = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+          (r) => r.text(),
+          () => "",
+        );
+        return [name, youngMiB(text)] as const;
+      }),
+    ),
+  );
+  const mem = new Map<string, number>();
+  const rss = new Map<string, number>();
+  for (const p of d.processes) {
+    const pid = p.pid();
+    if (!pid || !p.alive()) continue;
+    const mib = treeRssMiB(pid);
+    rss.set(p.name, mib);
+    const y = young.get(p.name);
+    if (!young.has(p.name)) mem.set(p.name, mib);
+    else if (y !== undefined) mem.set(p.name, mib - y);
+  }
+  return [mem, rss];
 }
 
 const inWindow = (t: number, windows: FaultWindow[], graceMs: number) => windows.some((w) => t >= w.start && t <= w.end + graceMs);
@@ -210,7 +242,11 @@ export function flatRows(s: Samples, p: { start: number; warmEnd: number; end: n
       s.connections,
       (a: number[], b: number[]) => Math.max(...b) <= Math.max(...a) * 1.2 + 2,
     ],
-    ["memory flat: each process's RSS and Redis's used memory grow < 10% after warm-up", s.memory, (a: number[], b: number[]) => med(b) < med(a) * 1.1],
+    [
+      "memory flat: each process's RSS (a Node process's less V8's young generation) and Redis's used memory grow < 10% after warm-up",
+      s.memory,
+      (a: number[], b: number[]) => med(b) < med(a) * 1.1,
+    ],
   ] as const) {
     const memory = what.startsWith("memory");
     const last = windowOf(series, lastStart, end + 1);
@@ -233,7 +269,10 @@ export function flatRows(s: Samples, p: { start: number; warmEnd: number; end: n
       judged++;
       const fmt = (xs: number[]) => (memory ? med(xs).toFixed(0) : String(Math.max(...xs)));
       const life = restarted !== undefined ? ` (since it started again at ${((restarted - p.start) / 60_000).toFixed(0)} min)` : "";
-      parts.push(`${k} ${fmt(a)}→${fmt(b)}${life}${k === "devnet" ? " (the chain, not judged)" : ok ? "" : " (grew)"}`);
+      const ra = memory ? windowOf(s.rss, from, from + span * 0.15).get(k) : undefined;
+      const rb = memory ? windowOf(s.rss, lastStart, end + 1).get(k) : undefined;
+      const rss = ra?.length && rb?.length && (fmt(ra) !== fmt(a) || fmt(rb) !== fmt(b)) ? ` (RSS ${fmt(ra)}→${fmt(rb)})` : "";
+      parts.push(`${k} ${fmt(a)}→${fmt(b)}${rss}${life}${k === "devnet" ? " (the chain, not judged)" : ok ? "" : " (grew)"}`);
     }
     // No sample at all is a broken sampler; samples of lives all too young to judge are shown.
     const result = !enforce || (judged === 0 && parts.length > 0) ? "shown" : broken || parts.length === 0 ? "BROKEN" : "held";

@@ -1,7 +1,12 @@
-// The soak's heap census (bench/soak/heap-census.ts) reads the figures prom-client's default metrics give.
+// The soak's heap census (bench/soak/heap-census.ts) reads the figures prom-client's default metrics give, and its
+// memory sample takes V8's young generation off a Node process's RSS.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { heapLine } from "../../bench/soak/heap-census.js";
+import { heapLine, youngMiB } from "../../bench/soak/heap-census.js";
+import { processMemory } from "../../bench/soak/invariants.js";
+import type { Supervised } from "../../bench/soak/procs.js";
 
 describe("the soak's heap census", () => {
   it("names RSS, the young and old spaces and memory outside the heap from a process's metrics", async () => {
@@ -20,5 +25,34 @@ describe("the soak's heap census", () => {
 
   it("says what it could not read", () => {
     expect(heapLine("")).toBe("rss ? MiB, young ?/? MiB, old ?/? MiB, heap ?/? MiB, external ? MiB");
+  });
+});
+
+describe("the soak's memory sample", () => {
+  it("takes a Node process's young generation off its RSS, and leaves out a process whose figures do not answer", async () => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const server = createServer(async (_req, res) => res.end(await registry.metrics()));
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const port = (server.address() as AddressInfo).port;
+    const self = (name: string) => ({ name, pid: () => process.pid, alive: () => true }) as unknown as Supervised;
+    try {
+      const [judged, rss] = await processMemory({
+        processes: [self("api1"), self("devnet"), self("worker")],
+        metrics: [
+          { name: "api1", url: `http://127.0.0.1:${port}/metrics` },
+          { name: "worker", url: "http://127.0.0.1:9/metrics" },
+        ],
+      });
+      const young = youngMiB(await registry.metrics())!;
+      expect(young).toBeGreaterThan(0);
+      // Both read the same process a moment apart: RSS moves a little between the reads.
+      expect(Math.abs(judged.get("api1")! - (rss.get("api1")! - young))).toBeLessThan(young / 2);
+      expect(judged.get("devnet")).toBe(rss.get("devnet"));
+      expect(judged.has("worker")).toBe(false);
+      expect(rss.has("worker")).toBe(true);
+    } finally {
+      server.close();
+    }
   });
 });

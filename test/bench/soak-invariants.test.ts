@@ -49,3 +49,32 @@ describe("the soak's connection row", () => {
     expect(row).toMatchObject({ result: "shown", figures: expect.stringContaining("agent-worker started again at 55 min: too late to judge") });
   });
 });
+
+/** An hour of one process's memory: `judged(minute)` and its RSS `rss(minute)`. */
+function memoryHour(judged: (m: number) => number, rss: (m: number) => number) {
+  const s = newSamples();
+  for (let m = 0; m <= 60; m++) {
+    s.memory.push([m * MIN, new Map([["api1", judged(m)]])]);
+    s.rss.push([m * MIN, new Map([["api1", rss(m)]])]);
+  }
+  return flatRows(s, { start: 0, warmEnd: 10 * MIN, end: 60 * MIN, enforce: true, restarts: new Map() })[1]!;
+}
+
+describe("the soak's memory row", () => {
+  it("judges a Node process by RSS less V8's young generation, and shows its RSS beside", () => {
+    // The young generation went from 64 to 128 MiB late in the run (RSS +64 MiB); the rest stayed flat.
+    const row = memoryHour(
+      () => 280,
+      (m) => (m < 45 ? 344 : 408),
+    );
+    expect(row).toMatchObject({ result: "held", figures: "api1 280→280 (RSS 344→408)" });
+  });
+
+  it("still catches a leak outside the young generation", () => {
+    const row = memoryHour(
+      (m) => 280 + m,
+      (m) => 344 + m,
+    );
+    expect(row).toMatchObject({ result: "BROKEN", figures: expect.stringContaining("(grew)") });
+  });
+});
