@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { DEFAULT_PRICE_PER_DAY_USDG } from "../domain/run-price.js";
-import { LIVE_SIGN_REQUESTS_PER_CLIENT } from "./db/sign-requests.js";
+import { LIVE_SIGN_REQUESTS_PER_CLIENT } from "../contract/sign-request.js";
 import { DAY_S } from "../domain/price.js";
 
 /** Absolute path of the repository (the folder that holds package.json). */

@@ -183,7 +183,16 @@ async function soak(s: Settings, st: Stack): Promise<{ rows: Row[]; windows: Fau
   const samples = newSamples();
   const processes = [st.devnet, st.indexer, ...st.apis, st.worker];
   const pending = () => traders.sent.map((c) => c.txHash.toLowerCase()).filter((h) => !samples.matched.has(h));
-  const sampleDeps = { sql: monitorSql, dbName: st.dbName, apiSchema: "agent_api", redis: monitorRedis, redisPrefix: st.redisPrefix, processes, metrics: st.metricsUrls, pending };
+  const sampleDeps = {
+    sql: monitorSql,
+    dbName: st.dbName,
+    apiSchema: "agent_api",
+    redis: monitorRedis,
+    redisPrefix: st.redisPrefix,
+    processes,
+    metrics: st.metricsUrls,
+    pending,
+  };
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {

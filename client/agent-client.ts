@@ -21,15 +21,16 @@ import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from "@
 import type { ClientEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { parseUnits, type Address, type LocalAccount } from "viem";
-import type { GridBacktestBody, GridBacktestResult, LadderBacktestBody, LadderBacktestResult, RangesQuery, RangesResult } from "../contract/backtests.js";
+import type { GridBacktestBody, LadderBacktestBody, RangesQuery } from "../contract/backtests.js";
 import { CAIP2_NETWORK } from "../domain/chain.js";
 import { USDG_DECIMALS } from "../domain/price.js";
 import type { ErrorDetails } from "../contract/fields.js";
 import type { getAccount, getActivity } from "../contract/operations/accounts.js";
+import type { backtestOperations } from "../contract/operations/backtests.js";
+import type { prepareOperation } from "../contract/operations/prepare.js";
 import type { getProducts } from "../contract/operations/products.js";
 import type { getSignRequest } from "../contract/operations/sign-requests.js";
 import type { getVault, getVaultEarnings, getVaultPrices, listVaults } from "../contract/operations/vaults.js";
-import type { PrepareResult as PrepareResultSchema } from "../contract/prepare.js";
 import type { prepareKindRegistry } from "../contract/prepare-kinds.js";
 import { operationIdOf } from "../contract/operation-id.js";
 import { OPENAPI_PATH } from "../contract/discovery/links.js";
@@ -39,8 +40,8 @@ import { sameAddress } from "../domain/address.js";
 export type PrepareKind = keyof typeof prepareKindRegistry;
 /** A prepare body as sent: defaults (slippageBps...) may be left out. */
 export type PrepareBody<K extends PrepareKind> = z.input<(typeof prepareKindRegistry)[K]["body"]>;
-export type PrepareResult = z.output<typeof PrepareResultSchema>;
 
+type Backtests = ReturnType<typeof backtestOperations>;
 /** The operations of the client's named methods, as declared (contract/operations/): types only, no schema code. */
 type Operations = {
   products: typeof getProducts;
@@ -51,6 +52,9 @@ type Operations = {
   account: typeof getAccount;
   activity: typeof getActivity;
   signRequest: typeof getSignRequest;
+  backtestGrid: Backtests["gridBacktest"];
+  backtestLadder: Backtests["ladderBacktest"];
+  ranges: Backtests["rangesRoute"];
 };
 /** What an operation answers with 200: the `data` of its declared envelope. */
 type AnswerOf<O> = O extends { responses: { 200: { content: { "application/json": { schema: infer S extends z.ZodType } } } } }
@@ -67,9 +71,11 @@ export type AgentVaultPrices = AnswerOf<Operations["vaultPrices"]>;
 export type AgentVaultEarnings = AnswerOf<Operations["vaultEarnings"]>;
 export type AgentAccount = AnswerOf<Operations["account"]>;
 export type AgentActivity = AnswerOf<Operations["activity"]>;
-export type GridBacktest = z.output<typeof GridBacktestResult>;
-export type LadderBacktest = z.output<typeof LadderBacktestResult>;
-export type Ranges = z.output<typeof RangesResult>;
+export type GridBacktest = AnswerOf<Operations["backtestGrid"]>;
+export type LadderBacktest = AnswerOf<Operations["backtestLadder"]>;
+export type Ranges = AnswerOf<Operations["ranges"]>;
+/** Every kind's prepare answers the same shape. */
+export type PrepareResult = AnswerOf<ReturnType<typeof prepareOperation>>;
 
 /** A paid run's settlement, from the answer's PAYMENT-RESPONSE header. */
 export type Settlement = { transaction: string; payer?: string; network: string };
@@ -218,6 +224,9 @@ const ROUTES = {
   account: ["GET", "/v1/agent/accounts/{owner}"],
   activity: ["GET", "/v1/agent/accounts/{owner}/activity"],
   signRequest: ["GET", "/v1/agent/sign-requests/{id}"],
+  backtestGrid: ["POST", "/v1/agent/backtest/grid"],
+  backtestLadder: ["POST", "/v1/agent/backtest/ladder"],
+  ranges: ["GET", "/v1/agent/ranges"],
 } as const satisfies { [N in keyof Operations]: readonly [Uppercase<Operations[N]["method"]>, `/v1/agent${Operations[N]["path"]}`] };
 
 type NamedMethod = keyof typeof ROUTES;
@@ -279,7 +288,11 @@ export function createAgentClient(options: AgentClientOptions) {
   }
 
   /** A named method's route, path parameters filled in; its answer typed as its operation declares. */
-  const route = <N extends NamedMethod>(name: N, params: Record<string, string> = {}, options: { query?: Query; signal?: AbortSignal } = {}) => {
+  const route = <N extends NamedMethod>(
+    name: N,
+    params: Record<string, string> = {},
+    options: { query?: Query; body?: unknown; signal?: AbortSignal } = {},
+  ) => {
     const [method, template] = ROUTES[name];
     const path = template.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(params[key] ?? ""));
     return call<AnswerOf<Operations[N]>>(method, path, options);
@@ -302,11 +315,11 @@ export function createAgentClient(options: AgentClientOptions) {
       route("activity", { owner }, { query: { cursor, waitMs, limit }, signal }),
     signRequest: (id: string) => route("signRequest", { id }),
     /** A grid backtest (POST /v1/agent/backtest/grid); past 30 days it is paid (give `pay`). */
-    backtestGrid: (body: z.input<typeof GridBacktestBody>) => call<GridBacktest>("POST", "/v1/agent/backtest/grid", { body }),
+    backtestGrid: (body: z.input<typeof GridBacktestBody>) => route("backtestGrid", {}, { body }),
     /** A ladder backtest (POST /v1/agent/backtest/ladder); past 30 days it is paid (give `pay`). */
-    backtestLadder: (body: z.input<typeof LadderBacktestBody>) => call<LadderBacktest>("POST", "/v1/agent/backtest/ladder", { body }),
+    backtestLadder: (body: z.input<typeof LadderBacktestBody>) => route("backtestLadder", {}, { body }),
     /** The best grid ranges (GET /v1/agent/ranges); past 30 days they are paid (give `pay`). */
-    ranges: (query: z.input<typeof RangesQuery>) => call<Ranges>("GET", "/v1/agent/ranges", { query: query as Query }),
+    ranges: (query: z.input<typeof RangesQuery>) => route("ranges", {}, { query: query as Query }),
     /** An unsigned bundle for the owner's wallet (send it with `sendPrepared`, or open `signUrl`). */
     prepare: <K extends PrepareKind>(kind: K, body: PrepareBody<K>) => call<PrepareResult>("POST", prepareRoute(kind), { body }),
     /** The served OpenAPI 3.1 document. */

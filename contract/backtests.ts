@@ -12,6 +12,9 @@ const nullableNum = (description: string) => z.number().nullable().openapi({ des
 const PriceText = (description: string) => z.string().openapi({ description, example: "2450.51" });
 
 /** A price given as a number or a decimal string, USDG per whole token. */
+/** Backtests one client may wait for at once (issue 32: fair queues); past it, 429 BUSY. */
+export const BACKTEST_SHARE = 4;
+
 export const PriceIn = z
   .union([z.number().positive({ error: "must be a positive price" }), z.string().regex(/^\d+(\.\d+)?$/, { error: "must be a decimal price" })])
   .transform((v) => Number(v))

@@ -10,6 +10,9 @@ import { Address, Timestamp } from "./fields.js";
  */
 export const SIGNATURE_MAX_BYTES = 4096;
 
+/** Challenges, and sessions, each client (IP) may create per window: stored rows, so limited by who asks, not by owner. */
+export const SIGN_IN_LIMIT = { points: 20, duration: 600 };
+
 export const ChallengeRequest = z
   .strictObject({ owner: Address.openapi({ description: "The owner wallet that will sign the challenge" }) })
   .openapi({ title: "SessionChallengeRequest", description: "Only `owner`; any other field is refused (400)." });

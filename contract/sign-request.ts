@@ -4,6 +4,12 @@ import { z } from "@hono/zod-openapi";
 import { Address, Timestamp } from "./fields.js";
 import { CHAIN_ID_HEX } from "../domain/chain.js";
 
+/**
+ * Live sign requests one client may hold at once (issue 32: bounded state per client): with the 10-minute
+ * lifetime, 300 is a prepare every 2 seconds, all unsigned. Past it, 429 RATE_LIMITED until some expire.
+ */
+export const LIVE_SIGN_REQUESTS_PER_CLIENT = 300;
+
 export const Call = z
   .object({
     to: Address,

@@ -7,6 +7,12 @@ const num = (description: string) => z.number().openapi({ description });
 const nullableNum = (description: string) => z.number().nullable().openapi({ description });
 const Note = z.string().openapi({ description: "Backtests are estimates, not quotes" });
 
+/**
+ * On-demand runs one client may make in a day (issue 32: bounded state per client): every run is logged and
+ * kept 90 days, so a client's share of the log is at most this a day. Past it, 429 RATE_LIMITED.
+ */
+export const FINDER_RUNS_PER_CLIENT_PER_DAY = 200;
+
 export const Period = z
   .string()
   .regex(/^([1-9]|[12][0-9]|30)d$/, { error: "must be a number of days from 1d to 30d, e.g. 7d" })

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database, SignRequestRow } from "./api-schema.js";
+import { LIVE_SIGN_REQUESTS_PER_CLIENT } from "../../contract/sign-request.js";
 
 /** Prepared bundle lifetime (spec Limits). */
 export const SIGN_REQUEST_TTL_MS = 10 * 60 * 1000;
@@ -52,12 +53,6 @@ export async function findLiveSignRequest(db: Kysely<Database>, id: string, now:
 export async function findSignRequest(db: Kysely<Database>, id: string): Promise<SignRequestRow | undefined> {
   return db.selectFrom("sign_request").selectAll().where("id", "=", id).executeTakeFirst();
 }
-
-/**
- * Live sign requests one client may hold at once (issue 32: bounded state per client): with the 10-minute
- * lifetime, 300 is a prepare every 2 seconds, all unsigned. Past it, 429 RATE_LIMITED until some expire.
- */
-export const LIVE_SIGN_REQUESTS_PER_CLIENT = 300;
 
 /**
  * The client's live sign requests at `now`, counted up to `cap` (an index range of at most `cap` rows), and

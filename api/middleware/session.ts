@@ -1,5 +1,5 @@
 // The report-card session: `Authorization: Bearer <SESSION_TOKEN>` from the session exchange.
-// A route that needs it declares `sessionSecurity.required` and calls `requireOwnerSession`; a token that
+// A route that needs it declares `sessionSecurity.required` (contract/session-security.ts) and calls `requireOwnerSession`; a token that
 // is missing, unknown, expired, or another owner's is the same 401 SESSION_REQUIRED (nothing tells a
 // caller which).
 import type { Context } from "hono";
@@ -8,13 +8,6 @@ import { ApiError } from "../../domain/errors.js";
 import { sessionOwner } from "../../usecases/sessions.js";
 import type { AppDeps } from "../deps.js";
 import { sameAddress } from "../../domain/address.js";
-
-/** A route's session as its OpenAPI operation declares it (and its MCP tool's `sessionToken` with it). */
-export const sessionSecurity = {
-  required: [{ session: [] }] as Record<string, string[]>[],
-  /** Beside no security at all ({}): the route answers without one too. */
-  optional: [{}, { session: [] }] as Record<string, string[]>[],
-};
 
 /** What a handler's session read names: its route's declaration. */
 type Declared = { method: string; path: string; security?: Record<string, string[]>[] };
@@ -40,10 +33,3 @@ export async function requireOwnerSession(deps: Pick<AppDeps, "db" | "now">, rou
   if (!sameAddress(sessionFor, owner)) throw new ApiError("SESSION_REQUIRED", "The session is not this owner's: sign in with the owner's wallet");
   return sessionFor;
 }
-
-/** The OpenAPI security scheme of the session (registered by the report-card routes). */
-export const SESSION_SECURITY_SCHEME = {
-  type: "http" as const,
-  scheme: "bearer",
-  description: "The report-card session token from POST /v1/agent/report-card/session (valid one hour).",
-};

@@ -9,7 +9,6 @@
 // skill.md and llms.txt are pure functions (contract/discovery/) of the OpenAPI document the app serves
 // at /v1/agent/openapi.json and of the error catalog: createApp hands these routes the function that
 // makes that document.
-import { createRoute, z } from "@hono/zod-openapi";
 import { randomBytes } from "node:crypto";
 import { Hono, type Context } from "hono";
 import { errorAnswers } from "../../contract/error-statuses.js";
@@ -19,41 +18,10 @@ import { renderLlmsTxt } from "../../contract/discovery/llms-txt.js";
 import { REFERENCE_ASSETS, referenceCsp, renderReferenceHtml, type ReferenceAsset } from "../../contract/discovery/reference-html.js";
 import { renderSkillMd } from "../../contract/discovery/skill-md.js";
 import type { AppDeps, AppEnv } from "../deps.js";
-import { errorResponses } from "../../contract/fields.js";
+import { getLlms, getReference, getSkill } from "../../contract/operations/discovery.js";
 import { createRouter } from "../router.js";
 import { referenceAsset, referenceAssetsVersion } from "../reference-assets.js";
 import { DAY_S } from "../../domain/price.js";
-
-const text = (description: string, type: string) => ({ description, content: { [type]: { schema: z.string() } } });
-
-const getSkill = createRoute({
-  method: "get",
-  path: "/skill.md",
-  tags: ["Discovery"],
-  summary: "Markdown instructions for agents",
-  description:
-    "What the service does and its rules, how to work with it, every route of the OpenAPI description with its parameters and error codes, and the error catalog. Generated from the OpenAPI description and the error catalog at request time.",
-  responses: { 200: text("The skill document (text/markdown)", "text/markdown"), ...errorResponses() },
-});
-
-const getLlms = createRoute({
-  method: "get",
-  path: "/llms.txt",
-  tags: ["Discovery"],
-  summary: "Plain-text guide",
-  description: "The same guide as skill.md in the llms.txt layout: summary, rules, links, one line per route, the error codes. Generated at request time.",
-  responses: { 200: text("The guide (text/plain)", "text/plain"), ...errorResponses() },
-});
-
-const getReference = createRoute({
-  method: "get",
-  path: "/reference",
-  tags: ["Discovery"],
-  summary: "Interactive API reference",
-  description:
-    "An HTML page (Swagger UI, served by this API with its script and stylesheet, no external assets) that renders the OpenAPI description: every route, its parameters and answer shapes, and a form to try it from the browser.",
-  responses: { 200: text("The reference page (text/html)", "text/html"), ...errorResponses() },
-});
 
 /**
  * The served document by origin, made once per origin (it depends only on the deps and the origin):

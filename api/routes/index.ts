@@ -1,10 +1,14 @@
-// The route groups createApp mounts. A route file exports a RouteGroup, a factory of the deps:
+// The route groups createApp mounts. An operation is declared in contract/operations/ (its path, input,
+// answer, security and description: the OpenAPI document, the MCP tools and the typed client come from it):
 //
-//   const getVault = createRoute({
+//   export const getVault = createRoute({
 //     method: "get", path: "/vaults/{vault}",                  // relative to the mount
 //     request: { params: z.object({ vault: Address }) },       // validated before the handler
 //     responses: { 200: okResponse(AgentVaultDetail, "..."), ...errorResponses("NOT_AGENT_VAULT") },
 //   });
+//
+// and served by a route file here, which exports a RouteGroup, a factory of the deps:
+//
 //   export const vaultRoutes = (deps: AppDeps) =>
 //     createRouter<AppEnv>().openapi(getVault, async (c) => {
 //       const vault = await readVault(deps.db, c.req.valid("param").vault);

@@ -1,50 +1,20 @@
 // GET /v1/agent/report-card/{owner} (public, or the owner's session when AGENT_REPORT_CARDS_READS=owner)
 // and GET /v1/agent/report-card/{owner}/private (the owner's session): graded from the chain only.
-import { createRoute, z } from "@hono/zod-openapi";
+// Declared in contract/operations/report-card.ts.
+import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError } from "../../domain/errors.js";
 import { readReportCard } from "../../usecases/report-card/card.js";
+import { getPrivateReportCard, getReportCard } from "../../contract/operations/report-card.js";
+import type { ReportCard } from "../../contract/report-card.js";
+import { SESSION_SECURITY_SCHEME } from "../../contract/session-security.js";
 import type { AppDeps, AppEnv } from "../deps.js";
 import { ok } from "../envelope.js";
-import { requireOwnerSession, SESSION_SECURITY_SCHEME, sessionSecurity } from "../middleware/session.js";
-import { Address, AgentTag, errorResponses, okResponse } from "../../contract/fields.js";
-import { ReportCard } from "../../contract/report-card.js";
+import { requireOwnerSession } from "../middleware/session.js";
 import { createRouter } from "../router.js";
 
 /** The stored states and reasons are the schema's (the card maps unsigned filings onto them). */
 type Card = z.infer<typeof ReportCard>;
-
-const request = {
-  params: z.object({ owner: Address.openapi({ description: "The owner wallet" }) }),
-  query: z.object({ agent: AgentTag.optional().openapi({ description: "Only this agent's actions (its agentTag)" }) }),
-};
-
-const RULES =
-  "Every figure comes from the chain, never from an agent: each prepared bundle is filed with the chain price, matched to mined transactions by owner, target and exact calldata, and graded by fixed rules a day after it took effect (7 days for deposits). No rate before 30 graded actions; then hitRate.lower90 is the low end of the Wilson 90% range, with the raw hits and misses. The rates count every graded action on record (the whole history: graded actions are never deleted), while the card lists the newest 500 actions; a bundle never signed never counts.\n\n" +
-  "Credit: anyone may prepare a bundle for any owner, so a mined call is matched only to bundles prepared within the 10 minutes (a bundle's lifetime) before its block, never after it. A bundle prepared with the owner's report-card session (Authorization: Bearer on the prepare) is the owner's own and takes the call, whatever else matches; bundles prepared without one that lost to it are never on the public card. Without the owner's session, when the bundles it matches carry different agentTags, no agent gets the credit: each is not-graded with reason other (the note says why), on the private card only.";
-
-const getCard = createRoute({
-  method: "get",
-  path: "/report-card/{owner}",
-  tags: ["Report card"],
-  summary: "An owner's report card",
-  description: `${RULES}\n\nExecuted actions only, grouped by agentTag. Public unless the service sets AGENT_REPORT_CARDS_READS=owner; then it needs the owner's session too (401 SESSION_REQUIRED).`,
-  request,
-  // The session is optional here: needed only in the owner read mode (the MCP tool takes it as sessionToken).
-  security: sessionSecurity.optional,
-  responses: { 200: okResponse(ReportCard, "The public card"), ...errorResponses("SESSION_REQUIRED", "REPORT_CARDS_DISABLED") },
-});
-
-const getPrivateCard = createRoute({
-  method: "get",
-  path: "/report-card/{owner}/private",
-  tags: ["Report card"],
-  summary: "An owner's report card, with unsigned bundles",
-  description: `${RULES}\n\nThe owner's view: also the prepared bundles that wait to be signed (waiting, reason receipt) or were never signed (not-graded, reason other), with \`signed: false\`. Needs the owner's session: \`Authorization: Bearer <SESSION_TOKEN>\` (401 SESSION_REQUIRED without one, with an expired one, or with another owner's).`,
-  request,
-  security: sessionSecurity.required,
-  responses: { 200: okResponse(ReportCard, "The private card"), ...errorResponses("SESSION_REQUIRED", "REPORT_CARDS_DISABLED") },
-});
 
 export const reportCardRoutes = (deps: Pick<AppDeps, "db" | "now" | "reportCards">) => {
   const router = createRouter<AppEnv>();
@@ -53,16 +23,16 @@ export const reportCardRoutes = (deps: Pick<AppDeps, "db" | "now" | "reportCards
     if (deps.reportCards && !deps.reportCards.enabled) throw new ApiError("REPORT_CARDS_DISABLED");
   };
   return router
-    .openapi(getCard, async (c) => {
+    .openapi(getReportCard, async (c) => {
       enabled();
       const { owner } = c.req.valid("param");
-      if (deps.reportCards?.reads === "owner") await requireOwnerSession(deps, getCard, c as Context, owner);
+      if (deps.reportCards?.reads === "owner") await requireOwnerSession(deps, getReportCard, c as Context, owner);
       return ok(c, (await readReportCard(deps.db, { owner, view: "public", agent: c.req.valid("query").agent, now: deps.now() })) as Card);
     })
-    .openapi(getPrivateCard, async (c) => {
+    .openapi(getPrivateReportCard, async (c) => {
       enabled();
       const { owner } = c.req.valid("param");
-      await requireOwnerSession(deps, getPrivateCard, c as Context, owner);
+      await requireOwnerSession(deps, getPrivateReportCard, c as Context, owner);
       return ok(c, (await readReportCard(deps.db, { owner, view: "private", agent: c.req.valid("query").agent, now: deps.now() })) as Card);
     });
 };

@@ -2,7 +2,8 @@
 // its MCP tool (`sessionToken`) never hide a session the route acts on.
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { bearerToken, sessionSecurity } from "../../api/middleware/session.js";
+import { bearerToken } from "../../api/middleware/session.js";
+import { sessionSecurity } from "../../contract/session-security.js";
 
 const answer = (route: Parameters<typeof bearerToken>[0]) => {
   const app = new Hono();

@@ -7,7 +7,7 @@ import type { Kysely } from "kysely";
 import { createPublicClient, custom, getAddress, http, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SIGN_IN_LIMIT } from "../../api/routes/session.js";
+import { SIGN_IN_LIMIT } from "../../contract/session.js";
 import { SIGNATURE_MAX_BYTES } from "../../contract/session.js";
 import type { Database } from "../../adapters/db/api-schema.js";
 import { freePort } from "../helpers/stack.js";

@@ -4,6 +4,8 @@
 import type { z } from "@hono/zod-openapi";
 import { describe, expectTypeOf, it } from "vitest";
 import type { Account, Activity } from "../../contract/accounts.js";
+import type { GridBacktestResult, LadderBacktestResult, RangesResult } from "../../contract/backtests.js";
+import type { PrepareResult as PrepareResultSchema } from "../../contract/prepare.js";
 import type { Products } from "../../contract/products.js";
 import type { SignRequest as SignRequestSchema } from "../../contract/sign-request.js";
 import type { AgentVault, AgentVaultDetail, VaultEarnings, VaultPrices } from "../../contract/vaults.js";
@@ -16,6 +18,10 @@ import type {
   AgentVaultEarnings,
   AgentVaultPrices,
   AgentVaultSummary,
+  GridBacktest,
+  LadderBacktest,
+  PrepareResult,
+  Ranges,
   SignRequest,
 } from "../../client/agent-client.js";
 
@@ -29,11 +35,16 @@ describe("the typed client's answer types", () => {
     expectTypeOf<AgentAccount>().toEqualTypeOf<z.output<typeof Account>>();
     expectTypeOf<AgentActivity>().toEqualTypeOf<z.output<typeof Activity>>();
     expectTypeOf<SignRequest>().toEqualTypeOf<z.output<typeof SignRequestSchema>>();
+    expectTypeOf<GridBacktest>().toEqualTypeOf<z.output<typeof GridBacktestResult>>();
+    expectTypeOf<LadderBacktest>().toEqualTypeOf<z.output<typeof LadderBacktestResult>>();
+    expectTypeOf<Ranges>().toEqualTypeOf<z.output<typeof RangesResult>>();
+    expectTypeOf<PrepareResult>().toEqualTypeOf<z.output<typeof PrepareResultSchema>>();
   });
 
   it("are what the methods resolve to", () => {
     expectTypeOf<Awaited<ReturnType<AgentClient["vaults"]>>>().toEqualTypeOf<z.output<typeof AgentVault>[]>();
     expectTypeOf<Awaited<ReturnType<AgentClient["activity"]>>>().toEqualTypeOf<z.output<typeof Activity>>();
     expectTypeOf<Awaited<ReturnType<AgentClient["account"]>>>().not.toBeAny();
+    expectTypeOf<Awaited<ReturnType<AgentClient["backtestGrid"]>>>().toEqualTypeOf<z.output<typeof GridBacktestResult>>();
   });
 });

@@ -1,9 +1,9 @@
 // POST /v1/strategy-finder/backtest: any token on demand at the live fee, logged for the session's
 // owner only (a body's `identity` proves nothing).
 import type { z } from "@hono/zod-openapi";
-import type { FinderBacktestBody } from "../../contract/strategy-finder.js";
+import { FINDER_RUNS_PER_CLIENT_PER_DAY, type FinderBacktestBody } from "../../contract/strategy-finder.js";
 import { rateLimitedUntil } from "../../domain/errors.js";
-import { FINDER_RUNS_PER_CLIENT_PER_DAY, logFinderRun, recentRunsOf } from "./finder.js";
+import { logFinderRun, recentRunsOf } from "./finder.js";
 import type { FinderBacktestInput } from "./jobs.js";
 import { liveState, runKind, type BacktestDeps } from "./requests.js";
 

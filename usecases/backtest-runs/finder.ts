@@ -11,6 +11,7 @@ import type { ChartedToken } from "../../adapters/db/reads/candles.js";
 import type { FinderBacktestInput } from "./jobs.js";
 import { dipPrepareBody, NOTE, tokenRef, tokenSeries, type BacktestContext } from "./answers.js";
 import { DAY_MS, DAY_S } from "../../domain/price.js";
+import { FINDER_RUNS_PER_CLIENT_PER_DAY } from "../../contract/strategy-finder.js";
 
 const DAY = DAY_S;
 
@@ -177,12 +178,6 @@ export async function logFinderRun(
     created_at: now,
   });
 }
-
-/**
- * On-demand runs one client may make in a day (issue 32: bounded state per client): every run is logged and
- * kept 90 days, so a client's share of the log is at most this a day. Past it, 429 RATE_LIMITED.
- */
-export const FINDER_RUNS_PER_CLIENT_PER_DAY = 200;
 
 /** The client's runs of the day before `now`, counted up to the bound, and when the oldest of them leaves the day. */
 export async function recentRunsOf(db: Kysely<Database>, client: string, now: Date): Promise<{ count: number; firstLeaves: Date | null }> {

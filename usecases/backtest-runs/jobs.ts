@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { ApiError } from "../../domain/errors.js";
 import { JobTimeoutError, type Caller, type JobClient } from "../../adapters/queue/request-reply.js";
 import { fromJobError } from "../prepare/queued-errors.js";
+import { BACKTEST_SHARE } from "../../contract/backtests.js";
 
 export const BACKTEST_QUEUE = "backtest";
 export const SCAN_QUEUE = "scan";
@@ -62,9 +63,6 @@ export function canonical(value: unknown): string {
 export function backtestJobId(data: BacktestJobData): string {
   return `bt-${data.kind}-${createHash("sha256").update(canonical(data)).digest("hex").slice(0, 40)}`;
 }
-
-/** Backtests one client may wait for at once (issue 32: fair queues); past it, 429 BUSY. */
-export const BACKTEST_SHARE = 4;
 
 /** Runs a backtest through the worker queue; its ApiError comes back as the same code. */
 export async function backtestThroughJob<R>(jobs: JobClient, data: BacktestJobData, caller?: Caller): Promise<R> {
