@@ -37,6 +37,7 @@ import {
 } from "kysely";
 import type { ReservedSql, Sql, TransactionSql } from "postgres";
 import type { ReadRoute } from "./read-targets.js";
+import type { ReadStatementState } from "./reads/statement-state.js";
 import { currentDeadline, waitOn, type DeadlineScope } from "../deadline.js";
 
 export type PostgresJsDialectConfig = {
@@ -51,6 +52,8 @@ export type PostgresJsDialectConfig = {
    * (`sql` when it picks the primary); `db.destroy()` closes the route too.
    */
   route?: ReadRoute;
+  /** A reads pool's statement texts, batchers and what their callers keep (adapters/db/reads/statement.ts). */
+  readStatements?: ReadStatementState;
 };
 
 export class PostgresJsDialect implements Dialect {
@@ -79,11 +82,13 @@ export class PostgresJsDialect implements Dialect {
 export class PostgresJsAdapter extends PostgresAdapter {
   readonly sql: Sql;
   readonly pinned: boolean;
+  readonly readStatements: ReadStatementState | undefined;
   readonly #route: ReadRoute | undefined;
   constructor(config: PostgresJsDialectConfig) {
     super();
     this.sql = config.sql;
     this.pinned = config.pinned ?? false;
+    this.readStatements = config.readStatements;
     this.#route = config.route;
   }
   /** The pool one read runs on: the route's pick, or `sql`. */

@@ -7,6 +7,7 @@ import { assertSchemaName } from "./api-schema.js";
 import { reconnectBackoff } from "./connect.js";
 import { PostgresJsDialect } from "./postgres-js-dialect.js";
 import type { ReadRoute } from "./read-targets.js";
+import { ReadStatementState } from "./reads/statement-state.js";
 
 type Row<T extends { $inferSelect: unknown }> = T["$inferSelect"];
 
@@ -67,7 +68,9 @@ export function createProjectionsPostgres({
  */
 export function createProjectionsDb({ sql, viewsSchema, route }: { sql: Sql; viewsSchema: string; route?: ReadRoute }): Kysely<Projections> {
   assertSchemaName(viewsSchema);
-  return new Kysely<Projections>({ dialect: new PostgresJsDialect({ sql, endOnDestroy: true, route }), plugins: [new CamelCasePlugin()] }).withSchema(
-    viewsSchema,
-  );
+  const readStatements = new ReadStatementState(viewsSchema);
+  return new Kysely<Projections>({
+    dialect: new PostgresJsDialect({ sql, endOnDestroy: true, route, readStatements }),
+    plugins: [new CamelCasePlugin()],
+  }).withSchema(viewsSchema);
 }

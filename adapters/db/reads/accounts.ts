@@ -6,7 +6,7 @@
 import type { Kysely } from "kysely";
 import type { Projections } from "../projections.js";
 import { CHECKPOINT_TRIGGERS_SQL } from "../projection-version.js";
-import { runBatchedWith, type StatementText } from "./statement.js";
+import { keptWith, runBatchedWith, type StatementText } from "./statement.js";
 
 /** Most ended items of one kind an answer lists (newest first). */
 export const MAX_CLOSED_ITEMS = 200;
@@ -227,12 +227,8 @@ type StatementRow = { account: string | null; version: string | null };
 
 /** Per reads pool: the newest copy of the shared rows, and how many times they were read (for tests and benchmarks). */
 type SharedCopy = { current: SharedRows | undefined; loads: number; parsed: WeakMap<StatementRow, SharedRows> };
-const copies = new WeakMap<Kysely<Projections>, SharedCopy>();
-const copyOf = (reads: Kysely<Projections>): SharedCopy => {
-  let copy = copies.get(reads);
-  if (!copy) copies.set(reads, (copy = { current: undefined, loads: 0, parsed: new WeakMap() }));
-  return copy;
-};
+const copyOf = (reads: Kysely<Projections>): SharedCopy =>
+  keptWith<SharedCopy>(reads, accountStatement, () => ({ current: undefined, loads: 0, parsed: new WeakMap() }));
 
 /** How many times the shared rows were read on `reads` (once per snapshot version its batches met). */
 export const sharedRowLoads = (reads: Kysely<Projections>): number => copyOf(reads).loads;

@@ -6,58 +6,59 @@ import { CompiledQuery, type Kysely } from "kysely";
 import { Batcher, type BatcherOptions } from "../batcher.js";
 import { PostgresJsAdapter } from "../postgres-js-dialect.js";
 import type { Projections } from "../projections.js";
+import { ReadStatementState } from "./statement-state.js";
 
 /** A statement's text for a schema: `t(table)` names a table in it (the views schema, or unqualified). */
 export type StatementText = (t: (table: string) => string) => string;
 
 type Params = (string | number | null)[];
-type Bound = {
-  /** `cancelAfterMs`: the statement is cancelled (rejecting with 57014 query_canceled) when it has not answered by then. */
-  run: (text: string, params: Params, cancelAfterMs?: number) => Promise<unknown[]>;
-  schema: string | undefined;
-  texts: Map<StatementText, string>;
-  batchers: Map<StatementText, Batcher<object, BatchedRow<unknown, unknown>>>;
-};
-const bound = new WeakMap<object, Bound>();
 
-/** The pool and views schema behind `reads` (read once per Kysely: the schema off a compiled query). */
-function bind(reads: Kysely<Projections>): Bound {
-  let b = bound.get(reads);
-  if (!b) {
-    const adapter = reads.getExecutor().adapter;
-    const compiled = reads.selectFrom("token").select("address").compile().sql;
-    // Another dialect (a test's that runs nothing) goes through kysely as any raw query would.
-    const run =
-      adapter instanceof PostgresJsAdapter
-        ? async (text: string, params: Params, cancelAfterMs?: number) => {
-            // On standbys (DATABASE_READ_URL) the pool is picked per statement: adapters/db/read-targets.ts.
-            const pool = await adapter.pool();
-            const query = pool.unsafe(text, params, { prepare: true });
-            if (cancelAfterMs === undefined) return (await query) as unknown[];
-            const timer = setTimeout(() => void query.cancel(), cancelAfterMs);
-            try {
-              return (await query) as unknown[];
-            } finally {
-              clearTimeout(timer);
-            }
-          }
-        : async (text: string, params: Params) => (await reads.executeQuery(CompiledQuery.raw(text, params))).rows as unknown[];
-    b = { run, schema: /from "([^"]+)"\."token"/.exec(compiled)?.[1], texts: new Map(), batchers: new Map() };
-    bound.set(reads, b);
+/**
+ * The pool's state behind `reads` (made with it: createProjectionsDb), or a state of this call only for a
+ * Kysely made without one (a test's: its schema read off a compiled query).
+ */
+function stateOf(reads: Kysely<Projections>): ReadStatementState {
+  const adapter = reads.getExecutor().adapter;
+  if (adapter instanceof PostgresJsAdapter && adapter.readStatements) return adapter.readStatements;
+  const compiled = reads.selectFrom("token").select("address").compile().sql;
+  return new ReadStatementState(/from "([^"]+)"\."token"/.exec(compiled)?.[1] ?? "");
+}
+
+/** `cancelAfterMs`: the statement is cancelled (rejecting with 57014 query_canceled) when it has not answered by then. */
+async function run(reads: Kysely<Projections>, text: string, params: Params, cancelAfterMs?: number): Promise<unknown[]> {
+  const adapter = reads.getExecutor().adapter;
+  // Another dialect (a test's) goes through kysely as any raw query would.
+  if (!(adapter instanceof PostgresJsAdapter)) return (await reads.executeQuery(CompiledQuery.raw(text, params))).rows as unknown[];
+  // On standbys (DATABASE_READ_URL) the pool is picked per statement: adapters/db/read-targets.ts.
+  const pool = await adapter.pool();
+  const query = pool.unsafe(text, params, { prepare: true });
+  if (cancelAfterMs === undefined) return (await query) as unknown[];
+  const timer = setTimeout(() => void query.cancel(), cancelAfterMs);
+  try {
+    return (await query) as unknown[];
+  } finally {
+    clearTimeout(timer);
   }
-  return b;
 }
 
 /** Runs `statement` (built once per schema) with `params`, as a prepared statement; answers its rows. */
 export async function runStatement<Row>(reads: Kysely<Projections>, statement: StatementText, params: Params, cancelAfterMs?: number): Promise<Row[]> {
-  const b = bind(reads);
-  let text = b.texts.get(statement);
+  const state = stateOf(reads);
+  let text = state.texts.get(statement);
   if (text === undefined) {
-    const schema = b.schema;
+    const schema = state.schema;
     text = statement((table) => (schema ? `"${schema}"."${table}"` : `"${table}"`));
-    b.texts.set(statement, text);
+    state.texts.set(statement, text);
   }
-  return (await b.run(text, params, cancelAfterMs)) as Row[];
+  return (await run(reads, text, params, cancelAfterMs)) as Row[];
+}
+
+/** What the caller of `statement` keeps beside it on the pool of `reads`: made by `make` the first time. */
+export function keptWith<T>(reads: Kysely<Projections>, statement: StatementText, make: () => T): T {
+  const state = stateOf(reads);
+  let kept = state.kept.get(statement) as T | undefined;
+  if (kept === undefined) state.kept.set(statement, (kept = make()));
+  return kept;
 }
 
 /**
@@ -98,8 +99,8 @@ export function runBatchedWith<Row, T>(reads: Kysely<Projections>, statement: St
 const isCancel = (error: unknown) => (error as { code?: string } | undefined)?.code === "57014";
 
 function batcherOf<Row, T>(reads: Kysely<Projections>, statement: StatementText, value: BatchValue<T> | undefined): Batcher<object, BatchedRow<Row, T>> {
-  const b = bind(reads);
-  let batcher = b.batchers.get(statement);
+  const state = stateOf(reads);
+  let batcher = state.batchers.get(statement) as Batcher<object, BatchedRow<unknown, unknown>> | undefined;
   if (!batcher) {
     batcher = new Batcher<object, BatchedRow<unknown, unknown>>(async (entries) => {
       const json = JSON.stringify(entries.map((e, i) => ({ i, ...e })));
@@ -120,7 +121,7 @@ function batcherOf<Row, T>(reads: Kysely<Projections>, statement: StatementText,
       const batch = byIndex.get(-1);
       return entries.map((_, i) => ({ row: byIndex.get(i), batch, taken }));
     }, READ_BATCHES);
-    b.batchers.set(statement, batcher);
+    state.batchers.set(statement, batcher);
   }
   return batcher as Batcher<object, BatchedRow<Row, T>>;
 }
