@@ -8,7 +8,7 @@ import { API_NODE_FLAGS } from "../../api/node-flags.js";
 describe("API node flags", () => {
   it("npm run api passes them to node", () => {
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> };
-    expect(pkg.scripts.api!.split(" ")).toEqual(["tsx", ...API_NODE_FLAGS, "api/main.ts"]);
+    expect(pkg.scripts.api!.split(" ")).toEqual(["node", ...API_NODE_FLAGS, "--import", "tsx", "api/main.ts"]);
   });
 
   it("are flags this node accepts", () => {
