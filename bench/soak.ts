@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import postgres from "postgres";
 import { createPublicClient, http, type PublicClient } from "viem";
-import { API_NODE_FLAGS } from "../api/node-flags.js";
+import { API_ENV, API_NODE_FLAGS } from "../api/node-flags.js";
 import type { Deployments } from "../adapters/chain/deployments.js";
 import { startRedisServer } from "../test/helpers/redis-server.js";
 import { startTcpProxy } from "../test/helpers/tcp-proxy.js";
@@ -109,7 +109,7 @@ async function startAll(s: Settings, dir: string) {
     const [port, metrics] = [await freePort(), await freePort()];
     bases.push(`http://127.0.0.1:${port}`);
     metricsUrls.push({ name: `api${i + 1}`, url: `http://127.0.0.1:${metrics}/metrics` });
-    const e = { ...common, PORT: String(port), BASE_URL: bases[i]!, METRICS_PORT: String(metrics) };
+    const e = { ...common, ...API_ENV, PORT: String(port), BASE_URL: bases[i]!, METRICS_PORT: String(metrics) };
     apis.push(supervise(`api${i + 1}`, "api/main.ts", e, { ...sup, nodeFlags: API_NODE_FLAGS }));
   }
   const workerHealth = `http://127.0.0.1:${await freePort()}`;

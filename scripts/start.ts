@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { config, devnetFaucetUrl, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
 import { CHAIN_ID } from "../domain/chain.js";
 import { probeTcp, readChainId, requireChain, requireServices } from "../adapters/services.js";
-import { API_NODE_FLAGS } from "../api/node-flags.js";
+import { API_ENV, API_NODE_FLAGS } from "../api/node-flags.js";
 import { embeddedDefaults, type Embedded } from "../boot/embedded-services.js";
 import { MCP_PATH, OPENAPI_PATH, QUEUE_DASHBOARD_PATH, REFERENCE_PATH, ROOT_LLMS_PATH, SKILL_PATH } from "../contract/discovery/links.js";
 
@@ -37,11 +37,11 @@ const children = new Map<Name, ChildProcess>();
 let stopping = false;
 let embedded: Embedded | undefined;
 
-/** Runs `node --import tsx <file>` (the API with its flags) with its output prefixed by its name. Its death stops everything. */
+/** Runs `node --import tsx <file>` (the API with its flags and environment) with its output prefixed by its name. Its death stops everything. */
 function spawnChild(name: Name, file: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
   const child = spawn(process.execPath, [...(name === "api" ? API_NODE_FLAGS : []), "--import", "tsx", file], {
     cwd: repoRoot,
-    env: { ...process.env, ...(colored ? { FORCE_COLOR: "1" } : {}), ...env },
+    env: { ...process.env, ...(colored ? { FORCE_COLOR: "1" } : {}), ...(name === "api" ? API_ENV : {}), ...env },
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group: a terminal's Ctrl-C reaches only this supervisor, which then stops
     // the children itself, so a child's exit on Ctrl-C is never mistaken for a crash.

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { connectRedis, deleteKeys } from "../api/support.js";
 import postgres from "postgres";
-import { API_NODE_FLAGS } from "../../api/node-flags.js";
+import { API_ENV, API_NODE_FLAGS } from "../../api/node-flags.js";
 import { freePort, spawnTs, stopProcess, waitFor, type Stack } from "./stack.js";
 
 export type ServiceProcess = {
@@ -60,7 +60,7 @@ export async function startApi(
   const metricsPort = await freePort(); // each API's metrics listener on a port of its own
   const log = options.log ?? [];
   const url = `http://127.0.0.1:${port}`;
-  const env = { PORT: String(port), BASE_URL: url, METRICS_PORT: String(metricsPort), ...options.env };
+  const env = { ...API_ENV, PORT: String(port), BASE_URL: url, METRICS_PORT: String(metricsPort), ...options.env };
   const child = spawnTs("api/main.ts", serviceEnv(stack, deployment, env), options.name ?? "api", log, API_NODE_FLAGS);
   const proc = { ...service(child, log), url, port, metricsUrl: `http://127.0.0.1:${env.METRICS_PORT}/metrics` };
   try {
