@@ -1,7 +1,7 @@
 // Aggregator legs for the basket zap and maker, quoted by the aggregator on chain.
 import { encodeFunctionData, type Address, type PublicClient } from "viem";
 import { devAggregatorAbi } from "../../abis/index.js";
-import type { Leg } from "../../domain/bundles/legs.js";
+import type { Leg } from "../../domain/products/baskets/legs.js";
 import { sameAddress } from "../../domain/address.js";
 
 /** What the aggregator pays now for `amountIn` of `tokenIn` in `tokenOut`. */

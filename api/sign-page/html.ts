@@ -3,7 +3,7 @@
 // carries the calls; an expired one shows the steps in words only, with the warning and no button (its
 // calldata must not be reused).
 import type { StepDescription } from "../../domain/bundles/describe.js";
-import type { BundleKind } from "../../domain/bundles/types.js";
+import { bundleRules } from "../../domain/products/index.js";
 import { formatUnits } from "viem";
 import type { SignPageQuote, SignPageShortfall, SignPageView } from "../../usecases/answers/sign-requests.js";
 import { amountHtml, sentenceHtml } from "./amounts.js";
@@ -16,29 +16,8 @@ export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-const KIND_TITLES: Record<BundleKind, string> = {
-  "vault-deposit": "Vault deposit",
-  "up-vault-deposit": "Vault deposit",
-  "stock-vault-deposit": "Vault deposit",
-  "vault-cancel-deposit": "Cancel a vault deposit",
-  "up-vault-cancel": "Cancel a vault request",
-  "vault-withdraw": "Vault withdrawal",
-  "up-vault-withdraw": "Vault withdrawal",
-  "stock-vault-withdraw": "Vault withdrawal",
-  "vault-cancel-withdraw": "Cancel a vault withdrawal",
-  "limit-order": "Limit order",
-  ladder: "Ladder of limit orders",
-  "order-action": "Limit-order action",
-  grid: "Grid strategy",
-  "ladder-strategy": "Ladder strategy",
-  "account-agent-call": "Ladder strategy through your agent account",
-  swap: "Swap",
-  "basket-buy": "Basket buy",
-  "basket-sell": "Basket sell",
-  "basket-make": "Make a basket",
-};
-
-const kindTitle = (kind: string) => (KIND_TITLES as Partial<Record<string, string>>)[kind] ?? kind;
+/** The bundle kind's title, as its product declares it (domain/products/). */
+const kindTitle = (kind: string) => bundleRules(kind)?.title ?? kind;
 /** "2025-06-01 12:10:00 UTC": a time for a person to read. */
 const readableTime = (date: Date) =>
   date

@@ -32,18 +32,10 @@ import { decodeAbiParameters, getAddress, maxUint256, toFunctionSelector, type A
 import * as abis from "../../abis/index.js";
 import type { AllowList } from "./allow-list.js";
 import { sameAddress } from "../address.js";
+import { productCalls } from "../products/index.js";
+import { addr, big, type AbiName, type DecodedStep, type SpendRule } from "./call.js";
 
-export type AbiName = keyof typeof abis;
-
-export type DecodedStep = {
-  /** The export name in abis/ (e.g. "mergedVaultAbi"); an ERC-20 approve decodes as "testTokenAbi". */
-  contractAbiName: AbiName;
-  functionName: string;
-  /** Positional, as viem decodes them (structs are objects with their field names). */
-  args: readonly unknown[];
-  /** The function's ABI parameters, for names. */
-  inputs: readonly AbiParameter[];
-};
+export type { AbiName, DecodedStep } from "./call.js";
 
 /** A step as the check sees it: any value, so that a wrong one can be reported. */
 export type CheckedStep = { to: Address; data: Hex; value: bigint };
@@ -97,86 +89,34 @@ const fn = (abiName: AbiName, functionName: string): Entry => {
   return { abiName, item };
 };
 const sel = (e: Entry) => toFunctionSelector(e.item);
-
-const big = (x: unknown): bigint => (typeof x === "bigint" ? x : 0n);
-const field = (x: unknown, name: string): unknown => (x !== null && typeof x === "object" ? (x as Record<string, unknown>)[name] : undefined);
-const addr = (x: unknown): Address | undefined => (typeof x === "string" ? (x as Address) : undefined);
-
-/** What a pulling step takes from the caller: an amount, and its token when the call names it ("usdg": USDG). */
-type Spend = { amount: bigint; token: Address | "usdg" | undefined };
-type SpendRule = (args: readonly unknown[]) => Spend;
-
-const spendRules: [Entry, SpendRule][] = [
-  [fn("mergedVaultAbi", "requestDeposit"), (a) => ({ amount: big(a[0]), token: "usdg" })],
-  [fn("upDepositQueueAbi", "requestDeposit"), (a) => ({ amount: big(a[0]), token: "usdg" })],
-  [fn("stockVaultRouterAbi", "deposit"), (a) => ({ amount: big(field(a[0], "usdgIn")), token: "usdg" })],
-  [fn("stockVaultRouterAbi", "withdrawUSDG"), (a) => ({ amount: big(a[1]), token: addr(a[0]) })],
-  [fn("redeemQueueAbi", "request"), (a) => ({ amount: big(a[0]), token: undefined })],
-  [fn("upWithdrawalQueueAbi", "requestRedeem"), (a) => ({ amount: big(a[0]), token: undefined })],
-  [fn("limitOrderHookAbi", "create"), (a) => ({ amount: big(a[2]), token: a[1] === true ? addr(a[0]) : "usdg" })],
-  [fn("limitOrderHookAbi", "createMarketOrder"), (a) => ({ amount: big(a[2]), token: a[1] === true ? addr(a[0]) : "usdg" })],
-  [fn("gridStrategyAbi", "open"), (a) => ({ amount: big(field(a[0], "amountUsdg")), token: "usdg" })],
-  [fn("gridStrategyAbi", "openWithMarket"), (a) => ({ amount: big(field(a[0], "amountUsdg")), token: "usdg" })],
-  [
-    fn("ladderStrategyAbi", "open"),
-    (a) => ({
-      amount: (Array.isArray(a[1]) ? a[1] : []).reduce((sum: bigint, leg: unknown) => sum + big(field(leg, "amount")), 0n),
-      token: a[2] === true ? addr(a[0]) : "usdg",
-    }),
-  ],
-  [fn("swapRouterAbi", "swap"), (a) => ({ amount: big(field(a[0], "amountIn")), token: addr(field(a[0], "tokenIn")) })],
-  [fn("basketZapAbi", "buy"), (a) => ({ amount: big(a[2]), token: addr(a[1]) })],
-  [fn("basketZapAbi", "sell"), (a) => ({ amount: big(a[1]), token: addr(a[0]) })],
-  [fn("basketMakerAbi", "make"), (a) => ({ amount: big(a[2]), token: addr(a[1]) })],
-];
-const spendBySelector = new Map<Hex, SpendRule>();
-for (const [entry, rule] of spendRules) if (!spendBySelector.has(sel(entry))) spendBySelector.set(sel(entry), rule);
+const callOf = (key: string) => fn(...(key.split(".") as [AbiName, string]));
 
 const approveSelector = sel(fn("testTokenAbi", "approve"));
-const accountLadderSelector = sel(fn("agentAccountAbi", "ladder"));
 
-/** The functions a bundle may call from the owner's wallet. */
+/** The functions a bundle may call from the owner's wallet: ERC-20 approve, and every product's calls (domain/products/). */
 export const agentActions: readonly (readonly [AbiName, string])[] = [
   ["testTokenAbi", "approve"],
-  ["mergedVaultAbi", "requestDeposit"],
-  ["mergedVaultAbi", "cancelDeposit"],
-  ["mergedVaultAbi", "redeem"],
-  ["mergedVaultAbi", "redeemInKind"],
-  ["redeemQueueAbi", "request"],
-  ["redeemQueueAbi", "cancel"],
-  ["upDepositQueueAbi", "requestDeposit"],
-  ["upDepositQueueAbi", "cancel"],
-  ["upWithdrawalQueueAbi", "requestRedeem"],
-  ["upWithdrawalQueueAbi", "cancel"],
-  ["upVaultAbi", "redeemEmergencyInKind"],
-  ["stockVaultRouterAbi", "deposit"],
-  ["stockVaultRouterAbi", "withdrawUSDG"],
-  ["stockVaultAbi", "redeem"],
-  ["limitOrderHookAbi", "create"],
-  ["limitOrderHookAbi", "createMarketOrder"],
-  ["limitOrderHookAbi", "cancel"],
-  ["limitOrderHookAbi", "claim0"],
-  ["limitOrderHookAbi", "claim1"],
-  ["limitOrderHookAbi", "claimBoth"],
-  ["limitOrderHookAbi", "realize"],
-  ["gridStrategyAbi", "open"],
-  ["gridStrategyAbi", "openWithMarket"],
-  ["gridStrategyAbi", "close"],
-  ["gridStrategyAbi", "setRepeat"],
-  ["gridStrategyAbi", "collect"],
-  ["ladderStrategyAbi", "open"],
-  ["ladderStrategyAbi", "close"],
-  ["ladderStrategyAbi", "setRepeat"],
-  ["ladderStrategyAbi", "collect"],
-  ["agentAccountAbi", "ladder"],
-  ["swapRouterAbi", "swap"],
-  ["basketZapAbi", "buy"],
-  ["basketZapAbi", "sell"],
-  ["basketMakerAbi", "make"],
+  ...productCalls.map(([key]) => key.split(".") as [AbiName, string]),
 ];
 const allowedSelectors = new Set(agentActions.map(([a, f]) => sel(fn(a, f))));
-/** What the agent account's LADDER call may carry. */
-const accountCallSelectors = new Set((["open", "close", "setRepeat", "collect"] as const).map((f) => sel(fn("ladderStrategyAbi", f))));
+
+/** What each pulling call takes (rule 5), by selector; where calls of several ABIs share one, the first product's. */
+const spendBySelector = new Map<Hex, SpendRule>();
+/** Calls that carry another (the agent account's ladder(bytes)), by selector: the carried calls' ABI, selectors and name. */
+const carriers = new Map<Hex, { abi: AbiName; selectors: Set<Hex>; said: string }>();
+for (const [key, call] of productCalls) {
+  const selector = sel(callOf(key));
+  if ("carries" in call) {
+    const { abi, functions, said } = call.carries;
+    carriers.set(selector, { abi, selectors: new Set(functions.map((f) => sel(fn(abi, f)))), said });
+  } else if (call.spend && !spendBySelector.has(selector)) spendBySelector.set(selector, call.spend);
+}
+
+/** A carrier's carried call, decoded with the carried ABI (undefined when it is no carrier or nothing reads it). */
+function carriedCall(step: { data: Hex }, reading: DecodedStep): DecodedStep | undefined {
+  const carrier = carriers.get(selectorOf(step.data));
+  return carrier && decodeStepAll({ data: reading.args[0] as Hex }).find((r) => r.contractAbiName === carrier.abi);
+}
 
 // ---- the check ----
 
@@ -231,10 +171,7 @@ export function figureViolations(steps: readonly { to: Address; data: Hex }[], e
     const reading = decodeStepAll(step)[0];
     if (!reading) return;
     const label = `step ${index + 1} (${reading.contractAbiName}.${reading.functionName})`;
-    const inner =
-      selectorOf(step.data) === accountLadderSelector
-        ? decodeStepAll({ data: reading.args[0] as Hex }).find((r) => r.contractAbiName === "ladderStrategyAbi")
-        : undefined;
+    const inner = carriedCall(step, reading);
     for (const [r, prefix] of [[reading, ""], ...(inner ? [[inner, "data."] as const] : [])] as const) {
       for (const { path, value } of namedArguments(minimumMatch, r.inputs, r.args, prefix)) {
         minimums.push({ label, path, value: big(value) });
@@ -389,13 +326,13 @@ function checkRolesAndDeadlines(check: SafetyCheck, { readings, label }: StepRea
     }
 }
 
-/** The agent account's ladder call: a LadderStrategy action whose roles, addresses and deadlines keep the rules. */
-function checkAccountCall(check: SafetyCheck, { first, label }: StepReading): void {
+/** A carrier's call (the agent account's ladder call): one it may carry, whose roles, addresses and deadlines keep the rules. */
+function checkCarriedCall(check: SafetyCheck, { step, first, selector, label }: StepReading): void {
   const { owner, options, add } = check;
-  const inner = { data: first.args[0] as Hex };
-  const call = decodeStepAll(inner).find((r) => r.contractAbiName === "ladderStrategyAbi");
-  if (!call || !accountCallSelectors.has(selectorOf(inner.data))) {
-    add(`${label}: the account call is not a LadderStrategy open, close, setRepeat or collect`);
+  const carrier = carriers.get(selector)!;
+  const call = carriedCall(step, first);
+  if (!call || !carrier.selectors.has(selectorOf(first.args[0] as Hex))) {
+    add(`${label}: the account call is not ${carrier.said}`);
     return;
   }
   for (const { path, value: v } of roleArguments(call.inputs, call.args, "data."))
@@ -464,7 +401,7 @@ function checkStep(check: SafetyCheck, step: CheckedStep, index: number): void {
   if (!allowedSelectors.has(selector)) check.add(`${label}: not an agent action`);
   if (check.options.allow) checkAllowList(check, reading, check.options.allow);
   checkRolesAndDeadlines(check, reading);
-  if (selector === accountLadderSelector) checkAccountCall(check, reading);
+  if (carriers.has(selector)) checkCarriedCall(check, reading);
   if (selector === approveSelector) openApproval(check, reading);
   else spendApproval(check, reading);
 }

@@ -25,8 +25,11 @@
 //   its block; a filing made with the owner's report-card session takes it; else, filed under several agent
 //   tags in that window, it is credited to none (not graded, reason other, off the public card).
 import { concat, keccak256, type Hex as ViemHex } from "viem";
-import { decodeStep, type BundleKind } from "../bundles/index.js";
-import { WEEK_S, type ActionState, type NotGradedReason } from "./states.js";
+import { decodeStep } from "../bundles/decode.js";
+import type { BundleKind } from "../bundles/types.js";
+import { bundleRules } from "../products/index.js";
+import { lowerHex, notGraded, type ActionPlan, type FiledStep } from "./plan.js";
+import { WEEK_S, type ActionState } from "./states.js";
 import { DAY_S } from "../price.js";
 import { priceUsd } from "../format.js";
 
@@ -40,19 +43,9 @@ export const GRADING_RULES =
   "lower90 is the Wilson lower bound (z = 1.6449) of hits / (hits + misses).";
 
 type Hex = `0x${string}`;
-export type FiledStep = { to: string; data: string };
+export type { ActionPlan, FiledOrder, FiledStep } from "./plan.js";
 
-export type ActionPlan =
-  | { rule: "not-graded"; reason: NotGradedReason; action: string }
-  | { rule: "deposit"; action: string; vault: Hex | null; queued: boolean; amount: bigint | null }
-  | { rule: "withdraw"; action: string; vault: Hex | null; queued: boolean; amount: bigint | null }
-  | { rule: "order"; action: string; side: "buy" | "sell"; token: Hex; orders: number; placed: FiledOrder[] }
-  | { rule: "range"; action: string; token: Hex; buyX18: bigint; sellX18: bigint };
-
-/** An order a filed call places: its token, side and input amount (what its `order.placed` must show). */
-export type FiledOrder = { token: Hex; sellToken: boolean; amountIn: bigint };
-
-const lower = (a: unknown) => String(a).toLowerCase() as Hex;
+const lower = lowerHex;
 const APPROVE = "0x095ea7b3";
 
 /** The steps that act (every step but ERC-20 approvals): the ones matched to mined calls. */
@@ -71,77 +64,13 @@ export function callKey(steps: unknown): string | null {
   return first ? callKeyOf(first.to, first.data) : null;
 }
 
-/** Which rule grades a filing, from its bundle kind and its own calldata. */
+/** Which rule grades a filing, from its bundle kind (its product's rule for it) and its own calldata. */
 export function planAction(kind: BundleKind | string, steps: readonly FiledStep[]): ActionPlan {
-  const acting = actionSteps(steps);
+  const acting = actionSteps(steps).map((s) => ({ ...s, call: decodeStep({ data: s.data as Hex }) }));
   const main = acting[0];
-  const call = main ? decodeStep({ data: main.data as Hex }) : null;
-  const fn = call?.functionName ?? "unknown";
-  const args = call?.args ?? [];
-  const ng = (reason: NotGradedReason, action: string): ActionPlan => ({ rule: "not-graded", reason, action });
-  // A queued request's amount (assets in, or shares out): the first argument of every queue's request call.
-  const requested = typeof args[0] === "bigint" ? args[0] : null;
-
-  switch (kind) {
-    case "vault-deposit":
-    case "up-vault-deposit":
-      return { rule: "deposit", action: "vault deposit (queued)", vault: kind === "vault-deposit" ? lower(main!.to) : null, queued: true, amount: requested };
-    case "stock-vault-deposit":
-      return { rule: "deposit", action: "stock-token vault deposit", vault: lower((args[0] as { vault: string }).vault), queued: false, amount: null };
-    case "vault-cancel-deposit":
-    case "vault-cancel-withdraw":
-    case "up-vault-cancel":
-      return ng("cancel", "cancel of a queued request");
-    case "vault-withdraw":
-    case "up-vault-withdraw":
-    case "stock-vault-withdraw":
-      if (fn === "redeemInKind" || fn === "redeemEmergencyInKind" || (kind === "stock-vault-withdraw" && fn === "redeem"))
-        return ng("in-kind", "in-kind withdrawal");
-      if (fn === "request" || fn === "requestRedeem") return { rule: "withdraw", action: "queued withdrawal", vault: null, queued: true, amount: requested };
-      if (fn === "withdrawUSDG") return { rule: "withdraw", action: "withdrawal in USDG", vault: lower(args[0]), queued: false, amount: null };
-      return { rule: "withdraw", action: "withdrawal in USDG", vault: lower(main!.to), queued: false, amount: null };
-    case "limit-order":
-    case "ladder":
-      return {
-        rule: "order",
-        action: kind === "ladder" ? `ladder of ${acting.length} orders` : fn === "createMarketOrder" ? "market order" : "limit order",
-        side: args[1] === true ? "sell" : "buy",
-        token: lower(args[0]),
-        orders: acting.length,
-        // Every acting step is a create (token, sellToken, amountIn, ...): the orders the filing's own calls place.
-        placed: acting.flatMap((s) => {
-          const c = decodeStep({ data: s.data as Hex });
-          const [t, sell, amountIn] = (c?.args ?? []) as unknown[];
-          return typeof amountIn === "bigint" ? [{ token: lower(t), sellToken: sell === true, amountIn }] : [];
-        }),
-      };
-    case "order-action":
-      return ng("order-action", `order ${fn}`);
-    case "grid":
-      if (fn === "open" || fn === "openWithMarket") {
-        const p = args[0] as { token: string; buyPriceX18: bigint; sellPriceX18: bigint };
-        return { rule: "range", action: "grid open", token: lower(p.token), buyX18: p.buyPriceX18, sellX18: p.sellPriceX18 };
-      }
-      return ng("grid-action", `grid ${fn}`);
-    case "ladder-strategy":
-      if (fn === "open") {
-        const legs = args[1] as { buyPriceX18: bigint; sellPriceX18: bigint }[];
-        const buy = legs.reduce((m, l) => (l.buyPriceX18 < m ? l.buyPriceX18 : m), legs[0]!.buyPriceX18);
-        const sell = legs.reduce((m, l) => (l.sellPriceX18 > m ? l.sellPriceX18 : m), legs[0]!.sellPriceX18);
-        return { rule: "range", action: `ladder strategy open (${legs.length} parts)`, token: lower(args[0]), buyX18: buy, sellX18: sell };
-      }
-      return ng("grid-action", `ladder strategy ${fn}`);
-    case "account-agent-call":
-      return ng("account", "agent-account call");
-    case "swap":
-      return ng("swap", "swap");
-    case "basket-buy":
-    case "basket-sell":
-    case "basket-make":
-      return ng("other", kind.replace("-", " "));
-    default:
-      return ng("other", String(kind));
-  }
+  const rule = bundleRules(kind)?.grade;
+  if (!rule) return notGraded("other", String(kind));
+  return rule({ kind: kind as BundleKind, acting, main, fn: main?.call?.functionName ?? "unknown", args: main?.call?.args ?? [] });
 }
 
 /** Chain facts about a matched action, gathered by the grading job. Times are unix seconds of the chain. */

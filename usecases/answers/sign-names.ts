@@ -1,25 +1,17 @@
 // The names the sign page gives addresses: the deployments' tokens (verified when on the service's token
-// list), vault shares, baskets and the service's contracts, with the ABI each contract's calls are read with.
+// list), vault shares, baskets and the service's contracts (each product names its own), with the ABI each
+// contract's calls are read with.
 import type { Address } from "viem";
 import type { Deployments, VaultFamily } from "../../adapters/chain/deployments.js";
 import { listedToken } from "../../adapters/chain/token-list.js";
 import type { AbiName } from "../../domain/bundles/decode.js";
 import type { DescribeContract, DescribeNames, DescribeToken } from "../../domain/bundles/describe.js";
+import { products } from "../../domain/products/index.js";
 import { zeroAddress } from "viem";
 
 const vaultAbi: Record<VaultFamily, AbiName> = { merged: "mergedVaultAbi", up: "upVaultAbi", "stock-token": "stockVaultAbi" };
 /** Share decimals (spec Conventions): 12, and 18 for stock-token vaults. */
 const shareDecimals: Record<VaultFamily, number> = { merged: 12, up: 12, "stock-token": 18 };
-
-const singletons: [key: string, name: string, abi: AbiName][] = [
-  ["limitOrderHook", "the limit-order hook", "limitOrderHookAbi"],
-  ["gridStrategy", "the grid strategy", "gridStrategyAbi"],
-  ["ladderStrategy", "the ladder strategy", "ladderStrategyAbi"],
-  ["stockVaultRouter", "the stock-vault router", "stockVaultRouterAbi"],
-  ["swapRouter", "the service's swap router", "swapRouterAbi"],
-  ["basketZap", "the basket zap", "basketZapAbi"],
-  ["basketMaker", "the basket maker", "basketMakerAbi"],
-];
 
 /** The describer's names for one owner's bundle on these deployments. `account`: the owner's agent account, when the bundle goes through it. */
 export function namesFromDeployments(deployments: Deployments, owner: Address, account?: Address): DescribeNames {
@@ -39,7 +31,7 @@ export function namesFromDeployments(deployments: Deployments, owner: Address, a
     tokens[b.address.toLowerCase()] ??= { symbol: b.symbol, decimals: 18, verified: b.listed };
     contracts[b.address.toLowerCase()] ??= { name: `the ${b.name} basket (${b.symbol})` };
   }
-  for (const [key, name, abi] of singletons) {
+  for (const { key, name, abi } of products.flatMap((p) => p.contracts)) {
     const address = deployments.contracts[key];
     if (address) contracts[address.toLowerCase()] = { name, abi };
   }

@@ -5,7 +5,7 @@
 import { getAddress, type Address } from "viem";
 import { basketZapAbi, marketRegistryAbi } from "../../../abis/index.js";
 import { AggregatorUnavailableError, NoRouteError, type Aggregator } from "../../../adapters/chain/aggregator.js";
-import type { Leg } from "../../../domain/bundles/legs.js";
+import type { Leg } from "../../../domain/products/baskets/legs.js";
 import { ApiError } from "../../../domain/errors.js";
 import type { PrepareContext } from "../types.js";
 import { aggregatorOf } from "./swap.js";

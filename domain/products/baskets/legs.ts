@@ -1,8 +1,8 @@
 // Aggregator legs of the basket zap and maker, checked and shown.
 import type { Address, Hex } from "viem";
-import { BundleError } from "./types.js";
-import { checkAddress, checkHex, checkUint } from "./checks.js";
-import { sameAddress } from "../address.js";
+import { BundleError } from "../../bundles/types.js";
+import { checkAddress, checkHex, checkUint } from "../../bundles/checks.js";
+import { sameAddress } from "../../address.js";
 
 /** RouteCall.sol's `Leg`: `data` is aggregator calldata that pays `tokenOut` back to the caller. */
 export type Leg = { tokenIn: Address; tokenOut: Address; amountIn: bigint; data: Hex };

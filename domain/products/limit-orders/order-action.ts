@@ -1,9 +1,9 @@
 // order-action: cancel, claim or realize one of the owner's orders on the limit-order hook.
 import { encodeFunctionData, type Address } from "viem";
-import { limitOrderHookAbi } from "../../abis/index.js";
-import type { Bundle } from "./types.js";
-import { checkAddress, checkChoice, checkUint } from "./checks.js";
-import { step } from "./steps.js";
+import { limitOrderHookAbi } from "../../../abis/index.js";
+import type { Bundle } from "../../bundles/types.js";
+import { checkAddress, checkChoice, checkUint } from "../../bundles/checks.js";
+import { step } from "../../bundles/steps.js";
 
 export const orderActions = ["cancel", "claim0", "claim1", "claimBoth", "realize"] as const;
 export type OrderAction = (typeof orderActions)[number];

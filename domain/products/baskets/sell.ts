@@ -1,12 +1,12 @@
 // basket-sell: sell basket tokens for one token through the basket zap.
 import { encodeFunctionData, type Address } from "viem";
-import { basketZapAbi } from "../../abis/index.js";
+import { basketZapAbi } from "../../../abis/index.js";
 import type { Leg } from "./legs.js";
-import { BundleError, type Bundle } from "./types.js";
+import { BundleError, type Bundle } from "../../bundles/types.js";
 import { checkLegs, legsParam } from "./legs.js";
-import { checkAddress, checkAmount, checkUint } from "./checks.js";
-import { MAX_ZAP_CALL_BYTES, NATIVE_ETH, approvalParam, approveStep, byteLength, step } from "./steps.js";
-import { sameAddress } from "../address.js";
+import { checkAddress, checkAmount, checkUint } from "../../bundles/checks.js";
+import { MAX_ZAP_CALL_BYTES, NATIVE_ETH, approvalParam, approveStep, byteLength, step } from "../../bundles/steps.js";
+import { sameAddress } from "../../address.js";
 
 export type BuildBasketSellParameters = {
   /** The signing wallet: the recipient of the output (and of what the legs leave, in kind). */

@@ -1,10 +1,10 @@
 // swap: any token for any token on the service's swap router, through the aggregator.
 import { encodeFunctionData, type Address } from "viem";
-import { swapRouterAbi } from "../../abis/index.js";
-import { BundleError, type Bundle, type RouteCalldata } from "./types.js";
-import { checkAddress, checkAmount, checkHex, checkUint } from "./checks.js";
-import { NATIVE_ETH, approvalParam, approveStep, step } from "./steps.js";
-import { sameAddress } from "../address.js";
+import { swapRouterAbi } from "../../../abis/index.js";
+import { BundleError, type Bundle, type RouteCalldata } from "../../bundles/types.js";
+import { checkAddress, checkAmount, checkHex, checkUint } from "../../bundles/checks.js";
+import { NATIVE_ETH, approvalParam, approveStep, step } from "../../bundles/steps.js";
+import { sameAddress } from "../../address.js";
 
 export type BuildSwapParameters = {
   /** The signing wallet: the recipient of the output. */

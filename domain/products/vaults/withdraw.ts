@@ -1,9 +1,9 @@
 // vault-withdraw: shares out of a vault of any family, in USDG, in kind or through a queue.
 import { encodeFunctionData, type Address, type Hex } from "viem";
-import { mergedVaultAbi, redeemQueueAbi, stockVaultAbi, stockVaultRouterAbi, upVaultAbi, upWithdrawalQueueAbi } from "../../abis/index.js";
-import { BundleError, type Bundle, type Step, type VaultFamily } from "./types.js";
-import { checkAddress, checkAmount, checkHex, checkUint, required, unknownChoice } from "./checks.js";
-import { approvalParam, approveStep, step } from "./steps.js";
+import { mergedVaultAbi, redeemQueueAbi, stockVaultAbi, stockVaultRouterAbi, upVaultAbi, upWithdrawalQueueAbi } from "../../../abis/index.js";
+import { BundleError, type Bundle, type Step, type VaultFamily } from "../../bundles/types.js";
+import { checkAddress, checkAmount, checkHex, checkUint, required, unknownChoice } from "../../bundles/checks.js";
+import { approvalParam, approveStep, step } from "../../bundles/steps.js";
 
 export type VaultWithdrawMode = "usdg" | "in-kind" | "queue";
 

@@ -1,9 +1,9 @@
 // vault-deposit: USDG into a vault of any family.
 import { encodeFunctionData, type Address, type Hex } from "viem";
-import { mergedVaultAbi, stockVaultRouterAbi, upDepositQueueAbi } from "../../abis/index.js";
-import type { Bundle, VaultFamily } from "./types.js";
-import { checkAddress, checkAmount, checkHex, checkUint, required, unknownChoice } from "./checks.js";
-import { approvalParam, approveStep, step } from "./steps.js";
+import { mergedVaultAbi, stockVaultRouterAbi, upDepositQueueAbi } from "../../../abis/index.js";
+import type { Bundle, VaultFamily } from "../../bundles/types.js";
+import { checkAddress, checkAmount, checkHex, checkUint, required, unknownChoice } from "../../bundles/checks.js";
+import { approvalParam, approveStep, step } from "../../bundles/steps.js";
 
 export type BuildVaultDepositParameters = {
   family: VaultFamily;

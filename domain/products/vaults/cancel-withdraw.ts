@@ -1,9 +1,9 @@
 // vault-cancel-withdraw: take back a queued withdrawal.
 import { encodeFunctionData, type Address } from "viem";
-import { redeemQueueAbi, upWithdrawalQueueAbi } from "../../abis/index.js";
-import { BundleError, type Bundle, type VaultFamily } from "./types.js";
-import { checkAddress, checkUint, required, unknownChoice } from "./checks.js";
-import { step } from "./steps.js";
+import { redeemQueueAbi, upWithdrawalQueueAbi } from "../../../abis/index.js";
+import { BundleError, type Bundle, type VaultFamily } from "../../bundles/types.js";
+import { checkAddress, checkUint, required, unknownChoice } from "../../bundles/checks.js";
+import { step } from "../../bundles/steps.js";
 
 export type BuildVaultCancelWithdrawParameters = {
   family: VaultFamily;

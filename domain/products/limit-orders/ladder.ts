@@ -1,9 +1,9 @@
 // ladder: 2-20 limit orders on one market, one side, after one approval of their total.
 import { encodeFunctionData, maxUint256, type Address } from "viem";
-import { limitOrderHookAbi } from "../../abis/index.js";
-import { BundleError, type Bundle } from "./types.js";
-import { checkAddress, checkAmount, checkBoolean } from "./checks.js";
-import { approvalParam, approveStep, step } from "./steps.js";
+import { limitOrderHookAbi } from "../../../abis/index.js";
+import { BundleError, type Bundle } from "../../bundles/types.js";
+import { checkAddress, checkAmount, checkBoolean } from "../../bundles/checks.js";
+import { approvalParam, approveStep, step } from "../../bundles/steps.js";
 
 export const LADDER_MIN_ORDERS = 2;
 export const LADDER_MAX_ORDERS = 20;

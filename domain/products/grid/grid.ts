@@ -1,9 +1,9 @@
 // grid: open, openWithMarket, close, setRepeat or collect on the grid strategy.
 import { encodeFunctionData, type Address, type Hex } from "viem";
-import { gridStrategyAbi } from "../../abis/index.js";
-import { BundleError, type Bundle } from "./types.js";
-import { checkAddress, checkAmount, checkBoolean, checkChoice, checkUint, required } from "./checks.js";
-import { approvalParam, approveStep, step } from "./steps.js";
+import { gridStrategyAbi } from "../../../abis/index.js";
+import { BundleError, type Bundle } from "../../bundles/types.js";
+import { checkAddress, checkAmount, checkBoolean, checkChoice, checkUint, required } from "../../bundles/checks.js";
+import { approvalParam, approveStep, step } from "../../bundles/steps.js";
 
 export const gridActions = ["open", "openWithMarket", "close", "setRepeat", "collect"] as const;
 export type GridAction = (typeof gridActions)[number];

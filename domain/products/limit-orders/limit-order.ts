@@ -1,9 +1,9 @@
 // limit-order: one order on the limit-order hook.
 import { encodeFunctionData, type Address, type Hex } from "viem";
-import { limitOrderHookAbi } from "../../abis/index.js";
-import type { Bundle } from "./types.js";
-import { checkAddress, checkAmount, checkBoolean, checkUint, required } from "./checks.js";
-import { approvalParam, approveStep, step } from "./steps.js";
+import { limitOrderHookAbi } from "../../../abis/index.js";
+import type { Bundle } from "../../bundles/types.js";
+import { checkAddress, checkAmount, checkBoolean, checkUint, required } from "../../bundles/checks.js";
+import { approvalParam, approveStep, step } from "../../bundles/steps.js";
 
 export type BuildLimitOrderParameters = {
   /** The signing wallet: the order's owner (the hook records the caller). */

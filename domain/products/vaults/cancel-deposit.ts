@@ -1,9 +1,9 @@
 // vault-cancel-deposit: take back a pending deposit request.
 import { encodeFunctionData, type Address } from "viem";
-import { mergedVaultAbi, upDepositQueueAbi } from "../../abis/index.js";
-import { BundleError, type Bundle, type VaultFamily } from "./types.js";
-import { checkAddress, checkUint, required, unknownChoice } from "./checks.js";
-import { step } from "./steps.js";
+import { mergedVaultAbi, upDepositQueueAbi } from "../../../abis/index.js";
+import { BundleError, type Bundle, type VaultFamily } from "../../bundles/types.js";
+import { checkAddress, checkUint, required, unknownChoice } from "../../bundles/checks.js";
+import { step } from "../../bundles/steps.js";
 
 export type BuildVaultCancelDepositParameters = {
   family: VaultFamily;

@@ -1,13 +1,13 @@
 // basket-make: create a basket through the basket maker, with the owner's first deposit.
 import { encodeFunctionData, type Address, type Hex } from "viem";
-import { basketMakerAbi } from "../../abis/index.js";
+import { basketMakerAbi } from "../../../abis/index.js";
 import type { Leg } from "./legs.js";
-import { BundleError, type Bundle } from "./types.js";
+import { BundleError, type Bundle } from "../../bundles/types.js";
 import { checkBuyLegs, checkLegs, legsParam } from "./legs.js";
-import { checkAddress, checkAmount, checkHex, checkUint } from "./checks.js";
-import { MAX_ZAP_CALL_BYTES, NATIVE_ETH, approvalParam, approveStep, byteLength, step } from "./steps.js";
-import { sameAddress } from "../address.js";
-import { ONE_X18 } from "../price.js";
+import { checkAddress, checkAmount, checkHex, checkUint } from "../../bundles/checks.js";
+import { MAX_ZAP_CALL_BYTES, NATIVE_ETH, approvalParam, approveStep, byteLength, step } from "../../bundles/steps.js";
+import { sameAddress } from "../../address.js";
+import { ONE_X18 } from "../../price.js";
 
 /** BasketMaker's constants: each weight at least 1%, weights sum to 1e18, fee 0.3% or 1%. */
 export const BASKET_MIN_WEIGHT = 10n ** 16n;

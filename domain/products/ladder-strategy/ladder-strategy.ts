@@ -1,12 +1,12 @@
 // ladder-strategy: open, close, setRepeat or collect a ladder strategy, from the wallet or through the
 // owner's agent account.
 import { encodeFunctionData, maxUint256, type Address, type Hex, formatUnits } from "viem";
-import { agentAccountAbi, ladderStrategyAbi } from "../../abis/index.js";
-import { BundleError, type Bundle, type BundleErrorDetails } from "./types.js";
-import { checkAddress, checkBoolean, checkChoice, checkMask, checkUint, required } from "./checks.js";
-import { approvalParam, approveStep, step } from "./steps.js";
-import { priceUsd } from "../format.js";
-import { USDG_DECIMALS } from "../price.js";
+import { agentAccountAbi, ladderStrategyAbi } from "../../../abis/index.js";
+import { BundleError, type Bundle, type BundleErrorDetails } from "../../bundles/types.js";
+import { checkAddress, checkBoolean, checkChoice, checkMask, checkUint, required } from "../../bundles/checks.js";
+import { approvalParam, approveStep, step } from "../../bundles/steps.js";
+import { priceUsd } from "../../format.js";
+import { USDG_DECIMALS } from "../../price.js";
 
 export const ladderStrategyActions = ["open", "close", "setRepeat", "collect"] as const;
 export type LadderStrategyAction = (typeof ladderStrategyActions)[number];

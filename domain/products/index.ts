@@ -1,0 +1,32 @@
+// The products the service builds bundles for, each declared once in its folder. A new product (or a new
+// prepare kind of one) is a folder here, registered in this list: the money-safety check, the sign page's
+// words and titles, the policy documents and the report card read every product from it. The order is the
+// policy documents' order of rules.
+import type { BundleKind } from "../bundles/types.js";
+import { baskets } from "./baskets/index.js";
+import { grid } from "./grid/index.js";
+import { ladderStrategy } from "./ladder-strategy/index.js";
+import { limitOrders } from "./limit-orders/index.js";
+import type { BundleRules, Call, Carrier, Product } from "./product.js";
+import { swap } from "./swap/index.js";
+import { vaults } from "./vaults/index.js";
+
+export const products: readonly Product[] = [vaults, limitOrders, grid, ladderStrategy, swap, baskets];
+
+/** Every prepare kind's refusals, by kind (contract/prepare-kinds.ts pairs each with its request body). */
+export const prepareKindRefusals = {
+  ...vaults.kinds,
+  ...limitOrders.kinds,
+  ...grid.kinds,
+  ...ladderStrategy.kinds,
+  ...swap.kinds,
+  ...baskets.kinds,
+};
+
+const byBundleKind = new Map<string, BundleRules>(products.flatMap((p) => Object.entries(p.bundles)));
+
+/** A bundle kind's title and grading rule (undefined for a kind no product builds). */
+export const bundleRules = (kind: BundleKind | string): BundleRules | undefined => byBundleKind.get(kind);
+
+/** Every call of every product, by `<abi export name>.<function name>`, in the products' order. */
+export const productCalls: readonly (readonly [string, Call | Carrier])[] = products.flatMap((p) => Object.entries(p.calls));
