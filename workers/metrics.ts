@@ -6,7 +6,8 @@
 // counts from BullMQ's own export.
 import { createServer, type Server } from "node:http";
 import type { Worker } from "bullmq";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectProcessMetrics } from "../adapters/process-metrics.js";
 import { runWithDeadline } from "../adapters/deadline.js";
 import type { Logger } from "../adapters/logger.js";
 import { isDeadlineExceeded } from "./deadline.js";
@@ -126,7 +127,7 @@ export function startWorkerMetrics({
   more,
 }: WorkerMetricsOptions): Server {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectProcessMetrics(registry);
   more?.(registry);
   jobMetrics(registry, { workers, oldestActive, deadlinesMs });
   const readLag = gradingLagReader(registry, gradingLag);

@@ -5,7 +5,8 @@
 // http_request_duration_seconds; they are counted in http_requests_total as every request.
 // `GET /metrics` serves the registry.
 import type { Handler } from "hono";
-import { collectDefaultMetrics, Counter, Histogram, type Metric, Registry } from "prom-client";
+import { Counter, Histogram, type Metric, Registry } from "prom-client";
+import { collectProcessMetrics } from "../../adapters/process-metrics.js";
 
 type Labels = "method" | "route" | "status";
 
@@ -58,7 +59,7 @@ export function readCacheCounter(registry: Registry): Counter<"route" | "result"
 
 export function createHttpMetrics(options: { registry?: Registry; defaultMetrics?: boolean; extra?: () => Promise<string> } = {}): HttpMetrics {
   const registry = options.registry ?? new Registry();
-  if (options.defaultMetrics && !registry.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics({ register: registry });
+  if (options.defaultMetrics && !registry.getSingleMetric("process_cpu_seconds_total")) collectProcessMetrics(registry);
   const requests = counter(registry);
   const duration = histogram(registry);
   const longPolls = longPollHistogram(registry);

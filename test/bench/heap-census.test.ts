@@ -1,8 +1,10 @@
-// The soak's heap census (bench/soak/heap-census.ts) reads the figures prom-client's default metrics give, and its
-// memory sample takes V8's young generation off a Node process's RSS.
+// The soak's heap census (bench/soak/heap-census.ts) reads the figures a service process's metrics give
+// (prom-client's defaults and the heap spaces' resident sizes), and its memory sample takes V8's young
+// generation, as resident, off a Node process's RSS.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { collectDefaultMetrics, Registry } from "prom-client";
+import { collectProcessMetrics } from "../../adapters/process-metrics.js";
 import { describe, expect, it } from "vitest";
 import { heapLine, youngMiB } from "../../bench/soak/heap-census.js";
 import { processMemory } from "../../bench/soak/invariants.js";
@@ -11,11 +13,12 @@ import type { Supervised } from "../../bench/soak/procs.js";
 describe("the soak's heap census", () => {
   it("names RSS, the young and old spaces and memory outside the heap from a process's metrics", async () => {
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry });
+    collectProcessMetrics(registry);
     const line = heapLine(await registry.metrics());
-    const m = /^rss (\d+) MiB, young (\d+)\/(\d+) MiB, old (\d+)\/(\d+) MiB, heap (\d+)\/(\d+) MiB, external (\d+) MiB$/.exec(line);
+    const m = /^rss (\d+) MiB, young (\d+)\/(\d+) MiB \(resident (\d+)\), old (\d+)\/(\d+) MiB, heap (\d+)\/(\d+) MiB, external (\d+) MiB$/.exec(line);
     expect(m, line).not.toBeNull();
-    const [rss, , youngTotal, oldUsed, oldTotal, heapUsed, heapTotal] = m!.slice(1).map(Number) as number[];
+    const [rss, , youngTotal, youngResident, oldUsed, oldTotal, heapUsed, heapTotal] = m!.slice(1).map(Number) as number[];
+    expect(youngResident).toBeLessThanOrEqual(youngTotal!);
     expect(rss).toBeGreaterThan(10);
     expect(youngTotal).toBeGreaterThan(0);
     expect(oldUsed).toBeLessThanOrEqual(oldTotal!);
@@ -24,14 +27,30 @@ describe("the soak's heap census", () => {
   });
 
   it("says what it could not read", () => {
-    expect(heapLine("")).toBe("rss ? MiB, young ?/? MiB, old ?/? MiB, heap ?/? MiB, external ? MiB");
+    expect(heapLine("")).toBe("rss ? MiB, young ?/? MiB (resident ?), old ?/? MiB, heap ?/? MiB, external ? MiB");
+  });
+});
+
+describe("the young generation the memory sample takes off", () => {
+  it("is its resident size where the process gives it, else its committed size (Ponder's indexer)", async () => {
+    const own = new Registry();
+    collectProcessMetrics(own);
+    const text = await own.metrics();
+    const resident = Number(/^nodejs_heap_space_physical_bytes\{space="new"\} (\d+)/m.exec(text)![1]) / 2 ** 20;
+    const committed = Number(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/m.exec(text)![1]) / 2 ** 20;
+    expect(youngMiB(text)).toBe(resident);
+    const defaults = new Registry();
+    collectDefaultMetrics({ register: defaults });
+    const onlyCommitted = await defaults.metrics();
+    expect(onlyCommitted).not.toContain("nodejs_heap_space_physical_bytes");
+    expect(youngMiB(onlyCommitted)).toBeCloseTo(committed, 0);
   });
 });
 
 describe("the soak's memory sample", () => {
   it("takes a Node process's young generation off its RSS, and leaves out a process whose figures do not answer", async () => {
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry });
+    collectProcessMetrics(registry);
     const server = createServer(async (_req, res) => res.end(await registry.metrics()));
     await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
     const port = (server.address() as AddressInfo).port;

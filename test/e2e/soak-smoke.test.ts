@@ -45,7 +45,9 @@ describe("the soak's smoke", () => {
     for (const fault of FAULTS) expect(out, `fault ${fault} injected`).toContain(`fault: ${fault} over in`);
     expect(out, tail).not.toMatch(/\| BROKEN \|/);
     // What memory is made of, read from the processes themselves at the end.
-    expect(out, tail).toMatch(/heap at the end: indexer rss \d+ MiB, young \d+\/\d+ MiB, old \d+\/\d+ MiB, [^;]+; api1 rss \d+ MiB, young \d+\/\d+ MiB/);
+    expect(out, tail).toMatch(
+      /heap at the end: indexer rss \d+ MiB, young \d+\/\d+ MiB \(resident [\d?]+\), old \d+\/\d+ MiB, [^;]+; api1 rss \d+ MiB, young \d+\/\d+ MiB \(resident \d+\)/,
+    );
     expect(out, tail).toMatch(/redis at the end: used \d+ KiB/);
     expect(code, tail).toBe(0);
   }, 900_000);
