@@ -7,41 +7,12 @@ import type { ErrorCode, ErrorDetails } from "../errors.js";
 export type Step = { to: Address; data: Hex; value: 0n };
 
 /**
- * Bundle kinds, as the spec's prepare table names them. The request kind is the bundle kind for the
- * merged family and for every kind the table gives no other name; `up-vault-cancel` serves both of the
- * up family's cancels (deposit and withdrawal); `account-agent-call` is a ladder-strategy action sent
- * through the owner's agent account.
- */
-export const bundleKinds = [
-  "vault-deposit",
-  "up-vault-deposit",
-  "stock-vault-deposit",
-  "vault-cancel-deposit",
-  "up-vault-cancel",
-  "vault-withdraw",
-  "up-vault-withdraw",
-  "stock-vault-withdraw",
-  "vault-cancel-withdraw",
-  "limit-order",
-  "ladder",
-  "order-action",
-  "grid",
-  "ladder-strategy",
-  "account-agent-call",
-  "swap",
-  "basket-buy",
-  "basket-sell",
-  "basket-make",
-] as const;
-
-export type BundleKind = (typeof bundleKinds)[number];
-
-/**
  * What a builder answers: the steps in the order they must be sent (approvals first), the bundle kind,
  * and `params`, the inputs of the calls as the answer shows them (amounts as decimal strings in base
- * units, addresses checksummed). The API adds its own fields (quotes, slippage, expected amounts).
+ * units, addresses checksummed). The API adds its own fields (quotes, slippage, expected amounts). The
+ * bundle kinds are the products' (BundleKind, domain/products/index.ts).
  */
-export type Bundle<kind extends BundleKind = BundleKind> = {
+export type Bundle<kind extends string = string> = {
   kind: kind;
   steps: Step[];
   params: Record<string, unknown>;

@@ -2,7 +2,6 @@
 // product declares the rule of each of its bundle kinds (domain/products/<product>/index.ts); rules.ts runs
 // the one a filing's kind names. Pure.
 import type { DecodedStep } from "../bundles/call.js";
-import type { BundleKind } from "../bundles/types.js";
 import type { NotGradedReason } from "./states.js";
 
 type Hex = `0x${string}`;
@@ -23,7 +22,7 @@ export type ActingStep = FiledStep & { call: DecodedStep | null };
 
 /** What a grading rule reads: the filing's bundle kind, its acting steps, and the first one's function and arguments. */
 export type GradingInput = {
-  kind: BundleKind;
+  kind: string;
   acting: readonly ActingStep[];
   main: ActingStep | undefined;
   /** The main call's function ("unknown" when nothing reads it). */

@@ -26,7 +26,6 @@
 //   tags in that window, it is credited to none (not graded, reason other, off the public card).
 import { concat, keccak256, type Hex as ViemHex } from "viem";
 import { decodeStep } from "../bundles/decode.js";
-import type { BundleKind } from "../bundles/types.js";
 import { bundleRules } from "../products/index.js";
 import { lowerHex, notGraded, type ActionPlan, type FiledStep } from "./plan.js";
 import { WEEK_S, type ActionState } from "./states.js";
@@ -65,12 +64,12 @@ export function callKey(steps: unknown): string | null {
 }
 
 /** Which rule grades a filing, from its bundle kind (its product's rule for it) and its own calldata. */
-export function planAction(kind: BundleKind | string, steps: readonly FiledStep[]): ActionPlan {
+export function planAction(kind: string, steps: readonly FiledStep[]): ActionPlan {
   const acting = actionSteps(steps).map((s) => ({ ...s, call: decodeStep({ data: s.data as Hex }) }));
   const main = acting[0];
   const rule = bundleRules(kind)?.grade;
   if (!rule) return notGraded("other", String(kind));
-  return rule({ kind: kind as BundleKind, acting, main, fn: main?.call?.functionName ?? "unknown", args: main?.call?.args ?? [] });
+  return rule({ kind, acting, main, fn: main?.call?.functionName ?? "unknown", args: main?.call?.args ?? [] });
 }
 
 /** Chain facts about a matched action, gathered by the grading job. Times are unix seconds of the chain. */

@@ -2,7 +2,6 @@
 // prepare kind of one) is a folder here, registered in this list: the money-safety check, the sign page's
 // words and titles, the policy documents and the report card read every product from it. The order is the
 // policy documents' order of rules.
-import type { BundleKind } from "../bundles/types.js";
 import { baskets } from "./baskets/index.js";
 import { grid } from "./grid/index.js";
 import { ladderStrategy } from "./ladder-strategy/index.js";
@@ -12,6 +11,23 @@ import { swap } from "./swap/index.js";
 import { vaults } from "./vaults/index.js";
 
 export const products: readonly Product[] = [vaults, limitOrders, grid, ladderStrategy, swap, baskets];
+
+/**
+ * Bundle kinds, as the spec's prepare table names them. The request kind is the bundle kind for the
+ * merged family and for every kind the table gives no other name; `up-vault-cancel` serves both of the
+ * up family's cancels (deposit and withdrawal); `account-agent-call` is a ladder-strategy action sent
+ * through the owner's agent account.
+ */
+export type BundleKind =
+  | keyof typeof vaults.bundles
+  | keyof typeof limitOrders.bundles
+  | keyof typeof grid.bundles
+  | keyof typeof ladderStrategy.bundles
+  | keyof typeof swap.bundles
+  | keyof typeof baskets.bundles;
+
+/** Every bundle kind, in the products' order. */
+export const bundleKinds = products.flatMap((p) => Object.keys(p.bundles)) as BundleKind[];
 
 /** Every prepare kind's refusals, by kind (contract/prepare-kinds.ts pairs each with its request body). */
 export const prepareKindRefusals = {
@@ -26,7 +42,7 @@ export const prepareKindRefusals = {
 const byBundleKind = new Map<string, BundleRules>(products.flatMap((p) => Object.entries(p.bundles)));
 
 /** A bundle kind's title and grading rule (undefined for a kind no product builds). */
-export const bundleRules = (kind: BundleKind | string): BundleRules | undefined => byBundleKind.get(kind);
+export const bundleRules = (kind: string): BundleRules | undefined => byBundleKind.get(kind);
 
 /** Every call of every product, by `<abi export name>.<function name>`, in the products' order. */
 export const productCalls: readonly (readonly [string, Call | Carrier])[] = products.flatMap((p) => Object.entries(p.calls));

@@ -4,7 +4,6 @@
 // The money-safety check, the sign page's words, the policy documents and the report card loop over the
 // products registered in ./index.ts. Pure.
 import type { AbiName, SpendRule } from "../bundles/call.js";
-import type { BundleKind } from "../bundles/types.js";
 import type { Describer } from "../bundles/words.js";
 import type { ErrorCode } from "../errors.js";
 import type { GradingRule } from "../grading/plan.js";
@@ -58,7 +57,8 @@ export type Product = {
   contracts: readonly ProductContract[];
   /** Its prepare kinds (POST /v1/agent/prepare/{kind}); contract/prepare-kinds.ts pairs each with its request body. */
   kinds: Readonly<Record<string, { refusals: readonly ErrorCode[]; reverts: readonly ErrorCode[] }>>;
-  bundles: Readonly<Partial<Record<BundleKind, BundleRules>>>;
+  /** Its bundle kinds (BundleKind is their union, ./index.ts). */
+  bundles: Readonly<Record<string, BundleRules>>;
   calls: Calls;
   policy?: ProductPolicy;
 };

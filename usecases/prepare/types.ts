@@ -57,7 +57,7 @@ export type LadderStrategyBody = PrepareBodies["ladder-strategy"];
 
 /** What a resolver hands the pipeline: the built bundle, the token whose chain price is filed, extra params. */
 export type Resolved = {
-  bundle: Bundle;
+  bundle: Bundle<BundleKind>;
   /** The market token whose MarketRegistry price is filed with the bundle. */
   priceToken?: Address;
   /** Fields the answer's params show beside the builder's (decimal strings). */

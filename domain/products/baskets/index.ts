@@ -8,6 +8,10 @@ import { approve, fn, spender, wallet, type AllowRule, type PolicyProducts } fro
 import { prepareKind, type Product } from "../product.js";
 import { basketCalls } from "./calls.js";
 
+export * from "./buy.js";
+export * from "./sell.js";
+export * from "./make.js";
+
 /** basket-buy's refusals (basket-sell answers them too, where they apply). */
 const BASKET_TRADE_REFUSALS = [
   "UNKNOWN_BASKET",

@@ -6,6 +6,8 @@ import { fn, type AllowRule, type PolicyProducts } from "../../policies/rule.js"
 import { prepareKind, type Product } from "../product.js";
 import { gridCalls } from "./calls.js";
 
+export * from "./grid.js";
+
 export const grid = {
   name: "grid",
   contracts: [{ key: "gridStrategy", name: "the grid strategy", abi: "gridStrategyAbi" }],

@@ -6,6 +6,8 @@ import { lowerHex, notGraded, type GradingRule } from "../../grading/plan.js";
 import { prepareKind, type Product } from "../product.js";
 import { ladderStrategyCalls } from "./calls.js";
 
+export * from "./ladder-strategy.js";
+
 /** ladder-strategy open: what the service checks before and the ladder contract checks again (a refusal either way). */
 const ladderOpenChecks = [
   "NOT_LISTED",

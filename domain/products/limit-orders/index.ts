@@ -7,6 +7,10 @@ import { approve, fn, spender, type AllowRule, type PolicyProducts } from "../..
 import { prepareKind, type Product } from "../product.js";
 import { limitOrderCalls } from "./calls.js";
 
+export * from "./limit-order.js";
+export * from "./ladder.js";
+export * from "./order-action.js";
+
 const orderKind = prepareKind({ refusals: ["UNKNOWN_TOKEN", "MARKET_NOT_OPEN", "AMOUNT_TOO_SMALL"], reverts: ["MARKET_NOT_OPEN", "AMOUNT_TOO_SMALL"] });
 
 /** Orders: graded a day after the last fill, by the orders the filing's own calls place. */

@@ -4,6 +4,8 @@ import { notGraded } from "../../grading/plan.js";
 import { prepareKind, type Product } from "../product.js";
 import { swapCalls } from "./calls.js";
 
+export * from "./swap.js";
+
 export const swap = {
   name: "swap",
   contracts: [{ key: "swapRouter", name: "the service's swap router", abi: "swapRouterAbi" }],

@@ -7,6 +7,11 @@ import { approve, defined, fn, wallet, type AllowRule, type PolicyProducts } fro
 import { prepareKind, type Product } from "../product.js";
 import { vaultCalls } from "./calls.js";
 
+export * from "./deposit.js";
+export * from "./cancel-deposit.js";
+export * from "./withdraw.js";
+export * from "./cancel-withdraw.js";
+
 const cancelKind = prepareKind({ refusals: ["NOT_AGENT_VAULT", "NOT_YOUR_REQUEST", "REQUEST_NOT_PENDING"], reverts: [] });
 
 /** A queued request's amount (assets in, or shares out): the first argument of every queue's request call. */

@@ -64,7 +64,7 @@ export type Request =
   | { kind: "basket-sell"; p: BuildBasketSellParameters }
   | { kind: "basket-make"; p: BuildBasketMakeParameters };
 
-export function build(request: Request): Bundle {
+export function build(request: Request): Bundle<BundleKind> {
   switch (request.kind) {
     case "vault-deposit":
       return buildVaultDeposit(request.p);
@@ -330,7 +330,7 @@ export const ownerOf = (r: Request): Address => r.p.owner;
 export const usdgOf = (p: object): Address | undefined => ("usdg" in p ? (p.usdg as Address) : undefined);
 
 /** Runs `check` on `numRuns` random requests, each with its owner and built bundle (fc.assert); answers the kinds built. */
-export function checkBuiltRequests(numRuns: number, check: (request: Request, owner: Address, bundle: Bundle) => void): Set<BundleKind> {
+export function checkBuiltRequests(numRuns: number, check: (request: Request, owner: Address, bundle: Bundle<BundleKind>) => void): Set<BundleKind> {
   const kinds = new Set<BundleKind>();
   fc.assert(
     fc.property(anyRequest, (request) => {

@@ -10,10 +10,9 @@ import { renderSignPage } from "../../../api/sign-page/html.js";
 import { prepareKindRegistry, prepareKinds } from "../../../contract/prepare-kinds.js";
 import { agentActions, decodeStep, moneySafetyViolations } from "../../../domain/bundles/decode.js";
 import { describeSteps, type DescribeNames } from "../../../domain/bundles/describe.js";
-import { bundleKinds, type BundleKind } from "../../../domain/bundles/types.js";
 import { planAction, type ActionPlan } from "../../../domain/grading/rules.js";
 import { allowRules } from "../../../domain/policies/allow-list.js";
-import { bundleRules, prepareKindRefusals, productCalls, products } from "../../../domain/products/index.js";
+import { bundleKinds, bundleRules, prepareKindRefusals, productCalls, products, type BundleKind } from "../../../domain/products/index.js";
 import { resolvers } from "../../../usecases/prepare/resolvers.js";
 import { anyRequest, build, ownerOf, randomAddress } from "../bundles/arbitraries.js";
 
