@@ -1,7 +1,8 @@
 // The report card's grading rules: fixed, written per action kind, and fed only by the chain. Pure.
 //
 // An action is a filing (a prepared bundle) whose action steps were matched to mined transactions.
-// `planAction` reads the filing's own calldata to decide which rule applies; `actionTimeline` says,
+// `planAction` runs the rule its bundle kind's product declares (domain/products/<product>/index.ts) on
+// the filing's own calldata, which decides which rule applies; `actionTimeline` says,
 // from chain facts, whether the action waits (and for what), is not graded (and why), or is due; the
 // caller then reads the two chain values the rule compares and `verdict` gives the hit or miss.
 //
