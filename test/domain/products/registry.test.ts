@@ -1,7 +1,8 @@
 // Every registered product's kinds walked through what the service does with a bundle: the prepare route's
 // row (body and refusals), the builder, the money-safety check, the sign page (every step in its product's
 // words, the page titled by its product), the wallet-policy allow-list and the report card's grading. A
-// kind or call added to a product without its words, title, grading rule or policy decision fails here.
+// kind or call added to a product without its words, title, grading rule or policy decision fails here. Over
+// HTTP on the devnet, test/e2e/prepare-money-safety.test.ts and its -aggregator twin prepare every registered kind.
 import fc from "fast-check";
 import { toFunctionSelector, type AbiFunction } from "viem";
 import { describe, expect, it } from "vitest";
