@@ -168,6 +168,26 @@ type OpenTransaction = {
   abandoned?: unknown;
 };
 
+/**
+ * Errors of a pool's statement that was never sent: its connection never opened (CONNECT_TIMEOUT); or the
+ * connection's previous backend was terminated during a statement (57P01 admin shutdown, 57P02 crash), and
+ * postgres.js 3.4.9 keeps that FATAL and rejects with it the first statement waiting for the connection's
+ * reconnection (porsager/postgres#1215, #1223; minutes later in the soak, after a Postgres restart). A
+ * statement in flight when its backend is terminated fails with CONNECTION_CLOSED instead, so these two
+ * codes reach a statement only before it was sent.
+ */
+const NEVER_SENT: ReadonlySet<string> = new Set(["CONNECT_TIMEOUT", "57P01", "57P02"]);
+
+/** A pool's statement, sent once more when it failed before it was sent (NEVER_SENT): safe whatever it does. */
+export async function resentOnce<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (!NEVER_SENT.has((error as { code?: unknown }).code as string)) throw error;
+    return await send();
+  }
+}
+
 class PostgresJsConnection implements DatabaseConnection {
   readonly #pool: Sql;
   /** The deadline of the code that acquired this connection (a job's), if any. */
@@ -258,15 +278,8 @@ class PostgresJsConnection implements DatabaseConnection {
     if (tx?.abandoned !== undefined) throw tx.abandoned;
     const target = tx?.sql ?? this.#reserved ?? this.#pool;
     const params = toParameters(query.parameters);
-    let result: Rows;
-    try {
-      result = await this.#run(target, query.sql, params);
-    } catch (error) {
-      // The pool's connection never opened, so the statement was never sent: sending it again on the
-      // pool is safe whatever it does. Once, not in a transaction (its session is gone with it).
-      if (target !== this.#pool || (error as { code?: unknown }).code !== "CONNECT_TIMEOUT") throw error;
-      result = await this.#run(target, query.sql, params);
-    }
+    // On the pool only: a transaction's or the pinned session's statement is not sent again (its session is gone with it).
+    const result = target === this.#pool ? await resentOnce(() => this.#run(target, query.sql, params)) : await this.#run(target, query.sql, params);
     const command = result.command;
     return {
       numAffectedRows: command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE" ? BigInt(result.count) : undefined,

@@ -4,7 +4,7 @@
 // one JSON text (adapters/db/reads/accounts.ts, activity.ts).
 import { CompiledQuery, type Kysely } from "kysely";
 import { Batcher, type BatcherOptions } from "../batcher.js";
-import { PostgresJsAdapter } from "../postgres-js-dialect.js";
+import { PostgresJsAdapter, resentOnce } from "../postgres-js-dialect.js";
 import type { Projections } from "../projections.js";
 import { ReadStatementState } from "./statement-state.js";
 
@@ -31,14 +31,16 @@ async function run(reads: Kysely<Projections>, text: string, params: Params, can
   if (!(adapter instanceof PostgresJsAdapter)) return (await reads.executeQuery(CompiledQuery.raw(text, params))).rows as unknown[];
   // On standbys (DATABASE_READ_URL) the pool is picked per statement: adapters/db/read-targets.ts.
   const pool = await adapter.pool();
-  const query = pool.unsafe(text, params, { prepare: true });
-  if (cancelAfterMs === undefined) return (await query) as unknown[];
-  const timer = setTimeout(() => void query.cancel(), cancelAfterMs);
-  try {
-    return (await query) as unknown[];
-  } finally {
-    clearTimeout(timer);
-  }
+  return resentOnce(async () => {
+    const query = pool.unsafe(text, params, { prepare: true });
+    if (cancelAfterMs === undefined) return (await query) as unknown[];
+    const timer = setTimeout(() => void query.cancel(), cancelAfterMs);
+    try {
+      return (await query) as unknown[];
+    } finally {
+      clearTimeout(timer);
+    }
+  });
 }
 
 /** Runs `statement` (built once per schema) with `params`, as a prepared statement; answers its rows. */

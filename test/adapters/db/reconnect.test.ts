@@ -1,5 +1,6 @@
 // The service's pools across a lost connection (adapters/db/connect.ts, adapters/db/postgres-js-dialect.ts):
-// a statement whose connection never opened is sent again once, and a pool serves again within about a
+// a statement whose connection never opened, or that meets a terminated backend's left-over error, is sent
+// again once, and a pool serves again within about a
 // second of a Postgres restart. postgres.js's own backoff (3^n/100 s up to 20 s, n counted over the whole
 // pool) kept a pool of 10 under load from serving for up to 20 s after a 3-second restart (the soak's
 // restart-postgres fault); the service caps it at 1 s.
@@ -10,6 +11,8 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, createPostgres } from "../../../adapters/db/connect.js";
+import { createProjectionsDb, createProjectionsPostgres } from "../../../adapters/db/projections.js";
+import { runStatement } from "../../../adapters/db/reads/statement.js";
 import { startOwnPostgres, type OwnPostgres } from "../../../bench/soak/procs.js";
 import { createTestDatabase, type TestDatabase } from "../../api/support.js";
 
@@ -110,4 +113,59 @@ describe("a pool across a Postgres restart", () => {
       await pool.end({ timeout: 1 });
     }
   }, 60_000);
+});
+
+describe("a statement after its connection's backend was terminated mid-statement", () => {
+  // postgres.js 3.4.9 keeps the terminated backend's FATAL (57P01) and rejects with it the first statement
+  // waiting for the reconnection (porsager/postgres#1215): minutes after a Postgres restart in the soak, an
+  // activity poll answered 503. The statement was never sent; the service sends it once more.
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  /** Runs a 5-second statement on `pool`'s only connection and terminates its backend from another session. */
+  async function terminateMidStatement(slow: () => Promise<unknown>, applicationName: string): Promise<unknown> {
+    const admin = createPostgres({ url: database.url, max: 1, applicationName: "reconnect-test-admin" });
+    try {
+      const failed = slow().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      await sleep(500);
+      await admin`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${applicationName}`;
+      return await failed;
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it("answers through kysely (the service's own pools)", async () => {
+    const db = createDb({ url: database.url, max: 1, applicationName: "reconnect-test-kysely" });
+    try {
+      const error = await terminateMidStatement(() => sql`select pg_sleep(5)`.execute(db), "reconnect-test-kysely");
+      expect((error as { code?: string }).code).toBe("CONNECTION_CLOSED");
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(db);
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("answers through the read statements (the reads pool, an activity poll's path)", async () => {
+    const reads = createProjectionsDb({
+      sql: createProjectionsPostgres({ url: database.url, max: 1, applicationName: "reconnect-test-reads" }),
+      viewsSchema: "public",
+    });
+    try {
+      const error = await terminateMidStatement(() => runStatement(reads, () => "select pg_sleep(5)", []), "reconnect-test-reads");
+      expect((error as { code?: string }).code).toBe("CONNECTION_CLOSED");
+      expect(await runStatement(reads, () => "select 1 as one", [])).toEqual([{ one: 1 }]);
+    } finally {
+      await reads.destroy();
+    }
+  });
 });
