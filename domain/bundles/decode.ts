@@ -98,7 +98,7 @@ export const agentActions: readonly (readonly [AbiName, string])[] = [
   ["testTokenAbi", "approve"],
   ...productCalls.map(([key]) => key.split(".") as [AbiName, string]),
 ];
-const allowedSelectors = new Set(agentActions.map(([a, f]) => sel(fn(a, f))));
+const allowedSelectors = new Set<Hex>([approveSelector]);
 
 /** What each pulling call takes (rule 5), by selector; where calls of several ABIs share one, the first product's. */
 const spendBySelector = new Map<Hex, SpendRule>();
@@ -106,6 +106,7 @@ const spendBySelector = new Map<Hex, SpendRule>();
 const carriers = new Map<Hex, { abi: AbiName; selectors: Set<Hex>; said: string }>();
 for (const [key, call] of productCalls) {
   const selector = sel(callOf(key));
+  allowedSelectors.add(selector);
   if ("carries" in call) {
     const { abi, functions, said } = call.carries;
     carriers.set(selector, { abi, selectors: new Set(functions.map((f) => sel(fn(abi, f)))), said });

@@ -10,7 +10,14 @@ import type { BundleRules, Call, Carrier, Product } from "./product.js";
 import { swap } from "./swap/index.js";
 import { vaults } from "./vaults/index.js";
 
-export const products: readonly Product[] = [vaults, limitOrders, grid, ladderStrategy, swap, baskets];
+/** The registered products: the one list a new product is added to. */
+const registered = [vaults, limitOrders, grid, ladderStrategy, swap, baskets] as const satisfies readonly Product[];
+export const products: readonly Product[] = registered;
+type Registered = (typeof registered)[number];
+/** The keys of each member of a union (keyof a union alone gives only the keys all members share). */
+type KeysOf<T> = T extends unknown ? keyof T : never;
+/** A union of object types as one object type with every member's fields. */
+type Merged<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
 /**
  * Bundle kinds, as the spec's prepare table names them. The request kind is the bundle kind for the
@@ -18,26 +25,13 @@ export const products: readonly Product[] = [vaults, limitOrders, grid, ladderSt
  * up family's cancels (deposit and withdrawal); `account-agent-call` is a ladder-strategy action sent
  * through the owner's agent account.
  */
-export type BundleKind =
-  | keyof typeof vaults.bundles
-  | keyof typeof limitOrders.bundles
-  | keyof typeof grid.bundles
-  | keyof typeof ladderStrategy.bundles
-  | keyof typeof swap.bundles
-  | keyof typeof baskets.bundles;
+export type BundleKind = KeysOf<Registered["bundles"]>;
 
 /** Every bundle kind, in the products' order. */
 export const bundleKinds = products.flatMap((p) => Object.keys(p.bundles)) as BundleKind[];
 
 /** Every prepare kind's refusals, by kind (contract/prepare-kinds.ts pairs each with its request body). */
-export const prepareKindRefusals = {
-  ...vaults.kinds,
-  ...limitOrders.kinds,
-  ...grid.kinds,
-  ...ladderStrategy.kinds,
-  ...swap.kinds,
-  ...baskets.kinds,
-};
+export const prepareKindRefusals = Object.assign({}, ...registered.map((p) => p.kinds)) as Merged<Registered["kinds"]>;
 
 const byBundleKind = new Map<string, BundleRules>(products.flatMap((p) => Object.entries(p.bundles)));
 
