@@ -82,8 +82,13 @@ const settings = z.object({
   /** Days of seeded devnet history (the service reads 90; tests may seed less to start faster). */
   DEVNET_HISTORY_DAYS: int(1, 90, "a number of days from 1 to 90").default(90),
   /** Set: the devnet runs on anvil and keeps its chain in this file; a next start with it and the deployments
-   * file reuses that chain (no deploy, no seeding). Unset: the in-process EDR chain, new at every start. */
-  DEVNET_STATE_FILE: z.string().min(1).optional(),
+   * file reuses that chain (no deploy, no seeding). Unset or `off`: the in-process EDR chain, new at every start.
+   * `npm start` sets it when unset (devnetStateFile). */
+  DEVNET_STATE_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .transform((file) => (file === "off" ? undefined : file)),
   /** The API's listen address. */
   HOST: z.string().min(1).default("127.0.0.1"),
   /** Proxies in front of the API whose X-Forwarded-For hops are trusted for the client address. */
@@ -206,6 +211,11 @@ export function devnetFaucetUrl(cfg: Pick<Config, "RPC_URL" | "DEVNET_HOST" | "D
 /** The devnet writes this beside its deployments file once it is deployed and seeded. */
 export function devnetReadyFile(deploymentsFile: string): string {
   return join(dirname(deploymentsFile), "ready.json");
+}
+
+/** Where `npm start` keeps the devnet's chain when DEVNET_STATE_FILE is unset: beside its deployments file. */
+export function devnetStateFile(deploymentsFile: string): string {
+  return join(dirname(deploymentsFile), "chain-state.json");
 }
 
 /** The chain's JSON-RPC URL: RPC_URL, or the devnet's. */

@@ -2,6 +2,9 @@
 // deployments file and embedded folder (the second start is what a user meets the next time), on ports
 // of its own so it never meets another stack. Prints the time to each milestone of its log and the load
 // average before each start. Alone: `npx tsx bench/start-time.ts` (START_RUNS, DEVNET_HISTORY_DAYS).
+// START_COMPARE=1: START_ROUNDS rounds (default 3), each a first and a second start of npm start's default
+// (anvil, the chain kept in a file) and a first start with DEVNET_STATE_FILE=off (the in-process EDR
+// chain, new every start), in alternating order; then the median of each.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,7 +18,7 @@ import { ADMIN_URL, isMain, printMachine, repoRoot } from "./lib.js";
 /** What the log says, in order, and the line that marks it. */
 const MILESTONES: [string, RegExp][] = [
   ["devnet deployed", /\[devnet\] deployed /],
-  ["devnet seeded", /\[devnet\] seeded /],
+  ["devnet seeded", /\[devnet\] (seeded |reusing the devnet saved)/],
   ["devnet ready", /devnet ready at /],
   ["indexer ready", /ready: the API at /],
 ];
@@ -49,7 +52,7 @@ async function startOnce(env: Record<string, string>): Promise<Run> {
   return { loadBefore, seconds, lines };
 }
 
-export async function benchStartTime(runs = Number(process.env.START_RUNS ?? 2)): Promise<Run[]> {
+export async function benchStartTime(runs = Number(process.env.START_RUNS ?? 2), extraEnv: Record<string, string> = {}): Promise<Run[]> {
   const dir = mkdtempSync(join(tmpdir(), "start-time-"));
   const dbName = `start_time_${randomBytes(4).toString("hex")}`;
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
@@ -67,6 +70,7 @@ export async function benchStartTime(runs = Number(process.env.START_RUNS ?? 2))
     METRICS_PORT: String(ports[4]),
     WORKER_METRICS_PORT: String(ports[5]),
     DEVNET_FAUCET_PORT: String(ports[6]),
+    ...extraEnv,
   };
   const results: Run[] = [];
   try {
@@ -84,8 +88,29 @@ export async function benchStartTime(runs = Number(process.env.START_RUNS ?? 2))
   return results;
 }
 
+async function compare(rounds: number) {
+  const ready: Record<string, number[]> = { "default, first": [], "default, second": [], "DEVNET_STATE_FILE=off": [] };
+  const kept = async () => {
+    const [first, second] = await benchStartTime(2);
+    ready["default, first"]!.push(first!.seconds["indexer ready"]!);
+    ready["default, second"]!.push(second!.seconds["indexer ready"]!);
+  };
+  const fresh = async () => {
+    const [run] = await benchStartTime(1, { DEVNET_STATE_FILE: "off" });
+    ready["DEVNET_STATE_FILE=off"]!.push(run!.seconds["indexer ready"]!);
+  };
+  for (let round = 0; round < rounds; round++) {
+    console.log(`round ${round + 1}: ${round % 2 === 0 ? "default, then off" : "off, then default"}`);
+    for (const run of round % 2 === 0 ? [kept, fresh] : [fresh, kept]) await run();
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  for (const [name, xs] of Object.entries(ready))
+    console.log(`${name}: median ${median(xs).toFixed(1)} s to ready (${xs.map((x) => x.toFixed(1)).join(", ")})`);
+}
+
 if (isMain(import.meta.url)) {
   printMachine();
-  await benchStartTime();
+  if (process.env.START_COMPARE) await compare(Number(process.env.START_ROUNDS ?? 3));
+  else await benchStartTime();
   process.exit(0);
 }

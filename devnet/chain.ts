@@ -54,7 +54,7 @@ export function clientsFor(provider: EIP1193Provider, mode: "hardhat" | "anvil" 
     if (!wallets.has(index)) wallets.set(index, wallet(index));
     return wallets.get(index)!;
   };
-  return { publicClient, testClient, walletFor };
+  return { publicClient, testClient, walletFor, node: mode };
 }
 
 /** Boots an in-process chain whose genesis is at `genesisTime` (unix seconds). One per process. */

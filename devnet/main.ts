@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname } from "node:path";
 import { config, devnetReadyFile } from "../adapters/config.js";
 import type { Deployments } from "../adapters/chain/deployments.js";
-import { startAnvil } from "./anvil.js";
+import { clearBlockHashHistory, startAnvil } from "./anvil.js";
 import { accountAddress, multicall3Address, startChain, type ChainClients } from "./chain.js";
 import { compileContracts } from "./compile.js";
 import { deployAll } from "./deploy/all.js";
@@ -32,26 +32,44 @@ async function edrChain(genesisTime: number): Promise<DevnetChain> {
   return { ...chain, close: () => server.close() };
 }
 
-/** Anvil keeping its chain in DEVNET_STATE_FILE (dumped every 30 s and on exit, so a kill loses at most 30 s).
- * A saved chain with the deployments file and its contracts' code is reused; else both start anew. */
+/**
+ * Anvil keeping its chain in DEVNET_STATE_FILE. Anvil writes the file when it stops; the devnet then marks it
+ * stopped (`<file>.stopped`). Only a marked file is reused, with the deployments file whose contracts have code
+ * on it: a devnet killed before its write leaves an older chain than the indexer has seen, and anvil reloads
+ * no past states to build an index again from, so the next start is a new chain instead (and a new index).
+ */
 async function anvilChain(stateFile: string, genesisTime: number): Promise<DevnetChain> {
   mkdirSync(dirname(stateFile), { recursive: true });
-  const saved = existsSync(stateFile) && existsSync(config.DEPLOYMENTS_FILE);
-  if (!saved) rmSync(stateFile, { force: true });
-  const start = () => startAnvil({ host: config.DEVNET_HOST, port: config.DEVNET_PORT, genesisTime, accounts: 20, state: stateFile, stateInterval: 30 });
+  const mark = `${stateFile}.stopped`;
+  const stopped = existsSync(stateFile) && existsSync(mark) && existsSync(config.DEPLOYMENTS_FILE);
+  if (existsSync(stateFile) && !stopped) log(`${stateFile} was not written at a stop (the devnet was killed?): starting a new chain`);
+  if (!stopped) rmSync(stateFile, { force: true });
+  rmSync(mark, { force: true }); // from here on, only this run's own stop marks the file
+  // Past states stay in memory (about 0.5 MB each) for the indexer's reads at past blocks: all of a 90-day seed's
+  // 4,200 blocks, which it reads on its first backfill, then the latest 5,000 (about 3 hours of live blocks).
+  const start = () =>
+    startAnvil({ host: config.DEVNET_HOST, port: config.DEVNET_PORT, genesisTime, accounts: 20, state: stateFile, extraArgs: ["--prune-history", "5000"] });
+  const withMark = (anvil: Awaited<ReturnType<typeof start>>): DevnetChain => ({
+    ...anvil,
+    close: async () => {
+      if (await anvil.close()) writeFileSync(mark, new Date().toISOString());
+    },
+  });
   let anvil = await start();
-  if (saved) {
+  if (stopped) {
     const deployments = JSON.parse(readFileSync(config.DEPLOYMENTS_FILE, "utf8")) as Deployments;
     const addresses = Object.values(deployments.contracts).filter((a): a is `0x${string}` => typeof a === "string");
     const codes = await Promise.all(addresses.map((address) => anvil.publicClient.getCode({ address })));
     const block = await anvil.publicClient.getBlockNumber();
-    if (deployments.chainId === 4663 && addresses.length > 0 && codes.every((c) => c && c !== "0x")) return { ...anvil, reused: { deployments, block } };
+    if (deployments.chainId === 4663 && addresses.length > 0 && codes.every((c) => c && c !== "0x"))
+      return { ...withMark(anvil), reused: { deployments, block } };
     log(`the chain saved in ${stateFile} does not hold ${config.DEPLOYMENTS_FILE}'s contracts: starting a new one`);
     await anvil.close();
     rmSync(stateFile, { force: true });
     anvil = await start();
   }
-  return anvil;
+  await clearBlockHashHistory(anvil);
+  return withMark(anvil);
 }
 
 /**

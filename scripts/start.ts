@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { config, devnetFaucetUrl, devnetReadyFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
+import { config, devnetFaucetUrl, devnetReadyFile, devnetStateFile, redactUrl, repoRoot, rpcUrl, usesDevnet } from "../adapters/config.js";
 import { CHAIN_ID } from "../domain/chain.js";
 import { probeTcp, readChainId, requireChain, requireServices } from "../adapters/services.js";
 import { API_ENV, API_NODE_FLAGS } from "../api/node-flags.js";
@@ -182,6 +182,15 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     rmSync(READY_FILE, { force: true }); // never mistake an old run's file for this one's
+    // The devnet keeps its chain between runs (on anvil), so a next start skips deploy, seeding and the
+    // index's backfill; every child reads the same setting (the indexer checks a reused chain's blocks).
+    process.env.DEVNET_STATE_FILE ??= devnetStateFile(config.DEPLOYMENTS_FILE);
+    const stateFile = process.env.DEVNET_STATE_FILE;
+    say(
+      stateFile === "off"
+        ? "a new devnet chain (DEVNET_STATE_FILE=off)"
+        : `the devnet keeps its chain in ${stateFile} for the next start (DEVNET_STATE_FILE=off: a new one every start)`,
+    );
     spawnChild("devnet", "devnet/main.ts");
     say(`waiting for the devnet to deploy and seed (up to ${DEVNET_TIMEOUT_MS / 60_000} minutes)`);
     if (!(await waitForDevnet(url))) {

@@ -26,6 +26,7 @@ export async function seedHistory(ctx: DeployContext, d: Deployments, market: Ma
   try {
     await seedSteps(ctx, d, market, opts, steps);
   } finally {
+    ctx.setNextTimestamp(undefined); // a step's time that no transaction took must not reach the live chain's
     trackStrategyKeeper(ctx, false);
     await market.trackReserves(false);
   }
@@ -33,13 +34,11 @@ export async function seedHistory(ctx: DeployContext, d: Deployments, market: Ma
 }
 
 async function seedSteps(ctx: DeployContext, d: Deployments, market: MarketSimulator, opts: SeedOptions, steps: number[]) {
-  const test = ctx.chain.testClient;
   let previous = opts.from;
   for (const [i, t] of steps.entries()) {
     let clock = t;
-    const tick = async () => {
-      await test.setNextBlockTimestamp({ timestamp: BigInt(clock++) });
-    };
+    // The next transaction's block time: set on the chain with that transaction (a step's keeper often sends none).
+    const tick = async () => ctx.setNextTimestamp(clock++);
     await tick();
     await market.step((t - previous) / 3600);
     previous = t;

@@ -1,5 +1,7 @@
 // DEVNET_STATE_FILE (issue 54): the devnet on anvil keeps its chain in a file, and its next start reuses
 // that chain (no deploy, no seeding), so the blocks before the stop keep their hashes and new ones follow.
+// A devnet killed (not stopped) leaves a file that is not marked as written at a stop: the next start is a
+// new chain, since the saved one may be older than what the indexer has seen.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -62,7 +64,22 @@ describe("a devnet with DEVNET_STATE_FILE", () => {
       const head = await client.getBlock();
       expect(Math.abs(Number(head.timestamp) - Date.now() / 1000)).toBeLessThan(60);
     } finally {
-      await stopProcess(second.devnet);
+      // Killed, not stopped: anvil (in the devnet's process group) gets no chance to write its file.
+      await stopProcess(second.devnet, "SIGKILL");
     }
-  }, 240_000);
+    expect(existsSync(`${env.DEVNET_STATE_FILE}.stopped`)).toBe(false);
+    rmSync(join(dir, "ready.json"), { force: true }); // the killed devnet's, as npm start removes it
+
+    const third = await start();
+    try {
+      const log = third.log.join("\n");
+      expect(log).toContain("was not written at a stop (the devnet was killed?): starting a new chain");
+      expect(log).not.toContain("reusing the devnet");
+      expect(log).toContain("seeding history");
+      expect((await client.getBlock({ blockNumber: 1n })).hash).not.toBe(hashes[0]);
+    } finally {
+      await stopProcess(third.devnet);
+    }
+    expect(existsSync(`${env.DEVNET_STATE_FILE}.stopped`)).toBe(true);
+  }, 300_000);
 });

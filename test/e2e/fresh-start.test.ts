@@ -5,8 +5,10 @@
 //     (Ponder's /ready), then 200, never 503 again;
 //   - GET /v1/agent/grid/tokens answers 200 within 3 minutes of Ponder's /ready, with a scan made on
 //     this chain (scannedAt after this start; the stored scan names this chain's genesis hash).
-// Then `npm start` again over the same database and Redis: a new devnet (a new genesis). The same holds,
-// and the previous chain's scan is never served.
+// Then `npm start` again over the same database and Redis, as a user's next start: the devnet reuses its
+// saved chain (DEVNET_STATE_FILE, npm start's default) and the indexer keeps its index; no read answers a 500
+// and grid tokens answer 200. Then once more with DEVNET_STATE_FILE=off: a new devnet (a new genesis). The
+// same holds as at the first start, and the previous chain's scan is never served.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -119,9 +121,20 @@ async function storedScanChain(): Promise<string | null | undefined> {
 }
 
 /** `npm start`; polls the reads every second from the API's first answer until grid tokens answer 200. */
-async function startAndPoll() {
+async function startAndPoll(extraEnv: Record<string, string> = {}) {
   const startedAt = Date.now();
-  start = spawnTs("scripts/start.ts", env, "start", log);
+  const runLog: string[] = [];
+  start = spawnTs("scripts/start.ts", { ...env, ...extraEnv }, "start", runLog);
+  const output = () => runLog.join("\n");
+  try {
+    return await poll(startedAt, runLog, output);
+  } finally {
+    log.push(...runLog);
+  }
+}
+
+async function poll(startedAt: number, log: string[], output: () => string) {
+  if (!start) throw new Error("npm start is not running");
   await waitFor("the API", async () => (await fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(1000) })).status === 200, 600_000, log);
   const answers: Answer[] = [];
   let ponderReadyAt: number | undefined;
@@ -137,16 +150,17 @@ async function startAndPoll() {
     const readsOk = round.slice(0, READS.length).every((a) => a.status === 200);
     stableSince = readsOk ? (stableSince ?? tick) : undefined;
     // Done once grid tokens answered and the reads have answered 200 for 5 s.
-    if (gridAt !== undefined && stableSince !== undefined && tick - stableSince >= 5000) break;
+    if (gridAt !== undefined && stableSince !== undefined && ponderReadyAt !== undefined && tick - stableSince >= 5000) break;
     if (ponderReadyAt !== undefined && tick - ponderReadyAt > SCAN_WITHIN_MS + 30_000) break;
     if (tick - startedAt > 900_000) break;
     if (start.exitCode !== null) throw new Error(`npm start exited:\n${log.slice(-40).join("\n")}`);
     await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - tick))));
   }
-  return { startedAt, answers, ponderReadyAt, gridAt };
+  return { startedAt, answers, ponderReadyAt, gridAt, output: output() };
 }
 
-function checkRun(run: Awaited<ReturnType<typeof startAndPoll>>, label: string) {
+/** `reused`: the devnet's saved chain and its index, so the kept index may answer before the indexer is ready again, and the last start's scan (of this chain) may be served. */
+function checkRun(run: Awaited<ReturnType<typeof startAndPoll>>, label: string, { reused = false } = {}) {
   const { answers, ponderReadyAt, gridAt } = run;
   const context = `${label}: last output\n${log.slice(-30).join("\n")}`;
   expect(
@@ -170,14 +184,17 @@ function checkRun(run: Awaited<ReturnType<typeof startAndPoll>>, label: string) 
         .map((a) => `${a.status} ${a.code}`),
       `${label} ${path} after ready`,
     ).toEqual([]);
+    // A kept index is served while the indexer catches up with the blocks since the last stop.
+    if (reused) continue;
     expect(seen[firstOk]!.at, `${label} ${path} served before the index was ready`).toBeGreaterThanOrEqual(ponderReadyAt! - 3000);
     expect(seen[firstOk]!.at - ponderReadyAt!, `${label} ${path} late after ready`).toBeLessThan(10_000);
   }
   // The API answered before the index was ready (a 1-day devnet still takes the indexer a while).
-  expect(
-    answers.some((a) => a.status === 503 && a.code === "UNAVAILABLE"),
-    `${label}: no 503 seen before ready`,
-  ).toBe(true);
+  if (!reused)
+    expect(
+      answers.some((a) => a.status === 503 && a.code === "UNAVAILABLE"),
+      `${label}: no 503 seen before ready`,
+    ).toBe(true);
   // Grid tokens: 503 (UNAVAILABLE, then SCAN_PREPARING) with Retry-After until a scan of this start.
   const grid = answers.filter((a) => a.path === GRID_TOKENS);
   for (const a of grid.filter((x) => x.status !== 200)) {
@@ -187,7 +204,7 @@ function checkRun(run: Awaited<ReturnType<typeof startAndPoll>>, label: string) 
   }
   expect(gridAt, `${label}: grid tokens never answered 200. ${context}`).toBeDefined();
   expect(gridAt! - ponderReadyAt!, `${label}: grid tokens late`).toBeLessThanOrEqual(SCAN_WITHIN_MS);
-  for (const a of grid.filter((x) => x.status === 200)) {
+  for (const a of reused ? [] : grid.filter((x) => x.status === 200)) {
     const scannedAt = Date.parse((a.body as { data: { scannedAt: string } }).data.scannedAt);
     expect(scannedAt, `${label}: a scan from before this start was served`).toBeGreaterThan(run.startedAt);
   }
@@ -206,10 +223,23 @@ describe("fresh start, end to end", () => {
     expect(await storedScanChain()).toBe(firstGenesis);
   }, 1_200_000);
 
-  it("again after a devnet restart (a new genesis): the previous chain's scan is never served", async () => {
+  it("again, as a next start: the devnet's saved chain and the index are reused, and every read answers", async () => {
     await stopProcess(start);
     start = undefined;
     const run = await startAndPoll();
+    expect(run.output).toMatch(/reusing the devnet saved in .*chain-state\.json \(block \d+\)/);
+    expect(run.output).not.toContain("seeding history");
+    expect(run.output).not.toContain("dropped the index");
+    expect(await genesis()).toBe(firstGenesis);
+    checkRun(run, "a reused devnet", { reused: true });
+    expect(await storedScanChain()).toBe(firstGenesis);
+  }, 1_200_000);
+
+  it("again after a devnet restart (a new genesis): the previous chain's scan is never served", async () => {
+    await stopProcess(start);
+    start = undefined;
+    const run = await startAndPoll({ DEVNET_STATE_FILE: "off" });
+    expect(run.output).toContain("a new devnet: dropped the index of the previous one");
     const second = await genesis();
     expect(second).not.toBe(firstGenesis);
     checkRun(run, "after a devnet restart");
