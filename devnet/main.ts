@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname } from "node:path";
 import { config, devnetReadyFile } from "../adapters/config.js";
 import type { Deployments } from "../adapters/chain/deployments.js";
-import { clearBlockHashHistory, startAnvil } from "./anvil.js";
+import { anvilBinary, clearBlockHashHistory, startAnvil } from "./anvil.js";
 import { accountAddress, multicall3Address, startChain, type ChainClients } from "./chain.js";
 import { compileContracts } from "./compile.js";
 import { deployAll } from "./deploy/all.js";
@@ -23,53 +23,70 @@ const DAY = 86400;
 const readyFile = devnetReadyFile(config.DEPLOYMENTS_FILE);
 const log = (msg: string) => console.log(`[devnet] ${msg}`);
 
-type DevnetChain = ChainClients & { close(): Promise<void>; reused?: { deployments: Deployments; block: bigint } };
+/** `close` resolves true when the chain was written to DEVNET_STATE_FILE. */
+type DevnetChain = ChainClients & { close(): Promise<boolean>; reused?: { deployments: Deployments; block: bigint } };
+
+/** Written beside DEVNET_STATE_FILE once anvil has written the file at the stop of a devnet that got ready. */
+const stoppedMark = (stateFile: string) => `${stateFile}.stopped`;
 
 /** The in-process EDR chain, new at every start (DEVNET_STATE_FILE unset). */
 async function edrChain(genesisTime: number): Promise<DevnetChain> {
   const chain = await startChain({ genesisTime });
   const server = await chain.serve(config.DEVNET_HOST, config.DEVNET_PORT);
-  return { ...chain, close: () => server.close() };
+  return {
+    ...chain,
+    close: async () => {
+      await server.close();
+      return false;
+    },
+  };
 }
 
 /**
- * Anvil keeping its chain in DEVNET_STATE_FILE. Anvil writes the file when it stops; the devnet then marks it
- * stopped (`<file>.stopped`). Only a marked file is reused, with the deployments file whose contracts have code
- * on it: a devnet killed before its write leaves an older chain than the indexer has seen, and anvil reloads
- * no past states to build an index again from, so the next start is a new chain instead (and a new index).
+ * Anvil keeping its chain in DEVNET_STATE_FILE. Anvil writes the file when it stops; a devnet that got ready
+ * then marks it (`<file>.stopped`). Only a marked file is reused, with the deployments file whose contracts have
+ * code on it. A devnet killed before the write leaves an older chain than the indexer has seen, and anvil
+ * reloads no past states to build an index again from; one stopped while seeding leaves a part of the history:
+ * either way the next start is a new chain (and a new index).
  */
 async function anvilChain(stateFile: string, genesisTime: number): Promise<DevnetChain> {
   mkdirSync(dirname(stateFile), { recursive: true });
-  const mark = `${stateFile}.stopped`;
+  const mark = stoppedMark(stateFile);
   const stopped = existsSync(stateFile) && existsSync(mark) && existsSync(config.DEPLOYMENTS_FILE);
-  if (existsSync(stateFile) && !stopped) log(`${stateFile} was not written at a stop (the devnet was killed?): starting a new chain`);
+  if (existsSync(stateFile) && !stopped)
+    log(`${stateFile} was not written at the stop of a ready devnet (killed, or stopped while seeding?): starting a new chain`);
   if (!stopped) rmSync(stateFile, { force: true });
   rmSync(mark, { force: true }); // from here on, only this run's own stop marks the file
   // Past states stay in memory (about 0.5 MB each) for the indexer's reads at past blocks: all of a 90-day seed's
   // 4,200 blocks, which it reads on its first backfill, then the latest 5,000 (about 3 hours of live blocks).
   const start = () =>
     startAnvil({ host: config.DEVNET_HOST, port: config.DEVNET_PORT, genesisTime, accounts: 20, state: stateFile, extraArgs: ["--prune-history", "5000"] });
-  const withMark = (anvil: Awaited<ReturnType<typeof start>>): DevnetChain => ({
-    ...anvil,
-    close: async () => {
-      if (await anvil.close()) writeFileSync(mark, new Date().toISOString());
-    },
-  });
   let anvil = await start();
   if (stopped) {
     const deployments = JSON.parse(readFileSync(config.DEPLOYMENTS_FILE, "utf8")) as Deployments;
     const addresses = Object.values(deployments.contracts).filter((a): a is `0x${string}` => typeof a === "string");
     const codes = await Promise.all(addresses.map((address) => anvil.publicClient.getCode({ address })));
     const block = await anvil.publicClient.getBlockNumber();
-    if (deployments.chainId === 4663 && addresses.length > 0 && codes.every((c) => c && c !== "0x"))
-      return { ...withMark(anvil), reused: { deployments, block } };
+    if (deployments.chainId === 4663 && addresses.length > 0 && codes.every((c) => c && c !== "0x")) return { ...anvil, reused: { deployments, block } };
     log(`the chain saved in ${stateFile} does not hold ${config.DEPLOYMENTS_FILE}'s contracts: starting a new one`);
     await anvil.close();
     rmSync(stateFile, { force: true });
     anvil = await start();
   }
   await clearBlockHashHistory(anvil);
-  return withMark(anvil);
+  return anvil;
+}
+
+/** DEVNET_STATE_FILE where this platform has anvil (its npm packages: Linux and macOS, x64 and arm64). */
+function anvilStateFile(): string | undefined {
+  if (!config.DEVNET_STATE_FILE) return undefined;
+  try {
+    anvilBinary();
+    return config.DEVNET_STATE_FILE;
+  } catch (error) {
+    log(`${(error as Error).message}: the in-process chain instead, new every start (DEVNET_STATE_FILE ignored)`);
+    return undefined;
+  }
 }
 
 /**
@@ -93,14 +110,15 @@ async function main() {
   const now = Math.floor(Date.now() / 1000);
   const days = config.DEVNET_HISTORY_DAYS;
   const genesisTime = now - days * DAY - 3 * 3600;
-  const chain = config.DEVNET_STATE_FILE ? await anvilChain(config.DEVNET_STATE_FILE, genesisTime) : await edrChain(genesisTime);
+  const stateFile = anvilStateFile();
+  const chain = stateFile ? await anvilChain(stateFile, genesisTime) : await edrChain(genesisTime);
   const rpcUrl = `http://${config.DEVNET_HOST}:${config.DEVNET_PORT}`;
-  log(`chain 4663 listening on ${rpcUrl}${config.DEVNET_STATE_FILE ? ` (anvil, state in ${config.DEVNET_STATE_FILE})` : ""}`);
+  log(`chain 4663 listening on ${rpcUrl}${stateFile ? ` (anvil, state in ${stateFile})` : ""}`);
 
   const ctx = deployContext(chain, artifacts);
   const deployments = chain.reused?.deployments ?? (await deployAll(ctx));
   if (chain.reused) {
-    log(`reusing the devnet saved in ${config.DEVNET_STATE_FILE} (block ${chain.reused.block}): deploy and seeding skipped`);
+    log(`reusing the devnet saved in ${stateFile} (block ${chain.reused.block}): deploy and seeding skipped`);
   } else {
     mkdirSync(dirname(config.DEPLOYMENTS_FILE), { recursive: true });
     writeFileSync(config.DEPLOYMENTS_FILE, JSON.stringify(deployments, null, 2));
@@ -158,7 +176,7 @@ async function main() {
     rmSync(readyFile, { force: true });
     await facilitator?.close();
     await faucet?.close();
-    await chain.close();
+    if ((await chain.close()) && stateFile) writeFileSync(stoppedMark(stateFile), new Date().toISOString());
     process.exit(0);
   };
   process.on("SIGINT", stop);

@@ -73,7 +73,7 @@ describe("a devnet with DEVNET_STATE_FILE", () => {
     const third = await start();
     try {
       const log = third.log.join("\n");
-      expect(log).toContain("was not written at a stop (the devnet was killed?): starting a new chain");
+      expect(log).toContain("was not written at the stop of a ready devnet (killed, or stopped while seeding?): starting a new chain");
       expect(log).not.toContain("reusing the devnet");
       expect(log).toContain("seeding history");
       expect((await client.getBlock({ blockNumber: 1n })).hash).not.toBe(hashes[0]);
