@@ -25,9 +25,8 @@ export type StartAnvilParameters = {
   dumpState?: string;
   /** Starts from the state in this file (`--load-state`). */
   loadState?: string;
-  /** Loads this file if it exists and writes the chain to it on exit (`--state`) and every `stateInterval` seconds. */
+  /** Loads this file if it exists and writes the chain to it on exit (`--state`). */
   state?: string;
-  stateInterval?: number;
   /** Extra command-line arguments. */
   extraArgs?: string[];
   /** Each line anvil prints. */
@@ -74,7 +73,6 @@ export async function startAnvil(params: StartAnvilParameters = {}): Promise<Anv
     ...(params.dumpState ? ["--dump-state", params.dumpState] : []),
     ...(params.loadState ? ["--load-state", params.loadState] : []),
     ...(params.state ? ["--state", params.state] : []),
-    ...(params.stateInterval ? ["--state-interval", String(params.stateInterval)] : []),
     ...(params.extraArgs ?? []),
   ];
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });

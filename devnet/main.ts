@@ -3,12 +3,13 @@
 // (devnet/facilitator.ts) on X402_FACILITATOR_PORT that settles payments in USDG with its own key, and a
 // faucet (devnet/faucet.ts) on DEVNET_FAUCET_PORT that funds new wallets.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { config, devnetReadyFile } from "../adapters/config.js";
 import type { Deployments } from "../adapters/chain/deployments.js";
 import { anvilBinary, clearBlockHashHistory, startAnvil } from "./anvil.js";
 import { accountAddress, multicall3Address, startChain, type ChainClients } from "./chain.js";
-import { compileContracts } from "./compile.js";
+import { compileContracts, type Artifacts } from "./compile.js";
 import { deployAll } from "./deploy/all.js";
 import { deployContext, type DeployContext } from "./deploy/context.js";
 import { CANONICAL_MULTICALL3, startFacilitator } from "./facilitator.js";
@@ -28,6 +29,23 @@ type DevnetChain = ChainClients & { close(): Promise<boolean>; reused?: { deploy
 
 /** Written beside DEVNET_STATE_FILE once anvil has written the file at the stop of a devnet that got ready. */
 const stoppedMark = (stateFile: string) => `${stateFile}.stopped`;
+
+/** What a chain is made from: a saved chain made from other contracts or another history length is not reused. */
+type Made = { contracts: string; days: number };
+const madeFrom = (artifacts: Artifacts): Made => ({
+  contracts: createHash("sha256")
+    .update(JSON.stringify(Object.entries(artifacts).map(([name, artifact]) => [name, artifact.bytecode])))
+    .digest("hex"),
+  days: config.DEVNET_HISTORY_DAYS,
+});
+
+function readMark(file: string): Made | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Made;
+  } catch {
+    return undefined; // none, or not ours
+  }
+}
 
 /** The in-process EDR chain, new at every start (DEVNET_STATE_FILE unset). */
 async function edrChain(genesisTime: number): Promise<DevnetChain> {
@@ -49,14 +67,16 @@ async function edrChain(genesisTime: number): Promise<DevnetChain> {
  * reloads no past states to build an index again from; one stopped while seeding leaves a part of the history:
  * either way the next start is a new chain (and a new index).
  */
-async function anvilChain(stateFile: string, genesisTime: number): Promise<DevnetChain> {
+async function anvilChain(stateFile: string, genesisTime: number, made: Made): Promise<DevnetChain> {
   mkdirSync(dirname(stateFile), { recursive: true });
-  const mark = stoppedMark(stateFile);
-  const stopped = existsSync(stateFile) && existsSync(mark) && existsSync(config.DEPLOYMENTS_FILE);
-  if (existsSync(stateFile) && !stopped)
+  const mark = readMark(stoppedMark(stateFile));
+  const same = mark?.contracts === made.contracts && mark.days === made.days;
+  const stopped = existsSync(stateFile) && same && existsSync(config.DEPLOYMENTS_FILE);
+  if (existsSync(stateFile) && !mark)
     log(`${stateFile} was not written at the stop of a ready devnet (killed, or stopped while seeding?): starting a new chain`);
+  else if (existsSync(stateFile) && !same) log(`${stateFile} holds a chain of other contracts or another DEVNET_HISTORY_DAYS: starting a new chain`);
   if (!stopped) rmSync(stateFile, { force: true });
-  rmSync(mark, { force: true }); // from here on, only this run's own stop marks the file
+  rmSync(stoppedMark(stateFile), { force: true }); // from here on, only this run's own stop marks the file
   // Past states stay in memory (about 0.5 MB each) for the indexer's reads at past blocks: all of a 90-day seed's
   // 4,200 blocks, which it reads on its first backfill, then the latest 5,000 (about 3 hours of live blocks).
   const start = () =>
@@ -111,7 +131,8 @@ async function main() {
   const days = config.DEVNET_HISTORY_DAYS;
   const genesisTime = now - days * DAY - 3 * 3600;
   const stateFile = anvilStateFile();
-  const chain = stateFile ? await anvilChain(stateFile, genesisTime) : await edrChain(genesisTime);
+  const made = madeFrom(artifacts);
+  const chain = stateFile ? await anvilChain(stateFile, genesisTime, made) : await edrChain(genesisTime);
   const rpcUrl = `http://${config.DEVNET_HOST}:${config.DEVNET_PORT}`;
   log(`chain 4663 listening on ${rpcUrl}${stateFile ? ` (anvil, state in ${stateFile})` : ""}`);
 
@@ -176,7 +197,7 @@ async function main() {
     rmSync(readyFile, { force: true });
     await facilitator?.close();
     await faucet?.close();
-    if ((await chain.close()) && stateFile) writeFileSync(stoppedMark(stateFile), new Date().toISOString());
+    if ((await chain.close()) && stateFile) writeFileSync(stoppedMark(stateFile), JSON.stringify({ ...made, stoppedAt: new Date().toISOString() }));
     process.exit(0);
   };
   process.on("SIGINT", stop);

@@ -55,9 +55,9 @@ export function deployContext(chain: ChainClients, artifacts: Artifacts): Deploy
     nextTimestamp = undefined;
   };
   const wait = async (hash: Hex) => {
-    // With automine the receipt exists at once on EDR; anvil mines just after answering the send, so
-    // ask again shortly. (viem's waitForTransactionReceipt waits for a next block, which a sequential
-    // seed on anvil never makes: it hung there.)
+    // With automine the receipt exists at once on EDR; a node that mines just after answering the send
+    // (anvil, when not asked through sendSync below) is asked again shortly. (viem's waitForTransactionReceipt
+    // waits for a next block, which a sequential seed on anvil never makes: it hung there.)
     let receipt: TransactionReceipt | undefined;
     for (const deadline = Date.now() + 60_000; !receipt; ) {
       receipt = await chain.publicClient.getTransactionReceipt({ hash }).catch((error: Error) => {

@@ -1,7 +1,8 @@
 // DEVNET_STATE_FILE (issue 54): the devnet on anvil keeps its chain in a file, and its next start reuses
 // that chain (no deploy, no seeding), so the blocks before the stop keep their hashes and new ones follow.
 // A devnet killed (not stopped) leaves a file that is not marked as written at a stop: the next start is a
-// new chain, since the saved one may be older than what the indexer has seen.
+// new chain, since the saved one may be older than what the indexer has seen; so is one saved by a devnet of
+// other contracts or another history length.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,10 +26,10 @@ describe("a devnet with DEVNET_STATE_FILE", () => {
       DEVNET_SIM_INTERVAL_MS: "500",
     };
     const client = createPublicClient({ transport: http(`http://127.0.0.1:${port}`) });
-    const start = async () => {
+    const start = async (extraEnv: Record<string, string> = {}) => {
       const log: string[] = [];
       const t0 = Date.now();
-      const devnet = spawnTs("devnet/main.ts", env, "devnet", log);
+      const devnet = spawnTs("devnet/main.ts", { ...env, ...extraEnv }, "devnet", log);
       await waitFor("devnet", () => existsSync(join(dir, "ready.json")), 120_000, log).catch(async (error) => {
         await stopProcess(devnet);
         throw error;
@@ -70,16 +71,29 @@ describe("a devnet with DEVNET_STATE_FILE", () => {
     expect(existsSync(`${env.DEVNET_STATE_FILE}.stopped`)).toBe(false);
     rmSync(join(dir, "ready.json"), { force: true }); // the killed devnet's, as npm start removes it
 
+    let thirdBlock: string | undefined;
     const third = await start();
     try {
       const log = third.log.join("\n");
       expect(log).toContain("was not written at the stop of a ready devnet (killed, or stopped while seeding?): starting a new chain");
       expect(log).not.toContain("reusing the devnet");
       expect(log).toContain("seeding history");
-      expect((await client.getBlock({ blockNumber: 1n })).hash).not.toBe(hashes[0]);
+      thirdBlock = (await client.getBlock({ blockNumber: 1n })).hash;
+      expect(thirdBlock).not.toBe(hashes[0]);
     } finally {
       await stopProcess(third.devnet);
     }
     expect(existsSync(`${env.DEVNET_STATE_FILE}.stopped`)).toBe(true);
+
+    // Another history length (as other contracts would): the saved chain is not what this start would make.
+    const fourth = await start({ DEVNET_HISTORY_DAYS: "2" });
+    try {
+      const log = fourth.log.join("\n");
+      expect(log).toContain("holds a chain of other contracts or another DEVNET_HISTORY_DAYS: starting a new chain");
+      expect(log).toContain("seeding history");
+      expect((await client.getBlock({ blockNumber: 1n })).hash).not.toBe(thirdBlock);
+    } finally {
+      await stopProcess(fourth.devnet);
+    }
   }, 300_000);
 });
