@@ -96,4 +96,39 @@ describe("a devnet with DEVNET_STATE_FILE", () => {
       await stopProcess(fourth.devnet);
     }
   }, 300_000);
+
+  it("a devnet stopped while seeding leaves no mark: its part of the history is not reused", async () => {
+    const own = mkdtempSync(join(dir, "seeding-"));
+    const [port, facilitatorPort, faucetPort] = [await freePort(), await freePort(), await freePort()];
+    const env = {
+      DEVNET_STATE_FILE: join(own, "devnet.json"),
+      DEPLOYMENTS_FILE: join(own, "deployments.json"),
+      DEVNET_HISTORY_DAYS: "5",
+      DEVNET_PORT: String(port),
+      X402_FACILITATOR_PORT: String(facilitatorPort),
+      DEVNET_FAUCET_PORT: String(faucetPort),
+    };
+    const log: string[] = [];
+    const seeding = spawnTs("devnet/main.ts", env, "devnet", log);
+    try {
+      await waitFor("seeding", () => log.some((line) => line.includes("seeding history")), 120_000, log);
+    } finally {
+      await stopProcess(seeding); // SIGTERM, as npm start stops it: anvil writes its file, the devnet marks nothing
+    }
+    expect(log.join("\n")).not.toContain("ready in");
+    expect(existsSync(env.DEVNET_STATE_FILE)).toBe(true);
+    expect(existsSync(`${env.DEVNET_STATE_FILE}.stopped`)).toBe(false);
+
+    const next: string[] = [];
+    const devnet = spawnTs("devnet/main.ts", env, "devnet", next);
+    try {
+      await waitFor("devnet", () => existsSync(join(own, "ready.json")), 180_000, next);
+      const out = next.join("\n");
+      expect(out).toContain("was not written at the stop of a ready devnet (killed, or stopped while seeding?): starting a new chain");
+      expect(out).toContain("seeding history");
+      expect(out).not.toContain("reusing the devnet");
+    } finally {
+      await stopProcess(devnet);
+    }
+  }, 300_000);
 });
