@@ -40,6 +40,8 @@ export type Anvil = ChainClients & {
   close(): Promise<boolean>;
 };
 
+const BLOCK_HASH_HISTORY = "0x0000F90827F1C53a10cb7a02335b175320002935";
+
 const PLATFORM_ARCH: Record<string, string> = { x64: "amd64", arm64: "arm64" };
 
 /** The anvil binary of this platform: the platform package @foundry-rs/anvil depends on. */
@@ -114,18 +116,10 @@ export async function startAnvil(params: StartAnvilParameters = {}): Promise<Anv
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  // EIP-2935's history contract (Prague) takes a new storage slot at every block, and anvil hashes the whole
+  // state at every block: over a 90-day seed those slots became two thirds of the storage and the hashing
+  // most of anvil's time (seeding 33 s, 24 s with its code emptied). No contract of the service reads it; the
+  // BLOCKHASH opcode does not use it. Emptied at every start (a loaded chain's is already empty).
+  await provider.request({ method: "anvil_setCode", params: [BLOCK_HASH_HISTORY, "0x"] } as never);
   return { ...clientsFor(provider, "anvil"), provider, url, process: child, close };
-}
-
-/** EIP-2935's history contract (Prague): every block writes its parent's hash into a new slot of its storage. */
-export const BLOCK_HASH_HISTORY = "0x0000F90827F1C53a10cb7a02335b175320002935";
-
-/**
- * Empties the history contract's code, so blocks stop writing to it. Anvil hashes the whole state trie at
- * every block: over a 90-day seed those slots grew to two thirds of the devnet's storage and the hashing to
- * most of anvil's time (seeding 33 s against 24 s without). No contract of the service reads it; the
- * BLOCKHASH opcode (the last 256 blocks) does not use it. For a new chain, before anything is deployed.
- */
-export async function clearBlockHashHistory(chain: Pick<ChainClients, "testClient">): Promise<void> {
-  await chain.testClient.setCode({ address: BLOCK_HASH_HISTORY, bytecode: "0x" });
 }

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { config, devnetReadyFile } from "../adapters/config.js";
 import type { Deployments } from "../adapters/chain/deployments.js";
-import { anvilBinary, clearBlockHashHistory, startAnvil } from "./anvil.js";
+import { anvilBinary, startAnvil } from "./anvil.js";
 import { accountAddress, multicall3Address, startChain, type ChainClients } from "./chain.js";
 import { compileContracts, type Artifacts } from "./compile.js";
 import { deployAll } from "./deploy/all.js";
@@ -95,7 +95,6 @@ async function anvilChain(stateFile: string, genesisTime: number, made: Made): P
     rmSync(stateFile, { force: true });
     anvil = await start();
   }
-  await clearBlockHashHistory(anvil);
   return anvil;
 }
 

@@ -1,7 +1,7 @@
 // Seeding time on the in-process EDR chain against anvil over HTTP (CHAIN=edr|anvil, DAYS default 2):
 // whether a devnet on anvil (DEVNET_STATE_FILE) starts as fast as today's the first time.
 // ANVIL_ARGS adds anvil flags (e.g. "--prune-history 64"); ANVIL_LOG=1 prints its output.
-import { clearBlockHashHistory, startAnvil } from "../../devnet/anvil.js";
+import { startAnvil } from "../../devnet/anvil.js";
 import { startChain, type ChainClients } from "../../devnet/chain.js";
 import { compileContracts } from "../../devnet/compile.js";
 import { deployAll } from "../../devnet/deploy/all.js";
@@ -27,7 +27,6 @@ const chain: ChainClients & { close?: () => Promise<unknown> } =
         onLine: process.env.ANVIL_LOG ? (l) => console.log(`anvil| ${l}`) : undefined,
       })
     : await startChain({ genesisTime });
-if (kind === "anvil") await clearBlockHashHistory(chain);
 const ctx = deployContext(chain, artifacts);
 const d = await deployAll(ctx);
 const t1 = performance.now();

@@ -97,12 +97,12 @@ export function deployContext(chain: ChainClients, artifacts: Artifacts): Deploy
       return getAddress(receipt.contractAddress!);
     },
     async send(to, abi, functionName, args = [], from = admin) {
-      const wallet = from === admin ? adminWallet : chain.walletFor(indexOf(from));
       await timed();
-      // An explicit gas limit spares the node an estimate (a second execution) per transaction, and
-      // `chain: null` an eth_chainId per transaction (the wallet is the devnet's own).
       if (chain.node === "anvil")
         return (await sendSync(from, { to, data: encodeFunctionData({ abi, functionName, args: args as unknown[] }) })).transactionHash;
+      const wallet = from === admin ? adminWallet : chain.walletFor(indexOf(from));
+      // An explicit gas limit spares the node an estimate (a second execution) per transaction, and
+      // `chain: null` an eth_chainId per transaction (the wallet is the devnet's own).
       const hash = await wallet.writeContract({ address: to, abi, functionName, args: args as unknown[], chain: null, account: from, gas: 30_000_000n });
       await wait(hash);
       return hash;

@@ -13,19 +13,22 @@ import { freePort, spawnTs, stopProcess, waitFor } from "../helpers/stack.js";
 const dir = mkdtempSync(join(tmpdir(), "agent-devnet-reuse-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A devnet of its own: its state file, its deployments (and ready.json) in `folder`, its ports. */
+async function devnetEnv(folder: string, stateFile: string) {
+  const [port, facilitatorPort, faucetPort] = [await freePort(), await freePort(), await freePort()];
+  return {
+    DEVNET_STATE_FILE: stateFile,
+    DEPLOYMENTS_FILE: join(folder, "deployments.json"),
+    DEVNET_PORT: String(port),
+    X402_FACILITATOR_PORT: String(facilitatorPort),
+    DEVNET_FAUCET_PORT: String(faucetPort),
+  };
+}
+
 describe("a devnet with DEVNET_STATE_FILE", () => {
   it("reuses its saved chain on the next start: same deployments, same blocks, new blocks on top", async () => {
-    const [port, facilitatorPort, faucetPort] = [await freePort(), await freePort(), await freePort()];
-    const env = {
-      DEVNET_STATE_FILE: join(dir, "state", "devnet.json"),
-      DEPLOYMENTS_FILE: join(dir, "deployments.json"),
-      DEVNET_HISTORY_DAYS: "1",
-      DEVNET_PORT: String(port),
-      X402_FACILITATOR_PORT: String(facilitatorPort),
-      DEVNET_FAUCET_PORT: String(faucetPort),
-      DEVNET_SIM_INTERVAL_MS: "500",
-    };
-    const client = createPublicClient({ transport: http(`http://127.0.0.1:${port}`) });
+    const env = { ...(await devnetEnv(dir, join(dir, "state", "devnet.json"))), DEVNET_HISTORY_DAYS: "1", DEVNET_SIM_INTERVAL_MS: "500" };
+    const client = createPublicClient({ transport: http(`http://127.0.0.1:${env.DEVNET_PORT}`) });
     const start = async (extraEnv: Record<string, string> = {}) => {
       const log: string[] = [];
       const t0 = Date.now();
@@ -99,15 +102,7 @@ describe("a devnet with DEVNET_STATE_FILE", () => {
 
   it("a devnet stopped while seeding leaves no mark: its part of the history is not reused", async () => {
     const own = mkdtempSync(join(dir, "seeding-"));
-    const [port, facilitatorPort, faucetPort] = [await freePort(), await freePort(), await freePort()];
-    const env = {
-      DEVNET_STATE_FILE: join(own, "devnet.json"),
-      DEPLOYMENTS_FILE: join(own, "deployments.json"),
-      DEVNET_HISTORY_DAYS: "5",
-      DEVNET_PORT: String(port),
-      X402_FACILITATOR_PORT: String(facilitatorPort),
-      DEVNET_FAUCET_PORT: String(faucetPort),
-    };
+    const env = { ...(await devnetEnv(own, join(own, "devnet.json"))), DEVNET_HISTORY_DAYS: "5" };
     const log: string[] = [];
     const seeding = spawnTs("devnet/main.ts", env, "devnet", log);
     try {
